@@ -1,0 +1,80 @@
+/* errors.c - see errors.h. */
+#include "errors.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Long or binary text from the command line is cut and escaped. */
+#define TEXT_MAX 120
+
+bool fail(struct cli_error *e, const char *id, const char *option, const char *text,
+          const char *fmt, ...)
+{
+    e->exit_code = EXIT_USAGE;
+    e->id = id;
+    e->option = option;
+    e->text = text;
+    e->hint[0] = '\0';
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->message, sizeof e->message, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+void set_hint(struct cli_error *e, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->hint, sizeof e->hint, fmt, ap);
+    va_end(ap);
+}
+
+void render_error_text(struct outbuf *b, const struct cli_error *e)
+{
+    ob_puts(b, "dmltensor: ");
+    if (e->option) {
+        ob_puts(b, e->option);
+        ob_puts(b, ": ");
+    }
+    if (e->text) {
+        ob_putc(b, '"');
+        ob_quoted_text(b, e->text, TEXT_MAX);
+        ob_puts(b, "\": ");
+    }
+    ob_puts(b, e->message);
+    ob_putc(b, '\n');
+    if (e->hint[0]) {
+        ob_puts(b, "dmltensor: hint: ");
+        ob_puts(b, e->hint);
+        ob_putc(b, '\n');
+    }
+}
+
+void render_error_json(struct outbuf *b, const struct cli_error *e)
+{
+    ob_puts(b, "{\"error\":{\"id\":");
+    ob_json_str(b, e->id);
+    ob_puts(b, ",\"message\":");
+    ob_json_str(b, e->message);
+    if (e->option) {
+        ob_puts(b, ",\"option\":");
+        ob_json_str(b, e->option);
+    }
+    if (e->text) {
+        /* The text as given, unless it is too long to echo usefully. */
+        struct outbuf t;
+        ob_init(&t);
+        ob_quoted_text(&t, e->text, TEXT_MAX);
+        ob_putc(&t, '\0');
+        ob_puts(b, ",\"text\":");
+        ob_json_str(b, t.failed ? "" : t.data);
+        ob_free(&t);
+    }
+    if (e->hint[0]) {
+        ob_puts(b, ",\"hint\":");
+        ob_json_str(b, e->hint);
+    }
+    ob_puts(b, "}}\n");
+}

@@ -1,0 +1,89 @@
+/* main.c - dmltensor: dispatch the command, write its output whole, map
+ * failures to exit statuses (0 ok, 1 rule broken, 2 usage, 3 I/O). */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Writes b to f; a failure is exit 3 with a message on stderr. */
+static int write_out(struct outbuf *b, FILE *f)
+{
+    if (ob_flush_to(b, f))
+        return EXIT_OK;
+    int err = errno;
+    if (b->failed)
+        fprintf(stderr, "dmltensor: out of memory\n");
+    else
+        fprintf(stderr, "dmltensor: write error: %s\n", strerror(err ? err : EIO));
+    return EXIT_IO;
+}
+
+static int report_error(const struct cli_error *e, enum format fmt)
+{
+    struct outbuf b;
+    ob_init(&b);
+    render_error_text(&b, e);
+    (void)ob_flush_to(&b, stderr);
+    int status = e->exit_code;
+    if (fmt == FMT_JSON) {
+        ob_reset(&b);
+        render_error_json(&b, e);
+        if (write_out(&b, stdout) != EXIT_OK)
+            status = EXIT_IO;
+    }
+    ob_free(&b);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    struct outbuf out;
+    struct cli_config cfg;
+    struct cli_error e;
+    int status = EXIT_OK;
+    ob_init(&out);
+
+    if (argc < 2) {
+        render_main_help(&out);
+        (void)ob_flush_to(&out, stderr);
+        status = EXIT_USAGE;
+        goto done;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        render_main_help(&out);
+        status = write_out(&out, stdout);
+        goto done;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        render_version(&out);
+        status = write_out(&out, stdout);
+        goto done;
+    }
+    if (!parse_command_line(argc, argv, &cfg, &e)) {
+        status = report_error(&e, format_from_argv(argc, argv));
+        goto done;
+    }
+    if (cfg.help) {
+        render_command_help(&out, cfg.cmd);
+        status = write_out(&out, stdout);
+        goto done;
+    }
+    bool ok = false;
+    switch (cfg.cmd) {
+    case CMD_SIZE:
+        ok = run_size(&cfg, &out, &e);
+        break;
+    case CMD_NONE:
+        break;
+    }
+    if (!ok) {
+        status = report_error(&e, cfg.format);
+        goto done;
+    }
+    status = write_out(&out, stdout);
+done:
+    ob_free(&out);
+    return status;
+}

@@ -1,0 +1,347 @@
+/* options.c - the option table, argv parsing and --help, from one source:
+ * help text, parser and man page cannot disagree about an option. */
+#include "cli.h"
+#include "parse.h"
+#include "dmlt_version.h"
+
+#include <string.h>
+
+enum opt_id {
+    OPT_BROADCAST,
+    OPT_DTYPE,
+    OPT_FIELD,
+    OPT_FORMAT,
+    OPT_HELP,
+    OPT_LAYOUT,
+    OPT_ORDER,
+    OPT_PAD,
+    OPT_RANK,
+    OPT_ROW_PITCH_ALIGN,
+    OPT_SIZES,
+    OPT_STRIDES,
+    OPT_TOTAL_SIZE,
+};
+
+enum opt_group { GROUP_TENSOR, GROUP_LAYOUT, GROUP_BUFFER, GROUP_OUTPUT, GROUP_OTHER };
+
+struct opt_def {
+    const char *name;
+    const char *metavar; /* NULL: takes no value */
+    enum opt_id id;
+    enum opt_group group;
+    unsigned commands;
+    bool repeatable;
+    const char *help;
+};
+
+#define TENSOR_CMDS CMD_BIT(CMD_SIZE)
+
+/* Sorted by name. Help lists them by group in this order. */
+static const struct opt_def options[] = {
+    {"--broadcast", "DIMS", OPT_BROADCAST, GROUP_LAYOUT, TENSOR_CMDS, true,
+     "broadcast these dims: stride 0 (letters or indices: c, hw, 0,2)"},
+    {"--dtype", "TYPE", OPT_DTYPE, GROUP_TENSOR, TENSOR_CMDS, false,
+     "data type (default float32): float32 float16 float64 int8..int64 uint8..uint64 int4 "
+     "uint4, or DML_TENSOR_DATA_TYPE_* names"},
+    {"--field", "NAME", OPT_FIELD, GROUP_OUTPUT, TENSOR_CMDS, false,
+     "print only this value (a JSON key, e.g. minimum_implied_size_bytes)"},
+    {"--format", "FMT", OPT_FORMAT, GROUP_OUTPUT, TENSOR_CMDS, false,
+     "text (default), json (one line) or env (KEY=value lines for eval)"},
+    {"--help", NULL, OPT_HELP, GROUP_OTHER, TENSOR_CMDS, false, "show this help"},
+    {"--layout", "NAME", OPT_LAYOUT, GROUP_LAYOUT, TENSOR_CMDS, false,
+     "memory order, outermost first: nchw nhwc ncdhw ndhwc, any permutation of the rank's "
+     "letters, row-major (default), col-major, or indices 0,2,3,1"},
+    {"--order", "LIST", OPT_ORDER, GROUP_LAYOUT, TENSOR_CMDS, false,
+     "memory order by dimension index, outermost first (any rank): 0,2,3,1"},
+    {"--pad", "DIM=N,..", OPT_PAD, GROUP_LAYOUT, TENSOR_CMDS, true,
+     "N unused elements after each run along DIM (w=2 on a width-3 row: row stride 5)"},
+    {"--rank", "R", OPT_RANK, GROUP_TENSOR, TENSOR_CMDS, false,
+     "add leading size-1 dims up to rank R (3,5 with --rank 4 is 1,1,3,5)"},
+    {"--row-pitch-align", "BYTES", OPT_ROW_PITCH_ALIGN, GROUP_LAYOUT, TENSOR_CMDS, false,
+     "start each row on a BYTES boundary (e.g. 256 for D3D12 texture copies)"},
+    {"--sizes", "LIST", OPT_SIZES, GROUP_TENSOR, TENSOR_CMDS, false,
+     "sizes in logical order (NCHW for rank 4), each 1..4294967295 (required)"},
+    {"--strides", "LIST", OPT_STRIDES, GROUP_LAYOUT, TENSOR_CMDS, false,
+     "explicit element strides in logical order, each 0..4294967295"},
+    {"--total-size", "BYTES", OPT_TOTAL_SIZE, GROUP_BUFFER, TENSOR_CMDS, false,
+     "TotalTensorSizeInBytes (default: the minimum implied size)"},
+};
+#define N_OPTIONS (sizeof options / sizeof options[0])
+
+static const struct {
+    const char *name;
+    enum command cmd;
+    const char *summary;
+} commands[] = {
+    {"size", CMD_SIZE, "strides, buffer sizes and properties of a tensor"},
+};
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+static const char *const group_titles[] = {"Tensor",
+                                           "Layout (give --strides, or --layout/--order "
+                                           "with modifiers)",
+                                           "Buffer", "Output", "Other"};
+
+static const char **slot_for(struct cli_config *cfg, enum opt_id id)
+{
+    struct tensor_args *t = &cfg->t;
+    switch (id) {
+    case OPT_DTYPE:
+        return &t->dtype;
+    case OPT_SIZES:
+        return &t->sizes;
+    case OPT_STRIDES:
+        return &t->strides;
+    case OPT_LAYOUT:
+        return &t->layout;
+    case OPT_ORDER:
+        return &t->order;
+    case OPT_RANK:
+        return &t->rank;
+    case OPT_ROW_PITCH_ALIGN:
+        return &t->row_pitch_align;
+    case OPT_TOTAL_SIZE:
+        return &t->total_size;
+    case OPT_FIELD:
+        return &cfg->field;
+    case OPT_FORMAT:
+        return &cfg->format_text;
+    case OPT_BROADCAST:
+        return t->n_broadcast < MAX_REPEAT ? &t->broadcast[t->n_broadcast++] : NULL;
+    case OPT_PAD:
+        return t->n_pad < MAX_REPEAT ? &t->pad[t->n_pad++] : NULL;
+    case OPT_HELP:
+        break;
+    }
+    return NULL;
+}
+
+static const struct opt_def *find_option(const char *name, size_t len)
+{
+    for (size_t i = 0; i < N_OPTIONS; i++)
+        if (strlen(options[i].name) == len && memcmp(options[i].name, name, len) == 0)
+            return &options[i];
+    return NULL;
+}
+
+enum format format_from_argv(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--format=json") == 0 ||
+            (strcmp(argv[i], "--format") == 0 && i + 1 < argc && strcmp(argv[i + 1], "json") == 0))
+            return FMT_JSON;
+    }
+    return FMT_TEXT;
+}
+
+static bool unknown_option(struct cli_error *e, const char *arg, size_t len, const char *cmd)
+{
+    const char *names[N_OPTIONS];
+    for (size_t i = 0; i < N_OPTIONS; i++)
+        names[i] = options[i].name;
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), arg);
+    fail(e, "unknown_option", NULL, arg, "unknown option for %s", cmd);
+    const char *s = suggest(name, names, N_OPTIONS);
+    if (s)
+        set_hint(e, "did you mean %s? See 'dmltensor %s --help'", s, cmd);
+    else
+        set_hint(e, "see 'dmltensor %s --help'", cmd);
+    return false;
+}
+
+static bool parse_options(int argc, char **argv, int first, struct cli_config *cfg,
+                          struct cli_error *e)
+{
+    for (int i = first; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+            cfg->help = true;
+            continue;
+        }
+        if (arg[0] != '-' || arg[1] != '-') {
+            fail(e, "unexpected_argument", NULL, arg, "unexpected argument to %s", cfg->cmd_name);
+            set_hint(e, "options start with --; see 'dmltensor %s --help'", cfg->cmd_name);
+            return false;
+        }
+        const char *eq = strchr(arg, '=');
+        size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+        const struct opt_def *o = find_option(arg, len);
+        if (o == NULL)
+            return unknown_option(e, arg, len, cfg->cmd_name);
+        if ((o->commands & CMD_BIT(cfg->cmd)) == 0)
+            return fail(e, "unknown_option", o->name, NULL, "not an option of %s", cfg->cmd_name);
+        if (o->metavar == NULL) {
+            if (eq)
+                return fail(e, "unexpected_value", o->name, eq + 1, "this option takes no value");
+            continue;
+        }
+        const char *value;
+        if (eq) {
+            value = eq + 1;
+        } else if (i + 1 < argc) {
+            value = argv[++i];
+        } else {
+            fail(e, "missing_value", o->name, NULL, "needs a value (%s)", o->metavar);
+            set_hint(e, "%s %s: %s", o->name, o->metavar, o->help);
+            return false;
+        }
+        const char **slot = slot_for(cfg, o->id);
+        if (slot == NULL)
+            return fail(e, "too_many_values", o->name, value, "given more than %d times",
+                        MAX_REPEAT);
+        if (*slot && !o->repeatable) {
+            fail(e, "duplicate_option", o->name, value, "given twice (first as \"%s\")", *slot);
+            set_hint(e, "give each option once");
+            return false;
+        }
+        *slot = value;
+    }
+    return true;
+}
+
+bool parse_command_line(int argc, char **argv, struct cli_config *cfg, struct cli_error *e)
+{
+    memset(cfg, 0, sizeof *cfg);
+    const char *name = argv[1];
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        if (strcmp(name, commands[i].name) == 0) {
+            cfg->cmd = commands[i].cmd;
+            cfg->cmd_name = commands[i].name;
+        }
+    }
+    if (cfg->cmd == CMD_NONE) {
+        const char *names[N_COMMANDS];
+        for (size_t i = 0; i < N_COMMANDS; i++)
+            names[i] = commands[i].name;
+        if (name[0] == '-')
+            fail(e, "unknown_option", NULL, name, "unknown option");
+        else
+            fail(e, "unknown_command", NULL, name, "unknown command");
+        const char *s = suggest(name, names, N_COMMANDS);
+        if (s)
+            set_hint(e, "did you mean '%s'? See 'dmltensor --help'", s);
+        else
+            set_hint(e, "see 'dmltensor --help' for the commands");
+        return false;
+    }
+    if (!parse_options(argc, argv, 2, cfg, e))
+        return false;
+    if (cfg->help)
+        return true;
+    if (cfg->format_text) {
+        if (strcmp(cfg->format_text, "text") == 0)
+            cfg->format = FMT_TEXT;
+        else if (strcmp(cfg->format_text, "json") == 0)
+            cfg->format = FMT_JSON;
+        else if (strcmp(cfg->format_text, "env") == 0)
+            cfg->format = FMT_ENV;
+        else
+            return fail(e, "bad_format", "--format", cfg->format_text,
+                        "not a format (text, json or env)");
+    }
+    if (cfg->field && cfg->format_text && cfg->format != FMT_TEXT)
+        return fail(e, "conflicting_options", "--field", cfg->field,
+                    "prints one plain value; it cannot be combined with --format %s",
+                    cfg->format_text);
+    return true;
+}
+
+/* Appends `text` wrapped to width 79, continuation lines indented. */
+static void wrap(struct outbuf *b, size_t line_start, size_t indent, const char *text)
+{
+    const char *p = text;
+    while (*p) {
+        const char *sp = strchr(p, ' ');
+        size_t word = sp ? (size_t)(sp - p) : strlen(p);
+        if (b->len - line_start + 1 + word > 79 && b->len - line_start > indent) {
+            ob_putc(b, '\n');
+            line_start = b->len;
+            for (size_t i = 0; i < indent; i++)
+                ob_putc(b, ' ');
+        } else if (b->len - line_start > indent) {
+            ob_putc(b, ' ');
+        }
+        ob_write(b, p, word);
+        p += word;
+        while (*p == ' ')
+            p++;
+    }
+    ob_putc(b, '\n');
+}
+
+void render_main_help(struct outbuf *b)
+{
+    ob_puts(b, "dmltensor - layout calculator for DirectML buffer tensors\n\n"
+               "Usage: dmltensor COMMAND [OPTIONS]\n\nCommands:\n");
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        size_t start = b->len;
+        ob_puts(b, "  ");
+        ob_puts(b, commands[i].name);
+        ob_pad_to(b, start, 12);
+        ob_puts(b, commands[i].summary);
+        ob_putc(b, '\n');
+    }
+    ob_puts(b, "\nOptions:\n"
+               "  -h, --help  show this help (dmltensor COMMAND --help for a command)\n"
+               "  --version   show the version and build details\n\n"
+               "Example:\n"
+               "  dmltensor size --dtype float16 --sizes 1,3,224,224 --layout nhwc\n\n"
+               "Exit status: 0 success, 1 the tensor breaks a DirectML rule, 2 usage or\n"
+               "malformed input, 3 I/O error. See dmltensor(1).\n");
+}
+
+void render_command_help(struct outbuf *b, enum command cmd)
+{
+    switch (cmd) {
+    case CMD_SIZE:
+        ob_puts(b, "Usage: dmltensor size --sizes LIST [OPTIONS]\n\n"
+                   "Strides, element counts and buffer sizes of a DirectML buffer tensor:\n"
+                   "the minimum implied size (DMLCalcBufferTensorSize, exact), packed, padded\n"
+                   "and total sizes, broadcast/overlap/packed/padded properties, and warnings\n"
+                   "such as the published helper's 32-bit overflow.\n");
+        break;
+    case CMD_NONE:
+        break;
+    }
+    for (unsigned g = GROUP_TENSOR; g <= GROUP_OTHER; g++) {
+        bool any = false;
+        for (size_t i = 0; i < N_OPTIONS; i++) {
+            const struct opt_def *o = &options[i];
+            if (o->group != g || (o->commands & CMD_BIT(cmd)) == 0)
+                continue;
+            if (!any) {
+                ob_putc(b, '\n');
+                ob_puts(b, group_titles[g]);
+                ob_puts(b, ":\n");
+                any = true;
+            }
+            size_t start = b->len;
+            ob_puts(b, "  ");
+            ob_puts(b, o->name);
+            if (o->metavar) {
+                ob_putc(b, ' ');
+                ob_puts(b, o->metavar);
+            }
+            if (b->len - start >= 26) {
+                ob_putc(b, '\n');
+                start = b->len;
+            }
+            ob_pad_to(b, start, 26);
+            wrap(b, start, 27, o->help);
+        }
+    }
+    if (cmd == CMD_SIZE)
+        ob_puts(b, "\nExamples:\n"
+                   "  dmltensor size --dtype float16 --sizes 1,3,224,224 --layout nhwc\n"
+                   "  dmltensor size --sizes 2,3 --pad w=2            # row stride 5\n"
+                   "  dmltensor size --sizes 1,3,4,4 --broadcast h,w --format json\n"
+                   "  bytes=$(dmltensor size --sizes 1,64,56,56 --field "
+                   "minimum_implied_size_bytes)\n");
+}
+
+void render_version(struct outbuf *b)
+{
+    ob_puts(b, "dmltensor " DMLT_VERSION "\n");
+    ob_puts(b, "built " DMLT_BUILD_TYPE " with " DMLT_COMPILER ", cJSON " DMLT_CJSON_VERSION "\n");
+}

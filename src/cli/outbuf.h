@@ -1,0 +1,38 @@
+/* outbuf.h - a growable output buffer, so that a result is written whole
+ * or not at all, with the number and JSON string formatters the renderers
+ * share. Integers are formatted by hand: exact at any size (cJSON's %.15g
+ * is not) and cheaper than printf. */
+#ifndef DMLT_OUTBUF_H
+#define DMLT_OUTBUF_H
+
+#include "dmltensor.h"
+
+#include <stdio.h>
+
+struct outbuf {
+    char *data;
+    size_t len, cap;
+    bool failed; /* an allocation failed; the buffer is unusable */
+};
+
+void ob_init(struct outbuf *b);
+void ob_free(struct outbuf *b);
+void ob_reset(struct outbuf *b);
+void ob_write(struct outbuf *b, const char *s, size_t n);
+void ob_puts(struct outbuf *b, const char *s);
+void ob_putc(struct outbuf *b, char c);
+void ob_u128(struct outbuf *b, dmlt_u128 v);
+void ob_u64(struct outbuf *b, uint64_t v);
+void ob_pad_to(struct outbuf *b, size_t line_start, size_t column);
+/* A JSON string literal, quotes included. */
+void ob_json_str(struct outbuf *b, const char *s);
+/* Text for a human message: control bytes shown as \xNN, cut after max. */
+void ob_quoted_text(struct outbuf *b, const char *s, size_t max);
+
+/* Writes the buffer to f and flushes. Returns false on a write error. */
+bool ob_flush_to(struct outbuf *b, FILE *f);
+
+/* Decimal digits of v into buf (at least 40 bytes); returns the length. */
+size_t fmt_u128(char *buf, dmlt_u128 v);
+
+#endif

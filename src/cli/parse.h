@@ -1,0 +1,36 @@
+/* parse.h - strict parsing of the numbers and lists the options take:
+ * decimal digits only, no sign, no spaces, no empty fields, range-checked. */
+#ifndef DMLT_PARSE_H
+#define DMLT_PARSE_H
+
+#include "errors.h"
+
+/* Parses text[0..len) as a decimal integer in min..max. On failure fills e
+ * naming `option` and `whole` (the option's full text) and what is wrong;
+ * `what` names the field ("dimension 2") or is NULL for a lone number;
+ * `range_noun` words the range ("sizes" -> "sizes are 1..4294967295"). */
+bool parse_uint(const char *text, size_t len, uint64_t min, uint64_t max, uint64_t *out,
+                struct cli_error *e, const char *option, const char *whole, const char *what,
+                const char *range_noun);
+
+/* A comma-separated list of up to max_count integers in min..max. */
+bool parse_uint_list(const char *option, const char *text, uint64_t min, uint64_t max,
+                     unsigned max_count, uint64_t out[], unsigned *count, struct cli_error *e,
+                     const char *item_name, const char *range_noun);
+
+/* One dimension of a tensor of `rank`: a letter of the rank's names or a
+ * 0-based index. */
+bool parse_dim(const char *text, size_t len, unsigned rank, unsigned *dim, struct cli_error *e,
+               const char *option, const char *whole);
+
+/* "n", "h,w", "hw", "0,2": a set of dimensions. */
+bool parse_dim_set(const char *option, const char *text, unsigned rank, bool set[DMLT_MAX_RANK],
+                   struct cli_error *e);
+
+/* Name of dimension d for messages: its letter, or its index. */
+void dim_name(char buf[8], unsigned rank, unsigned d);
+
+/* Closest of `names` to `text` when it is a likely typo, else NULL. */
+const char *suggest(const char *text, const char *const names[], size_t count);
+
+#endif

@@ -1,0 +1,284 @@
+/*
+ * dmltensor.h - exact layout arithmetic for DirectML buffer tensors.
+ *
+ * The library computes what a DML_BUFFER_TENSOR_DESC implies: strides for a
+ * layout, the minimum implied buffer size (DMLCalcBufferTensorSize, exact),
+ * packed/padded sizes, properties (broadcast, overlapping, packed, padded),
+ * offsets of coordinates and the coordinates at an offset.
+ *
+ * It does arithmetic and nothing else: no I/O, no allocation, no globals.
+ * Every function returns a dmlt_status; details a message needs (which
+ * dimension, which value) travel in a caller-owned struct dmlt_error.
+ *
+ * Sizes and byte counts can exceed 64 bits (float64 sizes {2^32-1, 2^32-1}
+ * needs about 2^67 bytes), so they are carried as unsigned 128-bit integers
+ * and every product and sum is checked: a result that does not fit is the
+ * error DMLT_E_RANGE, never a wrapped number.
+ */
+#ifndef DMLTENSOR_H
+#define DMLTENSOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if !defined(__SIZEOF_INT128__)
+#error "dmltensor needs a compiler with 128-bit integers (GCC or Clang)"
+#endif
+__extension__ typedef unsigned __int128 dmlt_u128;
+__extension__ typedef __int128 dmlt_i128;
+
+#if defined(DMLT_BUILDING_LIBRARY) && defined(__GNUC__)
+#define DMLT_API __attribute__((visibility("default")))
+#else
+#define DMLT_API
+#endif
+
+#define DMLT_MAX_RANK     8
+#define DMLT_MAX_DIM_SIZE UINT32_C(4294967295) /* DirectML sizes are UINT */
+#define DMLT_MAX_STRIDE   UINT32_C(4294967295) /* ... and so are strides */
+
+/* ------------------------------------------------------------------------ */
+/* Status codes                                                             */
+/* ------------------------------------------------------------------------ */
+
+/* One list, so the enum and dmlt_status_name() cannot drift apart. */
+#define DMLT_STATUS_LIST(X)                                                                        \
+    X(DMLT_OK, "ok")                                                                               \
+    X(DMLT_E_INVALID, "invalid argument")                                                          \
+    X(DMLT_E_RANK, "rank out of range")                                                            \
+    X(DMLT_E_ZERO_SIZE, "size is zero")                                                            \
+    X(DMLT_E_RANGE, "value out of range")                                                          \
+    X(DMLT_E_DTYPE, "unknown data type")                                                           \
+    X(DMLT_E_LAYOUT, "bad layout")                                                                 \
+    X(DMLT_E_COORD, "coordinate out of range")                                                     \
+    X(DMLT_E_WORK_CAP, "search work limit reached")
+
+enum dmlt_status {
+#define DMLT_X_ENUM(name, text) name,
+    DMLT_STATUS_LIST(DMLT_X_ENUM)
+#undef DMLT_X_ENUM
+};
+
+/* A short English phrase for a status ("value out of range"). Never NULL. */
+DMLT_API const char *dmlt_status_name(enum dmlt_status status);
+
+/* Details of a failure. dim is the logical dimension involved, or -1;
+ * value is the offending number when there is one. */
+struct dmlt_error {
+    int dim;
+    dmlt_u128 value;
+    dmlt_u128 limit;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Data types                                                               */
+/* ------------------------------------------------------------------------ */
+
+/* Values are DirectML's DML_TENSOR_DATA_TYPE enum values. */
+enum dmlt_dtype {
+    DMLT_DTYPE_UNKNOWN = 0,
+    DMLT_DTYPE_FLOAT32 = 1,
+    DMLT_DTYPE_FLOAT16 = 2,
+    DMLT_DTYPE_UINT32 = 3,
+    DMLT_DTYPE_UINT16 = 4,
+    DMLT_DTYPE_UINT8 = 5,
+    DMLT_DTYPE_INT32 = 6,
+    DMLT_DTYPE_INT16 = 7,
+    DMLT_DTYPE_INT8 = 8,
+    DMLT_DTYPE_FLOAT64 = 9,
+    DMLT_DTYPE_UINT64 = 10,
+    DMLT_DTYPE_INT64 = 11,
+    DMLT_DTYPE_UINT4 = 12,
+    DMLT_DTYPE_INT4 = 13
+};
+#define DMLT_DTYPE_COUNT 13
+
+struct dmlt_dtype_info {
+    enum dmlt_dtype dtype;
+    const char *name;     /* "float16" */
+    const char *dml_name; /* "DML_TENSOR_DATA_TYPE_FLOAT16" */
+    unsigned bits;        /* element size in bits: 4, 8, 16, 32 or 64 */
+};
+
+/* Information on a data type, or NULL for a value outside 1..13. */
+DMLT_API const struct dmlt_dtype_info *dmlt_dtype_get(enum dmlt_dtype dtype);
+
+/* Parses a data type name of len bytes: case-insensitive; accepts "float16",
+ * "FLOAT16", "DML_TENSOR_DATA_TYPE_FLOAT16" and aliases (f16, fp16, half,
+ * f32, float, double, u8, i64, ...). Returns DMLT_E_DTYPE if unknown. */
+DMLT_API enum dmlt_status dmlt_dtype_parse(const char *text, size_t len, enum dmlt_dtype *out);
+
+/* ------------------------------------------------------------------------ */
+/* Layouts and strides                                                      */
+/* ------------------------------------------------------------------------ */
+
+/* Dimension letters for a rank: "w", "hw", "dhw", "nchw", "ncdhw"; NULL for
+ * ranks 6..8, whose dimensions are named by 0-based index. */
+DMLT_API const char *dmlt_dim_letters(unsigned rank);
+
+/* Parses a layout name for a tensor of the given rank into a memory order
+ * (order[0] = outermost logical dimension, order[rank-1] = innermost).
+ * Accepts a permutation of the rank's letters ("nhwc", "wh"), "row-major",
+ * "col-major", and a comma-separated list of indices ("0,2,3,1"). Case-
+ * insensitive. Returns DMLT_E_LAYOUT when the text is not a layout of this
+ * rank. */
+DMLT_API enum dmlt_status dmlt_layout_parse(const char *text, size_t len, unsigned rank,
+                                            unsigned order[DMLT_MAX_RANK]);
+
+/* How to build strides: a memory order plus modifiers. */
+struct dmlt_layout_spec {
+    unsigned order[DMLT_MAX_RANK];  /* outermost first, logical indices */
+    bool broadcast[DMLT_MAX_RANK];  /* stride 0; counts as extent 1 */
+    uint32_t pad[DMLT_MAX_RANK];    /* unused elements after each run */
+    uint32_t row_pitch_align_bytes; /* 0 = none */
+};
+
+/* Sets spec to plain row-major order with no modifiers. */
+DMLT_API void dmlt_layout_spec_init(struct dmlt_layout_spec *spec, unsigned rank);
+
+/* Computes element strides. Walking the memory order from the innermost
+ * dimension out, each dimension's stride is the running extent (0 when
+ * broadcast, exactly as DirectML's CalculateStrides); the running extent
+ * then grows by size x stride (size 1 when broadcast) plus the padding
+ * asked for after that dimension. With row_pitch_align_bytes, the stride of
+ * the second-innermost memory dimension is rounded up so each row starts on
+ * that many bytes; the alignment must be a multiple of the element size
+ * (DMLT_E_INVALID otherwise). A stride above 4294967295 is DMLT_E_RANGE with
+ * err->dim set. Example: sizes {2,3}, order {0,1}, pad w=2 -> strides {5,1}. */
+DMLT_API enum dmlt_status dmlt_strides_from_layout(enum dmlt_dtype dtype, unsigned rank,
+                                                   const uint32_t sizes[],
+                                                   const struct dmlt_layout_spec *spec,
+                                                   uint32_t strides_out[], struct dmlt_error *err);
+
+/* Packed strides for a memory order (no broadcast or padding). Cannot fail
+ * for ranks 1..8 except by DMLT_E_RANGE. */
+DMLT_API enum dmlt_status dmlt_packed_strides(unsigned rank, const uint32_t sizes[],
+                                              const unsigned order[], uint32_t strides_out[],
+                                              struct dmlt_error *err);
+
+/* Detects the memory order whose packed strides equal the given strides.
+ * Returns true and fills order when one exists. Dimensions of size 1 may sit
+ * in several places; ties are broken towards logical order, so strides
+ * {15,15,5,1} for sizes {1,1,3,5} give nchw, not cnhw. */
+DMLT_API bool dmlt_layout_detect(unsigned rank, const uint32_t sizes[], const uint32_t strides[],
+                                 unsigned order[]);
+
+/* ------------------------------------------------------------------------ */
+/* The tensor and its report                                                */
+/* ------------------------------------------------------------------------ */
+
+struct dmlt_tensor {
+    enum dmlt_dtype dtype;
+    unsigned rank;                   /* 1..8 */
+    uint32_t sizes[DMLT_MAX_RANK];   /* 1..4294967295, logical order */
+    uint32_t strides[DMLT_MAX_RANK]; /* in elements, logical order */
+};
+
+/* Checks rank (1..8), sizes (no zero) and data type. */
+DMLT_API enum dmlt_status dmlt_tensor_check(const struct dmlt_tensor *t, struct dmlt_error *err);
+
+enum dmlt_tristate { DMLT_NO = 0, DMLT_YES = 1, DMLT_UNKNOWN = 2 };
+
+enum dmlt_severity { DMLT_INFO = 0, DMLT_WARNING = 1, DMLT_ERROR = 2 };
+
+/* Diagnostics a report can carry; each has a stable id string. */
+#define DMLT_DIAG_LIST(X)                                                                          \
+    X(DMLT_DIAG_HELPER_OVERFLOW, "helper_overflow", DMLT_WARNING)                                  \
+    X(DMLT_DIAG_HELPER_DTYPE, "helper_unsupported_dtype", DMLT_INFO)                               \
+    X(DMLT_DIAG_RANK_NOT_4_OR_5, "rank_not_4_or_5", DMLT_INFO)                                     \
+    X(DMLT_DIAG_OVERLAP_UNKNOWN, "overlap_unknown", DMLT_WARNING)                                  \
+    X(DMLT_DIAG_TOTAL_TOO_SMALL, "total_size_too_small", DMLT_ERROR)                               \
+    X(DMLT_DIAG_OVER_UINT32_ELEMENTS, "total_size_over_uint32_elements", DMLT_WARNING)
+
+enum dmlt_diag_id {
+#define DMLT_X_ENUM(name, id, sev) name,
+    DMLT_DIAG_LIST(DMLT_X_ENUM)
+#undef DMLT_X_ENUM
+        DMLT_DIAG_COUNT
+};
+
+/* Stable id ("helper_overflow") and default severity of a diagnostic. */
+DMLT_API const char *dmlt_diag_id_name(enum dmlt_diag_id id);
+DMLT_API enum dmlt_severity dmlt_diag_severity(enum dmlt_diag_id id);
+
+struct dmlt_diag {
+    enum dmlt_diag_id id;
+    dmlt_u128 value; /* helper_overflow: the helper's (wrong) result in bytes;
+                        total_size_too_small: the minimum implied size */
+};
+
+/* Everything `size` reports. Byte counts round up to whole DWORDs (4 bytes)
+ * as DirectML requires; 4-bit types are counted in bits first. */
+struct dmlt_report {
+    dmlt_u128 element_count;              /* product of sizes */
+    dmlt_u128 index_of_last_element;      /* sum of (size-1) x stride */
+    dmlt_u128 packed_size_bytes;          /* roundup(ceil(N x bits/8), 4) */
+    dmlt_u128 minimum_implied_size_bytes; /* DMLCalcBufferTensorSize, exact */
+    dmlt_u128 padded_size_bytes;          /* including trailing row padding */
+    dmlt_u128 total_tensor_size_bytes;    /* given total, else minimum implied */
+    bool total_given;
+    bool broadcast_dims[DMLT_MAX_RANK]; /* size > 1 and stride 0 */
+    bool broadcast;
+    enum dmlt_tristate overlapping;
+    enum dmlt_tristate packed;
+    enum dmlt_tristate padded;
+    bool layout_detected;                   /* strides are packed for ... */
+    unsigned detected_order[DMLT_MAX_RANK]; /* ... this memory order */
+    unsigned diag_count;
+    struct dmlt_diag diags[DMLT_DIAG_COUNT];
+};
+
+/* Work limit for the overlap search (nodes visited); the answer is
+ * DMLT_UNKNOWN past it. */
+#define DMLT_OVERLAP_WORK_CAP 2000000u
+
+/* Computes the report. total may be NULL (no total given). Fails only on an
+ * invalid tensor or DMLT_E_RANGE (element count beyond 128 bits). */
+DMLT_API enum dmlt_status dmlt_report_compute(const struct dmlt_tensor *t, const uint64_t *total,
+                                              struct dmlt_report *out, struct dmlt_error *err);
+
+/* The result DirectML's published DMLCalcBufferTensorSize returns for these
+ * strides: its strided sum is 32-bit and wraps. Returns 0 for data types the
+ * published helper does not know (it returns 0 for them too). Sets *wraps
+ * when the exact sum does not fit in 32 bits. */
+DMLT_API uint64_t dmlt_published_helper_size(const struct dmlt_tensor *t, bool *wraps);
+
+/* Whether two different coordinates share an element offset. Exact: a
+ * sorted-stride sufficient test, then a bounded search for a nonzero
+ * z with |z_i| < size_i and sum z_i x stride_i = 0 (the same Diophantine
+ * problem NumPy's mem_overlap solves). DMLT_UNKNOWN only when more than
+ * work_cap search nodes would be needed. */
+DMLT_API enum dmlt_tristate dmlt_overlapping(const struct dmlt_tensor *t, unsigned long work_cap);
+
+/* ------------------------------------------------------------------------ */
+/* Offsets                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* Element offset of a coordinate: dot(coord, strides). A coordinate at or
+ * past its dimension's size is DMLT_E_COORD with err->dim, err->value and
+ * err->limit (the size) set. */
+DMLT_API enum dmlt_status dmlt_offset(const struct dmlt_tensor *t, const uint32_t coord[],
+                                      dmlt_u128 *offset, struct dmlt_error *err);
+
+/* Called for each coordinate found by dmlt_locate; return false to stop. */
+typedef bool (*dmlt_coord_fn)(void *ctx, const uint32_t coord[], unsigned rank);
+
+/* Calls fn for every coordinate whose element offset is `offset`, in logical
+ * row-major order, without enumerating the tensor: a depth-first search over
+ * dimensions that keeps only values consistent with the bounds and the gcd
+ * of the remaining strides. *found counts the coordinates reported. Returns
+ * DMLT_E_WORK_CAP if the search visited work_cap nodes before finishing (the
+ * coordinates reported so far are correct but may be incomplete). */
+DMLT_API enum dmlt_status dmlt_locate(const struct dmlt_tensor *t, dmlt_u128 offset,
+                                      unsigned long work_cap, dmlt_coord_fn fn, void *ctx,
+                                      uint64_t *found);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* DMLTENSOR_H */

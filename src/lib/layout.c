@@ -1,0 +1,218 @@
+/* layout.c - memory orders (nchw, nhwc, permutations, index lists), strides
+ * from a layout, and detection of the layout that given strides pack. */
+#include "internal.h"
+
+#include <string.h>
+
+/* Logical dimension letters by rank, as DirectML names them. */
+static const char *const letters[6] = {NULL, "w", "hw", "dhw", "nchw", "ncdhw"};
+
+const char *dmlt_dim_letters(unsigned rank)
+{
+    return (rank >= 1 && rank <= 5) ? letters[rank] : NULL;
+}
+
+void dmlt_layout_spec_init(struct dmlt_layout_spec *spec, unsigned rank)
+{
+    memset(spec, 0, sizeof *spec);
+    for (unsigned i = 0; i < DMLT_MAX_RANK; i++)
+        spec->order[i] = i < rank ? i : 0;
+}
+
+static char lower(char c)
+{
+    return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+}
+
+static bool is_word(const char *text, size_t len, const char *word)
+{
+    size_t n = strlen(word);
+    if (len != n)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (lower(text[i]) != word[i])
+            return false;
+    return true;
+}
+
+/* "0,2,3,1": a permutation of 0..rank-1 written as decimal indices. */
+static enum dmlt_status parse_index_list(const char *text, size_t len, unsigned rank,
+                                         unsigned order[])
+{
+    bool seen[DMLT_MAX_RANK] = {false};
+    unsigned count = 0;
+    size_t i = 0;
+    while (i <= len) {
+        size_t start = i;
+        unsigned v = 0;
+        while (i < len && text[i] >= '0' && text[i] <= '9') {
+            v = v * 10u + (unsigned)(text[i] - '0');
+            if (v >= DMLT_MAX_RANK)
+                return DMLT_E_LAYOUT;
+            i++;
+        }
+        if (i == start || count >= rank || v >= rank || seen[v])
+            return DMLT_E_LAYOUT;
+        seen[v] = true;
+        order[count++] = v;
+        if (i == len)
+            break;
+        if (text[i] != ',')
+            return DMLT_E_LAYOUT;
+        i++;
+    }
+    return count == rank ? DMLT_OK : DMLT_E_LAYOUT;
+}
+
+enum dmlt_status dmlt_layout_parse(const char *text, size_t len, unsigned rank,
+                                   unsigned order[DMLT_MAX_RANK])
+{
+    if (rank < 1 || rank > DMLT_MAX_RANK || len == 0)
+        return DMLT_E_LAYOUT;
+    if (is_word(text, len, "row-major")) {
+        for (unsigned i = 0; i < rank; i++)
+            order[i] = i;
+        return DMLT_OK;
+    }
+    if (is_word(text, len, "col-major") || is_word(text, len, "column-major")) {
+        for (unsigned i = 0; i < rank; i++)
+            order[i] = rank - 1 - i;
+        return DMLT_OK;
+    }
+    if (text[0] >= '0' && text[0] <= '9')
+        return parse_index_list(text, len, rank, order);
+
+    const char *names = dmlt_dim_letters(rank);
+    if (names == NULL || len != rank)
+        return DMLT_E_LAYOUT;
+    bool seen[DMLT_MAX_RANK] = {false};
+    for (size_t i = 0; i < len; i++) {
+        const char *p = strchr(names, lower(text[i]));
+        if (text[i] == '\0' || p == NULL)
+            return DMLT_E_LAYOUT;
+        unsigned d = (unsigned)(p - names);
+        if (seen[d])
+            return DMLT_E_LAYOUT;
+        seen[d] = true;
+        order[i] = d;
+    }
+    return DMLT_OK;
+}
+
+static bool is_permutation(unsigned rank, const unsigned order[])
+{
+    bool seen[DMLT_MAX_RANK] = {false};
+    for (unsigned i = 0; i < rank; i++) {
+        if (order[i] >= rank || seen[order[i]])
+            return false;
+        seen[order[i]] = true;
+    }
+    return true;
+}
+
+enum dmlt_status dmlt_strides_from_layout(enum dmlt_dtype dtype, unsigned rank,
+                                          const uint32_t sizes[],
+                                          const struct dmlt_layout_spec *spec,
+                                          uint32_t strides_out[], struct dmlt_error *err)
+{
+    err->dim = -1;
+    const struct dmlt_dtype_info *info = dmlt_dtype_get(dtype);
+    if (info == NULL)
+        return DMLT_E_DTYPE;
+    if (rank < 1 || rank > DMLT_MAX_RANK)
+        return DMLT_E_RANK;
+    if (!is_permutation(rank, spec->order))
+        return DMLT_E_LAYOUT;
+
+    /* Row pitch in elements: BYTES x 8 bits must hold whole elements. */
+    dmlt_u128 pitch_elems = 1;
+    if (spec->row_pitch_align_bytes != 0) {
+        dmlt_u128 align_bits = (dmlt_u128)spec->row_pitch_align_bytes * 8u;
+        if (align_bits % info->bits != 0) {
+            err->value = spec->row_pitch_align_bytes;
+            err->limit = info->bits;
+            return DMLT_E_INVALID;
+        }
+        pitch_elems = align_bits / info->bits;
+    }
+
+    /* Walk from the innermost memory dimension out. The running extent
+     * stays below 2^65: every stride assigned from it is checked. */
+    dmlt_u128 extent = 1;
+    for (unsigned k = rank; k-- > 0;) {
+        unsigned d = spec->order[k];
+        if (sizes[d] == 0) {
+            err->dim = (int)d;
+            return DMLT_E_ZERO_SIZE;
+        }
+        if (k == 0 && spec->pad[d] != 0) {
+            /* Padding after the outermost dimension changes no stride. */
+            err->dim = (int)d;
+            return DMLT_E_LAYOUT;
+        }
+        if (k + 2 == rank && pitch_elems > 1)
+            extent = (extent + pitch_elems - 1) / pitch_elems * pitch_elems;
+        if (spec->broadcast[d]) {
+            strides_out[d] = 0;
+            extent += spec->pad[d];
+            continue;
+        }
+        if (extent > DMLT_MAX_STRIDE) {
+            err->dim = (int)d;
+            err->value = extent;
+            err->limit = DMLT_MAX_STRIDE;
+            return DMLT_E_RANGE;
+        }
+        strides_out[d] = (uint32_t)extent;
+        extent = extent * sizes[d] + spec->pad[d];
+    }
+    return DMLT_OK;
+}
+
+enum dmlt_status dmlt_packed_strides(unsigned rank, const uint32_t sizes[], const unsigned order[],
+                                     uint32_t strides_out[], struct dmlt_error *err)
+{
+    struct dmlt_layout_spec spec;
+    dmlt_layout_spec_init(&spec, rank);
+    if (rank >= 1 && rank <= DMLT_MAX_RANK)
+        memcpy(spec.order, order, rank * sizeof order[0]);
+    return dmlt_strides_from_layout(DMLT_DTYPE_UINT8, rank, sizes, &spec, strides_out, err);
+}
+
+/* Builds the order from the innermost dimension out. At each running extent
+ * the dimensions whose stride equals it form a group: any number of size-1
+ * dimensions and at most one larger one (two would overlap). Within a group
+ * the order is free, so it is chosen to follow logical order. */
+bool dmlt_layout_detect(unsigned rank, const uint32_t sizes[], const uint32_t strides[],
+                        unsigned order[])
+{
+    if (rank < 1 || rank > DMLT_MAX_RANK)
+        return false;
+    bool placed[DMLT_MAX_RANK] = {false};
+    dmlt_u128 extent = 1;
+    unsigned pos = rank;
+    while (pos > 0) {
+        unsigned big = DMLT_MAX_RANK, group = 0;
+        for (unsigned d = 0; d < rank; d++) {
+            if (placed[d] || strides[d] != extent)
+                continue;
+            if (sizes[d] > 1) {
+                if (big != DMLT_MAX_RANK)
+                    return false;
+                big = d;
+            }
+            group++;
+        }
+        if (group == 0)
+            return false;
+        for (unsigned d = rank; d-- > 0;) {
+            if (!placed[d] && strides[d] == extent) {
+                placed[d] = true;
+                order[--pos] = d;
+            }
+        }
+        if (big != DMLT_MAX_RANK)
+            extent *= sizes[big];
+    }
+    return true;
+}

@@ -1,0 +1,42 @@
+/* status.c - names of statuses and diagnostics, from the lists in the header. */
+#include "dmltensor.h"
+
+const char *dmlt_status_name(enum dmlt_status status)
+{
+    switch (status) {
+#define DMLT_X_CASE(name, text)                                                                    \
+    case name:                                                                                     \
+        return text;
+        DMLT_STATUS_LIST(DMLT_X_CASE)
+#undef DMLT_X_CASE
+    }
+    return "unknown status";
+}
+
+const char *dmlt_diag_id_name(enum dmlt_diag_id id)
+{
+    switch (id) {
+#define DMLT_X_CASE(name, text, sev)                                                               \
+    case name:                                                                                     \
+        return text;
+        DMLT_DIAG_LIST(DMLT_X_CASE)
+#undef DMLT_X_CASE
+    case DMLT_DIAG_COUNT:
+        break;
+    }
+    return "unknown";
+}
+
+enum dmlt_severity dmlt_diag_severity(enum dmlt_diag_id id)
+{
+    switch (id) {
+#define DMLT_X_CASE(name, text, sev)                                                               \
+    case name:                                                                                     \
+        return sev;
+        DMLT_DIAG_LIST(DMLT_X_CASE)
+#undef DMLT_X_CASE
+    case DMLT_DIAG_COUNT:
+        break;
+    }
+    return DMLT_INFO;
+}
