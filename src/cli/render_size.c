@@ -529,7 +529,8 @@ bool run_size(const struct cli_config *cfg, struct outbuf *out, struct cli_error
     struct dmlt_error err;
     if (dmlt_report_compute(&d.t, d.has_total ? &d.total : NULL, &s.r, &err) != DMLT_OK)
         return fail(e, "element_count_range", "--sizes", cfg->t.sizes,
-                    "the element count does not fit in 128 bits");
+                    "the element count times the element size is past 2^128 bits, "
+                    "beyond what dmltensor computes exactly");
     if (cfg->field)
         return render_field(out, &s, cfg->field, e);
     switch (cfg->format) {

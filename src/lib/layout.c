@@ -181,8 +181,10 @@ enum dmlt_status dmlt_packed_strides(unsigned rank, const uint32_t sizes[], cons
 
 /* Builds the order from the innermost dimension out. At each running extent
  * the dimensions whose stride equals it form a group: any number of size-1
- * dimensions and at most one larger one (two would overlap). Within a group
- * the order is free, so it is chosen to follow logical order. */
+ * dimensions and at most one larger one (two would overlap). The size-1 ones
+ * go inside the larger one, which grows the extent; among themselves their
+ * order is free, so it follows logical order: strides {15,15,5,1} for sizes
+ * {1,1,3,5} read as nchw, not cnhw. */
 bool dmlt_layout_detect(unsigned rank, const uint32_t sizes[], const uint32_t strides[],
                         unsigned order[])
 {
@@ -206,13 +208,16 @@ bool dmlt_layout_detect(unsigned rank, const uint32_t sizes[], const uint32_t st
         if (group == 0)
             return false;
         for (unsigned d = rank; d-- > 0;) {
-            if (!placed[d] && strides[d] == extent) {
+            if (!placed[d] && strides[d] == extent && d != big) {
                 placed[d] = true;
                 order[--pos] = d;
             }
         }
-        if (big != DMLT_MAX_RANK)
+        if (big != DMLT_MAX_RANK) {
+            placed[big] = true;
+            order[--pos] = big;
             extent *= sizes[big];
+        }
     }
     return true;
 }
