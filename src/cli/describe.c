@@ -116,7 +116,7 @@ bool describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struc
     if (!describe_dtype(a->dtype, &t->dtype, e))
         return false;
     if (a->sizes == NULL) {
-        fail(e, "missing_option", "--sizes", NULL, "is required");
+        fail(e, "missing_option", "--sizes", NULL, "missing; it is required");
         set_hint(e, "for example --sizes 1,3,224,224 (logical order: N,C,H,W)");
         return false;
     }
@@ -212,7 +212,7 @@ bool describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struc
     case DMLT_E_LAYOUT: {
         char dn[8];
         dim_name(dn, t->rank, (unsigned)err.dim);
-        fail(e, "bad_pad", "--pad", a->pad[0],
+        fail(e, "bad_pad", "--pad", NULL,
              "%s is the outermost dimension of this layout; padding after it changes no stride",
              dn);
         set_hint(e, "for bytes after the tensor, use --total-size");
@@ -223,9 +223,9 @@ bool describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struc
         dim_name(dn, t->rank, (unsigned)err.dim);
         num[fmt_u128(num, err.value)] = '\0';
         return fail(e, "stride_range", "--sizes", a->sizes,
-                    "the stride of dimension %s would be %s, over 4294967295 (DirectML strides "
-                    "are 32-bit)",
-                    dn, num);
+                    "the stride of dimension %d (%s) would be %s, over 4294967295 (DirectML "
+                    "strides are 32-bit)",
+                    err.dim, dn, num);
     }
     case DMLT_E_RANK:
     case DMLT_E_ZERO_SIZE:

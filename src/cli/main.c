@@ -3,15 +3,20 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
-/* Writes b to f; a failure is exit 3 with a message on stderr. */
+/* Writes b to f; a failure is exit 3 with a message on stderr. A reader
+ * that went away (`| head`) is not a failure: nothing is said, status 0. */
 static int write_out(struct outbuf *b, FILE *f)
 {
+    errno = 0;
     if (ob_flush_to(b, f))
         return EXIT_OK;
     int err = errno;
+    if (err == EPIPE)
+        return EXIT_OK;
     if (b->failed)
         fprintf(stderr, "dmltensor: out of memory\n");
     else
@@ -43,6 +48,7 @@ int main(int argc, char **argv)
     struct cli_error e;
     int status = EXIT_OK;
     ob_init(&out);
+    signal(SIGPIPE, SIG_IGN); /* see EPIPE in write_out */
 
     if (argc < 2) {
         render_main_help(&out);

@@ -247,22 +247,24 @@ bool parse_command_line(int argc, char **argv, struct cli_config *cfg, struct cl
     return true;
 }
 
-/* Appends `text` wrapped to width 79, continuation lines indented. */
+/* Appends `text` wrapped to width 79; continuation lines start at `indent`. */
 static void wrap(struct outbuf *b, size_t line_start, size_t indent, const char *text)
 {
     const char *p = text;
+    bool first = true;
     while (*p) {
         const char *sp = strchr(p, ' ');
         size_t word = sp ? (size_t)(sp - p) : strlen(p);
-        if (b->len - line_start + 1 + word > 79 && b->len - line_start > indent) {
+        if (!first && b->len - line_start + 1 + word > 79) {
             ob_putc(b, '\n');
             line_start = b->len;
             for (size_t i = 0; i < indent; i++)
                 ob_putc(b, ' ');
-        } else if (b->len - line_start > indent) {
+        } else if (!first) {
             ob_putc(b, ' ');
         }
         ob_write(b, p, word);
+        first = false;
         p += word;
         while (*p == ' ')
             p++;
@@ -328,7 +330,7 @@ void render_command_help(struct outbuf *b, enum command cmd)
                 start = b->len;
             }
             ob_pad_to(b, start, 26);
-            wrap(b, start, 27, o->help);
+            wrap(b, start, 26, o->help);
         }
     }
     if (cmd == CMD_SIZE)

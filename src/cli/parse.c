@@ -23,7 +23,7 @@ bool parse_uint(const char *text, size_t len, uint64_t min, uint64_t max, uint64
                 set_hint(e, "numbers take no sign");
             else if (c == ' ' || c == '\t')
                 set_hint(e, "write lists without spaces, like 1,3,224,224");
-            else if (c == 'x' || c == 'X')
+            else if (len > 1 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
                 set_hint(e, "numbers are decimal; hexadecimal is not accepted");
             return false;
         }

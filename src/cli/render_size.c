@@ -327,14 +327,24 @@ static void render_json(struct outbuf *b, const struct size_result *s)
     ob_puts(b, "}\n");
 }
 
+static void put_upper(struct outbuf *b, const char *s)
+{
+    for (const char *p = s; *p; p++)
+        ob_putc(b, (*p >= 'a' && *p <= 'z') ? (char)(*p - 'a' + 'A') : *p);
+}
+
+/* DMLT_ and the JSON path in capitals: properties.packed is
+ * DMLT_PROPERTIES_PACKED. Values need no quoting: digits, letters, commas,
+ * dashes and underscores only. */
 static void render_env(struct outbuf *b, const struct size_result *s)
 {
     for (size_t i = 0; i < N_FIELDS; i++) {
         ob_puts(b, "DMLT_");
-        for (const char *p = fields[i].key; *p; p++)
-            ob_putc(b, (*p >= 'a' && *p <= 'z') ? (char)(*p - 'a' + 'A') : *p);
-        if (fields[i].group && strcmp(fields[i].key, "broadcast") == 0)
-            ob_puts(b, "ED"); /* DMLT_BROADCAST is the per-dim list */
+        if (fields[i].group) {
+            put_upper(b, fields[i].group);
+            ob_putc(b, '_');
+        }
+        put_upper(b, fields[i].key);
         ob_putc(b, '=');
         fields[i].put(b, s, FL_ENV);
         ob_putc(b, '\n');
