@@ -59,9 +59,9 @@ static bool describe_pad(const char *text, unsigned rank, uint32_t pad[], struct
     }
 }
 
-/* Strides the leading size-1 dims get when --rank pads explicit strides:
+/* Stride the leading size-1 dims get when --rank pads explicit strides:
  * the extent of the given dims, as a packed layout would have them. */
-static uint32_t leading_stride(unsigned rank, const uint32_t sizes[], const uint64_t strides[])
+static uint64_t leading_stride(unsigned rank, const uint32_t sizes[], const uint64_t strides[])
 {
     uint64_t span = 1;
     for (unsigned d = 0; d < rank; d++) {
@@ -69,7 +69,7 @@ static uint32_t leading_stride(unsigned rank, const uint32_t sizes[], const uint
         if (ext > span)
             span = ext;
     }
-    return span > DMLT_MAX_STRIDE ? DMLT_MAX_STRIDE : (uint32_t)span;
+    return span;
 }
 
 static bool layout_error(const struct tensor_args *a, unsigned rank, struct cli_error *e)
@@ -102,9 +102,15 @@ static bool describe_strides(const struct tensor_args *a, unsigned given_rank,
         return false;
     }
     unsigned lead = t->rank - n;
-    uint32_t s0 = leading_stride(n, t->sizes + lead, v);
+    uint64_t s0 = lead ? leading_stride(n, t->sizes + lead, v) : 0;
+    if (s0 > DMLT_MAX_STRIDE) {
+        fail(e, "stride_range", "--rank", a->rank,
+             "the added dims would need stride %" PRIu64 ", over 4294967295", s0);
+        set_hint(e, "give all %u strides in --strides", t->rank);
+        return false;
+    }
     for (unsigned d = 0; d < t->rank; d++)
-        t->strides[d] = d < lead ? s0 : (uint32_t)v[d - lead];
+        t->strides[d] = d < lead ? (uint32_t)s0 : (uint32_t)v[d - lead];
     out->strides_given = true;
     return true;
 }
