@@ -6,7 +6,15 @@
 
 #include "errors.h"
 
-enum command { CMD_NONE = 0, CMD_SIZE };
+enum command {
+    CMD_NONE = 0,
+    CMD_SIZE,
+    CMD_OFFSET,
+    CMD_LOCATE,
+    CMD_VALIDATE,
+    CMD_DTYPES,
+    CMD_LAYOUTS
+};
 #define CMD_BIT(c) (1u << (c))
 
 enum format { FMT_TEXT, FMT_JSON, FMT_ENV };
@@ -16,6 +24,7 @@ enum format { FMT_TEXT, FMT_JSON, FMT_ENV };
 struct tensor_args {
     const char *dtype, *sizes, *strides, *layout, *order, *rank;
     const char *row_pitch_align, *total_size;
+    const char *base_offset, *alignment, *flags; /* the rest of the desc */
     const char *broadcast[MAX_REPEAT];
     const char *pad[MAX_REPEAT];
     unsigned n_broadcast, n_pad;
@@ -28,6 +37,10 @@ struct cli_config {
     const char *format_text, *field;
     bool help;
     struct tensor_args t;
+    const char **coords; /* --coord, repeatable: n_coords of them */
+    unsigned n_coords;
+    const char *offset, *byte_offset, *limit; /* locate */
+    int exit_status;                          /* set by a command whose output is a failed check */
 };
 
 /* A tensor and what the user asked for, ready for the core and renderers. */
@@ -38,10 +51,15 @@ struct tensor_desc {
     bool layout_requested;         /* from --layout/--order or default */
     unsigned order[DMLT_MAX_RANK]; /* the requested memory order */
     bool strides_given;
+    unsigned given_rank;  /* before --rank */
+    uint64_t base_offset; /* --base-offset, bytes */
+    uint32_t alignment;   /* --alignment */
+    uint32_t flags;       /* --flags */
 };
 
 /* options.c */
 bool parse_command_line(int argc, char **argv, struct cli_config *cfg, struct cli_error *e);
+void free_command_line(struct cli_config *cfg);
 enum format format_from_argv(int argc, char **argv);
 void render_main_help(struct outbuf *b);
 void render_command_help(struct outbuf *b, enum command cmd);
@@ -52,7 +70,17 @@ bool describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struc
 /* Name of a memory order: "nhwc", "row-major", "0,2,1,3,4,5". */
 void layout_name(struct outbuf *b, unsigned rank, const unsigned order[]);
 
-/* render_size.c */
-bool run_size(const struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
+/* Runs a command into out. Long outputs (locate) are written to stdout as
+ * they grow; a failed write is reported through e with exit status 3. */
+bool run_size(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
+bool run_offset(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
+bool run_locate(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
+bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
+bool run_dtypes(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
+bool run_layouts(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
+
+/* Writes what out holds to stdout and empties it. False on a write error,
+ * with e filled (exit 3), or with exit status 0 for a closed pipe. */
+bool drain(struct outbuf *out, struct cli_error *e);
 
 #endif

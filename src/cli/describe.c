@@ -72,6 +72,70 @@ static uint64_t leading_stride(unsigned rank, const uint32_t sizes[], const uint
     return span;
 }
 
+static bool equals_nocase(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++) {
+        char ca = (*a >= 'A' && *a <= 'Z') ? (char)(*a - 'A' + 'a') : *a;
+        char cb = (*b >= 'A' && *b <= 'Z') ? (char)(*b - 'A' + 'a') : *b;
+        if (ca != cb)
+            return false;
+    }
+    return *a == *b;
+}
+
+/* --flags: a DML_TENSOR_FLAGS name or number. Unknown bits in a number are
+ * well-formed but break a rule, so validate reports them (flags_known). */
+static bool describe_flags(const char *text, uint32_t *out, struct cli_error *e)
+{
+    static const struct {
+        const char *name;
+        uint32_t value;
+    } names[] = {{"none", 0},
+                 {"DML_TENSOR_FLAG_NONE", 0},
+                 {"owned_by_dml", DMLT_FLAG_OWNED_BY_DML},
+                 {"DML_TENSOR_FLAG_OWNED_BY_DML", DMLT_FLAG_OWNED_BY_DML}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (equals_nocase(text, names[i].name)) {
+            *out = names[i].value;
+            return true;
+        }
+    }
+    if (text[0] >= '0' && text[0] <= '9') {
+        uint64_t v;
+        if (!parse_uint(text, strlen(text), 0, UINT32_MAX, &v, e, "--flags", text, "the flags",
+                        NULL))
+            return false;
+        *out = (uint32_t)v;
+        return true;
+    }
+    fail(e, "bad_flags", "--flags", text, "not a DML_TENSOR_FLAGS value");
+    set_hint(e, "use none, owned_by_dml, or a number");
+    return false;
+}
+
+static bool describe_buffer(const struct tensor_args *a, struct tensor_desc *out,
+                            struct cli_error *e)
+{
+    uint64_t v;
+    if (a->total_size) {
+        if (!parse_uint(a->total_size, strlen(a->total_size), 0, UINT64_MAX, &out->total, e,
+                        "--total-size", a->total_size, "the total size", NULL))
+            return false;
+        out->has_total = true;
+    }
+    if (a->base_offset &&
+        !parse_uint(a->base_offset, strlen(a->base_offset), 0, UINT64_MAX, &out->base_offset, e,
+                    "--base-offset", a->base_offset, "the base offset", NULL))
+        return false;
+    if (a->alignment) {
+        if (!parse_uint(a->alignment, strlen(a->alignment), 0, UINT32_MAX, &v, e, "--alignment",
+                        a->alignment, "the alignment", NULL))
+            return false;
+        out->alignment = (uint32_t)v;
+    }
+    return a->flags == NULL || describe_flags(a->flags, &out->flags, e);
+}
+
 static bool layout_error(const struct tensor_args *a, unsigned rank, struct cli_error *e)
 {
     const char *opt = a->order ? "--order" : "--layout";
@@ -147,12 +211,9 @@ bool describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struc
     for (unsigned d = 0; d < t->rank; d++)
         t->sizes[d] = d < lead ? 1 : (uint32_t)v[d - lead];
 
-    if (a->total_size) {
-        if (!parse_uint(a->total_size, strlen(a->total_size), 0, UINT64_MAX, &out->total, e,
-                        "--total-size", a->total_size, "the total size", NULL))
-            return false;
-        out->has_total = true;
-    }
+    out->given_rank = given_rank;
+    if (!describe_buffer(a, out, e))
+        return false;
 
     /* Strides come from exactly one source. */
     const char *src[3] = {a->strides ? "--strides" : NULL, a->layout ? "--layout" : NULL,

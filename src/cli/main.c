@@ -24,8 +24,24 @@ static int write_out(struct outbuf *b, FILE *f)
     return EXIT_IO;
 }
 
+bool drain(struct outbuf *out, struct cli_error *e)
+{
+    errno = 0;
+    bool ok = ob_flush_to(out, stdout);
+    int err = errno;
+    ob_reset(out);
+    if (ok)
+        return true;
+    fail(e, "io_error", NULL, NULL, "write error: %s",
+         out->failed ? "out of memory" : strerror(err ? err : EIO));
+    e->exit_code = err == EPIPE ? EXIT_OK : EXIT_IO; /* a closed pipe is quiet */
+    return false;
+}
+
 static int report_error(const struct cli_error *e, enum format fmt)
 {
+    if (e->exit_code == EXIT_OK)
+        return EXIT_OK; /* the reader went away: nothing to say */
     struct outbuf b;
     ob_init(&b);
     render_error_text(&b, e);
@@ -44,7 +60,7 @@ static int report_error(const struct cli_error *e, enum format fmt)
 int main(int argc, char **argv)
 {
     struct outbuf out;
-    struct cli_config cfg;
+    struct cli_config cfg = {0};
     struct cli_error e;
     int status = EXIT_OK;
     ob_init(&out);
@@ -81,6 +97,21 @@ int main(int argc, char **argv)
     case CMD_SIZE:
         ok = run_size(&cfg, &out, &e);
         break;
+    case CMD_OFFSET:
+        ok = run_offset(&cfg, &out, &e);
+        break;
+    case CMD_LOCATE:
+        ok = run_locate(&cfg, &out, &e);
+        break;
+    case CMD_VALIDATE:
+        ok = run_validate(&cfg, &out, &e);
+        break;
+    case CMD_DTYPES:
+        ok = run_dtypes(&cfg, &out, &e);
+        break;
+    case CMD_LAYOUTS:
+        ok = run_layouts(&cfg, &out, &e);
+        break;
     case CMD_NONE:
         break;
     }
@@ -89,7 +120,10 @@ int main(int argc, char **argv)
         goto done;
     }
     status = write_out(&out, stdout);
+    if (status == EXIT_OK && cfg.exit_status != EXIT_OK)
+        status = cfg.exit_status; /* e.g. validate found a broken rule */
 done:
+    free_command_line(&cfg);
     ob_free(&out);
     return status;
 }

@@ -4,15 +4,23 @@
 #include "parse.h"
 #include "dmlt_version.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 enum opt_id {
+    OPT_ALIGNMENT,
+    OPT_BASE_OFFSET,
     OPT_BROADCAST,
+    OPT_BYTE_OFFSET,
+    OPT_COORD,
     OPT_DTYPE,
     OPT_FIELD,
+    OPT_FLAGS,
     OPT_FORMAT,
     OPT_HELP,
     OPT_LAYOUT,
+    OPT_LIMIT,
+    OPT_OFFSET,
     OPT_ORDER,
     OPT_PAD,
     OPT_RANK,
@@ -22,7 +30,7 @@ enum opt_id {
     OPT_TOTAL_SIZE,
 };
 
-enum opt_group { GROUP_TENSOR, GROUP_LAYOUT, GROUP_BUFFER, GROUP_OUTPUT, GROUP_OTHER };
+enum opt_group { GROUP_TENSOR, GROUP_LAYOUT, GROUP_BUFFER, GROUP_QUERY, GROUP_OUTPUT, GROUP_OTHER };
 
 struct opt_def {
     const char *name;
@@ -34,36 +42,59 @@ struct opt_def {
     const char *help;
 };
 
-#define TENSOR_CMDS CMD_BIT(CMD_SIZE)
+#define TENSOR_CMDS                                                                                \
+    (CMD_BIT(CMD_SIZE) | CMD_BIT(CMD_OFFSET) | CMD_BIT(CMD_LOCATE) | CMD_BIT(CMD_VALIDATE))
+#define ALL_CMDS (TENSOR_CMDS | CMD_BIT(CMD_DTYPES) | CMD_BIT(CMD_LAYOUTS))
 
-/* Sorted by name. Help lists them by group in this order. */
+/* Sorted by name. Help lists them by group in this order. A name may have
+ * one entry per set of commands, so that each help says what it does there. */
 static const struct opt_def options[] = {
+    {"--alignment", "BYTES", OPT_ALIGNMENT, GROUP_BUFFER, CMD_BIT(CMD_VALIDATE), false,
+     "GuaranteedBaseOffsetAlignment: 0 (none, the default) or a power of two"},
+    {"--base-offset", "BYTES", OPT_BASE_OFFSET, GROUP_BUFFER,
+     CMD_BIT(CMD_OFFSET) | CMD_BIT(CMD_LOCATE) | CMD_BIT(CMD_VALIDATE), false,
+     "offset of the buffer range in its resource (default 0); byte offsets include it"},
     {"--broadcast", "DIMS", OPT_BROADCAST, GROUP_LAYOUT, TENSOR_CMDS, true,
      "broadcast these dims: stride 0 (letters or indices: c, hw, 0,2)"},
+    {"--byte-offset", "B", OPT_BYTE_OFFSET, GROUP_QUERY, CMD_BIT(CMD_LOCATE), false,
+     "find the elements holding byte B (counted like offset's byte offsets)"},
+    {"--coord", "LIST", OPT_COORD, GROUP_QUERY, CMD_BIT(CMD_OFFSET), true,
+     "a coordinate in logical order, like 0,1,2,3; repeat for several"},
     {"--dtype", "TYPE", OPT_DTYPE, GROUP_TENSOR, TENSOR_CMDS, false,
      "data type (default float32): float32 float16 float64 int8..int64 uint8..uint64 int4 "
      "uint4, or DML_TENSOR_DATA_TYPE_* names"},
-    {"--field", "NAME", OPT_FIELD, GROUP_OUTPUT, TENSOR_CMDS, false,
+    {"--field", "NAME", OPT_FIELD, GROUP_OUTPUT, CMD_BIT(CMD_SIZE), false,
      "print only this value (a JSON key, e.g. minimum_implied_size_bytes)"},
-    {"--format", "FMT", OPT_FORMAT, GROUP_OUTPUT, TENSOR_CMDS, false,
+    {"--flags", "FLAGS", OPT_FLAGS, GROUP_BUFFER, CMD_BIT(CMD_VALIDATE), false,
+     "DML_TENSOR_FLAGS: none (default), owned_by_dml, or a number"},
+    {"--format", "FMT", OPT_FORMAT, GROUP_OUTPUT, CMD_BIT(CMD_SIZE), false,
      "text (default), json (one line) or env (KEY=value lines for eval)"},
-    {"--help", NULL, OPT_HELP, GROUP_OTHER, TENSOR_CMDS, false, "show this help"},
+    {"--format", "FMT", OPT_FORMAT, GROUP_OUTPUT, ALL_CMDS & ~CMD_BIT(CMD_SIZE), false,
+     "text (default) or json (one line)"},
+    {"--help", NULL, OPT_HELP, GROUP_OTHER, ALL_CMDS, false, "show this help"},
     {"--layout", "NAME", OPT_LAYOUT, GROUP_LAYOUT, TENSOR_CMDS, false,
      "memory order, outermost first: nchw nhwc ncdhw ndhwc, any permutation of the rank's "
      "letters, row-major (default), col-major, or indices 0,2,3,1"},
+    {"--limit", "N", OPT_LIMIT, GROUP_QUERY, CMD_BIT(CMD_LOCATE), false,
+     "list at most N coordinates (default: all of them)"},
+    {"--offset", "K", OPT_OFFSET, GROUP_QUERY, CMD_BIT(CMD_LOCATE), false,
+     "find the coordinates at element offset K"},
     {"--order", "LIST", OPT_ORDER, GROUP_LAYOUT, TENSOR_CMDS, false,
      "memory order by dimension index, outermost first (any rank): 0,2,3,1"},
     {"--pad", "DIM=N,..", OPT_PAD, GROUP_LAYOUT, TENSOR_CMDS, true,
      "N unused elements after each run along DIM (w=2 on a width-3 row: row stride 5)"},
     {"--rank", "R", OPT_RANK, GROUP_TENSOR, TENSOR_CMDS, false,
      "add leading size-1 dims up to rank R (3,5 with --rank 4 is 1,1,3,5)"},
+    {"--rank", "R", OPT_RANK, GROUP_QUERY, CMD_BIT(CMD_LAYOUTS), false,
+     "list every layout name of rank R"},
     {"--row-pitch-align", "BYTES", OPT_ROW_PITCH_ALIGN, GROUP_LAYOUT, TENSOR_CMDS, false,
      "start each row on a BYTES boundary (e.g. 256 for D3D12 texture copies)"},
     {"--sizes", "LIST", OPT_SIZES, GROUP_TENSOR, TENSOR_CMDS, false,
      "sizes in logical order (NCHW for rank 4), each 1..4294967295 (required)"},
     {"--strides", "LIST", OPT_STRIDES, GROUP_LAYOUT, TENSOR_CMDS, false,
      "explicit element strides in logical order, each 0..4294967295"},
-    {"--total-size", "BYTES", OPT_TOTAL_SIZE, GROUP_BUFFER, TENSOR_CMDS, false,
+    {"--total-size", "BYTES", OPT_TOTAL_SIZE, GROUP_BUFFER,
+     CMD_BIT(CMD_SIZE) | CMD_BIT(CMD_LOCATE) | CMD_BIT(CMD_VALIDATE), false,
      "TotalTensorSizeInBytes (default: the minimum implied size)"},
 };
 #define N_OPTIONS (sizeof options / sizeof options[0])
@@ -74,13 +105,24 @@ static const struct {
     const char *summary;
 } commands[] = {
     {"size", CMD_SIZE, "strides, buffer sizes and properties of a tensor"},
+    {"offset", CMD_OFFSET, "element and byte offset of coordinates"},
+    {"locate", CMD_LOCATE, "every coordinate at an element or byte offset"},
+    {"validate", CMD_VALIDATE, "check a whole DML_BUFFER_TENSOR_DESC against DirectML's rules"},
+    {"dtypes", CMD_DTYPES, "the data types, their enum values and sizes"},
+    {"layouts", CMD_LAYOUTS, "the layout names of each rank"},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
-static const char *const group_titles[] = {"Tensor",
-                                           "Layout (give --strides, or --layout/--order "
-                                           "with modifiers)",
-                                           "Buffer", "Output", "Other"};
+static const char *const group_titles[] = {
+    [GROUP_TENSOR] = "Tensor",
+    [GROUP_LAYOUT] = "Layout (give --strides, or --layout/--order with modifiers)",
+    [GROUP_BUFFER] = "Buffer",
+    [GROUP_QUERY] = "Query",
+    [GROUP_OUTPUT] = "Output",
+    [GROUP_OTHER] = "Other",
+};
+_Static_assert(sizeof group_titles / sizeof group_titles[0] == GROUP_OTHER + 1,
+               "a title for every option group");
 
 static const char **slot_for(struct cli_config *cfg, enum opt_id id)
 {
@@ -102,6 +144,20 @@ static const char **slot_for(struct cli_config *cfg, enum opt_id id)
         return &t->row_pitch_align;
     case OPT_TOTAL_SIZE:
         return &t->total_size;
+    case OPT_BASE_OFFSET:
+        return &t->base_offset;
+    case OPT_ALIGNMENT:
+        return &t->alignment;
+    case OPT_FLAGS:
+        return &t->flags;
+    case OPT_OFFSET:
+        return &cfg->offset;
+    case OPT_BYTE_OFFSET:
+        return &cfg->byte_offset;
+    case OPT_LIMIT:
+        return &cfg->limit;
+    case OPT_COORD:
+        return &cfg->coords[cfg->n_coords++]; /* room for argc of them */
     case OPT_FIELD:
         return &cfg->field;
     case OPT_FORMAT:
@@ -116,12 +172,18 @@ static const char **slot_for(struct cli_config *cfg, enum opt_id id)
     return NULL;
 }
 
-static const struct opt_def *find_option(const char *name, size_t len)
+/* The entry for `name` that belongs to cmd, else any entry of that name. */
+static const struct opt_def *find_option(const char *name, size_t len, enum command cmd)
 {
-    for (size_t i = 0; i < N_OPTIONS; i++)
-        if (strlen(options[i].name) == len && memcmp(options[i].name, name, len) == 0)
+    const struct opt_def *any = NULL;
+    for (size_t i = 0; i < N_OPTIONS; i++) {
+        if (strlen(options[i].name) != len || memcmp(options[i].name, name, len) != 0)
+            continue;
+        if (options[i].commands & CMD_BIT(cmd))
             return &options[i];
-    return NULL;
+        any = &options[i];
+    }
+    return any;
 }
 
 enum format format_from_argv(int argc, char **argv)
@@ -166,7 +228,7 @@ static bool parse_options(int argc, char **argv, int first, struct cli_config *c
         }
         const char *eq = strchr(arg, '=');
         size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
-        const struct opt_def *o = find_option(arg, len);
+        const struct opt_def *o = find_option(arg, len, cfg->cmd);
         if (o == NULL)
             return unknown_option(e, arg, len, cfg->cmd_name);
         if ((o->commands & CMD_BIT(cfg->cmd)) == 0)
@@ -200,9 +262,18 @@ static bool parse_options(int argc, char **argv, int first, struct cli_config *c
     return true;
 }
 
+void free_command_line(struct cli_config *cfg)
+{
+    free((void *)cfg->coords);
+    cfg->coords = NULL;
+}
+
 bool parse_command_line(int argc, char **argv, struct cli_config *cfg, struct cli_error *e)
 {
     memset(cfg, 0, sizeof *cfg);
+    cfg->coords = malloc((size_t)argc * sizeof cfg->coords[0]);
+    if (cfg->coords == NULL)
+        return fail(e, "out_of_memory", NULL, NULL, "out of memory");
     const char *name = argv[1];
     for (size_t i = 0; i < N_COMMANDS; i++) {
         if (strcmp(name, commands[i].name) == 0) {
@@ -234,11 +305,12 @@ bool parse_command_line(int argc, char **argv, struct cli_config *cfg, struct cl
             cfg->format = FMT_TEXT;
         else if (strcmp(cfg->format_text, "json") == 0)
             cfg->format = FMT_JSON;
-        else if (strcmp(cfg->format_text, "env") == 0)
+        else if (strcmp(cfg->format_text, "env") == 0 && cfg->cmd == CMD_SIZE)
             cfg->format = FMT_ENV;
         else
             return fail(e, "bad_format", "--format", cfg->format_text,
-                        "not a format (text, json or env)");
+                        cfg->cmd == CMD_SIZE ? "not a format (text, json or env)"
+                                             : "not a format of this command (text or json)");
     }
     if (cfg->field && cfg->format_text && cfg->format != FMT_TEXT)
         return fail(e, "conflicting_options", "--field", cfg->field,
@@ -293,19 +365,64 @@ void render_main_help(struct outbuf *b)
                "malformed input, 3 I/O error. See dmltensor(1).\n");
 }
 
+struct command_help {
+    enum command cmd;
+    const char *usage, *about, *examples;
+};
+
+static const struct command_help helps[] = {
+    {CMD_SIZE, "dmltensor size --sizes LIST [OPTIONS]",
+     "Strides, element counts and buffer sizes of a DirectML buffer tensor:\n"
+     "the minimum implied size (DMLCalcBufferTensorSize, exact), packed, padded\n"
+     "and total sizes, broadcast/overlap/packed/padded properties, and warnings\n"
+     "such as the published helper's 32-bit overflow.\n",
+     "  dmltensor size --dtype float16 --sizes 1,3,224,224 --layout nhwc\n"
+     "  dmltensor size --sizes 2,3 --pad w=2            # row stride 5\n"
+     "  dmltensor size --sizes 1,3,4,4 --broadcast h,w --format json\n"
+     "  bytes=$(dmltensor size --sizes 1,64,56,56 --field minimum_implied_size_bytes)\n"},
+    {CMD_OFFSET, "dmltensor offset --sizes LIST --coord LIST... [OPTIONS]",
+     "Element offset (dot product of coordinate and strides) and byte offset of\n"
+     "each coordinate. For 4-bit types, the byte and the nibble (low for even\n"
+     "element offsets). A coordinate outside the tensor is exit status 1.\n",
+     "  dmltensor offset --sizes 2,2,3 --coord 1,0,1              # 7\n"
+     "  dmltensor offset --sizes 1,3,4,4 --layout nhwc --coord 0,2,1,1 --coord 0,0,3,3\n"},
+    {CMD_LOCATE, "dmltensor locate --sizes LIST (--offset K | --byte-offset B) [OPTIONS]",
+     "Every coordinate whose element offset is K, or whose element holds byte B,\n"
+     "found by solving per dimension (never by walking the tensor). Broadcast\n"
+     "and overlapping tensors can have many; an offset that no coordinate\n"
+     "reaches is padding. An offset past the buffer's end is exit status 1.\n",
+     "  dmltensor locate --sizes 2,3 --pad w=2 --offset 6     # 1,1\n"
+     "  dmltensor locate --sizes 2,3 --pad w=2 --offset 3     # padding\n"
+     "  dmltensor locate --sizes 1,3,4,4 --broadcast hw --offset 1 --limit 4\n"},
+    {CMD_VALIDATE, "dmltensor validate --sizes LIST [OPTIONS]",
+     "Checks a whole DML_BUFFER_TENSOR_DESC against DirectML's rules: each check\n"
+     "has a stable id, a level (error or warning), and a message saying how to\n"
+     "fix it. Exit status 1 when any error-level check fails.\n",
+     "  dmltensor validate --dtype float16 --sizes 1,3,224,224 --layout nhwc \\\n"
+     "      --total-size 301056 --alignment 256\n"
+     "  dmltensor validate --sizes 2,3 --strides 5,1 --total-size 24 --format json\n"},
+    {CMD_DTYPES, "dmltensor dtypes [--format json]",
+     "The 13 DirectML data types: name, DML_TENSOR_DATA_TYPE value, size in bits.\n",
+     "  dmltensor dtypes --format json | jq -r '.[] | select(.bits == 16) | .name'\n"},
+    {CMD_LAYOUTS, "dmltensor layouts [--rank R] [--format json]",
+     "Layout names by rank: the dimension letters, the named layouts, and with\n"
+     "--rank every permutation of that rank's letters.\n",
+     "  dmltensor layouts\n"
+     "  dmltensor layouts --rank 3\n"},
+};
+
 void render_command_help(struct outbuf *b, enum command cmd)
 {
-    switch (cmd) {
-    case CMD_SIZE:
-        ob_puts(b, "Usage: dmltensor size --sizes LIST [OPTIONS]\n\n"
-                   "Strides, element counts and buffer sizes of a DirectML buffer tensor:\n"
-                   "the minimum implied size (DMLCalcBufferTensorSize, exact), packed, padded\n"
-                   "and total sizes, broadcast/overlap/packed/padded properties, and warnings\n"
-                   "such as the published helper's 32-bit overflow.\n");
-        break;
-    case CMD_NONE:
-        break;
-    }
+    const struct command_help *h = NULL;
+    for (size_t i = 0; i < sizeof helps / sizeof helps[0]; i++)
+        if (helps[i].cmd == cmd)
+            h = &helps[i];
+    if (h == NULL)
+        return;
+    ob_puts(b, "Usage: ");
+    ob_puts(b, h->usage);
+    ob_puts(b, "\n\n");
+    ob_puts(b, h->about);
     for (unsigned g = GROUP_TENSOR; g <= GROUP_OTHER; g++) {
         bool any = false;
         for (size_t i = 0; i < N_OPTIONS; i++) {
@@ -333,13 +450,8 @@ void render_command_help(struct outbuf *b, enum command cmd)
             wrap(b, start, 26, o->help);
         }
     }
-    if (cmd == CMD_SIZE)
-        ob_puts(b, "\nExamples:\n"
-                   "  dmltensor size --dtype float16 --sizes 1,3,224,224 --layout nhwc\n"
-                   "  dmltensor size --sizes 2,3 --pad w=2            # row stride 5\n"
-                   "  dmltensor size --sizes 1,3,4,4 --broadcast h,w --format json\n"
-                   "  bytes=$(dmltensor size --sizes 1,64,56,56 --field "
-                   "minimum_implied_size_bytes)\n");
+    ob_puts(b, "\nExamples:\n");
+    ob_puts(b, h->examples);
 }
 
 void render_version(struct outbuf *b)

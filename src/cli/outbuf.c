@@ -97,6 +97,19 @@ void ob_u64(struct outbuf *b, uint64_t v)
     ob_u128(b, v);
 }
 
+void ob_u32_list(struct outbuf *b, const uint32_t *v, unsigned n, uint64_t scale, bool json)
+{
+    if (json)
+        ob_putc(b, '[');
+    for (unsigned i = 0; i < n; i++) {
+        if (i)
+            ob_putc(b, ',');
+        ob_u64(b, (uint64_t)v[i] * scale);
+    }
+    if (json)
+        ob_putc(b, ']');
+}
+
 void ob_pad_to(struct outbuf *b, size_t line_start, size_t column)
 {
     ob_putc(b, ' ');

@@ -24,6 +24,8 @@ void ob_putc(struct outbuf *b, char c);
 void ob_u128(struct outbuf *b, dmlt_u128 v);
 void ob_u64(struct outbuf *b, uint64_t v);
 void ob_pad_to(struct outbuf *b, size_t line_start, size_t column);
+/* v[0..n) each times scale: "[1,2,3]" when json, else "1,2,3". */
+void ob_u32_list(struct outbuf *b, const uint32_t *v, unsigned n, uint64_t scale, bool json);
 /* A JSON string literal, quotes included. */
 void ob_json_str(struct outbuf *b, const char *s);
 /* Text for a human message: control bytes shown as \xNN, cut after max. */

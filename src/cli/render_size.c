@@ -58,13 +58,7 @@ static void list_close(struct outbuf *b, enum flavor fl)
 static void put_u32_list(struct outbuf *b, const uint32_t *v, unsigned n, uint64_t scale,
                          enum flavor fl)
 {
-    list_open(b, fl);
-    for (unsigned i = 0; i < n; i++) {
-        if (i)
-            ob_putc(b, ',');
-        ob_u64(b, (uint64_t)v[i] * scale);
-    }
-    list_close(b, fl);
+    ob_u32_list(b, v, n, scale, fl == FL_JSON);
 }
 
 static void f_dtype(struct outbuf *b, const struct size_result *s, enum flavor fl)
@@ -528,7 +522,7 @@ static void render_text(struct outbuf *b, const struct size_result *s)
     }
 }
 
-bool run_size(const struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
+bool run_size(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 {
     struct tensor_desc d;
     if (!describe_tensor(&cfg->t, &d, e))

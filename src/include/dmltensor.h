@@ -265,6 +265,20 @@ DMLT_API enum dmlt_tristate dmlt_overlapping(const struct dmlt_tensor *t, unsign
 DMLT_API enum dmlt_status dmlt_offset(const struct dmlt_tensor *t, const uint32_t coord[],
                                       dmlt_u128 *offset, struct dmlt_error *err);
 
+/* Byte offset of element offset k: base + k x bits / 8, rounded down. For
+ * 4-bit types two elements share a byte; *nibble is then 0 for the low
+ * nibble (even k) or 1 for the high one (odd k), else always 0. Fails only
+ * with DMLT_E_DTYPE or DMLT_E_RANGE (past 2^128). */
+DMLT_API enum dmlt_status dmlt_byte_offset(enum dmlt_dtype dtype, dmlt_u128 k, uint64_t base,
+                                           dmlt_u128 *byte, unsigned *nibble);
+
+/* The elements that hold byte b (counted from the tensor's first byte):
+ * *first is the first element offset, *count is 1 (2 for 4-bit types), and
+ * *byte_in_element is b's position inside a multi-byte element. */
+DMLT_API enum dmlt_status dmlt_elements_at_byte(enum dmlt_dtype dtype, dmlt_u128 b,
+                                                dmlt_u128 *first, unsigned *count,
+                                                unsigned *byte_in_element);
+
 /* Called for each coordinate found by dmlt_locate; return false to stop. */
 typedef bool (*dmlt_coord_fn)(void *ctx, const uint32_t coord[], unsigned rank);
 
@@ -277,6 +291,78 @@ typedef bool (*dmlt_coord_fn)(void *ctx, const uint32_t coord[], unsigned rank);
 DMLT_API enum dmlt_status dmlt_locate(const struct dmlt_tensor *t, dmlt_u128 offset,
                                       unsigned long work_cap, dmlt_coord_fn fn, void *ctx,
                                       uint64_t *found);
+
+/* ------------------------------------------------------------------------ */
+/* Validation of a whole DML_BUFFER_TENSOR_DESC                             */
+/* ------------------------------------------------------------------------ */
+
+#define DMLT_FLAG_OWNED_BY_DML 1u /* DML_TENSOR_FLAG_OWNED_BY_DML */
+
+struct dmlt_desc {
+    struct dmlt_tensor t;
+    bool has_total;
+    uint64_t total_tensor_size_bytes;          /* TotalTensorSizeInBytes */
+    uint32_t guaranteed_base_offset_alignment; /* 0 = none */
+    uint64_t base_offset_bytes;                /* where the buffer range starts */
+    uint32_t flags;                            /* DML_TENSOR_FLAGS */
+};
+
+/* Every rule, with its stable id, level, and the DirectML rule it enforces.
+ * For 4-bit types "the element size" is taken as 1 byte: the smallest
+ * addressable unit, so the alignment rule reads "a power of two >= 1". */
+#define DMLT_CHECK_LIST(X)                                                                         \
+    X(DMLT_CHECK_RANK, "rank", DMLT_ERROR, "DimensionCount is 1 to 8 (DML_BUFFER_TENSOR_DESC)")    \
+    X(DMLT_CHECK_SIZES_NONZERO, "sizes_nonzero", DMLT_ERROR,                                       \
+      "a zero size in any dimension is invalid (DML_BUFFER_TENSOR_DESC::Sizes)")                   \
+    X(DMLT_CHECK_STRIDES_COUNT, "strides_count", DMLT_ERROR,                                       \
+      "Strides, when given, has DimensionCount entries")                                           \
+    X(DMLT_CHECK_TOTAL_MINIMUM, "total_size_minimum", DMLT_ERROR,                                  \
+      "TotalTensorSizeInBytes is at least the minimum implied size (DMLCalcBufferTensorSize)")     \
+    X(DMLT_CHECK_TOTAL_DWORD, "total_size_dword", DMLT_ERROR,                                      \
+      "bound buffer sizes are DWORD-aligned: TotalTensorSizeInBytes is a multiple of 4")           \
+    X(DMLT_CHECK_TOTAL_ELEMENTS, "total_size_elements", DMLT_ERROR,                                \
+      "a buffer tensor's total size cannot exceed 2^32-1 elements")                                \
+    X(DMLT_CHECK_ALIGNMENT_POW2, "alignment_power_of_two", DMLT_ERROR,                             \
+      "GuaranteedBaseOffsetAlignment is 0 or a power of two at least the element size")            \
+    X(DMLT_CHECK_BASE_OFFSET_16, "base_offset_16", DMLT_ERROR,                                     \
+      "buffer tensors always have a minimum alignment of 16 bytes")                                \
+    X(DMLT_CHECK_BASE_OFFSET_ALIGNMENT, "base_offset_alignment", DMLT_ERROR,                       \
+      "the buffer range's offset is a multiple of GuaranteedBaseOffsetAlignment")                  \
+    X(DMLT_CHECK_FLAGS, "flags_known", DMLT_ERROR,                                                 \
+      "Flags is DML_TENSOR_FLAG_NONE or DML_TENSOR_FLAG_OWNED_BY_DML")                             \
+    X(DMLT_CHECK_RANK_4_OR_5, "rank_4_or_5", DMLT_WARNING,                                         \
+      "most operators take 4-D {N,C,H,W} or 5-D {N,C,D,H,W} tensors")                              \
+    X(DMLT_CHECK_ALIGNMENT_32, "alignment_32", DMLT_WARNING,                                       \
+      "for best performance, align tensors to 32 bytes or more")                                   \
+    X(DMLT_CHECK_HELPER, "helper_overflow", DMLT_WARNING,                                          \
+      "the published DMLCalcBufferTensorSize sums the strided index in 32 bits")
+
+enum dmlt_check_id {
+#define DMLT_X_ENUM(name, id, level, rule) name,
+    DMLT_CHECK_LIST(DMLT_X_ENUM)
+#undef DMLT_X_ENUM
+        DMLT_CHECK_COUNT
+};
+
+DMLT_API const char *dmlt_check_id_name(enum dmlt_check_id id);
+DMLT_API enum dmlt_severity dmlt_check_level(enum dmlt_check_id id);
+DMLT_API const char *dmlt_check_rule(enum dmlt_check_id id);
+
+/* One check's outcome. value/limit carry the numbers its message needs:
+ * the total and the minimum, the alignment and the element size, ... */
+struct dmlt_check {
+    enum dmlt_check_id id;
+    bool passed;
+    dmlt_u128 value;
+    dmlt_u128 limit;
+};
+
+/* Runs every check of DMLT_CHECK_LIST, in order, into out[DMLT_CHECK_COUNT].
+ * strides_count is the number of strides the caller was given (0 = none).
+ * Returns true when no error-level check failed. A tensor too large to
+ * measure (DMLT_E_RANGE from dmlt_report_compute) fails total_size_minimum. */
+DMLT_API bool dmlt_validate(const struct dmlt_desc *d, unsigned strides_count,
+                            struct dmlt_check out[DMLT_CHECK_COUNT]);
 
 #ifdef __cplusplus
 }

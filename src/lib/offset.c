@@ -21,6 +21,39 @@ enum dmlt_status dmlt_offset(const struct dmlt_tensor *t, const uint32_t coord[]
     return DMLT_OK;
 }
 
+enum dmlt_status dmlt_byte_offset(enum dmlt_dtype dtype, dmlt_u128 k, uint64_t base,
+                                  dmlt_u128 *byte, unsigned *nibble)
+{
+    const struct dmlt_dtype_info *info = dmlt_dtype_get(dtype);
+    if (info == NULL)
+        return DMLT_E_DTYPE;
+    dmlt_u128 bits;
+    if (!u128_mul(k, info->bits, &bits) || !u128_add(bits / 8, base, byte))
+        return DMLT_E_RANGE;
+    *nibble = info->bits < 8 ? (unsigned)(k % 2) : 0;
+    return DMLT_OK;
+}
+
+enum dmlt_status dmlt_elements_at_byte(enum dmlt_dtype dtype, dmlt_u128 b, dmlt_u128 *first,
+                                       unsigned *count, unsigned *byte_in_element)
+{
+    const struct dmlt_dtype_info *info = dmlt_dtype_get(dtype);
+    if (info == NULL)
+        return DMLT_E_DTYPE;
+    if (info->bits < 8) {
+        if (!u128_mul(b, 2, first))
+            return DMLT_E_RANGE;
+        *count = 2;
+        *byte_in_element = 0;
+        return DMLT_OK;
+    }
+    unsigned size = info->bits / 8;
+    *first = b / size;
+    *count = 1;
+    *byte_in_element = (unsigned)(b % size);
+    return DMLT_OK;
+}
+
 struct locate_ctx {
     dmlt_coord_fn fn;
     void *ctx;

@@ -4,7 +4,10 @@
 set -eu
 bin=$1 man=$2
 missing=0
-for cmd in "" size; do
+# The commands, as the main help lists them.
+cmds=$("$bin" --help | sed -n '/^Commands:/,/^$/p' | awk 'NF > 1 { print $1 }')
+[ -n "$cmds" ] || { echo "no commands found in 'dmltensor --help'"; exit 1; }
+for cmd in "" $cmds; do
   # shellcheck disable=SC2086
   for opt in $("$bin" $cmd --help | grep -oE '(^|[ ,])--[a-z][a-z-]*' | tr -d ' ,' | sort -u); do
     # groff escapes dashes in the page: \-\-row\-pitch\-align

@@ -1,0 +1,335 @@
+/* cmd_offset.c - `offset` (coordinate -> offsets) and `locate` (offset ->
+ * every coordinate there). The core does the arithmetic and the search;
+ * this file parses the queries and renders the answers. */
+#include "cli.h"
+#include "parse.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+/* Output above this size is written out while locate is still searching. */
+#define STREAM_CHUNK (64u * 1024u)
+
+static const char *nibble_name(unsigned nibble)
+{
+    return nibble ? "high" : "low";
+}
+
+/* A --coord value: rank numbers, or the given rank's numbers when --rank
+ * added leading dims (their coordinate is 0). */
+static bool parse_coord(const char *text, const struct tensor_desc *d, uint32_t coord[],
+                        struct cli_error *e)
+{
+    uint64_t v[DMLT_MAX_RANK];
+    unsigned n;
+    if (!parse_uint_list("--coord", text, 0, UINT32_MAX, DMLT_MAX_RANK, v, &n, e, "coordinate",
+                         "coordinates"))
+        return false;
+    if (n != d->t.rank && n != d->given_rank) {
+        fail(e, "coordinate_count", "--coord", text, "%u values for a rank-%u tensor", n,
+             d->t.rank);
+        set_hint(e, "give one coordinate per dimension, in logical order");
+        return false;
+    }
+    unsigned lead = d->t.rank - n;
+    for (unsigned i = 0; i < d->t.rank; i++)
+        coord[i] = i < lead ? 0 : (uint32_t)v[i - lead];
+    return true;
+}
+
+static void tensor_summary_json(struct outbuf *b, const struct tensor_desc *d)
+{
+    ob_puts(b, "\"dtype\":");
+    ob_json_str(b, dmlt_dtype_get(d->t.dtype)->name);
+    ob_puts(b, ",\"sizes\":");
+    ob_u32_list(b, d->t.sizes, d->t.rank, 1, true);
+    ob_puts(b, ",\"strides\":");
+    ob_u32_list(b, d->t.strides, d->t.rank, 1, true);
+    ob_puts(b, ",\"base_offset_bytes\":");
+    ob_u64(b, d->base_offset);
+}
+
+bool run_offset(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
+{
+    struct tensor_desc d;
+    if (!describe_tensor(&cfg->t, &d, e))
+        return false;
+    if (cfg->n_coords == 0) {
+        fail(e, "missing_option", "--coord", NULL, "missing; give at least one coordinate");
+        set_hint(e, "for example --coord 0,1,2,3 (logical order)");
+        return false;
+    }
+    const bool json = cfg->format == FMT_JSON;
+    const bool four_bit = dmlt_dtype_get(d.t.dtype)->bits < 8;
+    if (json) {
+        ob_putc(out, '{');
+        tensor_summary_json(out, &d);
+        ob_puts(out, ",\"offsets\":[");
+    } else {
+        size_t start = out->len;
+        ob_puts(out, "coordinate");
+        ob_pad_to(out, start, 15);
+        ob_puts(out, "offset");
+        ob_pad_to(out, start, 23);
+        ob_puts(out, four_bit ? "byte offset" : "byte offset\n");
+        if (four_bit) {
+            ob_pad_to(out, start, 36);
+            ob_puts(out, "nibble\n");
+        }
+    }
+    for (unsigned i = 0; i < cfg->n_coords; i++) {
+        uint32_t c[DMLT_MAX_RANK];
+        if (!parse_coord(cfg->coords[i], &d, c, e))
+            return false;
+        dmlt_u128 off, byte;
+        unsigned nibble;
+        struct dmlt_error err;
+        if (dmlt_offset(&d.t, c, &off, &err) != DMLT_OK) {
+            char dn[8];
+            dim_name(dn, d.t.rank, (unsigned)err.dim);
+            fail(e, "coordinate_out_of_range", "--coord", cfg->coords[i],
+                 "coordinate %d is %" PRIu32 ", outside dimension %d (%s) of size %" PRIu32,
+                 err.dim, (uint32_t)err.value, err.dim, dn, (uint32_t)err.limit);
+            set_hint(e, "coordinates are 0-based: 0..%" PRIu32, (uint32_t)err.limit - 1);
+            e->exit_code = EXIT_RULE;
+            return false;
+        }
+        if (dmlt_byte_offset(d.t.dtype, off, d.base_offset, &byte, &nibble) != DMLT_OK)
+            return fail(e, "out_of_range", "--base-offset", cfg->t.base_offset,
+                        "the byte offset passes 2^128");
+        if (json) {
+            ob_puts(out, i ? ",{\"coord\":" : "{\"coord\":");
+            ob_u32_list(out, c, d.t.rank, 1, true);
+            ob_puts(out, ",\"offset\":");
+            ob_u128(out, off);
+            ob_puts(out, ",\"byte_offset\":");
+            ob_u128(out, byte);
+            if (four_bit) {
+                ob_puts(out, ",\"nibble\":\"");
+                ob_puts(out, nibble_name(nibble));
+                ob_putc(out, '"');
+            }
+            ob_putc(out, '}');
+        } else {
+            size_t start = out->len;
+            ob_u32_list(out, c, d.t.rank, 1, false);
+            ob_pad_to(out, start, 15);
+            ob_u128(out, off);
+            ob_pad_to(out, start, 23);
+            ob_u128(out, byte);
+            if (four_bit) {
+                ob_pad_to(out, start, 36);
+                ob_puts(out, nibble_name(nibble));
+            }
+            ob_putc(out, '\n');
+        }
+    }
+    if (json)
+        ob_puts(out, "]}\n");
+    return true;
+}
+
+/* ---- locate ---------------------------------------------------------- */
+
+struct locate_out {
+    struct outbuf *out;
+    struct cli_error *e;
+    unsigned rank;
+    bool json;
+    uint64_t listed, limit; /* limit 0: no limit */
+    bool truncated, write_failed;
+};
+
+static bool on_coord(void *ctx, const uint32_t coord[], unsigned rank)
+{
+    struct locate_out *lo = ctx;
+    if (lo->limit && lo->listed == lo->limit) {
+        lo->truncated = true; /* a coordinate past the limit exists */
+        return false;
+    }
+    if (lo->json) {
+        if (lo->listed)
+            ob_putc(lo->out, ',');
+        ob_u32_list(lo->out, coord, rank, 1, true);
+    } else {
+        ob_puts(lo->out, "  ");
+        ob_u32_list(lo->out, coord, rank, 1, false);
+        ob_putc(lo->out, '\n');
+    }
+    lo->listed++;
+    if (lo->out->len >= STREAM_CHUNK && !drain(lo->out, lo->e)) {
+        lo->write_failed = true;
+        return false;
+    }
+    return true;
+}
+
+/* Lists the coordinates at element offset k into out. */
+static bool locate_one(const struct tensor_desc *d, dmlt_u128 k, struct locate_out *lo, bool first)
+{
+    dmlt_u128 byte;
+    unsigned nibble;
+    dmlt_byte_offset(d->t.dtype, k, d->base_offset, &byte, &nibble);
+    const bool four_bit = dmlt_dtype_get(d->t.dtype)->bits < 8;
+    struct outbuf *out = lo->out;
+    size_t header_at = out->len;
+    if (lo->json) {
+        ob_puts(out, first ? "{\"offset\":" : ",{\"offset\":");
+        ob_u128(out, k);
+        ob_puts(out, ",\"byte_offset\":");
+        ob_u128(out, byte);
+        if (four_bit) {
+            ob_puts(out, ",\"nibble\":\"");
+            ob_puts(out, nibble_name(nibble));
+            ob_putc(out, '"');
+        }
+        ob_puts(out, ",\"coords\":[");
+    }
+    lo->listed = 0;
+    lo->truncated = false;
+    uint64_t found;
+    enum dmlt_status st = dmlt_locate(&d->t, k, DMLT_OVERLAP_WORK_CAP, on_coord, lo, &found);
+    if (lo->write_failed)
+        return false;
+    const bool complete = st == DMLT_OK;
+    if (lo->json) {
+        ob_puts(out, "],\"count\":");
+        ob_u64(out, lo->listed);
+        ob_puts(out, ",\"padding\":");
+        ob_puts(out, lo->listed == 0 && complete ? "true" : "false");
+        ob_puts(out, ",\"truncated\":");
+        ob_puts(out, lo->truncated ? "true" : "false");
+        ob_puts(out, ",\"search_complete\":");
+        ob_puts(out, complete ? "true" : "false");
+        ob_putc(out, '}');
+        return true;
+    }
+    /* Text: a header line before the coordinates (inserted when they fit
+     * in the buffer, else written after them). */
+    struct outbuf h;
+    ob_init(&h);
+    ob_puts(&h, "offset ");
+    ob_u128(&h, k);
+    ob_puts(&h, ", byte ");
+    ob_u128(&h, byte);
+    if (four_bit) {
+        ob_puts(&h, " (");
+        ob_puts(&h, nibble_name(nibble));
+        ob_puts(&h, " nibble)");
+    }
+    ob_puts(&h, ": ");
+    if (lo->listed == 0 && complete) {
+        ob_puts(&h, "padding (no coordinate maps here)");
+    } else {
+        ob_u64(&h, lo->listed);
+        ob_puts(&h, lo->listed == 1 ? " coordinate" : " coordinates");
+        if (lo->truncated)
+            ob_puts(&h, " (more exist: raise --limit)");
+    }
+    if (!complete)
+        ob_puts(&h, " (search stopped at its work limit: the list may be incomplete)");
+    ob_putc(&h, '\n');
+    if (!h.failed && header_at <= out->len) {
+        /* make room and move the coordinates down */
+        size_t n = out->len - header_at;
+        ob_write(out, h.data, h.len);
+        if (!out->failed) {
+            memmove(out->data + header_at + h.len, out->data + header_at, n);
+            memcpy(out->data + header_at, h.data, h.len);
+        }
+    }
+    ob_free(&h);
+    return true;
+}
+
+/* The buffer's end in bytes: --total-size, else the minimum implied size. */
+static bool buffer_end(const struct tensor_desc *d, dmlt_u128 *end, struct cli_error *e)
+{
+    struct dmlt_report r;
+    struct dmlt_error err;
+    if (dmlt_report_compute(&d->t, d->has_total ? &d->total : NULL, &r, &err) != DMLT_OK)
+        return fail(e, "element_count_range", "--sizes", NULL,
+                    "the tensor is past 2^128 bits, beyond what dmltensor computes exactly");
+    *end = r.total_tensor_size_bytes;
+    return true;
+}
+
+bool run_locate(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
+{
+    struct tensor_desc d;
+    if (!describe_tensor(&cfg->t, &d, e))
+        return false;
+    if ((cfg->offset == NULL) == (cfg->byte_offset == NULL)) {
+        if (cfg->offset)
+            return fail(e, "conflicting_options", "--byte-offset", NULL,
+                        "conflicts with --offset: give one");
+        fail(e, "missing_option", "--offset", NULL, "missing; give --offset or --byte-offset");
+        set_hint(e, "for example --offset 7");
+        return false;
+    }
+    struct locate_out lo = {out, e, d.t.rank, cfg->format == FMT_JSON, 0, 0, false, false};
+    if (cfg->limit && !parse_uint(cfg->limit, strlen(cfg->limit), 1, UINT64_MAX, &lo.limit, e,
+                                  "--limit", cfg->limit, "the limit", NULL))
+        return false;
+    dmlt_u128 end = 0;
+    if (!buffer_end(&d, &end, e))
+        return false;
+
+    /* The element offsets to solve for: one, or two nibbles of a byte. */
+    const char *opt = cfg->offset ? "--offset" : "--byte-offset";
+    const char *text = cfg->offset ? cfg->offset : cfg->byte_offset;
+    uint64_t q;
+    if (!parse_uint(text, strlen(text), 0, UINT64_MAX, &q, e, opt, text, "the offset", NULL))
+        return false;
+    dmlt_u128 first = q, last_byte;
+    unsigned count = 1, in_element = 0, nibble;
+    if (cfg->byte_offset) {
+        if (q < d.base_offset) {
+            fail(e, "offset_out_of_range", opt, text,
+                 "before the tensor, which starts at --base-offset %" PRIu64, d.base_offset);
+            e->exit_code = EXIT_RULE;
+            return false;
+        }
+        dmlt_elements_at_byte(d.t.dtype, q - d.base_offset, &first, &count, &in_element);
+    }
+    /* Past the end: the element's byte is not inside the buffer. */
+    dmlt_byte_offset(d.t.dtype, first, 0, &last_byte, &nibble);
+    if (last_byte >= end) {
+        char n[40];
+        n[fmt_u128(n, end)] = '\0';
+        fail(e, "offset_out_of_range", opt, text, "past the end of the %s-byte buffer", n);
+        set_hint(e, "%s",
+                 d.has_total ? "the buffer is --total-size bytes"
+                             : "the buffer is the minimum implied size; "
+                               "give --total-size for a larger one");
+        e->exit_code = EXIT_RULE;
+        return false;
+    }
+    if (lo.json) {
+        ob_puts(out, "{\"query\":{\"");
+        ob_puts(out, opt + 2);
+        ob_puts(out, "\":");
+        ob_u64(out, q);
+        ob_puts(out, "},");
+        if (cfg->byte_offset && count == 1) {
+            ob_puts(out, "\"byte_in_element\":");
+            ob_u64(out, in_element);
+            ob_putc(out, ',');
+        }
+        ob_puts(out, "\"elements\":[");
+    } else if (cfg->byte_offset && count == 1 && in_element) {
+        ob_puts(out, "byte ");
+        ob_u64(out, q);
+        ob_puts(out, " is byte ");
+        ob_u64(out, in_element);
+        ob_puts(out, " of the element at offset ");
+        ob_u128(out, first);
+        ob_putc(out, '\n');
+    }
+    for (unsigned i = 0; i < count; i++)
+        if (!locate_one(&d, first + i, &lo, i == 0))
+            return false;
+    if (lo.json)
+        ob_puts(out, "]}\n");
+    return true;
+}

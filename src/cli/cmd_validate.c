@@ -1,0 +1,216 @@
+/* cmd_validate.c - `validate`: the core runs every DirectML rule on the
+ * descriptor; this file words each outcome (what is wrong, how to fix it)
+ * and renders the list as text or JSON. Exit status 1 when an error-level
+ * check fails. */
+#include "cli.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *level_name(enum dmlt_severity s)
+{
+    return s == DMLT_ERROR ? "error" : s == DMLT_WARNING ? "warning" : "info";
+}
+
+/* The sentence for one check, with its numbers. */
+static void check_message(char *msg, size_t size, const struct dmlt_check *c,
+                          const struct tensor_desc *d)
+{
+    char v[40], l[40], r[40];
+    v[fmt_u128(v, c->value)] = '\0';
+    l[fmt_u128(l, c->limit)] = '\0';
+    switch (c->id) {
+    case DMLT_CHECK_RANK:
+        snprintf(msg, size,
+                 c->passed ? "DimensionCount %s is within 1..8"
+                           : "DimensionCount %s: use 1 to 8 dimensions",
+                 v);
+        break;
+    case DMLT_CHECK_SIZES_NONZERO:
+        snprintf(msg, size,
+                 c->passed ? "no size is 0"
+                           : "dimension %s has size 0: every size "
+                             "must be at least 1",
+                 v);
+        break;
+    case DMLT_CHECK_STRIDES_COUNT:
+        snprintf(msg, size,
+                 c->passed ? "one stride per dimension (%s)"
+                           : "%s strides for %s dimensions: give one per dimension",
+                 v, l);
+        break;
+    case DMLT_CHECK_TOTAL_MINIMUM:
+        if (c->limit == ~(dmlt_u128)0)
+            snprintf(msg, size, "the minimum implied size is past 2^128 bytes");
+        else if (c->passed)
+            snprintf(msg, size, "TotalTensorSizeInBytes %s is at least the minimum implied size %s",
+                     v, l);
+        else
+            snprintf(msg, size,
+                     "TotalTensorSizeInBytes %s is below the minimum implied size %s: set it to "
+                     "at least %s",
+                     v, l, l);
+        break;
+    case DMLT_CHECK_TOTAL_DWORD:
+        r[fmt_u128(r, (c->value + 3) / 4 * 4)] = '\0';
+        snprintf(msg, size,
+                 c->passed ? "TotalTensorSizeInBytes %s is a multiple of 4"
+                           : "TotalTensorSizeInBytes %s is not a multiple of 4: round "
+                             "it up to %s",
+                 v, r);
+        break;
+    case DMLT_CHECK_TOTAL_ELEMENTS:
+        snprintf(msg, size,
+                 c->passed ? "%s bytes is within 2^32-1 elements (%s bytes of this type)"
+                           : "%s bytes is over 2^32-1 elements (%s bytes of this type): split "
+                             "the tensor",
+                 v, l);
+        break;
+    case DMLT_CHECK_ALIGNMENT_POW2:
+        if (c->value == 0)
+            snprintf(msg, size, "GuaranteedBaseOffsetAlignment is 0 (no guarantee)");
+        else if (c->passed)
+            snprintf(msg, size,
+                     "GuaranteedBaseOffsetAlignment %s is a power of two of at least the "
+                     "element size (%s bytes)",
+                     v, l);
+        else
+            snprintf(msg, size,
+                     "GuaranteedBaseOffsetAlignment %s is not a power of two of at least %s "
+                     "bytes: use 0, 16, 32, 64, 128 or 256",
+                     v, l);
+        break;
+    case DMLT_CHECK_BASE_OFFSET_16:
+        r[fmt_u128(r, (c->value + 15) / 16 * 16)] = '\0';
+        snprintf(msg, size,
+                 c->passed ? "base offset %s is a multiple of 16"
+                           : "base offset %s is not a multiple of 16: bind the "
+                             "buffer range at %s",
+                 v, r);
+        break;
+    case DMLT_CHECK_BASE_OFFSET_ALIGNMENT:
+        if (c->limit == 0)
+            snprintf(msg, size, "no GuaranteedBaseOffsetAlignment to honour");
+        else if (c->passed)
+            snprintf(msg, size, "base offset %s is a multiple of the alignment %s", v, l);
+        else
+            snprintf(msg, size,
+                     "base offset %s is not a multiple of GuaranteedBaseOffsetAlignment %s: "
+                     "move the buffer range or lower the alignment",
+                     v, l);
+        break;
+    case DMLT_CHECK_FLAGS:
+        snprintf(msg, size,
+                 c->passed ? "Flags %s is a known DML_TENSOR_FLAGS value"
+                           : "Flags %s has unknown bits: only "
+                             "DML_TENSOR_FLAG_OWNED_BY_DML (1) is defined",
+                 v);
+        break;
+    case DMLT_CHECK_RANK_4_OR_5:
+        snprintf(msg, size,
+                 c->passed ? "rank %s"
+                           : "rank %s: most operators need 4-D or 5-D "
+                             "tensors; pad with leading 1s (--rank 4)",
+                 v);
+        break;
+    case DMLT_CHECK_ALIGNMENT_32:
+        if (c->passed)
+            snprintf(msg, size, "alignment %s is at least 32 bytes", v);
+        else
+            snprintf(msg, size,
+                     "alignment %s is under 32 bytes: aligning to 32 or more lets DirectML use "
+                     "vectorized loads",
+                     v);
+        break;
+    case DMLT_CHECK_HELPER:
+        if (c->passed)
+            snprintf(msg, size, "DMLCalcBufferTensorSize as published gives the same %s bytes", l);
+        else if (dmlt_dtype_get(d->t.dtype)->bits < 8)
+            snprintf(msg, size,
+                     "DMLCalcBufferTensorSize as published returns 0 for 4-bit types: size the "
+                     "buffer with %s bytes",
+                     l);
+        else
+            snprintf(msg, size,
+                     "DMLCalcBufferTensorSize as published wraps in 32 bits and returns %s "
+                     "bytes, not %s: do not size this buffer with it",
+                     v, l);
+        break;
+    case DMLT_CHECK_COUNT:
+        msg[0] = '\0';
+        break;
+    }
+}
+
+bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
+{
+    struct tensor_desc td;
+    if (!describe_tensor(&cfg->t, &td, e))
+        return false;
+    struct dmlt_desc d;
+    d.t = td.t;
+    d.has_total = td.has_total;
+    d.total_tensor_size_bytes = td.total;
+    d.guaranteed_base_offset_alignment = td.alignment;
+    d.base_offset_bytes = td.base_offset;
+    d.flags = td.flags;
+    struct dmlt_check checks[DMLT_CHECK_COUNT];
+    bool valid = dmlt_validate(&d, td.t.rank, checks);
+
+    unsigned errors = 0, warnings = 0;
+    for (unsigned i = 0; i < DMLT_CHECK_COUNT; i++) {
+        if (checks[i].passed)
+            continue;
+        if (dmlt_check_level(checks[i].id) == DMLT_ERROR)
+            errors++;
+        else
+            warnings++;
+    }
+    const bool json = cfg->format == FMT_JSON;
+    if (json) {
+        ob_puts(out, valid ? "{\"valid\":true" : "{\"valid\":false");
+        ob_puts(out, ",\"errors\":");
+        ob_u64(out, errors);
+        ob_puts(out, ",\"warnings\":");
+        ob_u64(out, warnings);
+        ob_puts(out, ",\"checks\":[");
+    }
+    for (unsigned i = 0; i < DMLT_CHECK_COUNT; i++) {
+        const struct dmlt_check *c = &checks[i];
+        enum dmlt_severity level = dmlt_check_level(c->id);
+        char msg[512];
+        check_message(msg, sizeof msg, c, &td);
+        if (json) {
+            ob_puts(out, i ? ",{\"id\":\"" : "{\"id\":\"");
+            ob_puts(out, dmlt_check_id_name(c->id));
+            ob_puts(out, "\",\"level\":\"");
+            ob_puts(out, level_name(level));
+            ob_puts(out, c->passed ? "\",\"status\":\"pass\"" : "\",\"status\":\"fail\"");
+            ob_puts(out, ",\"message\":");
+            ob_json_str(out, msg);
+            ob_puts(out, ",\"rule\":");
+            ob_json_str(out, dmlt_check_rule(c->id));
+            ob_putc(out, '}');
+            continue;
+        }
+        size_t start = out->len;
+        ob_puts(out, c->passed ? "pass" : level == DMLT_ERROR ? "FAIL" : "warn");
+        ob_pad_to(out, start, 6);
+        ob_puts(out, dmlt_check_id_name(c->id));
+        ob_pad_to(out, start, 30);
+        ob_puts(out, msg);
+        ob_putc(out, '\n');
+    }
+    if (json) {
+        ob_puts(out, "]}\n");
+    } else {
+        char line[120];
+        snprintf(line, sizeof line, "\n%s: %u error%s, %u warning%s\n", valid ? "valid" : "INVALID",
+                 errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
+        ob_puts(out, line);
+    }
+    if (!valid)
+        cfg->exit_status = EXIT_RULE;
+    return true;
+}

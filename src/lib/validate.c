@@ -1,0 +1,118 @@
+/* validate.c - the rules a DML_BUFFER_TENSOR_DESC must follow, one check
+ * each, from DirectML's documentation of the structure. */
+#include "internal.h"
+
+#include <string.h>
+
+const char *dmlt_check_id_name(enum dmlt_check_id id)
+{
+    switch (id) {
+#define DMLT_X_CASE(name, text, level, rule)                                                       \
+    case name:                                                                                     \
+        return text;
+        DMLT_CHECK_LIST(DMLT_X_CASE)
+#undef DMLT_X_CASE
+    case DMLT_CHECK_COUNT:
+        break;
+    }
+    return "unknown";
+}
+
+enum dmlt_severity dmlt_check_level(enum dmlt_check_id id)
+{
+    switch (id) {
+#define DMLT_X_CASE(name, text, level, rule)                                                       \
+    case name:                                                                                     \
+        return level;
+        DMLT_CHECK_LIST(DMLT_X_CASE)
+#undef DMLT_X_CASE
+    case DMLT_CHECK_COUNT:
+        break;
+    }
+    return DMLT_INFO;
+}
+
+const char *dmlt_check_rule(enum dmlt_check_id id)
+{
+    switch (id) {
+#define DMLT_X_CASE(name, text, level, rule)                                                       \
+    case name:                                                                                     \
+        return rule;
+        DMLT_CHECK_LIST(DMLT_X_CASE)
+#undef DMLT_X_CASE
+    case DMLT_CHECK_COUNT:
+        break;
+    }
+    return "";
+}
+
+static void set(struct dmlt_check out[], enum dmlt_check_id id, bool passed, dmlt_u128 value,
+                dmlt_u128 limit)
+{
+    out[id].id = id;
+    out[id].passed = passed;
+    out[id].value = value;
+    out[id].limit = limit;
+}
+
+static bool is_pow2(uint64_t v)
+{
+    return v != 0 && (v & (v - 1)) == 0;
+}
+
+bool dmlt_validate(const struct dmlt_desc *d, unsigned strides_count,
+                   struct dmlt_check out[DMLT_CHECK_COUNT])
+{
+    const struct dmlt_tensor *t = &d->t;
+    const struct dmlt_dtype_info *info = dmlt_dtype_get(t->dtype);
+    const unsigned bits = info ? info->bits : 8;
+    /* The element size in whole bytes; 1 for 4-bit types (see the header). */
+    const unsigned elem_bytes = bits < 8 ? 1 : bits / 8;
+
+    memset(out, 0, DMLT_CHECK_COUNT * sizeof out[0]);
+    bool rank_ok = t->rank >= 1 && t->rank <= DMLT_MAX_RANK;
+    set(out, DMLT_CHECK_RANK, rank_ok, t->rank, DMLT_MAX_RANK);
+    unsigned zero_dim = DMLT_MAX_RANK;
+    for (unsigned i = 0; rank_ok && i < t->rank; i++)
+        if (t->sizes[i] == 0 && zero_dim == DMLT_MAX_RANK)
+            zero_dim = i;
+    set(out, DMLT_CHECK_SIZES_NONZERO, zero_dim == DMLT_MAX_RANK, zero_dim, 0);
+    set(out, DMLT_CHECK_STRIDES_COUNT, strides_count == 0 || strides_count == t->rank,
+        strides_count, t->rank);
+
+    struct dmlt_report r;
+    struct dmlt_error err;
+    bool measured = rank_ok && zero_dim == DMLT_MAX_RANK && info &&
+                    dmlt_report_compute(t, NULL, &r, &err) == DMLT_OK;
+    dmlt_u128 minimum = measured ? r.minimum_implied_size_bytes : DMLT_U128_MAX;
+    dmlt_u128 total = d->has_total ? d->total_tensor_size_bytes : minimum;
+    set(out, DMLT_CHECK_TOTAL_MINIMUM, measured && total >= minimum, total, minimum);
+    set(out, DMLT_CHECK_TOTAL_DWORD, total % 4 == 0, total, 4);
+    /* total x 8 <= (2^32-1) x bits: compare in bits, exactly. */
+    dmlt_u128 max_bytes = (dmlt_u128)UINT32_MAX * bits / 8;
+    set(out, DMLT_CHECK_TOTAL_ELEMENTS,
+        total <= DMLT_U128_MAX / 8 && total * 8 <= (dmlt_u128)UINT32_MAX * bits, total, max_bytes);
+
+    uint32_t align = d->guaranteed_base_offset_alignment;
+    set(out, DMLT_CHECK_ALIGNMENT_POW2, align == 0 || (is_pow2(align) && align >= elem_bytes),
+        align, elem_bytes);
+    set(out, DMLT_CHECK_BASE_OFFSET_16, d->base_offset_bytes % 16 == 0, d->base_offset_bytes, 16);
+    set(out, DMLT_CHECK_BASE_OFFSET_ALIGNMENT, align == 0 || d->base_offset_bytes % align == 0,
+        d->base_offset_bytes, align);
+    set(out, DMLT_CHECK_FLAGS, (d->flags & ~DMLT_FLAG_OWNED_BY_DML) == 0, d->flags,
+        DMLT_FLAG_OWNED_BY_DML);
+
+    set(out, DMLT_CHECK_RANK_4_OR_5, t->rank == 4 || t->rank == 5, t->rank, 0);
+    set(out, DMLT_CHECK_ALIGNMENT_32, align >= 32, align, 32);
+    bool wraps = false;
+    uint64_t helper = measured ? dmlt_published_helper_size(t, &wraps) : 0;
+    /* The helper is wrong when it wraps, and for 4-bit types (it returns 0). */
+    set(out, DMLT_CHECK_HELPER, !wraps && bits >= 8, helper,
+        minimum == DMLT_U128_MAX ? 0 : minimum);
+
+    bool valid = true;
+    for (unsigned i = 0; i < DMLT_CHECK_COUNT; i++)
+        if (!out[i].passed && dmlt_check_level((enum dmlt_check_id)i) == DMLT_ERROR)
+            valid = false;
+    return valid;
+}

@@ -1,0 +1,512 @@
+#!/usr/bin/env python3
+"""Brute-force end-to-end check of `dmltensor size --format json`.
+
+Usage: check_size_bruteforce.py DMLTENSOR_PATH [--cases N] [--seed S]
+
+An independent re-implementation of the definitions in SPEC.md section 1:
+random small tensors (explicit strides, or a layout with broadcast/pad
+modifiers) are run through the tool and every JSON field is compared with
+values computed here, the overlap property by enumerating every coordinate
+and the layout detection by trying every permutation.  A few fixed large
+cases check exact big-integer arithmetic and the 32-bit helper diagnostic.
+
+Prints one line per failure and ends with "N passed, M failed".
+Exit status 1 if anything failed, else 0.  Standard library only.
+"""
+
+import argparse
+import itertools
+import json
+import random
+import subprocess
+import sys
+
+U32_MAX = 4294967295
+
+# name, element bits, DML_TENSOR_DATA_TYPE value
+DTYPES = [
+    ("float32", 32, 1), ("float16", 16, 2), ("uint32", 32, 3), ("uint16", 16, 4),
+    ("uint8", 8, 5), ("int32", 32, 6), ("int16", 16, 7), ("int8", 8, 8),
+    ("float64", 64, 9), ("uint64", 64, 10), ("int64", 64, 11),
+    ("uint4", 4, 12), ("int4", 4, 13),
+]
+DTYPE_BITS = {name: bits for name, bits, _ in DTYPES}
+DTYPE_VALUE = {name: value for name, _, value in DTYPES}
+
+LETTERS = {1: "w", 2: "hw", 3: "dhw", 4: "nchw", 5: "ncdhw"}
+
+CHECKED_DIAGNOSTICS = ("helper_overflow", "rank_not_4_or_5", "helper_unsupported_dtype")
+
+
+# ---------------------------------------------------------------- definitions
+
+def ceil_div(a, b):
+    return -(-a // b)
+
+
+def round_up4(n):
+    return (n + 3) // 4 * 4
+
+
+def bytes_for(elements, bits):
+    """round_up(ceil(elements * bits / 8), 4)"""
+    return round_up4(ceil_div(elements * bits, 8))
+
+
+def product(values):
+    p = 1
+    for v in values:
+        p *= v
+    return p
+
+
+def layout_strides(sizes, order, broadcast=(), pad=None):
+    """Strides of a memory order (outermost first) with broadcast dims and pads."""
+    pad = pad or {}
+    strides = [0] * len(sizes)
+    extent = 1
+    for dim in reversed(order):  # innermost first
+        if dim in broadcast:
+            strides[dim] = 0
+            extent = extent * 1 + pad.get(dim, 0)
+        else:
+            strides[dim] = extent
+            extent = extent * sizes[dim] + pad.get(dim, 0)
+    return strides
+
+
+def order_name(order):
+    """The name the tool echoes for a requested memory order."""
+    rank = len(order)
+    if rank <= 5:
+        return "".join(LETTERS[rank][d] for d in order)
+    if list(order) == list(range(rank)):
+        return "row-major"
+    if list(order) == list(range(rank - 1, -1, -1)):
+        return "col-major"
+    return ",".join(str(d) for d in order)
+
+
+def parse_order_name(name, rank):
+    """Inverse of order_name (also accepts row-major/col-major and indices at any rank)."""
+    if not isinstance(name, str):
+        return None
+    if name == "row-major":
+        return tuple(range(rank))
+    if name == "col-major":
+        return tuple(range(rank - 1, -1, -1))
+    if rank <= 5 and len(name) == rank and sorted(name) == sorted(LETTERS[rank]):
+        return tuple(LETTERS[rank].index(c) for c in name)
+    try:
+        order = tuple(int(x) for x in name.split(","))
+    except ValueError:
+        return None
+    if sorted(order) == list(range(rank)):
+        return order
+    return None
+
+
+def brute_overlap(sizes, strides):
+    """True iff two different coordinates share an offset (full enumeration)."""
+    seen = set()
+    for coord in itertools.product(*[range(s) for s in sizes]):
+        off = sum(c * st for c, st in zip(coord, strides))
+        if off in seen:
+            return True
+        seen.add(off)
+    return False
+
+
+def matching_orders(sizes, strides):
+    """Every permutation whose packed strides equal the given strides."""
+    rank = len(sizes)
+    found = set()
+    for perm in itertools.permutations(range(rank)):
+        if layout_strides(sizes, perm) == list(strides):
+            found.add(perm)
+    return found
+
+
+def helper_size(sizes, strides, bits):
+    """What DMLCalcBufferTensorSize returns: the strided index summed in 32 bits."""
+    idx32 = sum((s - 1) * st for s, st in zip(sizes, strides)) % (1 << 32)
+    return round_up4((idx32 + 1) * (bits // 8))
+
+
+def expected_report(dtype, sizes, strides, total=None, overlap=None):
+    """All fields of `size --format json` except `layout` (checked separately).
+
+    overlap: None to brute-force it, else the known answer for a large shape.
+    """
+    bits = DTYPE_BITS[dtype]
+    rank = len(sizes)
+    n = product(sizes)
+    last = sum((s - 1) * st for s, st in zip(sizes, strides))
+    minimum = bytes_for(last + 1, bits)
+    spans = [s * st for s, st in zip(sizes, strides) if s > 1 and st > 0]
+    span = max(spans) if spans else 1
+    padded = max(minimum, bytes_for(span, bits))
+    bcast = [s > 1 and st == 0 for s, st in zip(sizes, strides)]
+    if overlap is None:
+        overlap = brute_overlap(sizes, strides)
+    exp = {
+        "dtype": dtype,
+        "dml_data_type": "DML_TENSOR_DATA_TYPE_" + dtype.upper(),
+        "dml_data_type_value": DTYPE_VALUE[dtype],
+        "element_size_bits": bits,
+        "rank": rank,
+        "sizes": list(sizes),
+        "strides": list(strides),
+        "byte_strides": None if bits == 4 else [st * bits // 8 for st in strides],
+        "broadcast": bcast,
+        "element_count": n,
+        "index_of_last_element": last,
+        "packed_size_bytes": bytes_for(n, bits),
+        "minimum_implied_size_bytes": minimum,
+        "padded_size_bytes": padded,
+        "total_tensor_size_bytes": minimum if total is None else total,
+        "properties": {
+            "packed": (not overlap) and last + 1 == n,
+            "padded": (not overlap) and last + 1 > n,
+            "broadcast": any(bcast),
+            "overlapping": overlap,
+        },
+    }
+    diags = {
+        # The published helper has no case for 4-bit types (returns 0 before
+        # summing anything), so a 4-bit tensor gets helper_unsupported_dtype
+        # instead of helper_overflow.
+        "helper_overflow": last > U32_MAX and bits != 4,
+        "rank_not_4_or_5": rank not in (4, 5),
+        "helper_unsupported_dtype": bits == 4,
+    }
+    helper = helper_size(sizes, strides, bits) if diags["helper_overflow"] else None
+    return exp, diags, helper
+
+
+# ---------------------------------------------------------------- case generation
+
+def dims_text(dims, rank, rng):
+    """A set of dims as letters (ranks 1..5, sometimes) or comma-separated indices."""
+    dims = sorted(dims)
+    if rank <= 5 and rng.random() < 0.6:
+        return "".join(LETTERS[rank][d] for d in dims)
+    return ",".join(str(d) for d in dims)
+
+
+def dim_text(dim, rank, rng):
+    if rank <= 5 and rng.random() < 0.7:
+        return LETTERS[rank][dim]
+    return str(dim)
+
+
+def dtype_spelling(dtype, rng):
+    r = rng.random()
+    if r < 0.08:
+        return "DML_TENSOR_DATA_TYPE_" + dtype.upper()
+    if r < 0.16:
+        return dtype.upper()
+    return dtype
+
+
+def make_random_case(rng):
+    """Returns a case dict: args, dtype, sizes, strides, layout expectation, total."""
+    if rng.random() < 0.12:
+        rank = rng.randint(6, 8)
+        sizes = [rng.choice([1, 1, 2, 2, 2, 3]) if rank == 6 else rng.choice([1, 2])
+                 for _ in range(rank)]
+    else:
+        rank = rng.randint(1, 5)
+        sizes = [rng.randint(1, 4) if rng.random() < 0.9 else rng.randint(5, 7)
+                 for _ in range(rank)]
+    dtype = rng.choice(DTYPES)[0]
+    args = ["--sizes", ",".join(map(str, sizes)), "--dtype", dtype_spelling(dtype, rng)]
+    case = {"dtype": dtype, "sizes": sizes}
+
+    if rng.random() < 0.45:
+        # (a) explicit strides
+        if rng.random() < 0.3:
+            # packed strides of some permutation (layout detection positives),
+            # sometimes with one stride nudged
+            strides = layout_strides(sizes, rng.sample(range(rank), rank))
+            if rng.random() < 0.3:
+                d = rng.randrange(rank)
+                strides[d] = rng.randint(0, 12)
+        else:
+            strides = [rng.randint(0, 12) for _ in range(rank)]
+        args += ["--strides", ",".join(map(str, strides))]
+        case["strides"] = strides
+        case["layout_detect"] = matching_orders(sizes, strides)
+    else:
+        # (b) layout / order, with optional broadcast and pad
+        order = rng.sample(range(rank), rank)
+        r = rng.random()
+        if rank <= 5:
+            if r < 0.70:
+                args += ["--layout", order_name(order)]
+            elif r < 0.82:
+                args += ["--order", ",".join(map(str, order))]
+            elif r < 0.88:
+                order = list(range(rank))
+                args += ["--layout", "row-major"]
+            elif r < 0.94:
+                order = list(range(rank - 1, -1, -1))
+                args += ["--layout", "col-major"]
+            else:
+                order = list(range(rank))  # default: row-major
+        else:
+            if r < 0.85:
+                args += ["--order", ",".join(map(str, order))]
+            elif r < 0.92:
+                order = list(range(rank))
+                args += ["--layout", "row-major"]
+            else:
+                order = list(range(rank - 1, -1, -1))
+                args += ["--layout", "col-major"]
+        broadcast = set()
+        if rng.random() < 0.35:
+            k = rng.randint(1, rank)
+            broadcast = set(rng.sample(range(rank), k))
+            args += ["--broadcast", dims_text(broadcast, rank, rng)]
+        pad = {}
+        inner = order[1:]  # padding the outermost memory dim is an error by design
+        if inner and rng.random() < 0.35:
+            k = rng.randint(1, len(inner))
+            for d in rng.sample(inner, k):
+                pad[d] = rng.randint(0, 3)
+            args += ["--pad", ",".join("%s=%d" % (dim_text(d, rank, rng), n)
+                                       for d, n in pad.items())]
+        case["strides"] = layout_strides(sizes, order, broadcast, pad)
+        case["layout_echo"] = order_name(order)
+
+    if rng.random() < 0.15:
+        exp, _, _ = expected_report(dtype, sizes, case["strides"], overlap=False)
+        r = rng.random()
+        if r < 0.6:
+            total = exp["minimum_implied_size_bytes"] + 4 * rng.randint(0, 16)
+        elif r < 0.85:
+            total = rng.randint(1, 100000)
+        else:
+            total = rng.randint(U32_MAX, (1 << 64) - 1)  # UINT64 TotalTensorSizeInBytes
+        args += ["--total-size", str(total)]
+        case["total"] = total
+    case["args"] = args
+    return case
+
+
+def fixed_cases():
+    M = U32_MAX
+    cases = []
+
+    def add(dtype, sizes, strides, args, overlap, layout_echo=None, literal=None):
+        c = {"dtype": dtype, "sizes": sizes, "strides": strides, "args": args,
+             "overlap": overlap, "literal": literal or {}}
+        if layout_echo is not None:
+            c["layout_echo"] = layout_echo
+        else:
+            c["layout_detect"] = matching_orders(sizes, strides)
+        cases.append(c)
+
+    # The brief's headline: 2^64-scale element count, 2^67-scale bytes, helper wraps to 8.
+    add("float64", [M, M], [M, 1], ["--dtype", "float64", "--sizes", "%d,%d" % (M, M)],
+        False, "hw",
+        {"element_count": 18446744065119617025,
+         "minimum_implied_size_bytes": 147573952520956936200,
+         "packed_size_bytes": 147573952520956936200,
+         "helper_size_bytes": 8})
+    # Strides near 2^32 from a col-major layout.
+    add("float32", [65536, 65535, 2], [1, 65536, 65536 * 65535],
+        ["--sizes", "65536,65535,2", "--layout", "col-major"], False, "whd")
+    add("float16", [2, 65535, 65536], [1, 2, 131070],
+        ["--dtype", "float16", "--sizes", "2,65535,65536", "--layout", "col-major"],
+        False, "whd")
+    add("uint8", [1, 2, 32767, 65536], [4294836224, 1, 2, 65534],
+        ["--dtype", "uint8", "--sizes", "1,2,32767,65536", "--layout", "nwhc"], False, "nwhc")
+    # Explicit maximal strides: index beyond 2^64.
+    add("uint64", [M, M], [M, M],
+        ["--dtype", "uint64", "--sizes", "%d,%d" % (M, M), "--strides", "%d,%d" % (M, M)],
+        True)
+    add("int64", [M, 2, 3], [M, 0, 1],
+        ["--dtype", "int64", "--sizes", "%d,2,3" % M, "--strides", "%d,0,1" % M], True)
+    add("float32", [M], [M],
+        ["--sizes", str(M), "--strides", str(M)], False)
+    add("int8", [3, M, 5, 7], [M, 1, 0, M - 1],
+        ["--dtype", "int8", "--sizes", "3,%d,5,7" % M, "--strides", "%d,1,0,%d" % (M, M - 1)],
+        True)
+    # Exact 128-bit-scale sizes (count * bits still below 2^128).
+    add("uint8", [M, M, M, 65536], [1, 1, 1, 1],
+        ["--dtype", "uint8", "--sizes", "%d,%d,%d,65536" % (M, M, M), "--strides", "1,1,1,1"],
+        True)
+    # 4-bit types at large sizes (no helper_overflow: the helper does not support them).
+    add("int4", [M, 3], [3, 1], ["--dtype", "int4", "--sizes", "%d,3" % M], False, "hw")
+    add("uint4", [M, 2, 2], [1, 0, 0],
+        ["--dtype", "uint4", "--sizes", "%d,2,2" % M, "--strides", "1,0,0"], True)
+    # The spec's own examples.
+    add("float16", [1, 3, 224, 224], [150528, 1, 672, 3],
+        ["--dtype", "float16", "--sizes", "1,3,224,224", "--layout", "nhwc"], False, "nhwc",
+        {"minimum_implied_size_bytes": 301056})
+    add("float32", [2, 3], [5, 1], ["--sizes", "2,3", "--strides", "5,1"], None, None,
+        {"minimum_implied_size_bytes": 32, "padded_size_bytes": 40})
+    add("float32", [2, 3], [5, 1], ["--sizes", "2,3", "--pad", "w=2"], None, "hw",
+        {"padded_size_bytes": 40})
+    # Rank 8 near the 32-bit stride limit.
+    s8 = [2, 2, 2, 2, 2, 2, 2, 2]
+    add("float64", s8[1:] + [M], layout_strides(s8[1:] + [M], list(range(7, -1, -1))),
+        ["--dtype", "float64", "--sizes", ",".join(map(str, s8[1:] + [M])),
+         "--layout", "col-major"], False, "col-major")
+    add("int16", s8[1:] + [33554431], [2147483584, 1073741792, 536870896, 268435448,
+                                       134217724, 67108862, 33554431, 1],
+        ["--dtype", "int16", "--sizes", ",".join(map(str, s8[1:] + [33554431]))],
+        False, "row-major")
+    # The largest TotalTensorSizeInBytes (UINT64) is echoed exactly.
+    add("float32", [2, 3], [3, 1],
+        ["--sizes", "2,3", "--total-size", str((1 << 64) - 1)], False, "hw")
+    cases[-1]["total"] = (1 << 64) - 1
+    # Expected errors: a stride over 2^32-1, an element count over 128 bits.
+    cases.append({"args": ["--sizes", "65536,65536,2", "--layout", "col-major"], "error": True})
+    cases.append({"args": ["--sizes", ",".join([str(M)] * 8), "--strides",
+                           ",".join([str(M)] * 8), "--dtype", "float64"], "error": True})
+    cases.append({"args": ["--sizes", "2,3,4,5", "--layout", "nhwc", "--pad", "n=1"],
+                  "error": True})
+    cases.append({"args": ["--sizes", "2,3", "--total-size", str(1 << 64)], "error": True})
+    return cases
+
+
+# ---------------------------------------------------------------- running and comparing
+
+def run_tool(tool, args):
+    cmd = [tool, "size"] + args + ["--format", "json"]
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return cmd, proc
+
+
+def shell_words(cmd):
+    return " ".join(a if a and all(c.isalnum() or c in "-_=,./" for c in a) else repr(a)
+                    for a in cmd)
+
+
+def check_case(tool, case):
+    """Returns a list of failure strings (empty if the case passed)."""
+    try:
+        cmd, proc = run_tool(tool, case["args"])
+    except OSError as e:
+        return ["%s size %s: cannot run: %s" % (tool, shell_words(case["args"]), e)]
+    text = shell_words(cmd)
+    out = proc.stdout.decode("utf-8", "replace")
+
+    if case.get("error"):
+        fails = []
+        if proc.returncode != 2:
+            fails.append("%s: exit status: expected 2, actual %d" % (text, proc.returncode))
+        try:
+            doc = json.loads(out)
+            if not isinstance(doc, dict) or not isinstance(doc.get("error"), dict):
+                fails.append("%s: stdout: expected an {\"error\":...} object, actual %r"
+                             % (text, out[:200]))
+        except ValueError:
+            fails.append("%s: stdout is not JSON: %r" % (text, out[:200]))
+        return fails
+
+    if proc.returncode != 0:
+        return ["%s: exit status: expected 0, actual %d (%s)"
+                % (text, proc.returncode, proc.stderr.decode("utf-8", "replace").strip()[:300])]
+    try:
+        got = json.loads(out)
+    except ValueError as e:
+        return ["%s: stdout is not JSON (%s): %r" % (text, e, out[:200])]
+    if not isinstance(got, dict):
+        return ["%s: stdout is not a JSON object: %r" % (text, out[:200])]
+
+    exp, diags, helper = expected_report(case["dtype"], case["sizes"], case["strides"],
+                                         case.get("total"), case.get("overlap"))
+    fails = []
+
+    def differ(field, e, a):
+        fails.append("%s: %s: expected %s, actual %s"
+                     % (text, field, json.dumps(e), json.dumps(a)))
+
+    for key, e in exp.items():
+        if key not in got:
+            fails.append("%s: %s: missing" % (text, key))
+            continue
+        a = got[key]
+        if key == "properties":
+            if not isinstance(a, dict):
+                differ(key, e, a)
+                continue
+            for pk, pe in e.items():
+                pa = a.get(pk, "<missing>")
+                # bool is a subclass of int in python: compare types too
+                if pa is not pe and not (type(pa) is type(pe) and pa == pe):
+                    differ("properties." + pk, pe, pa)
+        elif type(a) is not type(e) or a != e or (
+                isinstance(e, list) and any(type(x) is not type(y) for x, y in zip(e, a))):
+            differ(key, e, a)
+
+    for key, value in case.get("literal", {}).items():
+        if key == "helper_size_bytes":
+            if helper != value:
+                differ("(self-check) helper_size_bytes", value, helper)
+        elif exp.get(key) != value:
+            differ("(self-check) " + key, value, exp.get(key))
+
+    # layout
+    layout = got.get("layout", "<missing>")
+    if "layout_echo" in case:
+        if layout != case["layout_echo"]:
+            differ("layout", case["layout_echo"], layout)
+    else:
+        allowed = case["layout_detect"]
+        if not allowed:
+            if layout is not None:
+                differ("layout", None, layout)
+        else:
+            parsed = parse_order_name(layout, len(case["sizes"]))
+            if parsed not in allowed:
+                names = sorted(order_name(p) for p in allowed)
+                differ("layout", "one of " + "|".join(names), layout)
+
+    # diagnostics
+    dl = got.get("diagnostics")
+    if not isinstance(dl, list):
+        differ("diagnostics", "a list", dl)
+    else:
+        ids = [d.get("id") for d in dl if isinstance(d, dict)]
+        for did in CHECKED_DIAGNOSTICS:
+            present = did in ids
+            if present != diags[did]:
+                differ("diagnostics." + did, "present" if diags[did] else "absent",
+                       "present" if present else "absent")
+        if diags["helper_overflow"] and "helper_overflow" in ids:
+            d = dl[ids.index("helper_overflow")]
+            a = d.get("helper_size_bytes", "<missing>")
+            if type(a) is not int or a != helper:
+                differ("diagnostics.helper_overflow.helper_size_bytes", helper, a)
+    return fails
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("dmltensor", help="path to the dmltensor binary")
+    ap.add_argument("--cases", type=int, default=400, help="random cases (default 400)")
+    ap.add_argument("--seed", type=int, default=1234, help="random seed (default 1234)")
+    opts = ap.parse_args(argv)
+
+    rng = random.Random(opts.seed)
+    cases = [make_random_case(rng) for _ in range(opts.cases)] + fixed_cases()
+
+    passed = failed = 0
+    for case in cases:
+        fails = check_case(opts.dmltensor, case)
+        if fails:
+            failed += 1
+            for line in fails:
+                print("FAIL " + line)
+        else:
+            passed += 1
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
