@@ -306,9 +306,7 @@ bool run_locate(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
         return false;
     }
     if (lo.json) {
-        ob_puts(out, "{\"query\":{\"");
-        ob_puts(out, opt + 2);
-        ob_puts(out, "\":");
+        ob_puts(out, cfg->offset ? "{\"query\":{\"offset\":" : "{\"query\":{\"byte_offset\":");
         ob_u64(out, q);
         ob_puts(out, "},");
         if (cfg->byte_offset && count == 1) {

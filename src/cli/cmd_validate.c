@@ -73,8 +73,8 @@ static void check_message(char *msg, size_t size, const struct dmlt_check *c,
         else if (c->passed)
             snprintf(msg, size,
                      "GuaranteedBaseOffsetAlignment %s is a power of two of at least the "
-                     "element size (%s bytes)",
-                     v, l);
+                     "element size (%s byte%s)",
+                     v, l, c->limit == 1 ? "" : "s");
         else
             snprintf(msg, size,
                      "GuaranteedBaseOffsetAlignment %s is not a power of two of at least %s "
@@ -117,6 +117,10 @@ static void check_message(char *msg, size_t size, const struct dmlt_check *c,
     case DMLT_CHECK_ALIGNMENT_32:
         if (c->passed)
             snprintf(msg, size, "alignment %s is at least 32 bytes", v);
+        else if (c->value == 0)
+            snprintf(msg, size,
+                     "no alignment is guaranteed (0): 32 bytes or more lets DirectML "
+                     "use vectorized loads");
         else
             snprintf(msg, size,
                      "alignment %s is under 32 bytes: aligning to 32 or more lets DirectML use "

@@ -149,7 +149,8 @@ DMLT_API void dmlt_layout_spec_init(struct dmlt_layout_spec *spec, unsigned rank
  * the second-innermost memory dimension is rounded up so each row starts on
  * that many bytes; the alignment must be a multiple of the element size
  * (DMLT_E_INVALID otherwise). A stride above 4294967295 is DMLT_E_RANGE with
- * err->dim set. Example: sizes {2,3}, order {0,1}, pad w=2 -> strides {5,1}. */
+ * err->dim set, except on a dim of size 1, whose stride moves no offset and
+ * is set to 0. Example: sizes {2,3}, order {0,1}, pad w=2 -> strides {5,1}. */
 DMLT_API enum dmlt_status dmlt_strides_from_layout(enum dmlt_dtype dtype, unsigned rank,
                                                    const uint32_t sizes[],
                                                    const struct dmlt_layout_spec *spec,

@@ -157,6 +157,14 @@ enum dmlt_status dmlt_strides_from_layout(enum dmlt_dtype dtype, unsigned rank,
             extent += spec->pad[d];
             continue;
         }
+        if (extent > DMLT_MAX_STRIDE && sizes[d] == 1) {
+            /* A size-1 dim's coordinate is always 0, so its stride never
+             * moves an offset: 0 stands in (DirectML's 32-bit helper would
+             * wrap). Its extent of 1 leaves the running extent alone. */
+            strides_out[d] = 0;
+            extent += spec->pad[d];
+            continue;
+        }
         if (extent > DMLT_MAX_STRIDE) {
             err->dim = (int)d;
             err->value = extent;

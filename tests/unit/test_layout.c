@@ -182,7 +182,13 @@ static void test_modifiers_and_limits(void)
     const uint32_t edge[3] = {2, 65535, 65537};
     CHECK(dmlt_strides_from_layout(DMLT_DTYPE_FLOAT32, 3, edge, &spec, s, &err) == DMLT_OK);
     CHECK_EQ(s[0], 4294967295u);
-    /* ...unless broadcast makes that dim's stride 0. */
+    /* A size-1 dim whose stride would not fit moves no offset: stride 0. */
+    const uint32_t lead1[4] = {1, 1, 65536, 65536};
+    dmlt_layout_spec_init(&spec, 4);
+    CHECK(dmlt_strides_from_layout(DMLT_DTYPE_UINT8, 4, lead1, &spec, s, &err) == DMLT_OK);
+    CHECK_STRIDES(s, 0, 0, 65536, 1);
+    dmlt_layout_spec_init(&spec, 3);
+    /* ...and so does broadcast. */
     spec.broadcast[0] = true;
     CHECK(dmlt_strides_from_layout(DMLT_DTYPE_FLOAT32, 3, big, &spec, s, &err) == DMLT_OK);
     CHECK_EQ(s[0], 0);
