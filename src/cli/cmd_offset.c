@@ -138,7 +138,24 @@ struct locate_out {
     bool json;
     uint64_t listed, limit; /* limit 0: no limit */
     bool truncated, write_failed;
+    /* Text: "offset K, byte B (nibble)" for the header, written where the
+     * element's output starts (header_at) once the count is known, or
+     * before the first chunk that has to be written out early. */
+    struct outbuf head;
+    size_t header_at;
+    bool streamed;
 };
+
+/* Puts text at position `at` of b, moving what follows. */
+static void insert_at(struct outbuf *b, size_t at, const char *text, size_t n)
+{
+    size_t tail = b->len - at;
+    ob_write(b, text, n);
+    if (b->failed)
+        return;
+    memmove(b->data + at + n, b->data + at, tail);
+    memcpy(b->data + at, text, n);
+}
 
 static bool on_coord(void *ctx, const uint32_t coord[], unsigned rank)
 {
@@ -157,11 +174,34 @@ static bool on_coord(void *ctx, const uint32_t coord[], unsigned rank)
         ob_putc(lo->out, '\n');
     }
     lo->listed++;
-    if (lo->out->len >= STREAM_CHUNK && !drain(lo->out, lo->e)) {
-        lo->write_failed = true;
-        return false;
+    if (lo->out->len >= STREAM_CHUNK) {
+        if (!lo->json && !lo->streamed) {
+            /* The count comes at the end, in a closing line. */
+            insert_at(lo->out, lo->header_at, lo->head.data, lo->head.len);
+            insert_at(lo->out, lo->header_at + lo->head.len, ":\n", 2);
+            lo->streamed = true;
+        }
+        if (!drain(lo->out, lo->e)) {
+            lo->write_failed = true;
+            return false;
+        }
     }
     return true;
+}
+
+/* "1 coordinate", "padding (...)", with notes on a limit or the work cap. */
+static void count_text(struct outbuf *b, const struct locate_out *lo, bool complete)
+{
+    if (lo->listed == 0 && complete) {
+        ob_puts(b, "padding (no coordinate maps here)");
+    } else {
+        ob_u64(b, lo->listed);
+        ob_puts(b, lo->listed == 1 ? " coordinate" : " coordinates");
+        if (lo->truncated)
+            ob_puts(b, " (more exist: raise --limit)");
+    }
+    if (!complete)
+        ob_puts(b, " (search stopped at its work limit: the list may be incomplete)");
 }
 
 /* Lists the coordinates at element offset k into out. */
@@ -172,7 +212,6 @@ static bool locate_one(const struct tensor_desc *d, dmlt_u128 k, struct locate_o
     dmlt_byte_offset(d->t.dtype, k, d->base_offset, &byte, &nibble);
     const bool four_bit = dmlt_dtype_get(d->t.dtype)->bits < 8;
     struct outbuf *out = lo->out;
-    size_t header_at = out->len;
     if (lo->json) {
         ob_puts(out, first ? "{\"offset\":" : ",{\"offset\":");
         ob_u128(out, k);
@@ -185,6 +224,18 @@ static bool locate_one(const struct tensor_desc *d, dmlt_u128 k, struct locate_o
         }
         ob_puts(out, ",\"coords\":[");
     }
+    ob_reset(&lo->head);
+    ob_puts(&lo->head, "offset ");
+    ob_u128(&lo->head, k);
+    ob_puts(&lo->head, ", byte ");
+    ob_u128(&lo->head, byte);
+    if (four_bit) {
+        ob_puts(&lo->head, " (");
+        ob_puts(&lo->head, nibble_name(nibble));
+        ob_puts(&lo->head, " nibble)");
+    }
+    lo->header_at = out->len;
+    lo->streamed = false;
     lo->listed = 0;
     lo->truncated = false;
     uint64_t found;
@@ -204,41 +255,15 @@ static bool locate_one(const struct tensor_desc *d, dmlt_u128 k, struct locate_o
         ob_putc(out, '}');
         return true;
     }
-    /* Text: a header line before the coordinates (inserted when they fit
-     * in the buffer, else written after them). */
-    struct outbuf h;
-    ob_init(&h);
-    ob_puts(&h, "offset ");
-    ob_u128(&h, k);
-    ob_puts(&h, ", byte ");
-    ob_u128(&h, byte);
-    if (four_bit) {
-        ob_puts(&h, " (");
-        ob_puts(&h, nibble_name(nibble));
-        ob_puts(&h, " nibble)");
+    if (lo->streamed) {
+        count_text(out, lo, complete);
+        ob_putc(out, '\n');
+        return true;
     }
-    ob_puts(&h, ": ");
-    if (lo->listed == 0 && complete) {
-        ob_puts(&h, "padding (no coordinate maps here)");
-    } else {
-        ob_u64(&h, lo->listed);
-        ob_puts(&h, lo->listed == 1 ? " coordinate" : " coordinates");
-        if (lo->truncated)
-            ob_puts(&h, " (more exist: raise --limit)");
-    }
-    if (!complete)
-        ob_puts(&h, " (search stopped at its work limit: the list may be incomplete)");
-    ob_putc(&h, '\n');
-    if (!h.failed && header_at <= out->len) {
-        /* make room and move the coordinates down */
-        size_t n = out->len - header_at;
-        ob_write(out, h.data, h.len);
-        if (!out->failed) {
-            memmove(out->data + header_at + h.len, out->data + header_at, n);
-            memcpy(out->data + header_at, h.data, h.len);
-        }
-    }
-    ob_free(&h);
+    ob_puts(&lo->head, ": ");
+    count_text(&lo->head, lo, complete);
+    ob_putc(&lo->head, '\n');
+    insert_at(out, lo->header_at, lo->head.data, lo->head.len);
     return true;
 }
 
@@ -267,7 +292,12 @@ bool run_locate(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
         set_hint(e, "for example --offset 7");
         return false;
     }
-    struct locate_out lo = {out, e, d.t.rank, cfg->format == FMT_JSON, 0, 0, false, false};
+    struct locate_out lo;
+    memset(&lo, 0, sizeof lo);
+    lo.out = out;
+    lo.e = e;
+    lo.rank = d.t.rank;
+    lo.json = cfg->format == FMT_JSON;
     if (cfg->limit && !parse_uint(cfg->limit, strlen(cfg->limit), 1, UINT64_MAX, &lo.limit, e,
                                   "--limit", cfg->limit, "the limit", NULL))
         return false;
@@ -324,10 +354,11 @@ bool run_locate(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
         ob_u128(out, first);
         ob_putc(out, '\n');
     }
-    for (unsigned i = 0; i < count; i++)
-        if (!locate_one(&d, first + i, &lo, i == 0))
-            return false;
-    if (lo.json)
+    bool ok = true;
+    for (unsigned i = 0; i < count && ok; i++)
+        ok = locate_one(&d, first + i, &lo, i == 0);
+    ob_free(&lo.head);
+    if (ok && lo.json)
         ob_puts(out, "]}\n");
-    return true;
+    return ok;
 }
