@@ -1,0 +1,596 @@
+#!/usr/bin/env python3
+"""Brute-force end-to-end check of `dmltensor offset`, `locate` and `validate`.
+
+Usage: check_offset_locate_bruteforce.py DMLTENSOR_PATH [--cases N] [--seed S]
+
+Random small tensors (explicit strides 0..12, giving broadcast, padded and
+overlapping tensors, or a layout with --broadcast/--pad modifiers) are run
+through the tool and compared with an independent re-implementation of
+SPEC.md:
+
+  offset    every --coord's offset == dot(coord, strides), byte offset,
+            nibble for 4-bit types; an out-of-range coordinate is exit 1;
+  locate    for every element offset inside the buffer, the coordinates equal
+            the full enumeration of the tensor (so locate(offset(c)) holds c),
+            padding where none; the first offset past the buffer's end is
+            exit 1; --limit; --byte-offset (two nibbles for 4-bit types);
+  validate  every check of SPEC section 2 recomputed by id, `valid` and the
+            exit status.
+
+Prints one line per failure and ends with "N passed, M failed" (one per
+case).  Exit status 1 if anything failed, else 0.  Standard library only.
+"""
+
+import argparse
+import itertools
+import json
+import random
+import re
+import subprocess
+import sys
+
+U32_MAX = 4294967295
+
+# name, element bits
+DTYPES = [
+    ("float32", 32), ("float16", 16), ("uint32", 32), ("uint16", 16),
+    ("uint8", 8), ("int32", 32), ("int16", 16), ("int8", 8),
+    ("float64", 64), ("uint64", 64), ("int64", 64),
+    ("uint4", 4), ("int4", 4),
+]
+DTYPE_BITS = dict(DTYPES)
+
+LETTERS = {1: "w", 2: "hw", 3: "dhw", 4: "nchw", 5: "ncdhw"}
+
+ERROR_CHECKS = ("total_size_minimum", "total_size_dword", "total_size_elements",
+                "alignment_power_of_two", "base_offset_16", "base_offset_alignment",
+                "flags_known")
+WARNING_CHECKS = ("rank_4_or_5", "alignment_32")
+# Always pass for the well-formed tensors generated here.
+PASSING_ERROR_CHECKS = ("rank", "sizes_nonzero", "strides_count")
+
+
+# ---------------------------------------------------------------- definitions
+
+def ceil_div(a, b):
+    return -(-a // b)
+
+
+def round_up4(n):
+    return (n + 3) // 4 * 4
+
+
+def bytes_for(elements, bits):
+    """round_up(ceil(elements * bits / 8), 4)"""
+    return round_up4(ceil_div(elements * bits, 8))
+
+
+def dot(coord, strides):
+    return sum(c * s for c, s in zip(coord, strides))
+
+
+def layout_strides(sizes, order, broadcast=(), pad=None):
+    """Strides of a memory order (outermost first) with broadcast dims and pads."""
+    pad = pad or {}
+    strides = [0] * len(sizes)
+    extent = 1
+    for dim in reversed(order):  # innermost first
+        if dim in broadcast:
+            strides[dim] = 0
+            extent = extent * 1 + pad.get(dim, 0)
+        else:
+            strides[dim] = extent
+            extent = extent * sizes[dim] + pad.get(dim, 0)
+    return strides
+
+
+def offset_map(sizes, strides):
+    """offset -> every coordinate with that offset, in row-major order."""
+    found = {}
+    for coord in itertools.product(*[range(s) for s in sizes]):
+        found.setdefault(dot(coord, strides), []).append(list(coord))
+    return found
+
+
+def is_pow2(n):
+    return n > 0 and n & (n - 1) == 0
+
+
+# ---------------------------------------------------------------- case generation
+
+def dims_text(dims, rank, rng):
+    dims = sorted(dims)
+    if rank <= 5 and rng.random() < 0.6:
+        return "".join(LETTERS[rank][d] for d in dims)
+    return ",".join(str(d) for d in dims)
+
+
+def dim_text(dim, rank, rng):
+    if rank <= 5 and rng.random() < 0.7:
+        return LETTERS[rank][dim]
+    return str(dim)
+
+
+def order_name(order):
+    rank = len(order)
+    if rank <= 5:
+        return "".join(LETTERS[rank][d] for d in order)
+    return ",".join(str(d) for d in order)
+
+
+def dtype_spelling(dtype, rng):
+    r = rng.random()
+    if r < 0.08:
+        return "DML_TENSOR_DATA_TYPE_" + dtype.upper()
+    if r < 0.16:
+        return dtype.upper()
+    return dtype
+
+
+def make_tensor(rng):
+    """A random tensor: dict with dtype, sizes, strides, args (the tensor flags)."""
+    if rng.random() < 0.1:
+        rank = rng.randint(6, 8)
+        sizes = [rng.choice([1, 1, 2, 2, 3]) if rank == 6 else rng.choice([1, 1, 2])
+                 for _ in range(rank)]
+    else:
+        rank = rng.randint(1, 5)
+        sizes = [rng.randint(1, 4) for _ in range(rank)]
+    dtype = rng.choice(DTYPES)[0]
+    args = ["--sizes", ",".join(map(str, sizes)), "--dtype", dtype_spelling(dtype, rng)]
+    t = {"dtype": dtype, "bits": DTYPE_BITS[dtype], "sizes": sizes, "layout": False}
+
+    if rng.random() < 0.5:
+        # explicit strides: broadcast (0), padded, overlapping, any order
+        strides = [rng.randint(0, 12) for _ in range(rank)]
+        args += ["--strides", ",".join(map(str, strides))]
+    else:
+        t["layout"] = True
+        order = rng.sample(range(rank), rank)
+        r = rng.random()
+        if r < 0.6:
+            args += ["--layout", order_name(order)]
+        elif r < 0.8:
+            args += ["--order", ",".join(map(str, order))]
+        elif r < 0.87:
+            order = list(range(rank))
+            args += ["--layout", "row-major"]
+        elif r < 0.94:
+            order = list(range(rank - 1, -1, -1))
+            args += ["--layout", "col-major"]
+        else:
+            order = list(range(rank))  # default: row-major
+        broadcast = set()
+        if rng.random() < 0.35:
+            broadcast = set(rng.sample(range(rank), rng.randint(1, rank)))
+            args += ["--broadcast", dims_text(broadcast, rank, rng)]
+        pad = {}
+        inner = order[1:]  # padding the outermost memory dim is an error by design
+        if inner and rng.random() < 0.4:
+            for d in rng.sample(inner, rng.randint(1, len(inner))):
+                pad[d] = rng.randint(0, 3)
+            args += ["--pad", ",".join("%s=%d" % (dim_text(d, rank, rng), n)
+                                       for d, n in pad.items())]
+        strides = layout_strides(sizes, order, broadcast, pad)
+    t["strides"] = strides
+    t["args"] = args
+    t["last"] = sum((s - 1) * st for s, st in zip(sizes, strides))
+    t["end"] = bytes_for(t["last"] + 1, t["bits"])  # minimum implied size in bytes
+    t["map"] = offset_map(sizes, strides)
+    return t
+
+
+def random_base(rng):
+    r = rng.random()
+    if r < 0.4:
+        return None
+    if r < 0.75:
+        return 16 * rng.randint(0, 64)
+    return rng.randint(0, 5000)
+
+
+# ---------------------------------------------------------------- running
+
+def shell_words(cmd):
+    return " ".join(a if a and all(c.isalnum() or c in "-_=,./" for c in a) else repr(a)
+                    for a in cmd)
+
+
+class Case:
+    def __init__(self, tool):
+        self.tool = tool
+        self.fails = []
+
+    def run(self, command, args):
+        cmd = [self.tool, command] + args
+        try:
+            proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        except OSError as e:
+            self.fails.append("%s: cannot run: %s" % (shell_words(cmd), e))
+            return shell_words(cmd), None, "", ""
+        return (shell_words(cmd), proc.returncode,
+                proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace"))
+
+    def run_json(self, command, args, status=0):
+        """Runs with --format json; returns (text, parsed object or None)."""
+        text, rc, out, err = self.run(command, args + ["--format", "json"])
+        if rc is None:
+            return text, None
+        if rc != status:
+            self.fail(text, "exit status", status, rc, err.strip()[:300])
+            return text, None
+        try:
+            doc = json.loads(out)
+        except ValueError as e:
+            self.fails.append("%s: stdout is not JSON (%s): %r" % (text, e, out[:200]))
+            return text, None
+        if not isinstance(doc, dict):
+            self.fails.append("%s: stdout is not a JSON object: %r" % (text, out[:200]))
+            return text, None
+        return text, doc
+
+    def fail(self, text, field, expected, actual, note=None):
+        line = "%s: %s: expected %s, actual %s" % (text, field, json.dumps(expected),
+                                                   json.dumps(actual))
+        if note:
+            line += " (%s)" % note
+        self.fails.append(line)
+
+    def same(self, text, field, expected, actual):
+        """Exact comparison, also of types (True is not 1, 1 is not 1.0)."""
+        if not same_json(expected, actual):
+            self.fail(text, field, expected, actual)
+            return False
+        return True
+
+
+def same_json(e, a):
+    if type(e) is not type(a):
+        return False
+    if isinstance(e, list):
+        return len(e) == len(a) and all(same_json(x, y) for x, y in zip(e, a))
+    if isinstance(e, dict):
+        return e.keys() == a.keys() and all(same_json(e[k], a[k]) for k in e)
+    return e == a
+
+
+# ---------------------------------------------------------------- 1. offset
+
+def check_offset(c, t, rng):
+    sizes, strides, bits = t["sizes"], t["strides"], t["bits"]
+    coords = [[rng.randrange(s) for s in sizes] for _ in range(rng.randint(1, 4))]
+    if rng.random() < 0.3:
+        coords.append([s - 1 for s in sizes])  # the last element
+    args = list(t["args"])
+    for co in coords:
+        args += ["--coord", ",".join(map(str, co))]
+    base = random_base(rng)
+    if base is not None:
+        args += ["--base-offset", str(base)]
+    text, doc = c.run_json("offset", args)
+    if doc is None:
+        return
+    base = base or 0
+    c.same(text, "dtype", t["dtype"], doc.get("dtype", "<missing>"))
+    c.same(text, "sizes", sizes, doc.get("sizes", "<missing>"))
+    got_strides = doc.get("strides", "<missing>")
+    c.same(text, "strides", strides, got_strides)
+    if not (isinstance(got_strides, list) and len(got_strides) == len(sizes)
+            and all(type(x) is int for x in got_strides)):
+        return
+    c.same(text, "base_offset_bytes", base, doc.get("base_offset_bytes", "<missing>"))
+    entries = doc.get("offsets")
+    if not isinstance(entries, list) or len(entries) != len(coords):
+        c.fail(text, "offsets", "a list of %d entries" % len(coords), entries)
+        return
+    for i, (co, e) in enumerate(zip(coords, entries)):
+        if not isinstance(e, dict):
+            c.fail(text, "offsets[%d]" % i, "an object", e)
+            continue
+        c.same(text, "offsets[%d].coord" % i, co, e.get("coord", "<missing>"))
+        # the offset from the tool's own strides, and from ours (checked equal above)
+        off = dot(co, got_strides)
+        c.same(text, "offsets[%d].offset" % i, off, e.get("offset", "<missing>"))
+        c.same(text, "offsets[%d].byte_offset" % i, base + off * bits // 8,
+               e.get("byte_offset", "<missing>"))
+        if bits == 4:
+            c.same(text, "offsets[%d].nibble" % i, "low" if off % 2 == 0 else "high",
+                   e.get("nibble", "<missing>"))
+        elif "nibble" in e:
+            c.fail(text, "offsets[%d].nibble" % i, "absent", e["nibble"])
+
+
+def check_offset_out_of_range(c, t, rng):
+    sizes = t["sizes"]
+    d = rng.randrange(len(sizes))
+    co = [rng.randrange(s) for s in sizes]
+    co[d] = sizes[d]
+    text, rc, out, err = c.run("offset", t["args"] + ["--coord", ",".join(map(str, co))])
+    if rc is None:
+        return
+    if rc != 1:
+        c.fail(text, "exit status", 1, rc)
+    if out != "":
+        c.fail(text, "stdout", "", out[:200])
+    if not re.search(r"\bdimension %d\b" % d, err):
+        c.fail(text, "stderr", "a message naming dimension %d" % d, err.strip()[:300])
+
+
+# ---------------------------------------------------------------- 2..4. locate
+
+def check_element(c, text, field, e, k, coords, base, bits, limit=None):
+    """One entry of locate's `elements` for element offset k."""
+    if not isinstance(e, dict):
+        c.fail(text, field, "an object", e)
+        return
+    c.same(text, field + ".offset", k, e.get("offset", "<missing>"))
+    c.same(text, field + ".byte_offset", base + k * bits // 8, e.get("byte_offset", "<missing>"))
+    if bits == 4:
+        c.same(text, field + ".nibble", "low" if k % 2 == 0 else "high",
+               e.get("nibble", "<missing>"))
+    elif "nibble" in e:
+        c.fail(text, field + ".nibble", "absent", e["nibble"])
+    listed = coords if limit is None else coords[:limit]
+    c.same(text, field + ".coords", listed, e.get("coords", "<missing>"))
+    c.same(text, field + ".count", len(listed), e.get("count", "<missing>"))
+    c.same(text, field + ".padding", not coords, e.get("padding", "<missing>"))
+    c.same(text, field + ".truncated", len(listed) < len(coords), e.get("truncated", "<missing>"))
+    c.same(text, field + ".search_complete", True, e.get("search_complete", "<missing>"))
+
+
+def inside(t, k):
+    return k * t["bits"] // 8 < t["end"]
+
+
+def check_locate_offsets(c, t, rng):
+    base = random_base(rng) if rng.random() < 0.3 else None
+    extra = [] if base is None else ["--base-offset", str(base)]
+    base = base or 0
+    k = 0
+    while inside(t, k):
+        coords = t["map"].get(k, [])
+        text, doc = c.run_json("locate", t["args"] + extra + ["--offset", str(k)])
+        if doc is not None:
+            c.same(text, "query", {"offset": k}, doc.get("query", "<missing>"))
+            elems = doc.get("elements")
+            if not isinstance(elems, list) or len(elems) != 1:
+                c.fail(text, "elements", "a list of 1 entry", elems)
+            else:
+                check_element(c, text, "elements[0]", elems[0], k, coords, base, t["bits"])
+        k += 1
+        if len(c.fails) > 20:
+            return
+    # k is now the first element offset past the buffer's end
+    args = t["args"] + extra + ["--offset", str(k)]
+    text, rc, out, err = c.run("locate", args)
+    if rc is not None:
+        if rc != 1:
+            c.fail(text, "exit status", 1, rc)
+        if out != "":
+            c.fail(text, "stdout", "", out[:200])
+        if not err.strip():
+            c.fail(text, "stderr", "a message", err)
+    text, rc, out, err = c.run("locate", args + ["--format", "json"])
+    if rc is not None:
+        if rc != 1:
+            c.fail(text, "exit status", 1, rc)
+        try:
+            doc = json.loads(out)
+            if not (isinstance(doc, dict) and isinstance(doc.get("error"), dict)):
+                c.fail(text, "stdout", "an {\"error\":...} object", out[:200])
+        except ValueError:
+            c.fail(text, "stdout", "an {\"error\":...} object", out[:200])
+        if not err.strip():
+            c.fail(text, "stderr", "a message", err)
+
+
+def check_locate_limit(c, t, rng):
+    multi = [k for k, v in t["map"].items() if len(v) > 1]
+    if multi:
+        k = rng.choice(sorted(multi))
+    else:
+        k = rng.choice(sorted(t["map"]))
+    limit = rng.randint(1, 3)
+    text, doc = c.run_json("locate", t["args"] + ["--offset", str(k), "--limit", str(limit)])
+    if doc is None:
+        return
+    elems = doc.get("elements")
+    if not isinstance(elems, list) or len(elems) != 1:
+        c.fail(text, "elements", "a list of 1 entry", elems)
+        return
+    check_element(c, text, "elements[0]", elems[0], k, t["map"][k], 0, t["bits"], limit)
+
+
+def check_locate_byte(c, t, rng):
+    bits = t["bits"]
+    b = rng.randrange(t["end"])  # relative to the base
+    base = random_base(rng) if rng.random() < 0.3 else None
+    extra = [] if base is None else ["--base-offset", str(base)]
+    base = base or 0
+    text, doc = c.run_json("locate", t["args"] + extra + ["--byte-offset", str(base + b)])
+    if doc is None:
+        return
+    c.same(text, "query", {"byte_offset": base + b}, doc.get("query", "<missing>"))
+    elems = doc.get("elements")
+    if bits == 4:
+        ks = [2 * b, 2 * b + 1]
+        if "byte_in_element" in doc:
+            c.fail(text, "byte_in_element", "absent", doc["byte_in_element"])
+    else:
+        esize = bits // 8
+        ks = [b // esize]
+        c.same(text, "byte_in_element", b % esize, doc.get("byte_in_element", "<missing>"))
+    if not isinstance(elems, list) or len(elems) != len(ks):
+        c.fail(text, "elements", "a list of %d entries" % len(ks), elems)
+        return
+    for i, (k, e) in enumerate(zip(ks, elems)):
+        check_element(c, text, "elements[%d]" % i, e, k, t["map"].get(k, []), base, bits)
+
+
+# ---------------------------------------------------------------- 6. validate
+
+def check_validate(c, t, rng):
+    bits, minimum = t["bits"], t["end"]
+    elem_limit = U32_MAX * bits // 8  # largest total with total*8 <= (2^32-1)*bits
+    args = list(t["args"])
+
+    r = rng.random()
+    if r < 0.2:
+        total = None  # default: the minimum implied size
+    elif r < 0.4:
+        total = minimum
+    elif r < 0.75:
+        total = max(1, minimum + rng.randint(-6, 9))
+    elif r < 0.85:
+        total = rng.randint(1, 300)
+    else:
+        total = elem_limit + rng.randint(-5, 5)
+    if total is not None:
+        args += ["--total-size", str(total)]
+
+    r = rng.random()
+    if r < 0.25:
+        align = None
+    elif r < 0.35:
+        align = 0
+    elif r < 0.8:
+        align = 1 << rng.randint(0, 9)
+    else:
+        align = rng.choice([3, 5, 6, 12, 24, 48, 96, 100, 384, 1000])
+    if align is not None:
+        args += ["--alignment", str(align)]
+
+    r = rng.random()
+    if r < 0.3:
+        base = None
+    elif r < 0.6:
+        base = 16 * rng.randint(0, 64)
+    elif r < 0.75 and align:
+        base = align * rng.randint(0, 8)
+    else:
+        base = rng.randint(0, 3000)
+    if base is not None:
+        args += ["--base-offset", str(base)]
+
+    flags = rng.choice([None, None, 0, 1, 1, 2, 3])
+    if flags is not None:
+        spelled = {0: ["0", "none"], 1: ["1", "owned_by_dml"]}.get(flags, [str(flags)])
+        args += ["--flags", rng.choice(spelled)]
+
+    total = minimum if total is None else total
+    align = align or 0
+    base = base or 0
+    flags = flags or 0
+    esize = max(1, bits // 8)
+    rank = len(t["sizes"])
+    expect = {
+        "total_size_minimum": total >= minimum,
+        "total_size_dword": total % 4 == 0,
+        "total_size_elements": total * 8 <= U32_MAX * bits,
+        "alignment_power_of_two": align == 0 or (is_pow2(align) and align >= esize),
+        "base_offset_16": base % 16 == 0,
+        "base_offset_alignment": align == 0 or base % align == 0,
+        "flags_known": flags & ~1 == 0,
+        "rank_4_or_5": rank in (4, 5),
+        "alignment_32": align >= 32,
+    }
+    for cid in PASSING_ERROR_CHECKS:
+        expect[cid] = True
+    valid = all(expect[cid] for cid in ERROR_CHECKS + PASSING_ERROR_CHECKS)
+
+    text, rc, out, err = c.run("validate", args + ["--format", "json"])
+    if rc is None:
+        return
+    if rc != (0 if valid else 1):
+        c.fail(text, "exit status", 0 if valid else 1, rc, err.strip()[:200])
+    try:
+        doc = json.loads(out)
+    except ValueError as e:
+        c.fails.append("%s: stdout is not JSON (%s): %r" % (text, e, out[:200]))
+        return
+    if not isinstance(doc, dict):
+        c.fail(text, "stdout", "an object", doc)
+        return
+    c.same(text, "valid", valid, doc.get("valid", "<missing>"))
+    checks = doc.get("checks")
+    if not isinstance(checks, list):
+        c.fail(text, "checks", "a list", checks)
+        return
+    by_id = {}
+    errors = warnings = 0
+    for i, ch in enumerate(checks):
+        if not isinstance(ch, dict):
+            c.fail(text, "checks[%d]" % i, "an object", ch)
+            continue
+        for key in ("id", "message", "rule"):
+            if not isinstance(ch.get(key), str) or not ch.get(key):
+                c.fail(text, "checks[%d].%s" % (i, key), "a non-empty string",
+                       ch.get(key, "<missing>"))
+        if ch.get("level") not in ("error", "warning"):
+            c.fail(text, "checks[%d].level" % i, "error|warning", ch.get("level", "<missing>"))
+        if ch.get("status") not in ("pass", "fail"):
+            c.fail(text, "checks[%d].status" % i, "pass|fail", ch.get("status", "<missing>"))
+        if ch.get("id") in by_id:
+            c.fail(text, "checks[%d].id" % i, "unique", ch.get("id"))
+        by_id[ch.get("id")] = ch
+        if ch.get("status") == "fail":
+            if ch.get("level") == "error":
+                errors += 1
+            elif ch.get("level") == "warning":
+                warnings += 1
+    c.same(text, "errors (failed error checks listed)", errors, doc.get("errors", "<missing>"))
+    c.same(text, "warnings (failed warning checks listed)", warnings,
+           doc.get("warnings", "<missing>"))
+    for cid, ok in expect.items():
+        ch = by_id.get(cid)
+        if ch is None:
+            c.fail(text, "checks." + cid, "present", "missing")
+            continue
+        level = "warning" if cid in WARNING_CHECKS else "error"
+        c.same(text, "checks.%s.level" % cid, level, ch.get("level", "<missing>"))
+        c.same(text, "checks.%s.status" % cid, "pass" if ok else "fail",
+               ch.get("status", "<missing>"))
+    # valid must also agree with the tool's own list
+    tool_valid = not any(ch.get("level") == "error" and ch.get("status") == "fail"
+                         for ch in checks if isinstance(ch, dict))
+    c.same(text, "valid (from the listed checks)", tool_valid, doc.get("valid", "<missing>"))
+
+
+# ---------------------------------------------------------------- main
+
+def check_case(tool, rng):
+    t = make_tensor(rng)
+    c = Case(tool)
+    check_offset(c, t, rng)
+    check_offset_out_of_range(c, t, rng)
+    check_locate_offsets(c, t, rng)
+    if any(len(v) > 1 for v in t["map"].values()) or rng.random() < 0.2:
+        check_locate_limit(c, t, rng)
+    check_locate_byte(c, t, rng)
+    check_validate(c, t, rng)
+    return c.fails
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("dmltensor", help="path to the dmltensor binary")
+    ap.add_argument("--cases", type=int, default=300, help="random cases (default 300)")
+    ap.add_argument("--seed", type=int, default=4321, help="random seed (default 4321)")
+    opts = ap.parse_args(argv)
+
+    rng = random.Random(opts.seed)
+    passed = failed = 0
+    for _ in range(opts.cases):
+        fails = check_case(opts.dmltensor, rng)
+        if fails:
+            failed += 1
+            for line in fails:
+                print("FAIL " + line)
+        else:
+            passed += 1
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
