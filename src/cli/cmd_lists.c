@@ -42,6 +42,14 @@ bool run_dtypes(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
     return true;
 }
 
+static void json_str_or_null(struct outbuf *b, const char *s)
+{
+    if (s)
+        ob_json_str(b, s);
+    else
+        ob_puts(b, "null");
+}
+
 /* The named layouts of ranks 1..5 besides the permutations of letters. */
 static const char *const named[6] = {NULL, "w", "hw wh", "dhw whd", "nchw nhwc", "ncdhw ndhwc"};
 
@@ -92,10 +100,7 @@ bool run_layouts(struct cli_config *cfg, struct outbuf *out, struct cli_error *e
             ob_puts(out, "{\"rank\":");
             ob_u64(out, r);
             ob_puts(out, ",\"letters\":");
-            if (letters)
-                ob_json_str(out, letters);
-            else
-                ob_puts(out, "null");
+            json_str_or_null(out, letters);
             ob_puts(out, ",\"layouts\":[");
             if (letters)
                 permutations(out, letters, true);
@@ -120,10 +125,7 @@ bool run_layouts(struct cli_config *cfg, struct outbuf *out, struct cli_error *e
             ob_puts(out, r > 1 ? ",{\"rank\":" : "{\"rank\":");
             ob_u64(out, r);
             ob_puts(out, ",\"letters\":");
-            if (letters)
-                ob_json_str(out, letters);
-            else
-                ob_puts(out, "null");
+            json_str_or_null(out, letters);
             ob_puts(out, ",\"default\":");
             ob_json_str(out, letters ? letters : "row-major");
             ob_puts(out, ",\"named\":[");

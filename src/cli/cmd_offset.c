@@ -15,6 +15,21 @@ static const char *nibble_name(unsigned nibble)
     return nibble ? "high" : "low";
 }
 
+/* ,"offset":K,"byte_offset":B and, for 4-bit types, ,"nibble":"low" */
+static void offsets_json(struct outbuf *out, dmlt_u128 k, dmlt_u128 byte, bool four_bit,
+                         unsigned nibble)
+{
+    ob_puts(out, "\"offset\":");
+    ob_u128(out, k);
+    ob_puts(out, ",\"byte_offset\":");
+    ob_u128(out, byte);
+    if (four_bit) {
+        ob_puts(out, ",\"nibble\":\"");
+        ob_puts(out, nibble_name(nibble));
+        ob_putc(out, '"');
+    }
+}
+
 /* A --coord value: rank numbers, or the given rank's numbers when --rank
  * added leading dims (their coordinate is 0). */
 static bool parse_coord(const char *text, const struct tensor_desc *d, uint32_t coord[],
@@ -100,15 +115,8 @@ bool run_offset(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
         if (json) {
             ob_puts(out, i ? ",{\"coord\":" : "{\"coord\":");
             ob_u32_list(out, c, d.t.rank, 1, true);
-            ob_puts(out, ",\"offset\":");
-            ob_u128(out, off);
-            ob_puts(out, ",\"byte_offset\":");
-            ob_u128(out, byte);
-            if (four_bit) {
-                ob_puts(out, ",\"nibble\":\"");
-                ob_puts(out, nibble_name(nibble));
-                ob_putc(out, '"');
-            }
+            ob_putc(out, ',');
+            offsets_json(out, off, byte, four_bit, nibble);
             ob_putc(out, '}');
         } else {
             size_t start = out->len;
@@ -213,15 +221,8 @@ static bool locate_one(const struct tensor_desc *d, dmlt_u128 k, struct locate_o
     const bool four_bit = dmlt_dtype_get(d->t.dtype)->bits < 8;
     struct outbuf *out = lo->out;
     if (lo->json) {
-        ob_puts(out, first ? "{\"offset\":" : ",{\"offset\":");
-        ob_u128(out, k);
-        ob_puts(out, ",\"byte_offset\":");
-        ob_u128(out, byte);
-        if (four_bit) {
-            ob_puts(out, ",\"nibble\":\"");
-            ob_puts(out, nibble_name(nibble));
-            ob_putc(out, '"');
-        }
+        ob_puts(out, first ? "{" : ",{");
+        offsets_json(out, k, byte, four_bit, nibble);
         ob_puts(out, ",\"coords\":[");
     }
     ob_reset(&lo->head);
