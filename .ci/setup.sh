@@ -6,11 +6,22 @@ set -eu
 cd "$(dirname "$0")/.."
 
 missing=""
-command -v cmake >/dev/null 2>&1 || missing="$missing cmake"
-command -v cc >/dev/null 2>&1 || missing="$missing gcc"
-command -v python3 >/dev/null 2>&1 || missing="$missing python3"
-dpkg-query -W -f='${Status}' libcjson-dev 2>/dev/null | grep -q 'install ok installed' ||
-  missing="$missing libcjson-dev"
+# want PACKAGE [COMMAND]: install PACKAGE unless COMMAND is on PATH (or,
+# without COMMAND, unless dpkg says the package is installed).
+want() {
+  if [ $# -gt 1 ]; then
+    command -v "$2" >/dev/null 2>&1 && return 0
+  else
+    dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed' && return 0
+  fi
+  missing="$missing $1"
+}
+# To build:
+want cmake cmake
+want gcc cc
+want libcjson-dev
+# To test (ctest runs these):
+want python3 python3
 
 if [ -n "$missing" ]; then
   echo "setup: installing$missing" >&2

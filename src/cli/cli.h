@@ -41,6 +41,7 @@ struct cli_config {
     unsigned n_coords;
     const char *offset, *byte_offset, *limit; /* locate */
     int exit_status;                          /* set by a command whose output is a failed check */
+    FILE *in;                                 /* what batch reads when its file is "-" */
 };
 
 /* A tensor and what the user asked for, ready for the core and renderers. */
@@ -79,7 +80,11 @@ bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_error *
 bool run_dtypes(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
 bool run_layouts(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
 
-/* Writes what out holds to stdout and empties it. False on a write error,
+/* The whole command line: parse argv, run, write to out/err. Returns the
+ * exit status. main() calls it with the standard streams. */
+int cli_main(int argc, char **argv, FILE *in, FILE *out, FILE *err);
+
+/* Writes what out holds to out->sink and empties it. False on a write error,
  * with e filled (exit 3), or with exit status 0 for a closed pipe. */
 bool drain(struct outbuf *out, struct cli_error *e);
 

@@ -9,12 +9,14 @@ void ob_init(struct outbuf *b)
     b->data = NULL;
     b->len = b->cap = 0;
     b->failed = false;
+    b->sink = stdout;
 }
 
 void ob_free(struct outbuf *b)
 {
     free(b->data);
-    ob_init(b);
+    b->data = NULL;
+    b->len = b->cap = 0;
 }
 
 void ob_reset(struct outbuf *b)

@@ -1,0 +1,130 @@
+/* cli_main.c - dispatch the command, write its output whole, map failures
+ * to exit statuses (0 ok, 1 rule broken, 2 usage, 3 I/O). The streams are
+ * parameters so that tests and fuzzers can run the whole path in memory. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Writes b to f; a failure is exit 3 with a message on stderr. A reader
+ * that went away (`| head`) is not a failure: nothing is said, status 0. */
+static int write_out(struct outbuf *b, FILE *f, FILE *ferr)
+{
+    errno = 0;
+    if (ob_flush_to(b, f))
+        return EXIT_OK;
+    int err = errno;
+    if (err == EPIPE)
+        return EXIT_OK;
+    if (b->failed)
+        fprintf(ferr, "dmltensor: out of memory\n");
+    else
+        fprintf(ferr, "dmltensor: write error: %s\n", strerror(err ? err : EIO));
+    return EXIT_IO;
+}
+
+bool drain(struct outbuf *out, struct cli_error *e)
+{
+    errno = 0;
+    bool ok = ob_flush_to(out, out->sink);
+    int err = errno;
+    ob_reset(out);
+    if (ok)
+        return true;
+    fail(e, "io_error", NULL, NULL, "write error: %s",
+         out->failed ? "out of memory" : strerror(err ? err : EIO));
+    e->exit_code = err == EPIPE ? EXIT_OK : EXIT_IO; /* a closed pipe is quiet */
+    return false;
+}
+
+static int report_error(const struct cli_error *e, enum format fmt, FILE *out, FILE *ferr)
+{
+    if (e->exit_code == EXIT_OK)
+        return EXIT_OK; /* the reader went away: nothing to say */
+    struct outbuf b;
+    ob_init(&b);
+    render_error_text(&b, e);
+    (void)ob_flush_to(&b, ferr);
+    int status = e->exit_code;
+    if (fmt == FMT_JSON) {
+        ob_reset(&b);
+        render_error_json(&b, e);
+        if (write_out(&b, out, ferr) != EXIT_OK)
+            status = EXIT_IO;
+    }
+    ob_free(&b);
+    return status;
+}
+
+int cli_main(int argc, char **argv, FILE *in, FILE *fout, FILE *ferr)
+{
+    struct outbuf out;
+    struct cli_config cfg = {0};
+    struct cli_error e;
+    int status = EXIT_OK;
+    ob_init(&out);
+    out.sink = fout;
+
+    if (argc < 2) {
+        render_main_help(&out);
+        (void)ob_flush_to(&out, ferr);
+        status = EXIT_USAGE;
+        goto done;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        render_main_help(&out);
+        status = write_out(&out, fout, ferr);
+        goto done;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        render_version(&out);
+        status = write_out(&out, fout, ferr);
+        goto done;
+    }
+    cfg.in = in;
+    if (!parse_command_line(argc, argv, &cfg, &e)) {
+        status = report_error(&e, format_from_argv(argc, argv), fout, ferr);
+        goto done;
+    }
+    if (cfg.help) {
+        render_command_help(&out, cfg.cmd);
+        status = write_out(&out, fout, ferr);
+        goto done;
+    }
+    bool ok = false;
+    switch (cfg.cmd) {
+    case CMD_SIZE:
+        ok = run_size(&cfg, &out, &e);
+        break;
+    case CMD_OFFSET:
+        ok = run_offset(&cfg, &out, &e);
+        break;
+    case CMD_LOCATE:
+        ok = run_locate(&cfg, &out, &e);
+        break;
+    case CMD_VALIDATE:
+        ok = run_validate(&cfg, &out, &e);
+        break;
+    case CMD_DTYPES:
+        ok = run_dtypes(&cfg, &out, &e);
+        break;
+    case CMD_LAYOUTS:
+        ok = run_layouts(&cfg, &out, &e);
+        break;
+    case CMD_NONE:
+        break;
+    }
+    if (!ok) {
+        status = report_error(&e, cfg.format, fout, ferr);
+        goto done;
+    }
+    status = write_out(&out, fout, ferr);
+    if (status == EXIT_OK && cfg.exit_status != EXIT_OK)
+        status = cfg.exit_status; /* e.g. validate found a broken rule */
+done:
+    free_command_line(&cfg);
+    ob_free(&out);
+    return status;
+}
