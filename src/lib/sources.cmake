@@ -1,0 +1,10 @@
+# The core library's sources: arithmetic only (no I/O, no cJSON, no globals).
+set(DMLT_LIB_SOURCES
+  src/lib/dtype.c
+  src/lib/layout.c
+  src/lib/offset.c
+  src/lib/overlap.c
+  src/lib/report.c
+  src/lib/solve.c
+  src/lib/status.c
+  src/lib/validate.c)
