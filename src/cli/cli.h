@@ -13,11 +13,12 @@ enum command {
     CMD_LOCATE,
     CMD_VALIDATE,
     CMD_DTYPES,
-    CMD_LAYOUTS
+    CMD_LAYOUTS,
+    CMD_MAP
 };
 #define CMD_BIT(c) (1u << (c))
 
-enum format { FMT_TEXT, FMT_JSON, FMT_ENV };
+enum format { FMT_TEXT, FMT_JSON, FMT_ENV, FMT_CSV, FMT_JSONL };
 
 #define MAX_REPEAT 16
 
@@ -39,7 +40,8 @@ struct cli_config {
     struct tensor_args t;
     const char **coords; /* --coord, repeatable: n_coords of them */
     unsigned n_coords;
-    const char *offset, *byte_offset, *limit; /* locate */
+    const char *offset, *byte_offset, *limit; /* locate, map */
+    const char *view, *color, *width;         /* map */
     int exit_status;                          /* set by a command whose output is a failed check */
     FILE *in;                                 /* what batch reads when its file is "-" */
 };
@@ -79,6 +81,7 @@ bool run_locate(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
 bool run_dtypes(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
 bool run_layouts(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
+bool run_map(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
 
 /* The whole command line: parse argv, run, write to out/err. Returns the
  * exit status. main() calls it with the standard streams. */

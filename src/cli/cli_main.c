@@ -113,6 +113,9 @@ int cli_main(int argc, char **argv, FILE *in, FILE *fout, FILE *ferr)
     case CMD_LAYOUTS:
         ok = run_layouts(&cfg, &out, &e);
         break;
+    case CMD_MAP:
+        ok = run_map(&cfg, &out, &e);
+        break;
     case CMD_NONE:
         break;
     }

@@ -12,6 +12,7 @@ enum opt_id {
     OPT_BASE_OFFSET,
     OPT_BROADCAST,
     OPT_BYTE_OFFSET,
+    OPT_COLOR,
     OPT_COORD,
     OPT_DTYPE,
     OPT_FIELD,
@@ -28,6 +29,8 @@ enum opt_id {
     OPT_SIZES,
     OPT_STRIDES,
     OPT_TOTAL_SIZE,
+    OPT_VIEW,
+    OPT_WIDTH,
 };
 
 enum opt_group { GROUP_TENSOR, GROUP_LAYOUT, GROUP_BUFFER, GROUP_QUERY, GROUP_OUTPUT, GROUP_OTHER };
@@ -43,7 +46,8 @@ struct opt_def {
 };
 
 #define TENSOR_CMDS                                                                                \
-    (CMD_BIT(CMD_SIZE) | CMD_BIT(CMD_OFFSET) | CMD_BIT(CMD_LOCATE) | CMD_BIT(CMD_VALIDATE))
+    (CMD_BIT(CMD_SIZE) | CMD_BIT(CMD_OFFSET) | CMD_BIT(CMD_LOCATE) | CMD_BIT(CMD_VALIDATE) |       \
+     CMD_BIT(CMD_MAP))
 #define ALL_CMDS (TENSOR_CMDS | CMD_BIT(CMD_DTYPES) | CMD_BIT(CMD_LAYOUTS))
 
 /* Sorted by name. Help lists them by group in this order. A name may have
@@ -52,12 +56,15 @@ static const struct opt_def options[] = {
     {"--alignment", "BYTES", OPT_ALIGNMENT, GROUP_BUFFER, CMD_BIT(CMD_VALIDATE), false,
      "GuaranteedBaseOffsetAlignment: 0 (none, the default) or a power of two"},
     {"--base-offset", "BYTES", OPT_BASE_OFFSET, GROUP_BUFFER,
-     CMD_BIT(CMD_OFFSET) | CMD_BIT(CMD_LOCATE) | CMD_BIT(CMD_VALIDATE), false,
+     CMD_BIT(CMD_OFFSET) | CMD_BIT(CMD_LOCATE) | CMD_BIT(CMD_VALIDATE) | CMD_BIT(CMD_MAP), false,
      "offset of the buffer range in its resource (default 0); byte offsets include it"},
     {"--broadcast", "DIMS", OPT_BROADCAST, GROUP_LAYOUT, TENSOR_CMDS, true,
      "broadcast these dims: stride 0 (letters or indices: c, hw, 0,2)"},
     {"--byte-offset", "B", OPT_BYTE_OFFSET, GROUP_QUERY, CMD_BIT(CMD_LOCATE), false,
      "find the elements holding byte B (counted like offset's byte offsets)"},
+    {"--color", "WHEN", OPT_COLOR, GROUP_OUTPUT, CMD_BIT(CMD_MAP), false,
+     "colour a view: auto (default: only on a terminal, never with NO_COLOR set), always "
+     "or never"},
     {"--coord", "LIST", OPT_COORD, GROUP_QUERY, CMD_BIT(CMD_OFFSET), true,
      "a coordinate in logical order, like 0,1,2,3; repeat for several"},
     {"--dtype", "TYPE", OPT_DTYPE, GROUP_TENSOR, TENSOR_CMDS, false,
@@ -69,14 +76,20 @@ static const struct opt_def options[] = {
      "DML_TENSOR_FLAGS: none (default), owned_by_dml, or a number"},
     {"--format", "FMT", OPT_FORMAT, GROUP_OUTPUT, CMD_BIT(CMD_SIZE), false,
      "text (default), json (one line) or env (KEY=value lines for eval)"},
-    {"--format", "FMT", OPT_FORMAT, GROUP_OUTPUT, ALL_CMDS & ~CMD_BIT(CMD_SIZE), false,
+    {"--format", "FMT", OPT_FORMAT, GROUP_OUTPUT,
+     ALL_CMDS & ~(CMD_BIT(CMD_SIZE) | CMD_BIT(CMD_MAP)), false,
      "text (default) or json (one line)"},
+    {"--format", "FMT", OPT_FORMAT, GROUP_OUTPUT, CMD_BIT(CMD_MAP), false,
+     "text (default, aligned columns), csv (with a header row), jsonl (an object per line) or "
+     "json (one array)"},
     {"--help", NULL, OPT_HELP, GROUP_OTHER, ALL_CMDS, false, "show this help"},
     {"--layout", "NAME", OPT_LAYOUT, GROUP_LAYOUT, TENSOR_CMDS, false,
      "memory order, outermost first: nchw nhwc ncdhw ndhwc, any permutation of the rank's "
      "letters, row-major (default), col-major, or indices 0,2,3,1"},
     {"--limit", "N", OPT_LIMIT, GROUP_QUERY, CMD_BIT(CMD_LOCATE), false,
      "list at most N coordinates (default: all of them)"},
+    {"--limit", "N", OPT_LIMIT, GROUP_OUTPUT, CMD_BIT(CMD_MAP), false,
+     "list at most N elements (default: all); a view draws at most N cells (default 256)"},
     {"--offset", "K", OPT_OFFSET, GROUP_QUERY, CMD_BIT(CMD_LOCATE), false,
      "find the coordinates at element offset K"},
     {"--order", "LIST", OPT_ORDER, GROUP_LAYOUT, TENSOR_CMDS, false,
@@ -94,8 +107,13 @@ static const struct opt_def options[] = {
     {"--strides", "LIST", OPT_STRIDES, GROUP_LAYOUT, TENSOR_CMDS, false,
      "explicit element strides in logical order, each 0..4294967295"},
     {"--total-size", "BYTES", OPT_TOTAL_SIZE, GROUP_BUFFER,
-     CMD_BIT(CMD_SIZE) | CMD_BIT(CMD_LOCATE) | CMD_BIT(CMD_VALIDATE), false,
+     CMD_BIT(CMD_SIZE) | CMD_BIT(CMD_LOCATE) | CMD_BIT(CMD_VALIDATE) | CMD_BIT(CMD_MAP), false,
      "TotalTensorSizeInBytes (default: the minimum implied size)"},
+    {"--view", "VIEW", OPT_VIEW, GROUP_OUTPUT, CMD_BIT(CMD_MAP), false,
+     "draw instead of listing: memory (the buffer cell by cell, as DirectML's docs draw it) or "
+     "grid (each 2-D slice with the offset in each cell)"},
+    {"--width", "COLUMNS", OPT_WIDTH, GROUP_OUTPUT, CMD_BIT(CMD_MAP), false,
+     "wrap a view to this many columns (default: $COLUMNS, else the terminal's width, else 80)"},
 };
 #define N_OPTIONS (sizeof options / sizeof options[0])
 
@@ -107,6 +125,7 @@ static const struct {
     {"size", CMD_SIZE, "strides, buffer sizes and properties of a tensor"},
     {"offset", CMD_OFFSET, "element and byte offset of coordinates"},
     {"locate", CMD_LOCATE, "every coordinate at an element or byte offset"},
+    {"map", CMD_MAP, "every element's offsets, streamed; or a picture of the buffer"},
     {"validate", CMD_VALIDATE, "check a whole DML_BUFFER_TENSOR_DESC against DirectML's rules"},
     {"dtypes", CMD_DTYPES, "the data types, their enum values and sizes"},
     {"layouts", CMD_LAYOUTS, "the layout names of each rank"},
@@ -156,6 +175,12 @@ static const char **slot_for(struct cli_config *cfg, enum opt_id id)
         return &cfg->byte_offset;
     case OPT_LIMIT:
         return &cfg->limit;
+    case OPT_VIEW:
+        return &cfg->view;
+    case OPT_COLOR:
+        return &cfg->color;
+    case OPT_WIDTH:
+        return &cfg->width;
     case OPT_COORD:
         return &cfg->coords[cfg->n_coords++]; /* room for argc of them */
     case OPT_FIELD:
@@ -189,8 +214,10 @@ static const struct opt_def *find_option(const char *name, size_t len, enum comm
 enum format format_from_argv(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--format=json") == 0 ||
-            (strcmp(argv[i], "--format") == 0 && i + 1 < argc && strcmp(argv[i + 1], "json") == 0))
+        const char *v = strncmp(argv[i], "--format=", 9) == 0              ? argv[i] + 9
+                        : strcmp(argv[i], "--format") == 0 && i + 1 < argc ? argv[i + 1]
+                                                                           : NULL;
+        if (v && (strcmp(v, "json") == 0 || strcmp(v, "jsonl") == 0))
             return FMT_JSON;
     }
     return FMT_TEXT;
@@ -262,6 +289,40 @@ static bool parse_options(int argc, char **argv, int first, struct cli_config *c
     return true;
 }
 
+/* Which command prints which formats. */
+static const struct {
+    const char *name;
+    enum format fmt;
+    unsigned commands;
+} formats[] = {
+    {"text", FMT_TEXT, ALL_CMDS},           {"json", FMT_JSON, ALL_CMDS},
+    {"env", FMT_ENV, CMD_BIT(CMD_SIZE)},    {"csv", FMT_CSV, CMD_BIT(CMD_MAP)},
+    {"jsonl", FMT_JSONL, CMD_BIT(CMD_MAP)},
+};
+
+static bool parse_format(struct cli_config *cfg, struct cli_error *e)
+{
+    const char *names[sizeof formats / sizeof formats[0]];
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+        if ((formats[i].commands & CMD_BIT(cfg->cmd)) == 0)
+            continue;
+        if (strcmp(cfg->format_text, formats[i].name) == 0) {
+            cfg->format = formats[i].fmt;
+            return true;
+        }
+        names[n++] = formats[i].name;
+    }
+    char list[64] = "";
+    for (size_t i = 0; i < n; i++) {
+        strcat(list, i == 0 ? "" : i + 1 == n ? " or " : ", ");
+        strcat(list, names[i]);
+    }
+    fail(e, "bad_format", "--format", cfg->format_text, "not a format of %s", cfg->cmd_name);
+    set_hint(e, "%s prints %s", cfg->cmd_name, list);
+    return false;
+}
+
 void free_command_line(struct cli_config *cfg)
 {
     free((void *)cfg->coords);
@@ -300,18 +361,8 @@ bool parse_command_line(int argc, char **argv, struct cli_config *cfg, struct cl
         return false;
     if (cfg->help)
         return true;
-    if (cfg->format_text) {
-        if (strcmp(cfg->format_text, "text") == 0)
-            cfg->format = FMT_TEXT;
-        else if (strcmp(cfg->format_text, "json") == 0)
-            cfg->format = FMT_JSON;
-        else if (strcmp(cfg->format_text, "env") == 0 && cfg->cmd == CMD_SIZE)
-            cfg->format = FMT_ENV;
-        else
-            return fail(e, "bad_format", "--format", cfg->format_text,
-                        cfg->cmd == CMD_SIZE ? "not a format (text, json or env)"
-                                             : "not a format of this command (text or json)");
-    }
+    if (cfg->format_text && !parse_format(cfg, e))
+        return false;
     if (cfg->field && cfg->format_text && cfg->format != FMT_TEXT)
         return fail(e, "conflicting_options", "--field", cfg->field,
                     "prints one plain value; it cannot be combined with --format %s",
@@ -401,6 +452,17 @@ static const struct command_help helps[] = {
      "  dmltensor validate --dtype float16 --sizes 1,3,224,224 --layout nhwc \\\n"
      "      --total-size 301056 --alignment 256\n"
      "  dmltensor validate --sizes 2,3 --strides 5,1 --total-size 24 --format json\n"},
+    {CMD_MAP, "dmltensor map --sizes LIST [OPTIONS]",
+     "Every element in logical row-major order (the last dim fastest) with its\n"
+     "element offset and byte offset, streamed in constant memory: safe to pipe\n"
+     "into head, or to write millions of lines. --view draws the buffer instead:\n"
+     "memory shows each cell of the buffer and which element is in it (x for\n"
+     "padding, * for a cell several coordinates share); grid shows each 2-D\n"
+     "slice (the last two logical dims) with the offset in each cell.\n",
+     "  dmltensor map --sizes 2,3 --pad w=2\n"
+     "  dmltensor map --sizes 2,3 --pad w=2 --view memory\n"
+     "  dmltensor map --sizes 1,2,2,3 --layout nhwc --view grid\n"
+     "  dmltensor map --dtype float16 --sizes 1,3,224,224 --layout nhwc --format csv | head\n"},
     {CMD_DTYPES, "dmltensor dtypes [--format json]",
      "The 13 DirectML data types: name, DML_TENSOR_DATA_TYPE value, size in bits.\n",
      "  dmltensor dtypes --format json | jq -r '.[] | select(.bits == 16) | .name'\n"},

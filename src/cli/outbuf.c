@@ -43,6 +43,11 @@ static bool reserve(struct outbuf *b, size_t n)
     return true;
 }
 
+char *ob_space(struct outbuf *b, size_t n)
+{
+    return reserve(b, n) ? b->data + b->len : NULL;
+}
+
 void ob_write(struct outbuf *b, const char *s, size_t n)
 {
     if (n == 0 || !reserve(b, n))

@@ -22,6 +22,9 @@ void ob_reset(struct outbuf *b);
 void ob_write(struct outbuf *b, const char *s, size_t n);
 void ob_puts(struct outbuf *b, const char *s);
 void ob_putc(struct outbuf *b, char c);
+/* Room for n more bytes at b->data + b->len, for a caller that formats in
+ * place and then adds what it wrote to b->len. NULL when out of memory. */
+char *ob_space(struct outbuf *b, size_t n);
 void ob_u128(struct outbuf *b, dmlt_u128 v);
 void ob_u64(struct outbuf *b, uint64_t v);
 void ob_pad_to(struct outbuf *b, size_t line_start, size_t column);

@@ -545,6 +545,8 @@ bool run_size(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
         render_env(out, &s);
         break;
     case FMT_TEXT:
+    case FMT_CSV:   /* not a format of size: options.c refuses it */
+    case FMT_JSONL: /* ditto */
         render_text(out, &s);
         break;
     }

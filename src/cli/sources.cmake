@@ -3,6 +3,7 @@
 set(DMLT_CLI_SOURCES
   src/cli/cli_main.c
   src/cli/cmd_lists.c
+  src/cli/cmd_map.c
   src/cli/cmd_offset.c
   src/cli/cmd_validate.c
   src/cli/describe.c

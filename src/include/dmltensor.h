@@ -221,6 +221,8 @@ struct dmlt_report {
     dmlt_u128 packed_size_bytes;          /* roundup(ceil(N x bits/8), 4) */
     dmlt_u128 minimum_implied_size_bytes; /* DMLCalcBufferTensorSize, exact */
     dmlt_u128 padded_size_bytes;          /* including trailing row padding */
+    dmlt_u128 extent_elements;            /* elements the padded size spans:
+                                             max(index_of_last_element + 1, span) */
     dmlt_u128 total_tensor_size_bytes;    /* given total, else minimum implied */
     bool total_given;
     bool broadcast_dims[DMLT_MAX_RANK]; /* size > 1 and stride 0 */
@@ -292,6 +294,36 @@ typedef bool (*dmlt_coord_fn)(void *ctx, const uint32_t coord[], unsigned rank);
 DMLT_API enum dmlt_status dmlt_locate(const struct dmlt_tensor *t, dmlt_u128 offset,
                                       unsigned long work_cap, dmlt_coord_fn fn, void *ctx,
                                       uint64_t *found);
+
+/* Every coordinate in logical row-major order (the last dim fastest), with
+ * its offsets kept up to date by additions: the offset map in constant
+ * memory. Read the public fields after dmlt_walk_start and after each
+ * dmlt_walk_next that returns true.
+ *
+ *     struct dmlt_walk w;
+ *     if (dmlt_walk_start(&w, &t, base) == DMLT_OK)
+ *         do use(w.coord, w.offset, w.byte_offset); while (dmlt_walk_next(&w));
+ */
+struct dmlt_walk {
+    uint32_t coord[DMLT_MAX_RANK];
+    dmlt_u128 offset;      /* element offset: dot(coord, strides) */
+    dmlt_u128 byte_offset; /* base + offset x bits / 8, rounded down */
+    unsigned nibble;       /* 4-bit types: 0 low, 1 high nibble; else 0 */
+    unsigned changed;      /* the outermost dim the last step changed: the
+                              coordinates of dims before it are as before */
+    /* private */
+    struct dmlt_tensor t_;
+    unsigned bits_;
+    uint64_t base_;
+};
+
+/* Starts at coordinate 0 (offset 0, byte offset base). Fails only on an
+ * invalid tensor. */
+DMLT_API enum dmlt_status dmlt_walk_start(struct dmlt_walk *w, const struct dmlt_tensor *t,
+                                          uint64_t base_offset_bytes);
+
+/* Steps to the next coordinate; false after the last one (w unchanged). */
+DMLT_API bool dmlt_walk_next(struct dmlt_walk *w);
 
 /* ------------------------------------------------------------------------ */
 /* Validation of a whole DML_BUFFER_TENSOR_DESC                             */

@@ -95,6 +95,7 @@ enum dmlt_status dmlt_report_compute(const struct dmlt_tensor *t, const uint64_t
     /* last + 1 and span are below 2^68: these cannot overflow. */
     dmlt__bytes_dword(last + 1, bits, &out->minimum_implied_size_bytes);
     dmlt__bytes_dword(span, bits, &out->padded_size_bytes);
+    out->extent_elements = span > last + 1 ? span : last + 1;
     if (out->padded_size_bytes < out->minimum_implied_size_bytes)
         out->padded_size_bytes = out->minimum_implied_size_bytes;
     out->total_given = total != NULL;

@@ -7,4 +7,5 @@ set(DMLT_LIB_SOURCES
   src/lib/report.c
   src/lib/solve.c
   src/lib/status.c
-  src/lib/validate.c)
+  src/lib/validate.c
+  src/lib/walk.c)

@@ -1,0 +1,664 @@
+/* cmd_map.c - `map`: the offset map. Rows (text, csv, jsonl, json) stream
+ * every element in logical row-major order from the core's walk, formatted
+ * by hand in place into the output buffer; the part of a line that only
+ * outer coordinates decide is built once per row and copied. Views draw the
+ * buffer (--view memory) or each 2-D slice (--view grid), bounded by --limit. */
+#define _POSIX_C_SOURCE 200809L /* fileno */
+#include "cli.h"
+#include "parse.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#define MAP_CHUNK          (256u * 1024u) /* write out when the buffer holds this much */
+#define MAP_LINE_MAX       1024u          /* a row's line is shorter than this */
+#define VIEW_DEFAULT_LIMIT 256u           /* cells a view draws without --limit */
+#define VIEW_MAX_CELLS     1000000u       /* and with it */
+
+/* ---- integers, by hand ------------------------------------------------- */
+
+static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324252627282930"
+                                  "31323334353637383940414243444546474849505152535455565758596061"
+                                  "62636465666768697071727374757677787980818283848586878889909192"
+                                  "93949596979899";
+
+static unsigned digits_u64(uint64_t v)
+{
+    unsigned n = 1;
+    while (v >= 10) {
+        v /= 10;
+        n++;
+    }
+    return n;
+}
+
+/* Writes v's n digits (n = digits_u64(v)) ending at p + n. */
+static void put_digits(char *p, uint64_t v, unsigned n)
+{
+    char *q = p + n;
+    while (v >= 100) {
+        unsigned i = (unsigned)(v % 100) * 2;
+        v /= 100;
+        *--q = digit_pairs[i + 1];
+        *--q = digit_pairs[i];
+    }
+    if (v >= 10) {
+        unsigned i = (unsigned)v * 2;
+        *--q = digit_pairs[i + 1];
+        *--q = digit_pairs[i];
+    } else {
+        *--q = (char)('0' + v);
+    }
+}
+
+static char *put_u64(char *p, uint64_t v)
+{
+    unsigned n = digits_u64(v);
+    put_digits(p, v, n);
+    return p + n;
+}
+
+static char *put_u128(char *p, dmlt_u128 v)
+{
+    if (v <= UINT64_MAX)
+        return put_u64(p, (uint64_t)v);
+    return p + fmt_u128(p, v);
+}
+
+static unsigned digits_u128(dmlt_u128 v)
+{
+    char buf[40];
+    return v <= UINT64_MAX ? digits_u64((uint64_t)v) : (unsigned)fmt_u128(buf, v);
+}
+
+/* Right-aligns v in a field of `width` characters. */
+static char *put_u128_right(char *p, dmlt_u128 v, unsigned width)
+{
+    unsigned n = digits_u128(v);
+    while (width-- > n)
+        *p++ = ' ';
+    return put_u128(p, v);
+}
+
+/* ---- rows ---------------------------------------------------------------- */
+
+struct rows {
+    enum format fmt;
+    unsigned rank;
+    bool four_bit;
+    /* text: column widths */
+    unsigned coord_w, offset_w, byte_w;
+    /* the line up to the last coordinate, rebuilt when an outer one changes */
+    char prefix[MAP_LINE_MAX / 2];
+    size_t prefix_len;
+};
+
+static void build_prefix(struct rows *r, const uint32_t coord[])
+{
+    char *p = r->prefix;
+    if (r->fmt == FMT_JSONL || r->fmt == FMT_JSON) {
+        memcpy(p, "{\"coord\":[", 10);
+        p += 10;
+    }
+    for (unsigned d = 0; d + 1 < r->rank; d++) {
+        p = put_u64(p, coord[d]);
+        *p++ = ',';
+    }
+    r->prefix_len = (size_t)(p - r->prefix);
+}
+
+static char *put_row(char *p, const struct rows *r, const struct dmlt_walk *w)
+{
+    memcpy(p, r->prefix, r->prefix_len);
+    char *start = p;
+    p += r->prefix_len;
+    p = put_u64(p, w->coord[r->rank - 1]);
+    switch (r->fmt) {
+    case FMT_TEXT: {
+        size_t used = (size_t)(p - start);
+        while (used++ < r->coord_w + 2u)
+            *p++ = ' ';
+        p = put_u128_right(p, w->offset, r->offset_w);
+        *p++ = ' ';
+        *p++ = ' ';
+        p = put_u128_right(p, w->byte_offset, r->byte_w);
+        if (r->four_bit) {
+            memcpy(p, w->nibble ? "  high" : "  low", w->nibble ? 6 : 5);
+            p += w->nibble ? 6 : 5;
+        }
+        break;
+    }
+    case FMT_CSV:
+        *p++ = ',';
+        p = put_u128(p, w->offset);
+        *p++ = ',';
+        p = put_u128(p, w->byte_offset);
+        if (r->four_bit) {
+            memcpy(p, w->nibble ? ",high" : ",low", w->nibble ? 5 : 4);
+            p += w->nibble ? 5 : 4;
+        }
+        break;
+    case FMT_JSON:
+    case FMT_JSONL:
+    case FMT_ENV:
+        memcpy(p, "],\"offset\":", 11);
+        p = put_u128(p + 11, w->offset);
+        memcpy(p, ",\"byte_offset\":", 15);
+        p = put_u128(p + 15, w->byte_offset);
+        if (r->four_bit) {
+            memcpy(p, w->nibble ? ",\"nibble\":\"high\"" : ",\"nibble\":\"low\"",
+                   w->nibble ? 16 : 15);
+            p += w->nibble ? 16 : 15;
+        }
+        *p++ = '}';
+        if (r->fmt == FMT_JSON)
+            return p; /* the separator is ",\n", the end "]\n" */
+        break;
+    }
+    *p++ = '\n';
+    return p;
+}
+
+static void rows_header(struct outbuf *out, struct rows *r, const struct dmlt_tensor *t,
+                        const struct dmlt_report *rep, uint64_t base)
+{
+    if (r->fmt == FMT_CSV) {
+        for (unsigned d = 0; d < r->rank; d++) {
+            char name[8];
+            dim_name(name, r->rank, d);
+            if (r->rank > 5) /* no letters: d0, d1, ... */
+                ob_putc(out, 'd');
+            ob_puts(out, name);
+            ob_putc(out, ',');
+        }
+        ob_puts(out, r->four_bit ? "offset,byte_offset,nibble\n" : "offset,byte_offset\n");
+    } else if (r->fmt == FMT_JSON) {
+        ob_putc(out, '[');
+    } else if (r->fmt == FMT_TEXT) {
+        /* The last coordinate is the widest; offsets are at most the last
+         * element's index, byte offsets its byte. */
+        r->coord_w = 0;
+        for (unsigned d = 0; d < r->rank; d++)
+            r->coord_w += digits_u64(t->sizes[d] - 1u) + (d ? 1u : 0u);
+        if (r->coord_w < 10)
+            r->coord_w = 10;
+        dmlt_u128 last_byte;
+        unsigned nib;
+        dmlt_byte_offset(t->dtype, rep->index_of_last_element, base, &last_byte, &nib);
+        r->offset_w = digits_u128(rep->index_of_last_element);
+        if (r->offset_w < 6)
+            r->offset_w = 6;
+        r->byte_w = digits_u128(last_byte);
+        if (r->byte_w < 11)
+            r->byte_w = 11;
+        size_t start = out->len;
+        ob_puts(out, "coordinate");
+        while (out->len - start < r->coord_w + 2u + r->offset_w - 6u)
+            ob_putc(out, ' ');
+        ob_puts(out, "offset  ");
+        while (out->len - start < r->coord_w + 4u + r->offset_w + r->byte_w - 11u)
+            ob_putc(out, ' ');
+        ob_puts(out, r->four_bit ? "byte offset  nibble\n" : "byte offset\n");
+    }
+}
+
+static bool map_rows(const struct tensor_desc *d, const struct dmlt_report *rep, uint64_t limit,
+                     enum format fmt, struct outbuf *out, struct cli_error *e)
+{
+    struct rows r;
+    memset(&r, 0, sizeof r);
+    r.fmt = fmt;
+    r.rank = d->t.rank;
+    r.four_bit = dmlt_dtype_get(d->t.dtype)->bits < 8;
+    rows_header(out, &r, &d->t, rep, d->base_offset);
+
+    struct dmlt_walk w;
+    dmlt_walk_start(&w, &d->t, d->base_offset);
+    build_prefix(&r, w.coord);
+    uint64_t n = 0;
+    do {
+        if (w.changed + 1u < r.rank)
+            build_prefix(&r, w.coord);
+        char *p = ob_space(out, MAP_LINE_MAX + 2);
+        if (p == NULL)
+            return fail(e, "out_of_memory", NULL, NULL, "out of memory");
+        if (fmt == FMT_JSON && n != 0) {
+            *p++ = ',';
+            *p++ = '\n';
+        }
+        p = put_row(p, &r, &w);
+        out->len = (size_t)(p - out->data);
+        if (out->len >= MAP_CHUNK && !drain(out, e))
+            return false;
+    } while (++n != limit && dmlt_walk_next(&w));
+    if (fmt == FMT_JSON) {
+        ob_puts(out, "]\n");
+    } else if (fmt == FMT_TEXT && n == limit && rep->element_count > limit) {
+        char more[40];
+        more[fmt_u128(more, rep->element_count - limit)] = '\0';
+        ob_puts(out, "... ");
+        ob_puts(out, more);
+        ob_puts(out, " more elements (raise --limit)\n");
+    }
+    return true;
+}
+
+/* ---- views --------------------------------------------------------------- */
+
+struct style {
+    bool color;
+    unsigned width;
+};
+
+#define DIM_ON  "\033[2m"
+#define HI_ON   "\033[1;33m"
+#define SGR_OFF "\033[0m"
+
+/* Up to 3 coordinates at one offset and how many there are. */
+struct cell {
+    uint32_t coord[3][DMLT_MAX_RANK];
+    uint64_t count;
+};
+
+static bool collect(void *ctx, const uint32_t coord[], unsigned rank)
+{
+    struct cell *c = ctx;
+    if (c->count < 3)
+        memcpy(c->coord[c->count], coord, rank * sizeof coord[0]);
+    c->count++;
+    return c->count < 4; /* enough to say "more" */
+}
+
+static void locate_cell(const struct dmlt_tensor *t, dmlt_u128 k, struct cell *c)
+{
+    uint64_t found;
+    c->count = 0;
+    (void)dmlt_locate(t, k, DMLT_OVERLAP_WORK_CAP, collect, c, &found);
+}
+
+/* An element's name: a letter in logical order when there are at most 26,
+ * else its coordinate. */
+static void element_name(struct outbuf *b, const struct dmlt_tensor *t, const uint32_t coord[],
+                         bool letters)
+{
+    if (letters) {
+        unsigned idx = 0;
+        for (unsigned d = 0; d < t->rank; d++)
+            idx = idx * t->sizes[d] + coord[d];
+        ob_putc(b, (char)('A' + idx));
+    } else {
+        ob_u32_list(b, coord, t->rank, 1, false);
+    }
+}
+
+static void put_cell(struct outbuf *b, const char *text, size_t n, unsigned width, const char *sgr,
+                     bool color)
+{
+    for (size_t i = n; i < width; i++)
+        ob_putc(b, ' ');
+    if (color && sgr)
+        ob_puts(b, sgr);
+    ob_write(b, text, n);
+    if (color && sgr)
+        ob_puts(b, SGR_OFF);
+}
+
+static void tensor_line(struct outbuf *b, const struct tensor_desc *d)
+{
+    ob_puts(b, dmlt_dtype_get(d->t.dtype)->name);
+    ob_puts(b, ", sizes ");
+    ob_u32_list(b, d->t.sizes, d->t.rank, 1, false);
+    ob_puts(b, ", strides ");
+    ob_u32_list(b, d->t.strides, d->t.rank, 1, false);
+}
+
+static bool view_memory(const struct tensor_desc *d, const struct dmlt_report *rep, uint64_t limit,
+                        const struct style *st, struct outbuf *out, struct cli_error *e)
+{
+    const struct dmlt_tensor *t = &d->t;
+    const unsigned bits = dmlt_dtype_get(t->dtype)->bits;
+    dmlt_u128 cells = rep->extent_elements;
+    if (d->has_total && (dmlt_u128)d->total * 8u / bits > cells)
+        cells = (dmlt_u128)d->total * 8u / bits;
+    const uint64_t shown = cells < limit ? (uint64_t)cells : limit;
+    const bool letters = rep->element_count <= 26;
+
+    /* Pass 1: each cell's label, to size the columns. */
+    struct outbuf labels; /* the labels, NUL-separated */
+    ob_init(&labels);
+    size_t *at = malloc((size_t)shown * sizeof *at);
+    unsigned char *kind = malloc((size_t)shown); /* 0 element, 1 padding, 2 shared */
+    if (at == NULL || kind == NULL) {
+        free(at);
+        free(kind);
+        return fail(e, "out_of_memory", NULL, NULL, "out of memory");
+    }
+    unsigned cell_w = digits_u64(shown - 1);
+    uint64_t padding = 0, shared = 0;
+    for (uint64_t k = 0; k < shown; k++) {
+        struct cell c;
+        locate_cell(t, k, &c);
+        at[k] = labels.len;
+        if (c.count == 0) {
+            ob_putc(&labels, 'x');
+            kind[k] = 1;
+            padding++;
+        } else {
+            element_name(&labels, t, c.coord[0], letters);
+            if (c.count > 1)
+                ob_putc(&labels, '*');
+            kind[k] = c.count > 1 ? 2 : 0;
+            shared += c.count > 1;
+        }
+        size_t w = labels.len - at[k];
+        if (w > cell_w)
+            cell_w = (unsigned)w;
+        ob_putc(&labels, '\0');
+    }
+
+    char n[40];
+    tensor_line(out, d);
+    ob_putc(out, '\n');
+    n[fmt_u128(n, cells)] = '\0';
+    ob_puts(out, n);
+    ob_puts(out, cells == 1 ? " cell: " : " cells: ");
+    n[fmt_u128(n, rep->element_count)] = '\0';
+    ob_puts(out, n);
+    ob_puts(out, rep->element_count == 1 ? " element" : " elements");
+    ob_puts(out, letters ? " (A, B, ... in logical order)" : " (by coordinate)");
+    ob_puts(out, ", x padding, * shared by several coordinates\n\n");
+
+    /* Rows of cells, wrapped to the width. */
+    const unsigned label_w = 8; /* "offset  " */
+    unsigned per_line = st->width > label_w + cell_w ? (st->width - label_w) / (cell_w + 1) : 1;
+    if (per_line == 0)
+        per_line = 1;
+    for (uint64_t first = 0; first < shown; first += per_line) {
+        uint64_t end = first + per_line < shown ? first + per_line : shown;
+        ob_puts(out, "offset ");
+        for (uint64_t k = first; k < end; k++) {
+            char num[24];
+            size_t len = (size_t)(put_u64(num, k) - num);
+            put_cell(out, num, len, cell_w + 1, NULL, false);
+        }
+        ob_puts(out, "\nelement");
+        for (uint64_t k = first; k < end; k++) {
+            const char *text = labels.data + at[k];
+            const char *sgr = kind[k] == 1 ? DIM_ON : kind[k] == 2 ? HI_ON : NULL;
+            put_cell(out, text, strlen(text), cell_w + 1, sgr, st->color);
+        }
+        ob_puts(out, end < shown ? "\n\n" : "\n");
+    }
+    if (shown < cells) {
+        n[fmt_u128(n, cells - shown)] = '\0';
+        ob_puts(out, "... ");
+        ob_puts(out, n);
+        ob_puts(out, " more cells (offsets ");
+        ob_u64(out, shown);
+        ob_puts(out, "..");
+        ob_u128(out, cells - 1);
+        ob_puts(out, "); raise --limit to draw them\n");
+    } else {
+        ob_u64(out, padding);
+        ob_puts(out, padding == 1 ? " padding cell, " : " padding cells, ");
+        ob_u64(out, shared);
+        ob_puts(out, shared == 1 ? " shared cell\n" : " shared cells\n");
+    }
+    /* Who shares each shared cell, for the first few. */
+    unsigned listed = 0;
+    for (uint64_t k = 0; k < shown && listed < 8; k++) {
+        if (kind[k] != 2)
+            continue;
+        struct cell c;
+        locate_cell(t, k, &c);
+        ob_puts(out, listed ? "" : "\n");
+        ob_puts(out, "offset ");
+        ob_u64(out, k);
+        ob_puts(out, ":");
+        for (uint64_t i = 0; i < c.count && i < 3; i++) {
+            ob_putc(out, ' ');
+            element_name(out, t, c.coord[i], letters);
+        }
+        if (c.count > 3)
+            ob_puts(out, " ...");
+        ob_putc(out, '\n');
+        listed++;
+    }
+    if (listed == 8 && shared > 8) {
+        ob_puts(out, "(and ");
+        ob_u64(out, shared - 8);
+        ob_puts(out, " more shared cells)\n");
+    }
+    free(at);
+    free(kind);
+    ob_free(&labels);
+    return true;
+}
+
+/* "n=0, c=1" for the outer dims of a slice. */
+static void slice_title(struct outbuf *b, unsigned rank, const uint32_t coord[], unsigned outer)
+{
+    for (unsigned dd = 0; dd < outer; dd++) {
+        char name[8];
+        dim_name(name, rank, dd);
+        if (dd)
+            ob_puts(b, ", ");
+        if (rank > 5)
+            ob_putc(b, 'd');
+        ob_puts(b, name);
+        ob_putc(b, '=');
+        ob_u64(b, coord[dd]);
+    }
+    ob_puts(b, ":\n");
+}
+
+static bool view_grid(const struct tensor_desc *d, const struct dmlt_report *rep, uint64_t limit,
+                      const struct style *st, struct outbuf *out, struct cli_error *e)
+{
+    const struct dmlt_tensor *t = &d->t;
+    const unsigned rank = t->rank;
+    const unsigned outer = rank >= 2 ? rank - 2 : 0; /* dims that name slices */
+    const uint32_t rows = rank >= 2 ? t->sizes[rank - 2] : 1;
+    const uint32_t cols = t->sizes[rank - 1];
+    char rname[8] = "", cname[8];
+    if (rank >= 2)
+        dim_name(rname, rank, rank - 2);
+    dim_name(cname, rank, rank - 1);
+    const bool mark_shared = rep->overlapping != DMLT_NO;
+
+    /* Cells right-align the offset; a shared one ends in '*', others in ' '. */
+    unsigned cell_w = digits_u128(rep->index_of_last_element) + (mark_shared ? 1u : 0u);
+    if (digits_u64(cols - 1u) > cell_w)
+        cell_w = digits_u64(cols - 1u);
+    const unsigned row_w = (unsigned)strlen(rname) + (rank > 5 ? 2u : 1u) + digits_u64(rows - 1u);
+    uint64_t fit = st->width > row_w ? (st->width - row_w) / (cell_w + 1u) : 0;
+    const uint32_t cols_shown = fit == 0 ? 1 : fit < cols ? (uint32_t)fit : cols;
+
+    tensor_line(out, d);
+    ob_puts(out, "\n");
+    if (rank >= 2) {
+        ob_puts(out, "rows ");
+        if (rank > 5)
+            ob_putc(out, 'd');
+        ob_puts(out, rname);
+        ob_puts(out, ", ");
+    }
+    ob_puts(out, "columns ");
+    if (rank > 5)
+        ob_putc(out, 'd');
+    ob_puts(out, cname);
+    ob_puts(out, ": the element offset of each coordinate");
+    ob_puts(out, mark_shared ? " (* where several coordinates share it)\n" : "\n");
+
+    uint32_t coord[DMLT_MAX_RANK] = {0};
+    uint64_t drawn = 0;
+    bool stopped = false;
+    for (;;) {
+        ob_putc(out, '\n');
+        if (outer)
+            slice_title(out, rank, coord, outer);
+        for (unsigned i = 0; i < row_w; i++)
+            ob_putc(out, ' ');
+        for (uint32_t c = 0; c < cols_shown; c++) {
+            char num[24];
+            char *end = put_u64(num, c);
+            if (mark_shared)
+                *end++ = ' '; /* over the digits, not the mark */
+            put_cell(out, num, (size_t)(end - num), cell_w + 1, NULL, false);
+        }
+        ob_puts(out, cols_shown < cols ? " ...\n" : "\n");
+        for (uint32_t r = 0; r < rows; r++) {
+            if (drawn >= limit) {
+                stopped = true;
+                goto done;
+            }
+            size_t start = out->len;
+            if (rank >= 2) {
+                if (rank > 5)
+                    ob_putc(out, 'd');
+                ob_puts(out, rname);
+                ob_putc(out, '=');
+                ob_u64(out, r);
+                coord[rank - 2] = r;
+            }
+            while (out->len - start < row_w)
+                ob_putc(out, ' ');
+            for (uint32_t c = 0; c < cols_shown; c++) {
+                coord[rank - 1] = c;
+                dmlt_u128 k;
+                struct dmlt_error err;
+                dmlt_offset(t, coord, &k, &err);
+                char num[48];
+                size_t len = (size_t)(put_u128(num, k) - num);
+                const char *sgr = NULL;
+                if (mark_shared) {
+                    struct cell cl;
+                    locate_cell(t, k, &cl);
+                    num[len++] = cl.count > 1 ? '*' : ' ';
+                    sgr = cl.count > 1 ? HI_ON : NULL;
+                }
+                put_cell(out, num, len, cell_w + 1, sgr, st->color);
+            }
+            drawn += cols_shown;
+            ob_puts(out, cols_shown < cols ? " ...\n" : "\n");
+            if (out->len >= MAP_CHUNK && !drain(out, e))
+                return false;
+        }
+        /* The next slice: count up the outer dims, the last fastest. */
+        unsigned dd = outer;
+        while (dd > 0 && coord[dd - 1] + 1u == t->sizes[dd - 1])
+            coord[--dd] = 0;
+        if (dd == 0)
+            break;
+        coord[dd - 1]++;
+    }
+done:
+    if (stopped) {
+        ob_puts(out, "... (drew ");
+        ob_u64(out, drawn);
+        ob_puts(out, " cells; raise --limit to draw more)\n");
+    }
+    if (cols_shown < cols) {
+        ob_puts(out, "(columns ");
+        ob_u64(out, cols_shown);
+        ob_puts(out, "..");
+        ob_u64(out, cols - 1u);
+        ob_puts(out, " do not fit in ");
+        ob_u64(out, st->width);
+        ob_puts(out, " columns; see --width)\n");
+    }
+    return true;
+}
+
+/* ---- the command ---------------------------------------------------------- */
+
+static unsigned terminal_width(FILE *f)
+{
+    const char *cols = getenv("COLUMNS");
+    if (cols && *cols) {
+        char *end;
+        unsigned long v = strtoul(cols, &end, 10);
+        if (*end == '\0' && v >= 20 && v <= 1000)
+            return (unsigned)v;
+    }
+    struct winsize ws;
+    int fd = fileno(f);
+    if (fd >= 0 && isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+        return ws.ws_col;
+    return 80;
+}
+
+static bool want_color(const char *when, FILE *f, struct cli_error *e, bool *out)
+{
+    if (when == NULL || strcmp(when, "auto") == 0) {
+        const char *no = getenv("NO_COLOR");
+        int fd = fileno(f);
+        *out = (no == NULL || *no == '\0') && fd >= 0 && isatty(fd);
+        return true;
+    }
+    if (strcmp(when, "always") == 0 || strcmp(when, "never") == 0) {
+        *out = when[0] == 'a';
+        return true;
+    }
+    fail(e, "bad_color", "--color", when, "not auto, always or never");
+    set_hint(e, "colour is on only on a terminal by default; NO_COLOR turns it off");
+    return false;
+}
+
+bool run_map(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
+{
+    struct tensor_desc d;
+    if (!describe_tensor(&cfg->t, &d, e))
+        return false;
+    uint64_t limit = 0, width = 0;
+    if (cfg->limit && !parse_uint(cfg->limit, strlen(cfg->limit), 1, UINT64_MAX, &limit, e,
+                                  "--limit", cfg->limit, "the limit", NULL))
+        return false;
+    if (cfg->width && !parse_uint(cfg->width, strlen(cfg->width), 20, 100000, &width, e, "--width",
+                                  cfg->width, "the width", NULL))
+        return false;
+    if (cfg->view && limit > VIEW_MAX_CELLS) {
+        fail(e, "out_of_range", "--limit", cfg->limit, "a view draws at most %u cells",
+             VIEW_MAX_CELLS);
+        set_hint(e, "for more, list the elements: drop --view");
+        return false;
+    }
+    enum { VIEW_NONE, VIEW_MEMORY, VIEW_GRID } view = VIEW_NONE;
+    if (cfg->view) {
+        if (strcmp(cfg->view, "memory") == 0) {
+            view = VIEW_MEMORY;
+        } else if (strcmp(cfg->view, "grid") == 0) {
+            view = VIEW_GRID;
+        } else {
+            fail(e, "bad_view", "--view", cfg->view, "not a view (memory or grid)");
+            set_hint(e, "memory draws the buffer cell by cell; grid draws each 2-D slice");
+            return false;
+        }
+        if (cfg->format_text && cfg->format != FMT_TEXT)
+            return fail(e, "conflicting_options", "--view", cfg->view,
+                        "draws text; it cannot be combined with --format %s", cfg->format_text);
+    } else if (cfg->color || cfg->width) {
+        return fail(e, "conflicting_options", cfg->color ? "--color" : "--width",
+                    cfg->color ? cfg->color : cfg->width, "applies to --view only");
+    }
+    struct style st = {false, width ? (unsigned)width : terminal_width(out->sink)};
+    if (!want_color(cfg->color, out->sink, e, &st.color))
+        return false;
+
+    struct dmlt_report rep;
+    struct dmlt_error err;
+    if (dmlt_report_compute(&d.t, d.has_total ? &d.total : NULL, &rep, &err) != DMLT_OK)
+        return fail(e, "element_count_range", "--sizes", cfg->t.sizes,
+                    "the tensor is past 2^128 bits, beyond what dmltensor computes exactly");
+    switch (view) {
+    case VIEW_MEMORY:
+        return view_memory(&d, &rep, limit ? limit : VIEW_DEFAULT_LIMIT, &st, out, e);
+    case VIEW_GRID:
+        return view_grid(&d, &rep, limit ? limit : VIEW_DEFAULT_LIMIT, &st, out, e);
+    case VIEW_NONE:
+        break;
+    }
+    return map_rows(&d, &rep, limit, cfg->format, out, e);
+}

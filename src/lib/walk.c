@@ -1,0 +1,56 @@
+/* walk.c - every coordinate in logical row-major order, offsets by addition. */
+#include "internal.h"
+
+#include <string.h>
+
+static void set_bytes(struct dmlt_walk *w)
+{
+    /* offset <= index_of_last_element < 2^67: offset x 64 + 2^64 fits. */
+    if (w->bits_ < 8) {
+        w->byte_offset = w->base_ + (w->offset >> 1);
+        w->nibble = (unsigned)(w->offset & 1u);
+    } else {
+        w->byte_offset = w->base_ + w->offset * (w->bits_ / 8u);
+    }
+}
+
+enum dmlt_status dmlt_walk_start(struct dmlt_walk *w, const struct dmlt_tensor *t,
+                                 uint64_t base_offset_bytes)
+{
+    struct dmlt_error err;
+    enum dmlt_status st = dmlt_tensor_check(t, &err);
+    if (st != DMLT_OK)
+        return st;
+    memset(w, 0, sizeof *w);
+    w->t_ = *t;
+    w->bits_ = dmlt_dtype_get(t->dtype)->bits;
+    w->base_ = base_offset_bytes;
+    w->changed = 0;
+    set_bytes(w);
+    return DMLT_OK;
+}
+
+bool dmlt_walk_next(struct dmlt_walk *w)
+{
+    const struct dmlt_tensor *t = &w->t_;
+    unsigned d = t->rank;
+    while (d-- > 0) {
+        if (w->coord[d] + 1u < t->sizes[d]) {
+            w->coord[d]++;
+            w->offset += t->strides[d];
+            w->changed = d;
+            set_bytes(w);
+            return true;
+        }
+        /* This dim wraps to 0; carry into the next-outer one. */
+        w->offset -= (dmlt_u128)w->coord[d] * t->strides[d];
+        w->coord[d] = 0;
+    }
+    /* Past the last coordinate: put it back. */
+    for (d = 0; d < t->rank; d++) {
+        w->coord[d] = t->sizes[d] - 1u;
+        w->offset += (dmlt_u128)w->coord[d] * t->strides[d];
+    }
+    set_bytes(w);
+    return false;
+}
