@@ -14,7 +14,9 @@ enum command {
     CMD_VALIDATE,
     CMD_DTYPES,
     CMD_LAYOUTS,
-    CMD_MAP
+    CMD_MAP,
+    CMD_BATCH,
+    CMD_SCAN
 };
 #define CMD_BIT(c) (1u << (c))
 
@@ -43,7 +45,9 @@ struct cli_config {
     const char *offset, *byte_offset, *limit; /* locate, map */
     const char *view, *color, *width;         /* map */
     int exit_status;                          /* set by a command whose output is a failed check */
-    FILE *in;                                 /* what batch reads when its file is "-" */
+    const char *input;                        /* batch, scan: FILE, or "-" */
+    bool progress;                            /* batch --progress */
+    FILE *in, *err;                           /* stdin and stderr, as cli_main got them */
 };
 
 /* A tensor and what the user asked for, ready for the core and renderers. */
@@ -82,6 +86,8 @@ bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_error *
 bool run_dtypes(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
 bool run_layouts(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
 bool run_map(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
+bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
+bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
 
 /* The whole command line: parse argv, run, write to out/err. Returns the
  * exit status. main() calls it with the standard streams. */

@@ -47,7 +47,7 @@ static int report_error(const struct cli_error *e, enum format fmt, FILE *out, F
     render_error_text(&b, e);
     (void)ob_flush_to(&b, ferr);
     int status = e->exit_code;
-    if (fmt == FMT_JSON) {
+    if (fmt == FMT_JSON || fmt == FMT_JSONL) { /* an object scripts can read */
         ob_reset(&b);
         render_error_json(&b, e);
         if (write_out(&b, out, ferr) != EXIT_OK)
@@ -83,11 +83,12 @@ int cli_main(int argc, char **argv, FILE *in, FILE *fout, FILE *ferr)
         status = write_out(&out, fout, ferr);
         goto done;
     }
-    cfg.in = in;
     if (!parse_command_line(argc, argv, &cfg, &e)) {
         status = report_error(&e, format_from_argv(argc, argv), fout, ferr);
         goto done;
     }
+    cfg.in = in;
+    cfg.err = ferr;
     if (cfg.help) {
         render_command_help(&out, cfg.cmd);
         status = write_out(&out, fout, ferr);
@@ -115,6 +116,12 @@ int cli_main(int argc, char **argv, FILE *in, FILE *fout, FILE *ferr)
         break;
     case CMD_MAP:
         ok = run_map(&cfg, &out, &e);
+        break;
+    case CMD_BATCH:
+        ok = run_batch(&cfg, &out, &e);
+        break;
+    case CMD_SCAN:
+        ok = run_scan(&cfg, &out, &e);
         break;
     case CMD_NONE:
         break;

@@ -14,6 +14,7 @@ bool fail(struct cli_error *e, const char *id, const char *option, const char *t
     e->exit_code = EXIT_USAGE;
     e->id = id;
     e->option = option;
+    e->key = NULL;
     e->text = text;
     e->hint[0] = '\0';
     va_list ap;
@@ -34,8 +35,8 @@ void set_hint(struct cli_error *e, const char *fmt, ...)
 void render_error_text(struct outbuf *b, const struct cli_error *e)
 {
     ob_puts(b, "dmltensor: ");
-    if (e->option) {
-        ob_puts(b, e->option);
+    if (e->key || e->option) {
+        ob_puts(b, e->key ? e->key : e->option);
         ob_puts(b, ": ");
     }
     if (e->text) {
@@ -54,11 +55,21 @@ void render_error_text(struct outbuf *b, const struct cli_error *e)
 
 void render_error_json(struct outbuf *b, const struct cli_error *e)
 {
-    ob_puts(b, "{\"error\":{\"id\":");
+    ob_putc(b, '{');
+    render_error_member(b, e);
+    ob_puts(b, "}\n");
+}
+
+void render_error_member(struct outbuf *b, const struct cli_error *e)
+{
+    ob_puts(b, "\"error\":{\"id\":");
     ob_json_str(b, e->id);
     ob_puts(b, ",\"message\":");
     ob_json_str(b, e->message);
-    if (e->option) {
+    if (e->key) {
+        ob_puts(b, ",\"key\":");
+        ob_json_str(b, e->key);
+    } else if (e->option) {
         ob_puts(b, ",\"option\":");
         ob_json_str(b, e->option);
     }
@@ -76,5 +87,5 @@ void render_error_json(struct outbuf *b, const struct cli_error *e)
         ob_puts(b, ",\"hint\":");
         ob_json_str(b, e->hint);
     }
-    ob_puts(b, "}}\n");
+    ob_putc(b, '}');
 }

@@ -11,6 +11,7 @@ struct cli_error {
     int exit_code;
     const char *id;     /* "zero_size", "bad_number", ... */
     const char *option; /* "--sizes", or NULL */
+    const char *key;    /* batch and scan: the JSON key at fault ("Sizes"), or NULL */
     const char *text;   /* the offending text, or NULL */
     char message[400];
     char hint[240];
@@ -29,7 +30,10 @@ void set_hint(struct cli_error *e, const char *fmt, ...) DMLT_PRINTF(2, 3);
 
 /* "dmltensor: --sizes: "1,0,3": dimension 1 is 0 (...)" and the hint. */
 void render_error_text(struct outbuf *b, const struct cli_error *e);
-/* {"error":{"id":...,"message":...,"option":...,"text":...}} */
+/* {"error":{"id":...,"message":...,"option":...,"text":...}} and a newline */
 void render_error_json(struct outbuf *b, const struct cli_error *e);
+/* Just "error":{...}, for a batch record that carries more keys. "key"
+ * stands where "option" would when the input was JSON. */
+void render_error_member(struct outbuf *b, const struct cli_error *e);
 
 #endif

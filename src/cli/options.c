@@ -24,6 +24,7 @@ enum opt_id {
     OPT_OFFSET,
     OPT_ORDER,
     OPT_PAD,
+    OPT_PROGRESS,
     OPT_RANK,
     OPT_ROW_PITCH_ALIGN,
     OPT_SIZES,
@@ -48,7 +49,10 @@ struct opt_def {
 #define TENSOR_CMDS                                                                                \
     (CMD_BIT(CMD_SIZE) | CMD_BIT(CMD_OFFSET) | CMD_BIT(CMD_LOCATE) | CMD_BIT(CMD_VALIDATE) |       \
      CMD_BIT(CMD_MAP))
-#define ALL_CMDS (TENSOR_CMDS | CMD_BIT(CMD_DTYPES) | CMD_BIT(CMD_LAYOUTS))
+#define ALL_CMDS                                                                                   \
+    (TENSOR_CMDS | CMD_BIT(CMD_DTYPES) | CMD_BIT(CMD_LAYOUTS) | CMD_BIT(CMD_BATCH) |               \
+     CMD_BIT(CMD_SCAN))
+#define JSONL_CMDS (CMD_BIT(CMD_BATCH) | CMD_BIT(CMD_SCAN)) /* JSON Lines only: no --format */
 
 /* Sorted by name. Help lists them by group in this order. A name may have
  * one entry per set of commands, so that each help says what it does there. */
@@ -77,7 +81,7 @@ static const struct opt_def options[] = {
     {"--format", "FMT", OPT_FORMAT, GROUP_OUTPUT, CMD_BIT(CMD_SIZE), false,
      "text (default), json (one line) or env (KEY=value lines for eval)"},
     {"--format", "FMT", OPT_FORMAT, GROUP_OUTPUT,
-     ALL_CMDS & ~(CMD_BIT(CMD_SIZE) | CMD_BIT(CMD_MAP)), false,
+     ALL_CMDS & ~(CMD_BIT(CMD_SIZE) | CMD_BIT(CMD_MAP) | JSONL_CMDS), false,
      "text (default) or json (one line)"},
     {"--format", "FMT", OPT_FORMAT, GROUP_OUTPUT, CMD_BIT(CMD_MAP), false,
      "text (default, aligned columns), csv (with a header row), jsonl (an object per line) or "
@@ -96,6 +100,9 @@ static const struct opt_def options[] = {
      "memory order by dimension index, outermost first (any rank): 0,2,3,1"},
     {"--pad", "DIM=N,..", OPT_PAD, GROUP_LAYOUT, TENSOR_CMDS, true,
      "N unused elements after each run along DIM (w=2 on a width-3 row: row stride 5)"},
+    {"--progress", NULL, OPT_PROGRESS, GROUP_OUTPUT, CMD_BIT(CMD_BATCH), false,
+     "show records and records/s on stderr (on by default when stderr is a terminal and the "
+     "run takes over a second)"},
     {"--rank", "R", OPT_RANK, GROUP_TENSOR, TENSOR_CMDS, false,
      "add leading size-1 dims up to rank R (3,5 with --rank 4 is 1,1,3,5)"},
     {"--rank", "R", OPT_RANK, GROUP_QUERY, CMD_BIT(CMD_LAYOUTS), false,
@@ -127,6 +134,8 @@ static const struct {
     {"locate", CMD_LOCATE, "every coordinate at an element or byte offset"},
     {"map", CMD_MAP, "every element's offsets, streamed; or a picture of the buffer"},
     {"validate", CMD_VALIDATE, "check a whole DML_BUFFER_TENSOR_DESC against DirectML's rules"},
+    {"batch", CMD_BATCH, "many descriptors as JSON Lines or an array: a JSON result each"},
+    {"scan", CMD_SCAN, "find and validate every tensor description in a JSON document"},
     {"dtypes", CMD_DTYPES, "the data types, their enum values and sizes"},
     {"layouts", CMD_LAYOUTS, "the layout names of each rank"},
 };
@@ -192,6 +201,7 @@ static const char **slot_for(struct cli_config *cfg, enum opt_id id)
     case OPT_PAD:
         return t->n_pad < MAX_REPEAT ? &t->pad[t->n_pad++] : NULL;
     case OPT_HELP:
+    case OPT_PROGRESS:
         break;
     }
     return NULL;
@@ -248,6 +258,11 @@ static bool parse_options(int argc, char **argv, int first, struct cli_config *c
             cfg->help = true;
             continue;
         }
+        if ((CMD_BIT(cfg->cmd) & JSONL_CMDS) && cfg->input == NULL &&
+            (arg[0] != '-' || arg[1] == '\0')) {
+            cfg->input = arg; /* FILE, or - for stdin */
+            continue;
+        }
         if (arg[0] != '-' || arg[1] != '-') {
             fail(e, "unexpected_argument", NULL, arg, "unexpected argument to %s", cfg->cmd_name);
             set_hint(e, "options start with --; see 'dmltensor %s --help'", cfg->cmd_name);
@@ -263,6 +278,8 @@ static bool parse_options(int argc, char **argv, int first, struct cli_config *c
         if (o->metavar == NULL) {
             if (eq)
                 return fail(e, "unexpected_value", o->name, eq + 1, "this option takes no value");
+            if (o->id == OPT_PROGRESS)
+                cfg->progress = true;
             continue;
         }
         const char *value;
@@ -463,6 +480,29 @@ static const struct command_help helps[] = {
      "  dmltensor map --sizes 2,3 --pad w=2 --view memory\n"
      "  dmltensor map --sizes 1,2,2,3 --layout nhwc --view grid\n"
      "  dmltensor map --dtype float16 --sizes 1,3,224,224 --layout nhwc --format csv | head\n"},
+    {CMD_BATCH, "dmltensor batch [FILE|-] [--progress]",
+     "Reads tensor descriptors, one JSON object per line (JSON Lines) or one\n"
+     "JSON array of them, from FILE or stdin, and writes one compact JSON result\n"
+     "per descriptor, in input order: the object the single command prints with\n"
+     "--format json, with the descriptor's \"id\" first. Keys: dtype sizes\n"
+     "strides layout order broadcast pad rank row_pitch_align\n"
+     "total_tensor_size_bytes guaranteed_base_offset_alignment base_offset_bytes\n"
+     "flags, DirectML's DataType Sizes Strides TotalTensorSizeInBytes\n"
+     "GuaranteedBaseOffsetAlignment Flags DimensionCount, and command (size,\n"
+     "validate or offset, with coord or coords) and id. A bad record gives\n"
+     "{\"id\":...,\"line\":N,\"error\":{...}} and the run goes on. Exit status 1\n"
+     "when any record failed or broke a rule.\n",
+     "  echo '{\"id\":1,\"dtype\":\"float16\",\"sizes\":[1,3,224,224],\"layout\":\"nhwc\"}' \\\n"
+     "      | dmltensor batch | jq .minimum_implied_size_bytes\n"
+     "  dmltensor batch descriptors.jsonl > results.jsonl\n"},
+    {CMD_SCAN, "dmltensor scan FILE|-",
+     "Finds every DirectML tensor description (an object with DataType and\n"
+     "Sizes) anywhere in a JSON document, such as a DxDispatch model, and writes\n"
+     "one JSON line per description: its JSON path, dtype, sizes, strides and\n"
+     "validation result (as validate --format json prints it). Other keys of\n"
+     "those objects are ignored; an operator's own Strides (a convolution's) are\n"
+     "not a tensor's. Exit status 1 when any description breaks a rule.\n",
+     "  dmltensor scan model.json | jq -r 'select(.valid == false) | .path'\n"},
     {CMD_DTYPES, "dmltensor dtypes [--format json]",
      "The 13 DirectML data types: name, DML_TENSOR_DATA_TYPE value, size in bits.\n",
      "  dmltensor dtypes --format json | jq -r '.[] | select(.bits == 16) | .name'\n"},

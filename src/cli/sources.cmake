@@ -2,13 +2,16 @@
 # dmltensor_cli so that the executable, tests and fuzzers share them.
 set(DMLT_CLI_SOURCES
   src/cli/cli_main.c
+  src/cli/cmd_batch.c
   src/cli/cmd_lists.c
   src/cli/cmd_map.c
   src/cli/cmd_offset.c
   src/cli/cmd_validate.c
   src/cli/describe.c
+  src/cli/descriptor.c
   src/cli/errors.c
   src/cli/options.c
   src/cli/outbuf.c
   src/cli/parse.c
+  src/cli/records.c
   src/cli/render_size.c)

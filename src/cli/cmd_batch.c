@@ -1,0 +1,436 @@
+/* cmd_batch.c - `batch` (JSON descriptors in, one JSON result per record
+ * out, in order) and `scan` (every DirectML tensor description inside any
+ * JSON document, validated). A record runs through the same code as the
+ * single command with --format json; a bad record becomes an error record
+ * and the run goes on. */
+#define _POSIX_C_SOURCE 200809L /* fileno, clock_gettime */
+#include "cli.h"
+#include "descriptor.h"
+#include "records.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BATCH_CHUNK (64u * 1024u)
+
+/* ---- shared -------------------------------------------------------------- */
+
+/* A JSON value as given: strings and small integers exactly; other numbers
+ * as cJSON prints them. */
+static void put_json_value(struct outbuf *b, const cJSON *v)
+{
+    if (v == NULL || cJSON_IsNull(v)) {
+        ob_puts(b, "null");
+    } else if (cJSON_IsString(v)) {
+        ob_json_str(b, v->valuestring);
+    } else if (cJSON_IsBool(v)) {
+        ob_puts(b, cJSON_IsTrue(v) ? "true" : "false");
+    } else if (cJSON_IsNumber(v) && v->valuedouble == floor(v->valuedouble) &&
+               fabs(v->valuedouble) <= 9007199254740991.0) {
+        if (v->valuedouble < 0)
+            ob_putc(b, '-');
+        ob_u64(b, (uint64_t)fabs(v->valuedouble));
+    } else {
+        char *text = cJSON_PrintUnformatted(v);
+        ob_puts(b, text ? text : "null");
+        cJSON_free(text);
+    }
+}
+
+/* Runs d's command into rec (one JSON object and a newline). */
+static bool run_descriptor(struct descriptor *d, struct outbuf *rec, struct cli_error *e)
+{
+    if (d->layout_check || d->n_broadcast_check) {
+        struct tensor_desc td;
+        if (!describe_tensor(&d->cfg.t, &td, e) || !descriptor_check_described(d, &td, e)) {
+            descriptor_name_key(d, e);
+            return false;
+        }
+    }
+    bool ok = d->cfg.cmd == CMD_OFFSET     ? run_offset(&d->cfg, rec, e)
+              : d->cfg.cmd == CMD_VALIDATE ? run_validate(&d->cfg, rec, e)
+                                           : run_size(&d->cfg, rec, e);
+    if (!ok)
+        descriptor_name_key(d, e);
+    return ok;
+}
+
+struct progress {
+    bool on, shown, tty;
+    FILE *err;
+    struct timespec start, last;
+};
+
+static double seconds_since(const struct timespec *t)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) / 1e9;
+}
+
+static void progress_init(struct progress *p, const struct cli_config *cfg)
+{
+    int fd = fileno(cfg->err);
+    p->tty = fd >= 0 && isatty(fd);
+    p->on = cfg->progress || p->tty; /* on a terminal it shows after a second */
+    p->shown = false;
+    p->err = cfg->err;
+    clock_gettime(CLOCK_MONOTONIC, &p->start);
+    p->last = p->start;
+}
+
+static void progress_tick(struct progress *p, uint64_t records, bool last)
+{
+    if (!p->on)
+        return;
+    double total = seconds_since(&p->start);
+    if (!last && (total < 1.0 || seconds_since(&p->last) < (p->tty ? 0.25 : 1.0)))
+        return;
+    if (last && !p->shown)
+        return; /* a quick run says nothing */
+    clock_gettime(CLOCK_MONOTONIC, &p->last);
+    fprintf(p->err, "%sdmltensor: %llu records, %.0f records/s%s", p->tty ? "\r\033[K" : "",
+            (unsigned long long)records, total > 0 ? (double)records / total : 0.0,
+            p->tty && !last ? "" : "\n");
+    fflush(p->err);
+    p->shown = true;
+}
+
+struct tally {
+    uint64_t records, failed, broken; /* error records; well-formed but invalid */
+    unsigned long first_line;
+    char first_message[600];
+};
+
+static void note_failure(struct tally *t, unsigned long line, const struct cli_error *e)
+{
+    if (t->failed++ == 0) {
+        t->first_line = line;
+        snprintf(t->first_message, sizeof t->first_message, "%.150s%s%.400s",
+                 e->key      ? e->key
+                 : e->option ? e->option
+                             : "",
+                 e->key || e->option ? ": " : "", e->message);
+    }
+}
+
+static void error_record(struct outbuf *out, const cJSON *id, const char *path, unsigned long line,
+                         const struct cli_error *e)
+{
+    ob_puts(out, "{\"id\":");
+    put_json_value(out, id);
+    if (path) {
+        ob_puts(out, ",\"path\":");
+        ob_json_str(out, path);
+    } else {
+        ob_puts(out, ",\"line\":");
+        ob_u64(out, line);
+    }
+    ob_putc(out, ',');
+    render_error_member(out, e);
+    ob_puts(out, "}\n");
+}
+
+static FILE *open_input(struct cli_config *cfg, struct cli_error *e, bool *opened)
+{
+    *opened = false;
+    if (cfg->input == NULL || strcmp(cfg->input, "-") == 0)
+        return cfg->in;
+    FILE *f = fopen(cfg->input, "rb");
+    if (f == NULL) {
+        fail(e, "cannot_open", NULL, cfg->input, "cannot open: %s", strerror(errno));
+        return NULL;
+    }
+    *opened = true;
+    return f;
+}
+
+static void summary(const struct cli_config *cfg, const struct tally *t, const char *what)
+{
+    if (t->failed) {
+        char where[40] = "";
+        if (t->first_line)
+            snprintf(where, sizeof where, ", at line %lu", t->first_line);
+        fprintf(cfg->err, "dmltensor: %s: %llu of %llu %s failed; the first%s: %s\n", cfg->cmd_name,
+                (unsigned long long)t->failed, (unsigned long long)t->records, what, where,
+                t->first_message);
+    }
+    if (t->broken)
+        fprintf(cfg->err,
+                "dmltensor: %s: %llu of %llu %s break a DirectML rule (\"valid\":false)\n",
+                cfg->cmd_name, (unsigned long long)t->broken, (unsigned long long)t->records, what);
+}
+
+/* ---- batch ---------------------------------------------------------------- */
+
+static void batch_record(const char *text, size_t len, unsigned long line, struct descriptor *d,
+                         struct outbuf *rec, struct outbuf *out, struct tally *t)
+{
+    struct cli_error e;
+    cJSON *root = cJSON_ParseWithLength(text, len);
+    if (root == NULL) {
+        const char *at = cJSON_GetErrorPtr();
+        size_t col = at && at >= text && at <= text + len ? (size_t)(at - text) : 0;
+        fail(&e, "bad_json", NULL, NULL, "malformed JSON at byte %zu of the record", col + 1);
+        error_record(out, NULL, NULL, line, &e);
+        note_failure(t, line, &e);
+        return;
+    }
+    ob_reset(rec);
+    if (!descriptor_from_json(root, DESC_BATCH, d, &e) || !run_descriptor(d, rec, &e)) {
+        error_record(out, d->id, NULL, line, &e);
+        note_failure(t, line, &e);
+    } else {
+        /* The single command's object, with the id in front. */
+        if (d->id) {
+            ob_puts(out, "{\"id\":");
+            put_json_value(out, d->id);
+            ob_putc(out, ',');
+            ob_write(out, rec->data + 1, rec->len - 1);
+        } else {
+            ob_write(out, rec->data, rec->len);
+        }
+        if (d->cfg.exit_status != EXIT_OK)
+            t->broken++;
+    }
+    cJSON_Delete(root);
+}
+
+bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
+{
+    bool opened;
+    FILE *in = open_input(cfg, e, &opened);
+    if (in == NULL)
+        return false;
+    struct record_reader *r = malloc(sizeof *r);
+    struct descriptor *d = malloc(sizeof *d);
+    struct outbuf rec;
+    ob_init(&rec);
+    if (r == NULL || d == NULL) {
+        free(r);
+        free(d);
+        if (opened)
+            fclose(in);
+        return fail(e, "out_of_memory", NULL, NULL, "out of memory");
+    }
+    record_reader_init(r, in);
+    struct tally t = {0};
+    struct progress p;
+    progress_init(&p, cfg);
+    bool ok = true;
+    for (;;) {
+        const char *text;
+        size_t len;
+        unsigned long line;
+        enum record_status st = record_next(r, &text, &len, &line);
+        if (st == RECORD_END)
+            break;
+        if (st == RECORD_IO_ERROR) {
+            ok = fail(e, "io_error", NULL, cfg->input ? cfg->input : "-", "read error: %s",
+                      strerror(errno ? errno : EIO));
+            e->exit_code = EXIT_IO;
+            break;
+        }
+        t.records++;
+        if (st == RECORD_OK) {
+            batch_record(text, len, line, d, &rec, out, &t);
+        } else {
+            struct cli_error re;
+            if (st == RECORD_TOO_LONG)
+                fail(&re, "record_too_long", NULL, NULL, "the record is longer than %u bytes",
+                     RECORD_MAX);
+            else
+                fail(&re, "bad_json", NULL, NULL,
+                     "the JSON array is not closed by a single ']' (or has a trailing comma)");
+            error_record(out, NULL, NULL, line, &re);
+            note_failure(&t, line, &re);
+        }
+        if (out->len >= BATCH_CHUNK && !drain(out, e)) {
+            ok = false;
+            break;
+        }
+        if ((t.records & 1023u) == 0)
+            progress_tick(&p, t.records, false);
+    }
+    progress_tick(&p, t.records, true);
+    record_reader_free(r);
+    free(r);
+    free(d);
+    ob_free(&rec);
+    if (opened)
+        fclose(in);
+    if (!ok)
+        return false;
+    summary(cfg, &t, "records");
+    if (t.failed || t.broken)
+        cfg->exit_status = EXIT_RULE;
+    return true;
+}
+
+/* ---- scan ----------------------------------------------------------------- */
+
+#define SCAN_MAX_INPUT (256u * 1024u * 1024u) /* a document is read whole */
+
+struct scan {
+    struct cli_config *cfg;
+    struct descriptor *d;
+    struct outbuf *out, rec, path;
+    struct tally t;
+    struct cli_error *e;
+    bool failed_write;
+};
+
+/* $.a.b[2]["odd key"] */
+static void path_push_key(struct outbuf *p, const char *key)
+{
+    bool plain =
+        (key[0] >= 'a' && key[0] <= 'z') || (key[0] >= 'A' && key[0] <= 'Z') || key[0] == '_';
+    for (const char *c = key; plain && *c; c++)
+        plain = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+                *c == '_';
+    if (plain) {
+        ob_putc(p, '.');
+        ob_puts(p, key);
+    } else {
+        ob_putc(p, '[');
+        ob_json_str(p, key);
+        ob_putc(p, ']');
+    }
+}
+
+static void scan_hit(struct scan *s, const cJSON *obj)
+{
+    struct cli_error e;
+    ob_putc(&s->path, '\0');
+    const char *path = s->path.data;
+    s->t.records++;
+    ob_reset(&s->rec);
+    if (!descriptor_from_json(obj, DESC_SCAN, s->d, &e) || !run_descriptor(s->d, &s->rec, &e)) {
+        error_record(s->out, NULL, path, 0, &e);
+        note_failure(&s->t, 0, &e);
+    } else {
+        /* {"path":..., "dtype":..., "sizes":[...], and validate's keys} */
+        struct tensor_desc td;
+        struct cli_error ignored;
+        ob_puts(s->out, "{\"path\":");
+        ob_json_str(s->out, path);
+        if (describe_tensor(&s->d->cfg.t, &td, &ignored)) {
+            ob_puts(s->out, ",\"dtype\":");
+            ob_json_str(s->out, dmlt_dtype_get(td.t.dtype)->name);
+            ob_puts(s->out, ",\"sizes\":");
+            ob_u32_list(s->out, td.t.sizes, td.t.rank, 1, true);
+            ob_puts(s->out, ",\"strides\":");
+            ob_u32_list(s->out, td.t.strides, td.t.rank, 1, true);
+        }
+        ob_putc(s->out, ',');
+        ob_write(s->out, s->rec.data + 1, s->rec.len - 1);
+        if (s->d->cfg.exit_status != EXIT_OK)
+            s->t.broken++;
+    }
+    s->path.len--; /* drop the NUL again */
+}
+
+static void scan_value(struct scan *s, const cJSON *v)
+{
+    if (s->failed_write)
+        return;
+    if (cJSON_IsObject(v) && cJSON_GetObjectItemCaseSensitive(v, "DataType") &&
+        cJSON_GetObjectItemCaseSensitive(v, "Sizes")) {
+        scan_hit(s, v);
+        if (s->out->len >= BATCH_CHUNK && !drain(s->out, s->e))
+            s->failed_write = true;
+        return; /* a tensor description holds no other */
+    }
+    if (!cJSON_IsObject(v) && !cJSON_IsArray(v))
+        return;
+    size_t mark = s->path.len;
+    unsigned long i = 0;
+    for (const cJSON *c = v->child; c; c = c->next, i++) {
+        if (cJSON_IsObject(v)) {
+            path_push_key(&s->path, c->string);
+        } else {
+            ob_putc(&s->path, '[');
+            ob_u64(&s->path, i);
+            ob_putc(&s->path, ']');
+        }
+        scan_value(s, c);
+        s->path.len = mark;
+    }
+}
+
+bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
+{
+    if (cfg->input == NULL) {
+        fail(e, "missing_argument", NULL, NULL, "missing: the JSON file to scan (or - for stdin)");
+        set_hint(e, "dmltensor scan model.json");
+        return false;
+    }
+    bool opened;
+    FILE *in = open_input(cfg, e, &opened);
+    if (in == NULL)
+        return false;
+    struct outbuf doc;
+    ob_init(&doc);
+    char block[64 * 1024];
+    size_t n;
+    while ((n = fread(block, 1, sizeof block, in)) > 0 && doc.len <= SCAN_MAX_INPUT)
+        ob_write(&doc, block, n);
+    bool read_error = ferror(in) != 0;
+    if (opened)
+        fclose(in);
+    if (read_error || doc.failed || doc.len > SCAN_MAX_INPUT) {
+        ob_free(&doc);
+        if (read_error) {
+            fail(e, "io_error", NULL, cfg->input, "read error");
+            e->exit_code = EXIT_IO;
+            return false;
+        }
+        return fail(e, "input_too_large", NULL, cfg->input,
+                    "larger than %u MiB; scan reads a document whole",
+                    SCAN_MAX_INPUT / (1024u * 1024u));
+    }
+    cJSON *root = cJSON_ParseWithLength(doc.data ? doc.data : "", doc.len);
+    if (root == NULL) {
+        const char *at = cJSON_GetErrorPtr();
+        size_t off = at && doc.data && at >= doc.data ? (size_t)(at - doc.data) : 0;
+        unsigned long line = 1;
+        for (size_t i = 0; i < off && i < doc.len; i++)
+            line += doc.data[i] == '\n';
+        ob_free(&doc);
+        return fail(e, "bad_json", NULL, cfg->input, "malformed JSON at line %lu", line);
+    }
+    ob_free(&doc);
+    struct scan s;
+    memset(&s, 0, sizeof s);
+    s.cfg = cfg;
+    s.out = out;
+    s.e = e;
+    s.d = malloc(sizeof *s.d);
+    ob_init(&s.rec);
+    ob_init(&s.path);
+    ob_putc(&s.path, '$');
+    if (s.d)
+        scan_value(&s, root);
+    bool ok = s.d != NULL && !s.failed_write;
+    if (s.d == NULL)
+        fail(e, "out_of_memory", NULL, NULL, "out of memory");
+    cJSON_Delete(root);
+    free(s.d);
+    ob_free(&s.rec);
+    ob_free(&s.path);
+    if (!ok)
+        return false;
+    if (s.t.records == 0)
+        fprintf(cfg->err,
+                "dmltensor: scan: no tensor description (an object with DataType and "
+                "Sizes) in %s\n",
+                cfg->input);
+    summary(cfg, &s.t, "tensor descriptions");
+    if (s.t.failed || s.t.broken)
+        cfg->exit_status = EXIT_RULE;
+    return true;
+}

@@ -1,0 +1,570 @@
+/* descriptor.c - see descriptor.h. JSON numbers are doubles in cJSON, exact
+ * only up to 2^53: larger ones are refused with a hint to give the value as
+ * a string, which is parsed exactly like the command line's text. */
+#include "descriptor.h"
+#include "parse.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+enum slot {
+    S_DTYPE,
+    S_SIZES,
+    S_STRIDES,
+    S_LAYOUT,
+    S_ORDER,
+    S_BROADCAST,
+    S_PAD,
+    S_RANK,
+    S_ROW_PITCH,
+    S_TOTAL,
+    S_ALIGNMENT,
+    S_BASE_OFFSET,
+    S_FLAGS,
+    S_COORD,
+    S_COORDS,
+    S_COMMAND,
+    S_ID,
+    S_DIMENSION_COUNT,
+    S_IGNORED /* keys `size` prints that describe nothing new */
+};
+
+static const struct key_def {
+    const char *name;
+    enum slot slot;
+    const char *option; /* the command-line option it stands for */
+    bool directml;      /* a DML_BUFFER_TENSOR_DESC field name (scan reads these) */
+} keys[] = {
+    {"dtype", S_DTYPE, "--dtype", false},
+    {"DataType", S_DTYPE, "--dtype", true},
+    {"sizes", S_SIZES, "--sizes", false},
+    {"Sizes", S_SIZES, "--sizes", true},
+    {"strides", S_STRIDES, "--strides", false},
+    {"Strides", S_STRIDES, "--strides", true},
+    {"layout", S_LAYOUT, "--layout", false},
+    {"order", S_ORDER, "--order", false},
+    {"broadcast", S_BROADCAST, "--broadcast", false},
+    {"pad", S_PAD, "--pad", false},
+    {"rank", S_RANK, "--rank", false},
+    {"row_pitch_align", S_ROW_PITCH, "--row-pitch-align", false},
+    {"total_tensor_size_bytes", S_TOTAL, "--total-size", false},
+    {"TotalTensorSizeInBytes", S_TOTAL, "--total-size", true},
+    {"guaranteed_base_offset_alignment", S_ALIGNMENT, "--alignment", false},
+    {"GuaranteedBaseOffsetAlignment", S_ALIGNMENT, "--alignment", true},
+    {"base_offset_bytes", S_BASE_OFFSET, "--base-offset", false},
+    {"flags", S_FLAGS, "--flags", false},
+    {"Flags", S_FLAGS, "--flags", true},
+    {"DimensionCount", S_DIMENSION_COUNT, NULL, true},
+    {"coord", S_COORD, "--coord", false},
+    {"coords", S_COORDS, "--coord", false},
+    {"command", S_COMMAND, NULL, false},
+    {"id", S_ID, NULL, false},
+    {"dml_data_type", S_IGNORED, NULL, false},
+    {"dml_data_type_value", S_IGNORED, NULL, false},
+    {"element_size_bits", S_IGNORED, NULL, false},
+    {"byte_strides", S_IGNORED, NULL, false},
+    {"element_count", S_IGNORED, NULL, false},
+    {"index_of_last_element", S_IGNORED, NULL, false},
+    {"packed_size_bytes", S_IGNORED, NULL, false},
+    {"minimum_implied_size_bytes", S_IGNORED, NULL, false},
+    {"padded_size_bytes", S_IGNORED, NULL, false},
+    {"properties", S_IGNORED, NULL, false},
+    {"diagnostics", S_IGNORED, NULL, false},
+};
+#define N_KEYS (sizeof keys / sizeof keys[0])
+
+#define MAX_SAFE 9007199254740991.0 /* 2^53 - 1: larger JSON numbers are not exact */
+
+/* ---- building texts ------------------------------------------------------- */
+
+static char *arena_begin(struct descriptor *d)
+{
+    return d->arena + d->used;
+}
+
+static bool too_long(const char *key, struct cli_error *e)
+{
+    fail(e, "too_long", NULL, NULL, "the values are too long (more than %zu bytes in all)",
+         sizeof((struct descriptor *)0)->arena);
+    e->key = key;
+    return false;
+}
+
+/* Appends to the text being built; arena_end() ends it with a NUL. */
+static bool arena_put(struct descriptor *d, const char *s, size_t n, const char *key,
+                      struct cli_error *e)
+{
+    if (n >= sizeof d->arena - d->used)
+        return too_long(key, e);
+    memcpy(d->arena + d->used, s, n);
+    d->used += n;
+    return true;
+}
+
+static bool arena_end(struct descriptor *d, const char *key, struct cli_error *e)
+{
+    if (d->used >= sizeof d->arena)
+        return too_long(key, e);
+    d->arena[d->used++] = '\0';
+    return true;
+}
+
+static bool bad_value(struct cli_error *e, const char *key, const char *id, const char *message)
+{
+    fail(e, id, NULL, NULL, "%s", message);
+    e->key = key;
+    return false;
+}
+
+/* A JSON number that is an exact unsigned integer, as decimal text. */
+static bool put_number(struct descriptor *d, const cJSON *v, const char *key, struct cli_error *e)
+{
+    double x = v->valuedouble;
+    if (!isfinite(x) || x != floor(x))
+        return bad_value(e, key, "bad_number", "not a whole number");
+    if (x < 0)
+        return bad_value(e, key, "bad_number", "negative");
+    if (x > MAX_SAFE) {
+        fail(e, "inexact_number", NULL, NULL, "a number past 2^53 is not exact as a JSON number");
+        set_hint(e, "give it as a string of digits, e.g. \"18446744073709551615\"");
+        e->key = key;
+        return false;
+    }
+    char buf[24];
+    int n = snprintf(buf, sizeof buf, "%.0f", x);
+    return arena_put(d, buf, (size_t)n, key, e);
+}
+
+/* A list as the option's text: [1,2] or ["h","w"] -> "1,2" / "h,w"; a string
+ * passes as it is. */
+static bool list_text(struct descriptor *d, const cJSON *v, const char *key, const char **out,
+                      struct cli_error *e)
+{
+    if (cJSON_IsString(v)) {
+        *out = v->valuestring;
+        return true;
+    }
+    if (!cJSON_IsArray(v))
+        return bad_value(e, key, "bad_type", "expected a list, like [1,2,3], or \"1,2,3\"");
+    *out = arena_begin(d);
+    bool first = true;
+    for (const cJSON *it = v->child; it; it = it->next) {
+        if (!first && !arena_put(d, ",", 1, key, e))
+            return false;
+        first = false;
+        if (cJSON_IsNumber(it)) {
+            if (!put_number(d, it, key, e))
+                return false;
+        } else if (cJSON_IsString(it)) {
+            if (!arena_put(d, it->valuestring, strlen(it->valuestring), key, e))
+                return false;
+        } else {
+            return bad_value(e, key, "bad_type", "list items are numbers or strings");
+        }
+    }
+    return arena_end(d, key, e);
+}
+
+/* A single value: a string as it is, a number as digits. */
+static bool scalar_text(struct descriptor *d, const cJSON *v, const char *key, const char **out,
+                        struct cli_error *e)
+{
+    if (cJSON_IsString(v)) {
+        *out = v->valuestring;
+        return true;
+    }
+    if (!cJSON_IsNumber(v))
+        return bad_value(e, key, "bad_type", "expected a number or a string");
+    *out = arena_begin(d);
+    return put_number(d, v, key, e) && arena_end(d, key, e);
+}
+
+/* "DataType": 2 is DML_TENSOR_DATA_TYPE_FLOAT16. */
+static bool dtype_text(const cJSON *v, const char *key, const char **out, struct cli_error *e)
+{
+    if (cJSON_IsNumber(v)) {
+        double x = v->valuedouble;
+        const struct dmlt_dtype_info *info = x >= 1 && x <= DMLT_DTYPE_COUNT && x == floor(x)
+                                                 ? dmlt_dtype_get((enum dmlt_dtype)x)
+                                                 : NULL;
+        if (info == NULL)
+            return bad_value(e, key, "bad_dtype", "not a DML_TENSOR_DATA_TYPE value (1..13)");
+        *out = info->name;
+        return true;
+    }
+    if (!cJSON_IsString(v))
+        return bad_value(e, key, "bad_type", "expected a data type name, like \"float16\"");
+    *out = v->valuestring;
+    return true;
+}
+
+/* "broadcast": "hw", ["h","w"], [2,3], or per-dim booleans as `size` prints. */
+static bool broadcast_text(struct descriptor *d, const cJSON *v, const char *key, const char **out,
+                           struct cli_error *e)
+{
+    if (cJSON_IsArray(v) && v->child && cJSON_IsBool(v->child)) {
+        unsigned n = 0;
+        for (const cJSON *it = v->child; it; it = it->next) {
+            if (!cJSON_IsBool(it))
+                return bad_value(e, key, "bad_type",
+                                 "a list of booleans, one per dimension, or of dimensions");
+            if (n == DMLT_MAX_RANK)
+                return bad_value(e, key, "too_many_values",
+                                 "more than 8 booleans (one per dimension)");
+            d->broadcast_check[n++] = cJSON_IsTrue(it);
+        }
+        d->n_broadcast_check = n;
+        /* As a modifier: the dims marked true. */
+        *out = arena_begin(d);
+        bool any = false;
+        for (unsigned i = 0; i < n; i++) {
+            if (!d->broadcast_check[i])
+                continue;
+            char num[4];
+            int len = snprintf(num, sizeof num, any ? ",%u" : "%u", i);
+            if (!arena_put(d, num, (size_t)len, key, e))
+                return false;
+            any = true;
+        }
+        if (!any)
+            *out = NULL; /* nothing broadcast */
+        return any ? arena_end(d, key, e) : true;
+    }
+    return list_text(d, v, key, out, e);
+}
+
+/* "pad": "w=2", ["h=1","w=2"] or {"w":2}. */
+static bool pad_text(struct descriptor *d, const cJSON *v, const char *key, const char **out,
+                     struct cli_error *e)
+{
+    if (!cJSON_IsObject(v))
+        return list_text(d, v, key, out, e);
+    *out = arena_begin(d);
+    bool first = true;
+    for (const cJSON *it = v->child; it; it = it->next) {
+        if (!first && !arena_put(d, ",", 1, key, e))
+            return false;
+        first = false;
+        if (!arena_put(d, it->string, strlen(it->string), key, e) || !arena_put(d, "=", 1, key, e))
+            return false;
+        if (!cJSON_IsNumber(it))
+            return bad_value(e, key, "bad_type", "pad amounts are numbers: {\"w\": 2}");
+        if (!put_number(d, it, key, e))
+            return false;
+    }
+    return arena_end(d, key, e);
+}
+
+/* ---- the object ----------------------------------------------------------- */
+
+static const struct key_def *find_key(const char *name, enum descriptor_mode mode)
+{
+    for (size_t i = 0; i < N_KEYS; i++)
+        if (strcmp(keys[i].name, name) == 0 && (mode == DESC_BATCH || keys[i].directml))
+            return &keys[i];
+    return NULL;
+}
+
+static const char **slot_text(struct descriptor *d, enum slot s)
+{
+    struct tensor_args *t = &d->cfg.t;
+    switch (s) {
+    case S_DTYPE:
+        return &t->dtype;
+    case S_SIZES:
+        return &t->sizes;
+    case S_STRIDES:
+        return &t->strides;
+    case S_LAYOUT:
+        return &t->layout;
+    case S_ORDER:
+        return &t->order;
+    case S_BROADCAST:
+        return &t->broadcast[0];
+    case S_PAD:
+        return &t->pad[0];
+    case S_RANK:
+        return &t->rank;
+    case S_ROW_PITCH:
+        return &t->row_pitch_align;
+    case S_TOTAL:
+        return &t->total_size;
+    case S_ALIGNMENT:
+        return &t->alignment;
+    case S_BASE_OFFSET:
+        return &t->base_offset;
+    case S_FLAGS:
+        return &t->flags;
+    case S_COORD:
+    case S_COORDS:
+    case S_COMMAND:
+    case S_ID:
+    case S_DIMENSION_COUNT:
+    case S_IGNORED:
+        break;
+    }
+    return NULL;
+}
+
+static bool read_command(struct descriptor *d, const cJSON *v, const char *key, struct cli_error *e)
+{
+    static const struct {
+        const char *name;
+        enum command cmd;
+    } cmds[] = {{"size", CMD_SIZE}, {"validate", CMD_VALIDATE}, {"offset", CMD_OFFSET}};
+    if (cJSON_IsString(v))
+        for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+            if (strcmp(v->valuestring, cmds[i].name) == 0) {
+                d->cfg.cmd = cmds[i].cmd;
+                d->cfg.cmd_name = cmds[i].name;
+                return true;
+            }
+    fail(e, "bad_command", NULL, cJSON_IsString(v) ? v->valuestring : NULL,
+         "not a batch command (size, validate or offset)");
+    e->key = key;
+    return false;
+}
+
+static bool read_coords(struct descriptor *d, const cJSON *v, const char *key, bool many,
+                        struct cli_error *e)
+{
+    if (!many) {
+        d->cfg.n_coords = 1;
+        return list_text(d, v, key, &d->coords[0], e);
+    }
+    if (!cJSON_IsArray(v))
+        return bad_value(e, key, "bad_type", "expected a list of coordinates: [[0,1],[1,2]]");
+    for (const cJSON *it = v->child; it; it = it->next) {
+        if (d->cfg.n_coords == DESC_MAX_COORDS)
+            return bad_value(e, key, "too_many_values", "more than 256 coordinates in one record");
+        if (!list_text(d, it, key, &d->coords[d->cfg.n_coords++], e))
+            return false;
+    }
+    return true;
+}
+
+static void remember(struct descriptor *d, const char *option, const char *key)
+{
+    if (option && d->n_from < sizeof d->from / sizeof d->from[0]) {
+        d->from[d->n_from].option = option;
+        d->from[d->n_from].key = key;
+        d->n_from++;
+    }
+}
+
+bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct descriptor *d,
+                          struct cli_error *e)
+{
+    memset(&d->cfg, 0, sizeof d->cfg);
+    d->id = NULL;
+    d->layout_check = NULL;
+    d->n_broadcast_check = 0;
+    d->n_from = 0;
+    d->used = 0;
+    d->cfg.cmd = mode == DESC_SCAN ? CMD_VALIDATE : CMD_SIZE;
+    d->cfg.cmd_name = mode == DESC_SCAN ? "validate" : "size";
+    d->cfg.format = FMT_JSON;
+    d->cfg.coords = d->coords;
+    if (!cJSON_IsObject(obj)) {
+        fail(e, "bad_record", NULL, NULL,
+             "a descriptor is a JSON object, like {\"sizes\":[1,3,8,8]}");
+        return false;
+    }
+    /* The id first, so that an error in any other key still echoes it. */
+    const cJSON *id = mode == DESC_BATCH ? cJSON_GetObjectItemCaseSensitive(obj, "id") : NULL;
+    d->id = id;
+    const cJSON *dimension_count = NULL, *sizes_value = NULL;
+    for (const cJSON *it = obj->child; it; it = it->next) {
+        const char *key = it->string;
+        const struct key_def *k = find_key(key, mode);
+        if (k == NULL) {
+            if (mode == DESC_SCAN)
+                continue; /* an operator's own fields */
+            const char *names[N_KEYS];
+            for (size_t i = 0; i < N_KEYS; i++)
+                names[i] = keys[i].name;
+            fail(e, "unknown_key", NULL, NULL, "not a descriptor key");
+            e->key = key;
+            const char *s = suggest(key, names, N_KEYS);
+            if (s)
+                set_hint(e, "did you mean \"%s\"?", s);
+            else
+                set_hint(e, "keys: dtype sizes strides layout order broadcast pad rank "
+                            "total_tensor_size_bytes guaranteed_base_offset_alignment "
+                            "base_offset_bytes flags command coord coords id, or "
+                            "DirectML's DataType Sizes Strides TotalTensorSizeInBytes "
+                            "GuaranteedBaseOffsetAlignment Flags DimensionCount");
+            return false;
+        }
+        /* The same key twice, or two spellings of one field. */
+        for (const cJSON *prev = obj->child; prev != it; prev = prev->next) {
+            const struct key_def *pk = find_key(prev->string, mode);
+            if (pk && pk->slot == k->slot && k->slot != S_IGNORED) {
+                fail(e, "duplicate_key", NULL, NULL, "given twice (also as \"%s\")", prev->string);
+                e->key = key;
+                return false;
+            }
+        }
+        const char **slot = slot_text(d, k->slot);
+        bool ok = true;
+        switch (k->slot) {
+        case S_DTYPE:
+            ok = dtype_text(it, key, slot, e);
+            break;
+        case S_SIZES:
+            sizes_value = it;
+            ok = list_text(d, it, key, slot, e);
+            break;
+        case S_STRIDES:
+            if (cJSON_IsNull(it))
+                break; /* as size prints for no strides: none given */
+            ok = list_text(d, it, key, slot, e);
+            break;
+        case S_ORDER:
+            ok = list_text(d, it, key, slot, e);
+            break;
+        case S_LAYOUT:
+            if (cJSON_IsNull(it))
+                break; /* `size` prints null when no named layout fits */
+            if (!cJSON_IsString(it))
+                return bad_value(e, key, "bad_type", "expected a layout name, like \"nhwc\"");
+            *slot = it->valuestring;
+            break;
+        case S_BROADCAST:
+            ok = broadcast_text(d, it, key, slot, e);
+            if (*slot)
+                d->cfg.t.n_broadcast = 1;
+            break;
+        case S_PAD:
+            ok = pad_text(d, it, key, slot, e);
+            d->cfg.t.n_pad = 1;
+            break;
+        case S_RANK:
+        case S_ROW_PITCH:
+        case S_TOTAL:
+        case S_ALIGNMENT:
+        case S_BASE_OFFSET:
+        case S_FLAGS:
+            ok = scalar_text(d, it, key, slot, e);
+            break;
+        case S_COORD:
+        case S_COORDS:
+            ok = read_coords(d, it, key, k->slot == S_COORDS, e);
+            break;
+        case S_COMMAND:
+            ok = read_command(d, it, key, e);
+            break;
+        case S_DIMENSION_COUNT:
+            dimension_count = it;
+            break;
+        case S_ID:
+        case S_IGNORED:
+            break;
+        }
+        if (!ok)
+            return false;
+        remember(d, k->option, key);
+    }
+    if (d->cfg.t.sizes == NULL) {
+        fail(e, "missing_key", NULL, NULL, "missing: every descriptor has sizes");
+        e->key = mode == DESC_SCAN ? "Sizes" : "sizes";
+        set_hint(e, "for example {\"sizes\":[1,3,224,224]}");
+        return false;
+    }
+    if (dimension_count) {
+        int n = cJSON_IsArray(sizes_value) ? cJSON_GetArraySize(sizes_value) : -1;
+        if (!cJSON_IsNumber(dimension_count) ||
+            (n >= 0 && dimension_count->valuedouble != (double)n)) {
+            fail(e, "dimension_count", NULL, NULL, "DimensionCount is not the number of Sizes (%d)",
+                 n);
+            e->key = "DimensionCount";
+            return false;
+        }
+    }
+    /* With explicit strides, layout and broadcast booleans only describe
+     * them (as `size` prints them): check, do not apply. */
+    if (d->cfg.t.strides) {
+        d->layout_check = d->cfg.t.layout;
+        d->cfg.t.layout = NULL;
+        if (d->n_broadcast_check) {
+            d->cfg.t.broadcast[0] = NULL;
+            d->cfg.t.n_broadcast = 0;
+        }
+    } else {
+        d->n_broadcast_check = 0;
+    }
+    if (d->cfg.cmd == CMD_OFFSET && d->cfg.n_coords == 0) {
+        fail(e, "missing_key", NULL, NULL, "missing: offset needs coord or coords");
+        e->key = "coords";
+        return false;
+    }
+    if (d->cfg.cmd != CMD_OFFSET && d->cfg.n_coords != 0) {
+        fail(e, "unexpected_key", NULL, NULL, "only for \"command\": \"offset\"");
+        e->key = "coords";
+        return false;
+    }
+    return true;
+}
+
+void descriptor_name_key(const struct descriptor *d, struct cli_error *e)
+{
+    if (e->key || e->option == NULL)
+        return;
+    for (unsigned i = 0; i < d->n_from; i++) {
+        if (strcmp(d->from[i].option, e->option) == 0) {
+            e->key = d->from[i].key;
+            return;
+        }
+    }
+    /* An option no key set (a missing one): its snake_case key. */
+    for (size_t i = 0; i < N_KEYS; i++) {
+        if (keys[i].option && strcmp(keys[i].option, e->option) == 0) {
+            e->key = keys[i].name;
+            return;
+        }
+    }
+}
+
+bool descriptor_check_described(struct descriptor *d, const struct tensor_desc *t,
+                                struct cli_error *e)
+{
+    if (d->n_broadcast_check) {
+        bool ok = d->n_broadcast_check == t->t.rank;
+        for (unsigned i = 0; ok && i < t->t.rank; i++)
+            ok = d->broadcast_check[i] == (t->t.sizes[i] > 1 && t->t.strides[i] == 0);
+        if (!ok) {
+            fail(e, "conflicting_keys", NULL, NULL,
+                 "does not match the strides (a dim is broadcast when its size is over 1 "
+                 "and its stride 0)");
+            e->key = "broadcast";
+            return false;
+        }
+    }
+    if (d->layout_check == NULL)
+        return true;
+    /* The layout's own strides must be the ones given. */
+    struct tensor_args a = d->cfg.t;
+    a.strides = NULL;
+    a.layout = d->layout_check;
+    struct tensor_desc from_layout;
+    struct cli_error le;
+    if (!describe_tensor(&a, &from_layout, &le)) {
+        *e = le;
+        descriptor_name_key(d, e);
+        return false;
+    }
+    if (memcmp(from_layout.t.strides, t->t.strides, t->t.rank * sizeof t->t.strides[0]) != 0) {
+        fail(e, "conflicting_keys", NULL, d->layout_check,
+             "this layout does not give the strides given");
+        e->key = "layout";
+        struct outbuf b;
+        ob_init(&b);
+        ob_u32_list(&b, from_layout.t.strides, t->t.rank, 1, false);
+        ob_putc(&b, '\0');
+        set_hint(e, "its strides are %s; drop \"layout\" or \"strides\"", b.failed ? "?" : b.data);
+        ob_free(&b);
+        return false;
+    }
+    return true;
+}

@@ -1,0 +1,46 @@
+/* records.h - splits a stream into JSON records for `batch`: JSON Lines (one
+ * record per line) or one JSON array (one record per element), told apart by
+ * the first byte that is not white space. Memory is one input block plus the
+ * longest record, whatever the number of records: an array is split while it
+ * is read, never loaded whole. */
+#ifndef DMLT_RECORDS_H
+#define DMLT_RECORDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define RECORD_MAX (1024u * 1024u) /* a longer record is an error record */
+
+enum record_status {
+    RECORD_OK,        /* text/len/line hold one record */
+    RECORD_END,       /* no more records */
+    RECORD_TOO_LONG,  /* the record passed RECORD_MAX bytes; it was skipped */
+    RECORD_MALFORMED, /* the array is broken (text after ']', or no ']') */
+    RECORD_IO_ERROR   /* reading failed (errno says why) */
+};
+
+struct record_reader {
+    FILE *f;
+    char block[64 * 1024];
+    size_t pos, end;
+    bool eof, io_error;
+    unsigned long line; /* 1-based line of the next byte */
+    int mode;           /* 0 not yet known, 1 JSON Lines, 2 array, 3 array ended */
+    bool comma;         /* the last array element ended with ',' */
+    char *rec;          /* the record being read */
+    size_t len, cap;
+};
+
+void record_reader_init(struct record_reader *r, FILE *f);
+void record_reader_free(struct record_reader *r);
+
+/* The next record: *text (NUL-terminated, valid until the next call), its
+ * length and the line it starts on. Blank lines are skipped and a trailing
+ * CR is dropped. After RECORD_TOO_LONG and RECORD_MALFORMED, *line says
+ * where, and reading goes on (RECORD_MALFORMED ends an array). An array
+ * element is passed on as it is, so "[1,,2]" gives an empty record. */
+enum record_status record_next(struct record_reader *r, const char **text, size_t *len,
+                               unsigned long *line);
+
+#endif
