@@ -7,6 +7,8 @@ Each tests/cli/cases/NAME.case holds one invocation and what it must print:
     args: size --sizes 1,0,3        (shell words, split with shlex)
     args-esc: size --dtype 'f\x01'  (the same, then backslash escapes decoded)
     env: NO_COLOR=1                 (optional, repeatable)
+    stdin: data/records.jsonl       (optional: a file to read as stdin)
+    stdin-esc: {"sizes":[2]}\n      (optional: stdin text, backslash escapes decoded)
     stdout-to: /dev/full            (optional: where stdout goes)
     exit: 2
     --- stdout
@@ -47,7 +49,7 @@ def parse_case(path):
     return meta, sections
 
 
-def run(binary, meta):
+def run(binary, meta, case_dir):
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS")}
     env["LC_ALL"] = "C"
     for item in meta["env"]:
@@ -58,14 +60,21 @@ def run(binary, meta):
                            for a in shlex.split(meta["args-esc"])]
     else:
         argv = [binary] + shlex.split(meta.get("args", ""))
+    # Paths in a case (files to read) are relative to the case's directory.
+    stdin = b""
+    if "stdin" in meta:
+        with open(os.path.join(case_dir, meta["stdin"]), "rb") as f:
+            stdin = f.read()
+    elif "stdin-esc" in meta:
+        stdin = meta["stdin-esc"].encode("latin-1").decode("unicode_escape").encode("latin-1")
     target = meta.get("stdout-to")
     if target:
         with open(target, "wb") as out:
             p = subprocess.run(argv, stdout=out, stderr=subprocess.PIPE, env=env,
-                               stdin=subprocess.DEVNULL, timeout=60)
+                               input=stdin, timeout=60, cwd=case_dir)
         return p.returncode, b"", p.stderr
-    p = subprocess.run(argv, capture_output=True, env=env, stdin=subprocess.DEVNULL,
-                       timeout=60)
+    p = subprocess.run(argv, capture_output=True, env=env, input=stdin, timeout=60,
+                       cwd=case_dir)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -88,12 +97,12 @@ def main():
     if len(args) < 2:
         print(__doc__, file=sys.stderr)
         return 2
-    binary, cases = args[0], args[1:]
+    binary, cases = os.path.abspath(args[0]), args[1:]
     passed = failed = 0
     for path in cases:
         name = os.path.basename(path)[:-5]
         meta, sections = parse_case(path)
-        code, out, err = run(binary, meta)
+        code, out, err = run(binary, meta, os.path.dirname(os.path.abspath(path)))
         if update:
             write_case(path, meta, code, out, err)
             print(f"updated {name}")
