@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -165,13 +166,73 @@ static void summary(const struct cli_config *cfg, const struct tally *t, const c
                 cfg->cmd_name, (unsigned long long)t->broken, (unsigned long long)t->records, what);
 }
 
+/* ---- cJSON's memory: one arena per record ------------------------------ */
+
+/* cJSON allocates every node and string separately; a record's tree lives
+ * only until the record is answered, so its memory comes from a bump arena
+ * emptied after each record (about a third of the time per record went to
+ * malloc and free). Blocks past the first are freed at each reset, so the
+ * arena does not grow with the number of records. */
+struct arena_block {
+    struct arena_block *next;
+    size_t used, size;
+    max_align_t data[];
+};
+
+static struct arena_block *arena_head;
+
+static void *arena_malloc(size_t n)
+{
+    n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+    struct arena_block *b = arena_head;
+    if (b == NULL || b->size - b->used < n) {
+        size_t size = n > 60 * 1024 ? n : 60 * 1024;
+        struct arena_block *nb = malloc(sizeof *nb + size);
+        if (nb == NULL)
+            return NULL;
+        nb->next = b;
+        nb->used = 0;
+        nb->size = size;
+        arena_head = b = nb;
+    }
+    void *p = (char *)b->data + b->used;
+    b->used += n;
+    return p;
+}
+
+static void arena_free(void *p)
+{
+    (void)p; /* everything goes at the next reset */
+}
+
+static void arena_reset(bool release_all)
+{
+    while (arena_head && (release_all || arena_head->next)) {
+        struct arena_block *next = arena_head->next;
+        free(arena_head);
+        arena_head = next;
+    }
+    if (arena_head)
+        arena_head->used = 0;
+}
+
+static void arena_hooks(bool on)
+{
+    cJSON_Hooks hooks = {on ? arena_malloc : NULL, on ? arena_free : NULL};
+    cJSON_InitHooks(&hooks);
+    if (!on)
+        arena_reset(true);
+}
+
 /* ---- batch ---------------------------------------------------------------- */
 
 static void batch_record(const char *text, size_t len, unsigned long line, struct descriptor *d,
                          struct outbuf *rec, struct outbuf *out, struct tally *t)
 {
     struct cli_error e;
-    cJSON *root = cJSON_ParseWithLength(text, len);
+    /* The record is NUL-terminated at len: counting the NUL makes cJSON
+     * refuse anything after the value ({...} junk). */
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, NULL, true);
     if (root == NULL) {
         const char *at = cJSON_GetErrorPtr();
         size_t col = at && at >= text && at <= text + len ? (size_t)(at - text) : 0;
@@ -198,6 +259,7 @@ static void batch_record(const char *text, size_t len, unsigned long line, struc
             t->broken++;
     }
     cJSON_Delete(root);
+    arena_reset(false);
 }
 
 bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
@@ -221,6 +283,7 @@ bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
     struct tally t = {0};
     struct progress p;
     progress_init(&p, cfg);
+    arena_hooks(true);
     bool ok = true;
     for (;;) {
         const char *text;
@@ -257,6 +320,7 @@ bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
             progress_tick(&p, t.records, false);
     }
     progress_tick(&p, t.records, true);
+    arena_hooks(false);
     record_reader_free(r);
     free(r);
     free(d);
@@ -393,7 +457,8 @@ bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
                     "larger than %u MiB; scan reads a document whole",
                     SCAN_MAX_INPUT / (1024u * 1024u));
     }
-    cJSON *root = cJSON_ParseWithLength(doc.data ? doc.data : "", doc.len);
+    ob_putc(&doc, '\0'); /* counted, so that nothing may follow the value */
+    cJSON *root = doc.failed ? NULL : cJSON_ParseWithLengthOpts(doc.data, doc.len, NULL, true);
     if (root == NULL) {
         const char *at = cJSON_GetErrorPtr();
         size_t off = at && doc.data && at >= doc.data ? (size_t)(at - doc.data) : 0;

@@ -19,11 +19,6 @@
 
 /* ---- integers, by hand ------------------------------------------------- */
 
-static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324252627282930"
-                                  "31323334353637383940414243444546474849505152535455565758596061"
-                                  "62636465666768697071727374757677787980818283848586878889909192"
-                                  "93949596979899";
-
 static unsigned digits_u64(uint64_t v)
 {
     unsigned n = 1;
@@ -32,32 +27,6 @@ static unsigned digits_u64(uint64_t v)
         n++;
     }
     return n;
-}
-
-/* Writes v's n digits (n = digits_u64(v)) ending at p + n. */
-static void put_digits(char *p, uint64_t v, unsigned n)
-{
-    char *q = p + n;
-    while (v >= 100) {
-        unsigned i = (unsigned)(v % 100) * 2;
-        v /= 100;
-        *--q = digit_pairs[i + 1];
-        *--q = digit_pairs[i];
-    }
-    if (v >= 10) {
-        unsigned i = (unsigned)v * 2;
-        *--q = digit_pairs[i + 1];
-        *--q = digit_pairs[i];
-    } else {
-        *--q = (char)('0' + v);
-    }
-}
-
-static char *put_u64(char *p, uint64_t v)
-{
-    unsigned n = digits_u64(v);
-    put_digits(p, v, n);
-    return p + n;
 }
 
 static char *put_u128(char *p, dmlt_u128 v)

@@ -132,8 +132,7 @@ static bool put_number(struct descriptor *d, const cJSON *v, const char *key, st
         return false;
     }
     char buf[24];
-    int n = snprintf(buf, sizeof buf, "%.0f", x);
-    return arena_put(d, buf, (size_t)n, key, e);
+    return arena_put(d, buf, fmt_u128(buf, (uint64_t)x), key, e);
 }
 
 /* A list as the option's text: [1,2] or ["h","w"] -> "1,2" / "h,w"; a string
@@ -261,7 +260,8 @@ static bool pad_text(struct descriptor *d, const cJSON *v, const char *key, cons
 static const struct key_def *find_key(const char *name, enum descriptor_mode mode)
 {
     for (size_t i = 0; i < N_KEYS; i++)
-        if (strcmp(keys[i].name, name) == 0 && (mode == DESC_BATCH || keys[i].directml))
+        if (keys[i].name[0] == name[0] && strcmp(keys[i].name, name) == 0 &&
+            (mode == DESC_BATCH || keys[i].directml))
             return &keys[i];
     return NULL;
 }
@@ -375,6 +375,7 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
     const cJSON *id = mode == DESC_BATCH ? cJSON_GetObjectItemCaseSensitive(obj, "id") : NULL;
     d->id = id;
     const cJSON *dimension_count = NULL, *sizes_value = NULL;
+    const char *seen[S_IGNORED + 1] = {0}; /* the key that set each slot */
     for (const cJSON *it = obj->child; it; it = it->next) {
         const char *key = it->string;
         const struct key_def *k = find_key(key, mode);
@@ -398,14 +399,12 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
             return false;
         }
         /* The same key twice, or two spellings of one field. */
-        for (const cJSON *prev = obj->child; prev != it; prev = prev->next) {
-            const struct key_def *pk = find_key(prev->string, mode);
-            if (pk && pk->slot == k->slot && k->slot != S_IGNORED) {
-                fail(e, "duplicate_key", NULL, NULL, "given twice (also as \"%s\")", prev->string);
-                e->key = key;
-                return false;
-            }
+        if (seen[k->slot] && k->slot != S_IGNORED) {
+            fail(e, "duplicate_key", NULL, NULL, "given twice (also as \"%s\")", seen[k->slot]);
+            e->key = key;
+            return false;
         }
+        seen[k->slot] = key;
         const char **slot = slot_text(d, k->slot);
         bool ok = true;
         switch (k->slot) {

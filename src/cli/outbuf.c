@@ -48,7 +48,7 @@ char *ob_space(struct outbuf *b, size_t n)
     return reserve(b, n) ? b->data + b->len : NULL;
 }
 
-void ob_write(struct outbuf *b, const char *s, size_t n)
+void ob_write_slow(struct outbuf *b, const char *s, size_t n)
 {
     if (n == 0 || !reserve(b, n))
         return;
@@ -56,19 +56,36 @@ void ob_write(struct outbuf *b, const char *s, size_t n)
     b->len += n;
 }
 
-void ob_puts(struct outbuf *b, const char *s)
-{
-    ob_write(b, s, strlen(s));
-}
+static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324252627282930"
+                                  "31323334353637383940414243444546474849505152535455565758596061"
+                                  "62636465666768697071727374757677787980818283848586878889909192"
+                                  "93949596979899";
 
-void ob_putc(struct outbuf *b, char c)
+char *put_u64(char *p, uint64_t v)
 {
-    if (reserve(b, 1))
-        b->data[b->len++] = c;
+    unsigned n = 1;
+    for (uint64_t t = 10; n < 20 && v >= t; t *= 10)
+        n++;
+    char *q = p + n;
+    while (v >= 100) {
+        unsigned i = (unsigned)(v % 100) * 2;
+        v /= 100;
+        *--q = digit_pairs[i + 1];
+        *--q = digit_pairs[i];
+    }
+    if (v >= 10) {
+        *--q = digit_pairs[v * 2 + 1];
+        *--q = digit_pairs[v * 2];
+    } else {
+        *--q = (char)('0' + v);
+    }
+    return p + n;
 }
 
 size_t fmt_u128(char *buf, dmlt_u128 v)
 {
+    if (v <= UINT64_MAX)
+        return (size_t)(put_u64(buf, (uint64_t)v) - buf);
     char tmp[40];
     size_t n = 0;
     /* Peel 19 digits at a time with 64-bit divisions where possible. */
@@ -101,20 +118,27 @@ void ob_u128(struct outbuf *b, dmlt_u128 v)
 
 void ob_u64(struct outbuf *b, uint64_t v)
 {
-    ob_u128(b, v);
+    char buf[24];
+    ob_write(b, buf, (size_t)(put_u64(buf, v) - buf));
 }
 
 void ob_u32_list(struct outbuf *b, const uint32_t *v, unsigned n, uint64_t scale, bool json)
 {
+    /* At most 8 x (20 digits + comma) + brackets: format in place. */
+    char *p = ob_space(b, (size_t)n * 21 + 2);
+    if (p == NULL)
+        return;
+    char *start = p;
     if (json)
-        ob_putc(b, '[');
+        *p++ = '[';
     for (unsigned i = 0; i < n; i++) {
         if (i)
-            ob_putc(b, ',');
-        ob_u64(b, (uint64_t)v[i] * scale);
+            *p++ = ',';
+        p = put_u64(p, (uint64_t)v[i] * scale);
     }
     if (json)
-        ob_putc(b, ']');
+        *p++ = ']';
+    b->len += (size_t)(p - start);
 }
 
 void ob_pad_to(struct outbuf *b, size_t line_start, size_t column)
@@ -128,7 +152,15 @@ void ob_json_str(struct outbuf *b, const char *s)
 {
     static const char hex[] = "0123456789abcdef";
     ob_putc(b, '"');
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    const unsigned char *p = (const unsigned char *)s;
+    for (;;) {
+        /* A run that needs no escape goes in one copy (UTF-8 included). */
+        const unsigned char *run = p;
+        while (*p >= 0x20 && *p != '"' && *p != '\\' && *p != 0x7f)
+            p++;
+        ob_write(b, (const char *)run, (size_t)(p - run));
+        if (*p == '\0')
+            break;
         switch (*p) {
         case '"':
             ob_write(b, "\\\"", 2);
@@ -145,14 +177,12 @@ void ob_json_str(struct outbuf *b, const char *s)
         case '\r':
             ob_write(b, "\\r", 2);
             break;
-        default:
-            if (*p < 0x20 || *p == 0x7f) {
-                char esc[6] = {'\\', 'u', '0', '0', hex[*p >> 4], hex[*p & 15]};
-                ob_write(b, esc, 6);
-            } else {
-                ob_putc(b, (char)*p); /* UTF-8 passes through unchanged */
-            }
+        default: {
+            char esc[6] = {'\\', 'u', '0', '0', hex[*p >> 4], hex[*p & 15]};
+            ob_write(b, esc, 6);
         }
+        }
+        p++;
     }
     ob_putc(b, '"');
 }

@@ -8,6 +8,7 @@
 #include "dmltensor.h"
 
 #include <stdio.h>
+#include <string.h>
 
 struct outbuf {
     char *data;
@@ -19,9 +20,29 @@ struct outbuf {
 void ob_init(struct outbuf *b);
 void ob_free(struct outbuf *b);
 void ob_reset(struct outbuf *b);
-void ob_write(struct outbuf *b, const char *s, size_t n);
-void ob_puts(struct outbuf *b, const char *s);
-void ob_putc(struct outbuf *b, char c);
+void ob_write_slow(struct outbuf *b, const char *s, size_t n);
+
+/* Appends n bytes (inline: renderers call these for every few bytes). */
+static inline void ob_write(struct outbuf *b, const char *s, size_t n)
+{
+    if (n <= b->cap - b->len && b->data) {
+        memcpy(b->data + b->len, s, n);
+        b->len += n;
+    } else {
+        ob_write_slow(b, s, n);
+    }
+}
+static inline void ob_puts(struct outbuf *b, const char *s)
+{
+    ob_write(b, s, strlen(s));
+}
+static inline void ob_putc(struct outbuf *b, char c)
+{
+    if (b->len < b->cap)
+        b->data[b->len++] = c;
+    else
+        ob_write_slow(b, &c, 1);
+}
 /* Room for n more bytes at b->data + b->len, for a caller that formats in
  * place and then adds what it wrote to b->len. NULL when out of memory. */
 char *ob_space(struct outbuf *b, size_t n);
@@ -40,5 +61,7 @@ bool ob_flush_to(struct outbuf *b, FILE *f);
 
 /* Decimal digits of v into buf (at least 40 bytes); returns the length. */
 size_t fmt_u128(char *buf, dmlt_u128 v);
+/* Decimal digits of v at p (room for 20); returns the end. */
+char *put_u64(char *p, uint64_t v);
 
 #endif

@@ -71,10 +71,19 @@ bool parse_uint_list(const char *option, const char *text, uint64_t min, uint64_
                         "%u values; at most %u are allowed (rank is 1..%u)", total, max_count,
                         max_count);
         }
-        char what[40];
-        snprintf(what, sizeof what, "%s %u", item_name, *count);
-        if (!parse_uint(p, len, min, max, &out[*count], e, option, text, what, range_noun))
-            return false;
+        /* The common case without building the message's words. */
+        uint64_t v = 0;
+        size_t i = 0;
+        while (i < len && i < 19 && p[i] >= '0' && p[i] <= '9')
+            v = v * 10 + (uint64_t)(p[i++] - '0');
+        if (i == len && len > 0 && v >= min && v <= max) {
+            out[*count] = v;
+        } else {
+            char what[40];
+            snprintf(what, sizeof what, "%s %u", item_name, *count);
+            if (!parse_uint(p, len, min, max, &out[*count], e, option, text, what, range_noun))
+                return false;
+        }
         (*count)++;
         if (!comma)
             return true;
