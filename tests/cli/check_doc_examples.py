@@ -5,7 +5,9 @@ output with the text shown, so documentation cannot go stale.
 In a block, lines starting with '$ ' are commands (run by bash, with the
 dmltensor under test first on PATH); the lines up to the next command are
 its expected stdout+stderr. Commands of one block run in one shell, in order,
-so `bytes=$(...)` then `echo $bytes` works.
+so `bytes=$(...)` then `echo $bytes` works. Commands run in the directory of
+the first file (README.md: the project's root), so examples can name files
+such as tests/cli/data/dxdispatch_model.json.
 
 Usage: check_doc_examples.py DMLTENSOR FILE.md...
 Prints 'N passed, N failed' (one per command) and exits 1 on any failure.
@@ -30,6 +32,7 @@ def blocks(text):
 
 def main():
     binary = os.path.abspath(sys.argv[1])
+    root = os.path.dirname(os.path.abspath(sys.argv[2]))
     passed = failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         os.symlink(binary, os.path.join(tmp, "dmltensor"))
@@ -44,7 +47,7 @@ def main():
                 script = "".join(f"{c}\necho {marker}\n" for c, _ in cmds)
                 p = subprocess.run(["bash", "-c", script], capture_output=False,
                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                   env=env, timeout=120)
+                                   env=env, timeout=120, cwd=root)
                 outs = p.stdout.decode().split(marker + "\n")
                 for i, (cmd, want) in enumerate(cmds):
                     got = outs[i] if i < len(outs) else "<no output>"
