@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L /* fileno, clock_gettime */
 #include "cli.h"
 #include "descriptor.h"
+#include "json_fast.h"
 #include "records.h"
 
 #include <errno.h>
@@ -227,12 +228,14 @@ static void arena_hooks(bool on)
 /* ---- batch ---------------------------------------------------------------- */
 
 static void batch_record(const char *text, size_t len, unsigned long line, struct descriptor *d,
-                         struct outbuf *rec, struct outbuf *out, struct tally *t)
+                         struct outbuf *out, struct tally *t)
 {
     struct cli_error e;
     /* The record is NUL-terminated at len: counting the NUL makes cJSON
      * refuse anything after the value ({...} junk). */
-    cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, NULL, true);
+    cJSON *root = json_fast_parse(text, len);
+    if (root == NULL)
+        root = cJSON_ParseWithLengthOpts(text, len + 1, NULL, true);
     if (root == NULL) {
         const char *at = cJSON_GetErrorPtr();
         size_t col = at && at >= text && at <= text + len ? (size_t)(at - text) : 0;
@@ -241,22 +244,25 @@ static void batch_record(const char *text, size_t len, unsigned long line, struc
         note_failure(t, line, &e);
         return;
     }
-    ob_reset(rec);
-    if (!descriptor_from_json(root, DESC_BATCH, d, &e) || !run_descriptor(d, rec, &e)) {
-        error_record(out, d->id, NULL, line, &e);
-        note_failure(t, line, &e);
-    } else {
-        /* The single command's object, with the id in front. */
-        if (d->id) {
-            ob_puts(out, "{\"id\":");
-            put_json_value(out, d->id);
-            ob_putc(out, ',');
-            ob_write(out, rec->data + 1, rec->len - 1);
-        } else {
-            ob_write(out, rec->data, rec->len);
-        }
+    /* The single command's object, rendered in place, with the id in front:
+     * {"id":X then {"dtype":... whose '{' becomes ','. */
+    const size_t mark = out->len;
+    bool ok = descriptor_from_json(root, DESC_BATCH, d, &e);
+    size_t brace = mark;
+    if (ok && d->id) {
+        ob_puts(out, "{\"id\":");
+        put_json_value(out, d->id);
+        brace = out->len;
+    }
+    if (ok && run_descriptor(d, out, &e)) {
+        if (d->id && !out->failed)
+            out->data[brace] = ',';
         if (d->cfg.exit_status != EXIT_OK)
             t->broken++;
+    } else {
+        out->len = mark; /* nothing half */
+        error_record(out, d->id, NULL, line, &e);
+        note_failure(t, line, &e);
     }
     cJSON_Delete(root);
     arena_reset(false);
@@ -270,8 +276,6 @@ bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
         return false;
     struct record_reader *r = malloc(sizeof *r);
     struct descriptor *d = malloc(sizeof *d);
-    struct outbuf rec;
-    ob_init(&rec);
     if (r == NULL || d == NULL) {
         free(r);
         free(d);
@@ -300,7 +304,7 @@ bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
         }
         t.records++;
         if (st == RECORD_OK) {
-            batch_record(text, len, line, d, &rec, out, &t);
+            batch_record(text, len, line, d, out, &t);
         } else {
             struct cli_error re;
             if (st == RECORD_TOO_LONG)
@@ -324,7 +328,6 @@ bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
     record_reader_free(r);
     free(r);
     free(d);
-    ob_free(&rec);
     if (opened)
         fclose(in);
     if (!ok)

@@ -63,6 +63,15 @@ static const char digit_pairs[] = "000102030405060708091011121314151617181920212
 
 char *put_u64(char *p, uint64_t v)
 {
+    if (v < 10) { /* most numbers in a result are small */
+        *p = (char)('0' + v);
+        return p + 1;
+    }
+    if (v < 100) {
+        p[0] = digit_pairs[v * 2];
+        p[1] = digit_pairs[v * 2 + 1];
+        return p + 2;
+    }
     unsigned n = 1;
     for (uint64_t t = 10; n < 20 && v >= t; t *= 10)
         n++;

@@ -1,0 +1,18 @@
+/* json_fast.h - a parser for the plain JSON a batch record almost always
+ * is: objects, arrays, strings without escapes, integers of up to 15 digits,
+ * true, false, null. It builds the same cJSON tree cJSON_Parse would (nodes
+ * from cJSON's allocation hooks), about five times faster; anything else
+ * (an escape, a fraction, an exponent, a long number, an error) makes it
+ * return NULL so that cJSON's own parser takes the record, errors included.
+ * tests/fuzz/fuzz_json.c checks that both parsers build equal trees. */
+#ifndef DMLT_JSON_FAST_H
+#define DMLT_JSON_FAST_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+
+/* Parses text[0..len) as one JSON value with only white space around it.
+ * Free the tree with cJSON_Delete. NULL: use cJSON_ParseWithLengthOpts. */
+cJSON *json_fast_parse(const char *text, size_t len);
+
+#endif
