@@ -234,12 +234,21 @@ static void batch_record(const char *text, size_t len, unsigned long line, struc
     /* The record is NUL-terminated at len: counting the NUL makes cJSON
      * refuse anything after the value ({...} junk). */
     cJSON *root = json_fast_parse(text, len);
-    if (root == NULL)
-        root = cJSON_ParseWithLengthOpts(text, len + 1, NULL, true);
+    size_t at = 0;
+    const char *problem = NULL;
     if (root == NULL) {
-        const char *at = cJSON_GetErrorPtr();
-        size_t col = at && at >= text && at <= text + len ? (size_t)(at - text) : 0;
-        fail(&e, "bad_json", NULL, NULL, "malformed JSON at byte %zu of the record", col + 1);
+        /* cJSON takes it; first what cJSON would let through. */
+        problem = json_strict_problem(text, len, &at);
+        if (problem == NULL)
+            root = cJSON_ParseWithLengthOpts(text, len + 1, NULL, true);
+    }
+    if (root == NULL) {
+        if (problem == NULL) {
+            const char *end = cJSON_GetErrorPtr();
+            at = end && end >= text && end <= text + len ? (size_t)(end - text) : 0;
+            problem = "malformed JSON";
+        }
+        fail(&e, "bad_json", NULL, NULL, "%s at byte %zu of the record", problem, at + 1);
         error_record(out, NULL, NULL, line, &e);
         note_failure(t, line, &e);
         return;
@@ -461,15 +470,20 @@ bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
                     SCAN_MAX_INPUT / (1024u * 1024u));
     }
     ob_putc(&doc, '\0'); /* counted, so that nothing may follow the value */
-    cJSON *root = doc.failed ? NULL : cJSON_ParseWithLengthOpts(doc.data, doc.len, NULL, true);
+    size_t off = 0;
+    const char *problem =
+        doc.failed ? "out of memory" : json_strict_problem(doc.data, doc.len, &off);
+    cJSON *root = problem ? NULL : cJSON_ParseWithLengthOpts(doc.data, doc.len, NULL, true);
     if (root == NULL) {
         const char *at = cJSON_GetErrorPtr();
-        size_t off = at && doc.data && at >= doc.data ? (size_t)(at - doc.data) : 0;
+        if (problem == NULL)
+            off = at && doc.data && at >= doc.data ? (size_t)(at - doc.data) : 0;
         unsigned long line = 1;
         for (size_t i = 0; i < off && i < doc.len; i++)
             line += doc.data[i] == '\n';
         ob_free(&doc);
-        return fail(e, "bad_json", NULL, cfg->input, "malformed JSON at line %lu", line);
+        return fail(e, "bad_json", NULL, cfg->input, "%s at line %lu",
+                    problem ? problem : "malformed JSON", line);
     }
     ob_free(&doc);
     struct scan s;

@@ -118,21 +118,28 @@ static bool bad_value(struct cli_error *e, const char *key, const char *id, cons
 }
 
 /* A JSON number that is an exact unsigned integer, as decimal text. */
+/* A JSON number as the text the option would have had: an exact integer
+ * as its digits; a negative number or a fraction as written, for the
+ * option's own parser to refuse with its own message. */
 static bool put_number(struct descriptor *d, const cJSON *v, const char *key, struct cli_error *e)
 {
     double x = v->valuedouble;
-    if (!isfinite(x) || x != floor(x))
-        return bad_value(e, key, "bad_number", "not a whole number");
-    if (x < 0)
-        return bad_value(e, key, "bad_number", "negative");
-    if (x > MAX_SAFE) {
+    if (fabs(x) > MAX_SAFE) { /* every double this large is a whole number */
         fail(e, "inexact_number", NULL, NULL, "a number past 2^53 is not exact as a JSON number");
         set_hint(e, "give it as a string of digits, e.g. \"18446744073709551615\"");
         e->key = key;
         return false;
     }
-    char buf[24];
-    return arena_put(d, buf, fmt_u128(buf, (uint64_t)x), key, e);
+    char buf[40];
+    size_t n;
+    if (x == floor(x)) {
+        n = x < 0 ? 1 : 0;
+        buf[0] = '-';
+        n += fmt_u128(buf + n, (uint64_t)fabs(x));
+    } else {
+        n = (size_t)snprintf(buf, sizeof buf, "%.17g", x);
+    }
+    return arena_put(d, buf, n, key, e);
 }
 
 /* A list as the option's text: [1,2] or ["h","w"] -> "1,2" / "h,w"; a string

@@ -202,3 +202,60 @@ cJSON *json_fast_parse(const char *text, size_t len)
     }
     return root;
 }
+
+static bool is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+const char *json_strict_problem(const char *text, size_t len, size_t *at)
+{
+    const char *p = text, *end = text + len;
+    while (p < end) {
+        if (*p == '"') {
+            for (p++; p < end && *p != '"'; p++) {
+                if (*p != '\\')
+                    continue;
+                if (end - p >= 6 && memcmp(p + 1, "u0000", 5) == 0) {
+                    *at = (size_t)(p - text);
+                    return "a string holds \\u0000, which dmltensor cannot pass on";
+                }
+                p++; /* the escaped character */
+            }
+            p++;
+            continue;
+        }
+        if (*p == '-' || is_digit(*p)) {
+            const char *start = p;
+            if (*p == '-')
+                p++;
+            bool zero = p < end && *p == '0';
+            const char *digits = p;
+            while (p < end && is_digit(*p))
+                p++;
+            bool bad = p == digits || (zero && p - digits > 1);
+            if (!bad && p < end && *p == '.') {
+                const char *frac = ++p;
+                while (p < end && is_digit(*p))
+                    p++;
+                bad = p == frac;
+            }
+            if (!bad && p < end && (*p == 'e' || *p == 'E')) {
+                p++;
+                if (p < end && (*p == '+' || *p == '-'))
+                    p++;
+                const char *exp = p;
+                while (p < end && is_digit(*p))
+                    p++;
+                bad = p == exp;
+            }
+            if (bad) {
+                *at = (size_t)(start - text);
+                return "not a JSON number (no leading zeros; digits after . and e)";
+            }
+            continue;
+        }
+        p++;
+    }
+    return NULL;
+}

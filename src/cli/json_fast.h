@@ -15,4 +15,10 @@
  * Free the tree with cJSON_Delete. NULL: use cJSON_ParseWithLengthOpts. */
 cJSON *json_fast_parse(const char *text, size_t len);
 
+/* What cJSON accepts but JSON does not, or what a C string cannot hold:
+ * a number with a leading zero ("01") or a bare dot ("1."), and a string
+ * with \u0000 in it (cJSON would cut the string there). Returns a message
+ * for the first such thing, and its byte offset in *at, or NULL. */
+const char *json_strict_problem(const char *text, size_t len, size_t *at);
+
 #endif
