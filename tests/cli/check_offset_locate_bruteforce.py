@@ -21,26 +21,14 @@ Prints one line per failure and ends with "N passed, M failed" (one per
 case).  Exit status 1 if anything failed, else 0.  Standard library only.
 """
 
-import argparse
-import itertools
 import json
 import random
 import re
-import subprocess
 import sys
 
-U32_MAX = 4294967295
+import dmlt_model as m
+from dmlt_model import U32_MAX, Case, dot
 
-# name, element bits
-DTYPES = [
-    ("float32", 32), ("float16", 16), ("uint32", 32), ("uint16", 16),
-    ("uint8", 8), ("int32", 32), ("int16", 16), ("int8", 8),
-    ("float64", 64), ("uint64", 64), ("int64", 64),
-    ("uint4", 4), ("int4", 4),
-]
-DTYPE_BITS = dict(DTYPES)
-
-LETTERS = {1: "w", 2: "hw", 3: "dhw", 4: "nchw", 5: "ncdhw"}
 
 ERROR_CHECKS = ("total_size_minimum", "total_size_dword", "total_size_elements",
                 "alignment_power_of_two", "base_offset_16", "base_offset_alignment",
@@ -52,42 +40,10 @@ PASSING_ERROR_CHECKS = ("rank", "sizes_nonzero", "strides_count")
 
 # ---------------------------------------------------------------- definitions
 
-def ceil_div(a, b):
-    return -(-a // b)
-
-
-def round_up4(n):
-    return (n + 3) // 4 * 4
-
-
-def bytes_for(elements, bits):
-    """round_up(ceil(elements * bits / 8), 4)"""
-    return round_up4(ceil_div(elements * bits, 8))
-
-
-def dot(coord, strides):
-    return sum(c * s for c, s in zip(coord, strides))
-
-
-def layout_strides(sizes, order, broadcast=(), pad=None):
-    """Strides of a memory order (outermost first) with broadcast dims and pads."""
-    pad = pad or {}
-    strides = [0] * len(sizes)
-    extent = 1
-    for dim in reversed(order):  # innermost first
-        if dim in broadcast:
-            strides[dim] = 0
-            extent = extent * 1 + pad.get(dim, 0)
-        else:
-            strides[dim] = extent
-            extent = extent * sizes[dim] + pad.get(dim, 0)
-    return strides
-
-
 def offset_map(sizes, strides):
     """offset -> every coordinate with that offset, in row-major order."""
     found = {}
-    for coord in itertools.product(*[range(s) for s in sizes]):
+    for coord in m.all_coords(sizes):
         found.setdefault(dot(coord, strides), []).append(list(coord))
     return found
 
@@ -98,37 +54,9 @@ def is_pow2(n):
 
 # ---------------------------------------------------------------- case generation
 
-def dims_text(dims, rank, rng):
-    dims = sorted(dims)
-    if rank <= 5 and rng.random() < 0.6:
-        return "".join(LETTERS[rank][d] for d in dims)
-    return ",".join(str(d) for d in dims)
-
-
-def dim_text(dim, rank, rng):
-    if rank <= 5 and rng.random() < 0.7:
-        return LETTERS[rank][dim]
-    return str(dim)
-
-
-def order_name(order):
-    rank = len(order)
-    if rank <= 5:
-        return "".join(LETTERS[rank][d] for d in order)
-    return ",".join(str(d) for d in order)
-
-
-def dtype_spelling(dtype, rng):
-    r = rng.random()
-    if r < 0.08:
-        return "DML_TENSOR_DATA_TYPE_" + dtype.upper()
-    if r < 0.16:
-        return dtype.upper()
-    return dtype
-
-
 def make_tensor(rng):
-    """A random tensor: dict with dtype, sizes, strides, args (the tensor flags)."""
+    """A random tensor: dict with dtype, bits, sizes, strides, args (the tensor
+    flags), layout (asked for by a memory order), last, end and map."""
     if rng.random() < 0.1:
         rank = rng.randint(6, 8)
         sizes = [rng.choice([1, 1, 2, 2, 3]) if rank == 6 else rng.choice([1, 1, 2])
@@ -136,47 +64,13 @@ def make_tensor(rng):
     else:
         rank = rng.randint(1, 5)
         sizes = [rng.randint(1, 4) for _ in range(rank)]
-    dtype = rng.choice(DTYPES)[0]
-    args = ["--sizes", ",".join(map(str, sizes)), "--dtype", dtype_spelling(dtype, rng)]
-    t = {"dtype": dtype, "bits": DTYPE_BITS[dtype], "sizes": sizes, "layout": False}
-
-    if rng.random() < 0.5:
-        # explicit strides: broadcast (0), padded, overlapping, any order
-        strides = [rng.randint(0, 12) for _ in range(rank)]
-        args += ["--strides", ",".join(map(str, strides))]
-    else:
-        t["layout"] = True
-        order = rng.sample(range(rank), rank)
-        r = rng.random()
-        if r < 0.6:
-            args += ["--layout", order_name(order)]
-        elif r < 0.8:
-            args += ["--order", ",".join(map(str, order))]
-        elif r < 0.87:
-            order = list(range(rank))
-            args += ["--layout", "row-major"]
-        elif r < 0.94:
-            order = list(range(rank - 1, -1, -1))
-            args += ["--layout", "col-major"]
-        else:
-            order = list(range(rank))  # default: row-major
-        broadcast = set()
-        if rng.random() < 0.35:
-            broadcast = set(rng.sample(range(rank), rng.randint(1, rank)))
-            args += ["--broadcast", dims_text(broadcast, rank, rng)]
-        pad = {}
-        inner = order[1:]  # padding the outermost memory dim is an error by design
-        if inner and rng.random() < 0.4:
-            for d in rng.sample(inner, rng.randint(1, len(inner))):
-                pad[d] = rng.randint(0, 3)
-            args += ["--pad", ",".join("%s=%d" % (dim_text(d, rank, rng), n)
-                                       for d, n in pad.items())]
-        strides = layout_strides(sizes, order, broadcast, pad)
-    t["strides"] = strides
-    t["args"] = args
-    t["last"] = sum((s - 1) * st for s, st in zip(sizes, strides))
-    t["end"] = bytes_for(t["last"] + 1, t["bits"])  # minimum implied size in bytes
-    t["map"] = offset_map(sizes, strides)
+    # explicit strides 0..12 (broadcast, padded, overlapping, any order), or a
+    # layout/order with --broadcast/--pad modifiers
+    t = m.random_tensor(rng, sizes, explicit_p=0.5, pad_p=0.4)
+    t["layout"] = t["order"] is not None
+    t["last"] = sum((s - 1) * st for s, st in zip(sizes, t["strides"]))
+    t["end"] = m.bytes_for(t["last"] + 1, t["bits"])  # minimum implied size in bytes
+    t["map"] = offset_map(sizes, t["strides"])
     return t
 
 
@@ -187,71 +81,6 @@ def random_base(rng):
     if r < 0.75:
         return 16 * rng.randint(0, 64)
     return rng.randint(0, 5000)
-
-
-# ---------------------------------------------------------------- running
-
-def shell_words(cmd):
-    return " ".join(a if a and all(c.isalnum() or c in "-_=,./" for c in a) else repr(a)
-                    for a in cmd)
-
-
-class Case:
-    def __init__(self, tool):
-        self.tool = tool
-        self.fails = []
-
-    def run(self, command, args):
-        cmd = [self.tool, command] + args
-        try:
-            proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        except OSError as e:
-            self.fails.append("%s: cannot run: %s" % (shell_words(cmd), e))
-            return shell_words(cmd), None, "", ""
-        return (shell_words(cmd), proc.returncode,
-                proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace"))
-
-    def run_json(self, command, args, status=0):
-        """Runs with --format json; returns (text, parsed object or None)."""
-        text, rc, out, err = self.run(command, args + ["--format", "json"])
-        if rc is None:
-            return text, None
-        if rc != status:
-            self.fail(text, "exit status", status, rc, err.strip()[:300])
-            return text, None
-        try:
-            doc = json.loads(out)
-        except ValueError as e:
-            self.fails.append("%s: stdout is not JSON (%s): %r" % (text, e, out[:200]))
-            return text, None
-        if not isinstance(doc, dict):
-            self.fails.append("%s: stdout is not a JSON object: %r" % (text, out[:200]))
-            return text, None
-        return text, doc
-
-    def fail(self, text, field, expected, actual, note=None):
-        line = "%s: %s: expected %s, actual %s" % (text, field, json.dumps(expected),
-                                                   json.dumps(actual))
-        if note:
-            line += " (%s)" % note
-        self.fails.append(line)
-
-    def same(self, text, field, expected, actual):
-        """Exact comparison, also of types (True is not 1, 1 is not 1.0)."""
-        if not same_json(expected, actual):
-            self.fail(text, field, expected, actual)
-            return False
-        return True
-
-
-def same_json(e, a):
-    if type(e) is not type(a):
-        return False
-    if isinstance(e, list):
-        return len(e) == len(a) and all(same_json(x, y) for x, y in zip(e, a))
-    if isinstance(e, dict):
-        return e.keys() == a.keys() and all(same_json(e[k], a[k]) for k in e)
-    return e == a
 
 
 # ---------------------------------------------------------------- 1. offset
@@ -572,24 +401,9 @@ def check_case(tool, rng):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("dmltensor", help="path to the dmltensor binary")
-    ap.add_argument("--cases", type=int, default=300, help="random cases (default 300)")
-    ap.add_argument("--seed", type=int, default=4321, help="random seed (default 4321)")
-    opts = ap.parse_args(argv)
-
+    opts = m.parse_args(argv, __doc__, cases=300, seed=4321)
     rng = random.Random(opts.seed)
-    passed = failed = 0
-    for _ in range(opts.cases):
-        fails = check_case(opts.dmltensor, rng)
-        if fails:
-            failed += 1
-            for line in fails:
-                print("FAIL " + line)
-        else:
-            passed += 1
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return m.summarize(check_case(opts.dmltensor, rng) for _ in range(opts.cases))
 
 
 if __name__ == "__main__":

@@ -14,103 +14,26 @@ Prints one line per failure and ends with "N passed, M failed".
 Exit status 1 if anything failed, else 0.  Standard library only.
 """
 
-import argparse
 import itertools
 import json
 import random
 import subprocess
 import sys
 
-U32_MAX = 4294967295
-
-# name, element bits, DML_TENSOR_DATA_TYPE value
-DTYPES = [
-    ("float32", 32, 1), ("float16", 16, 2), ("uint32", 32, 3), ("uint16", 16, 4),
-    ("uint8", 8, 5), ("int32", 32, 6), ("int16", 16, 7), ("int8", 8, 8),
-    ("float64", 64, 9), ("uint64", 64, 10), ("int64", 64, 11),
-    ("uint4", 4, 12), ("int4", 4, 13),
-]
-DTYPE_BITS = {name: bits for name, bits, _ in DTYPES}
-DTYPE_VALUE = {name: value for name, _, value in DTYPES}
-
-LETTERS = {1: "w", 2: "hw", 3: "dhw", 4: "nchw", 5: "ncdhw"}
+import dmlt_model as m
+from dmlt_model import (DTYPE_BITS, DTYPE_VALUE, U32_MAX, bytes_for, layout_strides,
+                        order_name, parse_order_name, product, round_up4, shell_words)
 
 CHECKED_DIAGNOSTICS = ("helper_overflow", "rank_not_4_or_5", "helper_unsupported_dtype")
 
 
 # ---------------------------------------------------------------- definitions
 
-def ceil_div(a, b):
-    return -(-a // b)
-
-
-def round_up4(n):
-    return (n + 3) // 4 * 4
-
-
-def bytes_for(elements, bits):
-    """round_up(ceil(elements * bits / 8), 4)"""
-    return round_up4(ceil_div(elements * bits, 8))
-
-
-def product(values):
-    p = 1
-    for v in values:
-        p *= v
-    return p
-
-
-def layout_strides(sizes, order, broadcast=(), pad=None):
-    """Strides of a memory order (outermost first) with broadcast dims and pads."""
-    pad = pad or {}
-    strides = [0] * len(sizes)
-    extent = 1
-    for dim in reversed(order):  # innermost first
-        if dim in broadcast:
-            strides[dim] = 0
-            extent = extent * 1 + pad.get(dim, 0)
-        else:
-            strides[dim] = extent
-            extent = extent * sizes[dim] + pad.get(dim, 0)
-    return strides
-
-
-def order_name(order):
-    """The name the tool echoes for a requested memory order."""
-    rank = len(order)
-    if rank <= 5:
-        return "".join(LETTERS[rank][d] for d in order)
-    if list(order) == list(range(rank)):
-        return "row-major"
-    if list(order) == list(range(rank - 1, -1, -1)):
-        return "col-major"
-    return ",".join(str(d) for d in order)
-
-
-def parse_order_name(name, rank):
-    """Inverse of order_name (also accepts row-major/col-major and indices at any rank)."""
-    if not isinstance(name, str):
-        return None
-    if name == "row-major":
-        return tuple(range(rank))
-    if name == "col-major":
-        return tuple(range(rank - 1, -1, -1))
-    if rank <= 5 and len(name) == rank and sorted(name) == sorted(LETTERS[rank]):
-        return tuple(LETTERS[rank].index(c) for c in name)
-    try:
-        order = tuple(int(x) for x in name.split(","))
-    except ValueError:
-        return None
-    if sorted(order) == list(range(rank)):
-        return order
-    return None
-
-
 def brute_overlap(sizes, strides):
     """True iff two different coordinates share an offset (full enumeration)."""
     seen = set()
-    for coord in itertools.product(*[range(s) for s in sizes]):
-        off = sum(c * st for c, st in zip(coord, strides))
+    for coord in m.all_coords(sizes):
+        off = m.dot(coord, strides)
         if off in seen:
             return True
         seen.add(off)
@@ -186,27 +109,26 @@ def expected_report(dtype, sizes, strides, total=None, overlap=None):
 
 # ---------------------------------------------------------------- case generation
 
-def dims_text(dims, rank, rng):
-    """A set of dims as letters (ranks 1..5, sometimes) or comma-separated indices."""
-    dims = sorted(dims)
-    if rank <= 5 and rng.random() < 0.6:
-        return "".join(LETTERS[rank][d] for d in dims)
-    return ",".join(str(d) for d in dims)
+def order_kinds(rank):
+    """How a memory order is asked for (see dmlt_model.ORDER_KINDS): ranks 6..8
+    have no letters, so --order or a named major order."""
+    if rank <= 5:
+        return [(0.70, "layout"), (0.82, "order"), (0.88, "row-major"),
+                (0.94, "col-major"), (1.0, "default")]
+    return [(0.85, "order"), (0.92, "row-major"), (1.0, "col-major")]
 
 
-def dim_text(dim, rank, rng):
-    if rank <= 5 and rng.random() < 0.7:
-        return LETTERS[rank][dim]
-    return str(dim)
-
-
-def dtype_spelling(dtype, rng):
-    r = rng.random()
-    if r < 0.08:
-        return "DML_TENSOR_DATA_TYPE_" + dtype.upper()
-    if r < 0.16:
-        return dtype.upper()
-    return dtype
+def explicit_strides(rng, sizes):
+    """Packed strides of some permutation (layout detection positives),
+    sometimes with one stride nudged; else random strides 0..12."""
+    rank = len(sizes)
+    if rng.random() < 0.3:
+        strides = layout_strides(sizes, rng.sample(range(rank), rank))
+        if rng.random() < 0.3:
+            d = rng.randrange(rank)
+            strides[d] = rng.randint(0, 12)
+        return strides
+    return [rng.randint(0, 12) for _ in range(rank)]
 
 
 def make_random_case(rng):
@@ -219,68 +141,18 @@ def make_random_case(rng):
         rank = rng.randint(1, 5)
         sizes = [rng.randint(1, 4) if rng.random() < 0.9 else rng.randint(5, 7)
                  for _ in range(rank)]
-    dtype = rng.choice(DTYPES)[0]
-    args = ["--sizes", ",".join(map(str, sizes)), "--dtype", dtype_spelling(dtype, rng)]
-    case = {"dtype": dtype, "sizes": sizes}
-
-    if rng.random() < 0.45:
-        # (a) explicit strides
-        if rng.random() < 0.3:
-            # packed strides of some permutation (layout detection positives),
-            # sometimes with one stride nudged
-            strides = layout_strides(sizes, rng.sample(range(rank), rank))
-            if rng.random() < 0.3:
-                d = rng.randrange(rank)
-                strides[d] = rng.randint(0, 12)
-        else:
-            strides = [rng.randint(0, 12) for _ in range(rank)]
-        args += ["--strides", ",".join(map(str, strides))]
-        case["strides"] = strides
-        case["layout_detect"] = matching_orders(sizes, strides)
+    # (a) explicit strides, or (b) layout / order, with optional broadcast and pad
+    t = m.random_tensor(rng, sizes, explicit_p=0.45, explicit_strides=explicit_strides,
+                        kinds=order_kinds, pad_p=0.35)
+    args = t["args"]
+    case = {"dtype": t["dtype"], "sizes": sizes, "strides": t["strides"]}
+    if t["order"] is None:
+        case["layout_detect"] = matching_orders(sizes, t["strides"])
     else:
-        # (b) layout / order, with optional broadcast and pad
-        order = rng.sample(range(rank), rank)
-        r = rng.random()
-        if rank <= 5:
-            if r < 0.70:
-                args += ["--layout", order_name(order)]
-            elif r < 0.82:
-                args += ["--order", ",".join(map(str, order))]
-            elif r < 0.88:
-                order = list(range(rank))
-                args += ["--layout", "row-major"]
-            elif r < 0.94:
-                order = list(range(rank - 1, -1, -1))
-                args += ["--layout", "col-major"]
-            else:
-                order = list(range(rank))  # default: row-major
-        else:
-            if r < 0.85:
-                args += ["--order", ",".join(map(str, order))]
-            elif r < 0.92:
-                order = list(range(rank))
-                args += ["--layout", "row-major"]
-            else:
-                order = list(range(rank - 1, -1, -1))
-                args += ["--layout", "col-major"]
-        broadcast = set()
-        if rng.random() < 0.35:
-            k = rng.randint(1, rank)
-            broadcast = set(rng.sample(range(rank), k))
-            args += ["--broadcast", dims_text(broadcast, rank, rng)]
-        pad = {}
-        inner = order[1:]  # padding the outermost memory dim is an error by design
-        if inner and rng.random() < 0.35:
-            k = rng.randint(1, len(inner))
-            for d in rng.sample(inner, k):
-                pad[d] = rng.randint(0, 3)
-            args += ["--pad", ",".join("%s=%d" % (dim_text(d, rank, rng), n)
-                                       for d, n in pad.items())]
-        case["strides"] = layout_strides(sizes, order, broadcast, pad)
-        case["layout_echo"] = order_name(order)
+        case["layout_echo"] = order_name(t["order"])
 
     if rng.random() < 0.15:
-        exp, _, _ = expected_report(dtype, sizes, case["strides"], overlap=False)
+        exp, _, _ = expected_report(t["dtype"], sizes, case["strides"], overlap=False)
         r = rng.random()
         if r < 0.6:
             total = exp["minimum_implied_size_bytes"] + 4 * rng.randint(0, 16)
@@ -378,11 +250,6 @@ def run_tool(tool, args):
     cmd = [tool, "size"] + args + ["--format", "json"]
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     return cmd, proc
-
-
-def shell_words(cmd):
-    return " ".join(a if a and all(c.isalnum() or c in "-_=,./" for c in a) else repr(a)
-                    for a in cmd)
 
 
 def check_case(tool, case):
@@ -486,26 +353,10 @@ def check_case(tool, case):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("dmltensor", help="path to the dmltensor binary")
-    ap.add_argument("--cases", type=int, default=400, help="random cases (default 400)")
-    ap.add_argument("--seed", type=int, default=1234, help="random seed (default 1234)")
-    opts = ap.parse_args(argv)
-
+    opts = m.parse_args(argv, __doc__, cases=400, seed=1234)
     rng = random.Random(opts.seed)
     cases = [make_random_case(rng) for _ in range(opts.cases)] + fixed_cases()
-
-    passed = failed = 0
-    for case in cases:
-        fails = check_case(opts.dmltensor, case)
-        if fails:
-            failed += 1
-            for line in fails:
-                print("FAIL " + line)
-        else:
-            passed += 1
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return m.summarize(check_case(opts.dmltensor, case) for case in cases)
 
 
 if __name__ == "__main__":
