@@ -146,21 +146,14 @@ static enum record_status next_element(struct record_reader *r, const char **tex
         bool closed = c == ']';
         if (closed)
             next_byte(r);
-        r->mode = MODE_DONE;
+        /* Whatever follows the array is read as JSON Lines: a file of JSON
+         * Lines whose first record is an array loses nothing. */
+        r->mode = MODE_LINES;
         if (r->io_error)
             return RECORD_IO_ERROR;
         if (!closed || r->comma)
             return RECORD_MALFORMED; /* no ']', or [1,] */
-        /* Nothing but white space may follow. */
-        while (is_space(peek(r)))
-            next_byte(r);
-        *line = r->line;
-        if (peek(r) != -1) {
-            while (next_byte(r) != -1) {
-            }
-            return RECORD_MALFORMED;
-        }
-        return RECORD_END;
+        return next_line(r, text, len, line);
     }
     r->len = 0;
     bool too_long = false, in_string = false, escaped = false;
