@@ -44,7 +44,10 @@ const struct dmlt_dtype_info *dmlt_dtype_get(enum dmlt_dtype dtype)
 
 static char lower(char c)
 {
-    return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+    /* Not ?: here, which would compute in int and narrow on return. */
+    if (c >= 'A' && c <= 'Z')
+        return (char)(c - 'A' + 'a');
+    return c;
 }
 
 /* Case-insensitive comparison of text[0..len) with a NUL-terminated name. */

@@ -21,7 +21,10 @@ void dmlt_layout_spec_init(struct dmlt_layout_spec *spec, unsigned rank)
 
 static char lower(char c)
 {
-    return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+    /* Not ?: here, which would compute in int and narrow on return. */
+    if (c >= 'A' && c <= 'Z')
+        return (char)(c - 'A' + 'a');
+    return c;
 }
 
 static bool is_word(const char *text, size_t len, const char *word)

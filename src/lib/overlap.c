@@ -17,7 +17,9 @@ static bool stop_at_nonzero(void *ctx, const dmlt_i128 z[], unsigned n)
 enum dmlt_tristate dmlt_overlapping(const struct dmlt_tensor *t, unsigned long work_cap)
 {
     /* Dimensions of size 1 cannot tell two coordinates apart. */
-    dmlt_i128 stride[DMLT_MAX_RANK], maxz[DMLT_MAX_RANK];
+    /* Entries 0..n-1 are filled below; zeroed so that no reader (nor
+     * cppcheck's uninitvar) sees an indeterminate value. */
+    dmlt_i128 stride[DMLT_MAX_RANK] = {0}, maxz[DMLT_MAX_RANK] = {0};
     unsigned n = 0;
     for (unsigned d = 0; d < t->rank; d++) {
         if (t->sizes[d] <= 1)

@@ -29,14 +29,11 @@ const char *dmlt_diag_id_name(enum dmlt_diag_id id)
 
 enum dmlt_severity dmlt_diag_severity(enum dmlt_diag_id id)
 {
-    switch (id) {
-#define DMLT_X_CASE(name, text, sev)                                                               \
-    case name:                                                                                     \
-        return sev;
-        DMLT_DIAG_LIST(DMLT_X_CASE)
-#undef DMLT_X_CASE
-    case DMLT_DIAG_COUNT:
-        break;
-    }
-    return DMLT_INFO;
+    /* A table, not a switch whose cases would repeat the same few values. */
+    static const enum dmlt_severity severity[DMLT_DIAG_COUNT] = {
+#define DMLT_X_SEVERITY(name, text, sev) [name] = (sev),
+        DMLT_DIAG_LIST(DMLT_X_SEVERITY)
+#undef DMLT_X_SEVERITY
+    };
+    return (unsigned)id < DMLT_DIAG_COUNT ? severity[id] : DMLT_INFO;
 }

@@ -20,16 +20,13 @@ const char *dmlt_check_id_name(enum dmlt_check_id id)
 
 enum dmlt_severity dmlt_check_level(enum dmlt_check_id id)
 {
-    switch (id) {
-#define DMLT_X_CASE(name, text, level, rule)                                                       \
-    case name:                                                                                     \
-        return level;
-        DMLT_CHECK_LIST(DMLT_X_CASE)
-#undef DMLT_X_CASE
-    case DMLT_CHECK_COUNT:
-        break;
-    }
-    return DMLT_INFO;
+    /* A table, not a switch whose cases would repeat the same few values. */
+    static const enum dmlt_severity level[DMLT_CHECK_COUNT] = {
+#define DMLT_X_LEVEL(name, text, lvl, rule) [name] = (lvl),
+        DMLT_CHECK_LIST(DMLT_X_LEVEL)
+#undef DMLT_X_LEVEL
+    };
+    return (unsigned)id < DMLT_CHECK_COUNT ? level[id] : DMLT_INFO;
 }
 
 const char *dmlt_check_rule(enum dmlt_check_id id)

@@ -17,6 +17,8 @@ Each tests/cli/cases/NAME.case holds one invocation and what it must print:
     ...exact bytes...
 
 Usage: run_golden.py DMLTENSOR CASE... [--update]
+With DMLT_WRAPPER in the environment (e.g. "valgrind -q --error-exitcode=99"),
+each invocation runs under that command.
 --update rewrites the exit status and both streams from the current binary.
 Prints one line per case and 'N passed, N failed'; exits 1 on any failure.
 """
@@ -60,6 +62,8 @@ def run(binary, meta, case_dir):
                            for a in shlex.split(meta["args-esc"])]
     else:
         argv = [binary] + shlex.split(meta.get("args", ""))
+    # DMLT_WRAPPER runs each case under a tool (.ci/checks/25-valgrind.sh).
+    argv = shlex.split(os.environ.get("DMLT_WRAPPER", "")) + argv
     # Paths in a case (files to read) are relative to the case's directory.
     stdin = b""
     if "stdin" in meta:

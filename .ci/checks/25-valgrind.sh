@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The golden command-line cases (tests/cli/cases/*.case) again, each
+# invocation under valgrind memcheck: an invalid read or write, a use of
+# uninitialised memory or a leak makes it exit 99, and the case fails (its
+# expected status is 0..3). run_golden.py puts $DMLT_WRAPPER in front of
+# the binary. The cases run in two halves at once (2 cores).
+# The binary is a plain build (valgrind cannot run ASan builds): build/,
+# built with the ci preset if it is not there yet.
+# Environment: DMLT_BUILD_DIR (default build).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+if ! command -v valgrind >/dev/null 2>&1; then
+  echo "25-valgrind: installing valgrind" >&2
+  sudo=""
+  if [ "$(id -u)" != 0 ]; then sudo=sudo; fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends valgrind >&2
+fi
+
+dir=${DMLT_BUILD_DIR:-build}
+if [ ! -f "$dir/CMakeCache.txt" ]; then
+  cmake --preset ci -B "$dir" >/dev/null
+fi
+cmake --build "$dir" -j2 >/dev/null
+
+export DMLT_WRAPPER="valgrind -q --error-exitcode=99 --leak-check=full \
+--show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible"
+cases=(tests/cli/cases/*.case)
+half=$(((${#cases[@]} + 1) / 2))
+log=$(mktemp -d "${TMPDIR:-/tmp}/dmlt-valgrind.XXXXXX")
+python3 tests/cli/run_golden.py "$dir/dmltensor" "${cases[@]:0:half}" >"$log/1" 2>&1 & a=$!
+python3 tests/cli/run_golden.py "$dir/dmltensor" "${cases[@]:half}" >"$log/2" 2>&1 & b=$!
+sa=0; wait $a || sa=$?
+sb=0; wait $b || sb=$?
+if [ "$sa" != 0 ] || [ "$sb" != 0 ]; then
+  grep -hv '^ok ' "$log/1" "$log/2"
+  echo "valgrind: a case failed under memcheck (exit 99 is a memcheck error)" >&2
+  exit 1
+fi
+echo "valgrind: $(tail -qn1 "$log/1" "$log/2" | paste -sd';') (${#cases[@]} cases under memcheck)"
+rm -rf "$log"

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Coverage of the core library: builds the coverage preset (gcc --coverage),
+# runs the whole test suite, prints gcovr's summary for src/lib/ (lines and
+# branches) and fails below 95% of lines or 90% of branches.
+# The report per file is in $dir/coverage.txt (lines) and
+# $dir/coverage-branches.txt.
+# Environment: DMLT_COV_BUILD_DIR (default build-cov).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+if ! command -v gcovr >/dev/null 2>&1; then
+  echo "35-coverage: installing gcovr" >&2
+  sudo=""
+  if [ "$(id -u)" != 0 ]; then sudo=sudo; fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends gcovr >&2
+fi
+
+dir=${DMLT_COV_BUILD_DIR:-build-cov}
+cmake --preset coverage -B "$dir" >/dev/null
+cmake --build "$dir" -j2 >/dev/null
+find "$dir" -name '*.gcda' -delete # counts from this run only
+ctest --test-dir "$dir" -j2 --output-on-failure >"$dir/ctest.log" ||
+  { tail -n 50 "$dir/ctest.log"; exit 1; }
+tail -n 3 "$dir/ctest.log"
+
+# Only the core library's own sources count (src/lib/, not the tests).
+gcov_args=(--root . --filter 'src/lib/' --exclude-unreachable-branches "$dir")
+gcovr "${gcov_args[@]}" --txt "$dir/coverage.txt"
+gcovr "${gcov_args[@]}" --branches --txt "$dir/coverage-branches.txt"
+cat "$dir/coverage.txt" "$dir/coverage-branches.txt"
+echo "== gcovr summary, src/lib/ (fails under 95% of lines or 90% of branches)"
+gcovr "${gcov_args[@]}" --print-summary --fail-under-line 95 --fail-under-branch 90 \
+  --txt /dev/null

@@ -1,0 +1,377 @@
+#!/usr/bin/env python3
+"""Hostile input: hundreds of malformed invocations, generated systematically.
+
+Usage: check_hostile.py DMLTENSOR [--strict] [--list] [--every=N]
+
+For each command (size offset locate validate dtypes layouts) it takes a
+valid invocation and breaks one thing: a bad number in each numeric option
+("-1", "+1", "1e3", "0x10", " 1", "", "1,,2", 2^32, 2^64, "１", "٣",
+control bytes, ...), a list of 65,536 items (the longest one argv word can
+hold), a number of 10^5 digits, 9 dimensions, an empty field, an
+unknown or misplaced option, a missing value, conflicting options, an
+option given twice, an unknown data type or layout, ... Every one must:
+
+  - exit with status 2 (usage error),
+  - print a message on stderr that starts with "dmltensor: ",
+  - print nothing on stdout;
+
+and again with --format json: stdout is exactly one line, a JSON object
+with an "error" key, and the message is still on stderr.
+
+It also checks the I/O contract: stdout on /dev/full is exit 3 with a
+message; a reader that goes away (`| head -c1`) ends a long output quietly
+with status 0.
+
+--strict also fails when stderr holds control bytes other than newline
+(user text in messages should be escaped, as it is in the quoted part).
+--list prints the invocations; --every=N runs every Nth (for slow runs,
+such as under valgrind). DMLT_WRAPPER (e.g. "valgrind -q
+--error-exitcode=99") is put in front of each command, as run_golden.py does.
+"""
+import concurrent.futures
+import json
+import os
+import shlex
+import subprocess
+import sys
+
+U32 = 2**32 - 1
+U64 = 2**64 - 1
+
+# Texts that are never a decimal number (nor a list of them).
+NOT_NUMBERS = ["-1", "+1", "1e3", "0x10", " 1", "1 ", "", "1.5", "1_000", "0b1", "NaN", "inf",
+               "\uff11", "\u0663", "\u0661\u0662", "1\x01", "\x7f", "1\t", "\x1b[31m", "--1",
+               "1;2", "1/2", "1\u00a0"]
+# ... and list texts that are malformed as lists.
+BAD_LISTS = ["1,,2", "1,", ",1", ",", "1,,", "1, 2", "1 ,2", "1;2", "[1,2]", "1,-2", "1,2,"]
+# The longest list one argv word can hold (Linux: 128 KiB a word): 65,536
+# items. 10^5 items ("1,1,...", 200 KB) would be refused by execve itself.
+LONG_LIST = ",".join(["1"] * 65536)
+LONG_NUMBER = "1" * 100000
+NINE = ",".join(["1"] * 9)
+
+
+def over(limit):
+    """Numbers just past `limit` and far past it."""
+    return [str(limit + 1), str(2**64), "99999999999999999999999", LONG_NUMBER]
+
+
+# Each command: a valid invocation, and its numeric options with their
+# maximum (None: a list option, whose items are checked per item).
+COMMANDS = {
+    "size": (["size", "--sizes", "2,3"],
+             {"--sizes": ("list", U32), "--strides": ("list", U32), "--rank": ("num", 8),
+              "--row-pitch-align": ("num", U32), "--total-size": ("num", U64)}),
+    "offset": (["offset", "--sizes", "2,3", "--coord", "1,2"],
+               {"--sizes": ("list", U32), "--strides": ("list", U32), "--rank": ("num", 8),
+                "--coord": ("list", U32), "--base-offset": ("num", U64),
+                "--row-pitch-align": ("num", U32)}),
+    "locate": (["locate", "--sizes", "2,3", "--offset", "1"],
+               {"--sizes": ("list", U32), "--strides": ("list", U32), "--rank": ("num", 8),
+                "--offset": ("num", U64), "--limit": ("num", U64),
+                "--total-size": ("num", U64), "--base-offset": ("num", U64)}),
+    "validate": (["validate", "--sizes", "2,3"],
+                 {"--sizes": ("list", U32), "--strides": ("list", U32), "--rank": ("num", 8),
+                  "--total-size": ("num", U64), "--base-offset": ("num", U64),
+                  "--alignment": ("num", U32), "--flags": ("num", U32)}),
+    "dtypes": (["dtypes"], {}),
+    "layouts": (["layouts"], {"--rank": ("num", 8)}),
+}
+
+# Options that take a value, per command (for missing values and repeats).
+VALUED = {
+    "size": ["--dtype", "--sizes", "--strides", "--layout", "--order", "--rank", "--broadcast",
+             "--pad", "--row-pitch-align", "--total-size", "--field", "--format"],
+    "offset": ["--dtype", "--sizes", "--strides", "--layout", "--order", "--rank", "--broadcast",
+               "--pad", "--row-pitch-align", "--base-offset", "--coord", "--format"],
+    "locate": ["--dtype", "--sizes", "--strides", "--layout", "--order", "--rank", "--broadcast",
+               "--pad", "--row-pitch-align", "--total-size", "--base-offset", "--offset",
+               "--byte-offset", "--limit", "--format"],
+    "validate": ["--dtype", "--sizes", "--strides", "--layout", "--order", "--rank",
+                 "--broadcast", "--pad", "--row-pitch-align", "--total-size", "--base-offset",
+                 "--alignment", "--flags", "--format"],
+    "dtypes": ["--format"],
+    "layouts": ["--rank", "--format"],
+}
+REPEATABLE = {"--coord", "--broadcast", "--pad"}
+# A valid value for each option, to give it twice.
+GOOD = {"--dtype": "float16", "--sizes": "2,3", "--strides": "3,1", "--layout": "hw",
+        "--order": "0,1", "--rank": "2", "--broadcast": "h", "--pad": "w=1",
+        "--row-pitch-align": "256", "--total-size": "64", "--field": "strides",
+        "--format": "text", "--base-offset": "16", "--coord": "1,1", "--offset": "1",
+        "--byte-offset": "4", "--limit": "2", "--alignment": "16", "--flags": "none"}
+
+
+def generate():
+    """Yields (name, argv words, json_variant_ok)."""
+    for cmd, (base, numeric) in COMMANDS.items():
+        # A bad value for each numeric option.
+        for opt, (kind, limit) in numeric.items():
+            others = [w for w in base]
+            if opt in others:  # replace the option's value
+                i = others.index(opt)
+                del others[i:i + 2]
+            if cmd == "layouts" and opt == "--rank":
+                bad = NOT_NUMBERS + BAD_LISTS + ["0", "9", "1,2"] + over(limit)
+            elif kind == "num":
+                bad = NOT_NUMBERS + ["1,2"] + over(limit)
+                if opt in ("--rank", "--row-pitch-align", "--limit"):
+                    bad.append("0")
+                if opt == "--flags":
+                    bad += ["fast", "owned", "DML_TENSOR_FLAG_"]
+            else:
+                bad = NOT_NUMBERS + BAD_LISTS + over(limit) + [LONG_LIST, NINE]
+                bad += ["2," + b for b in NOT_NUMBERS + over(limit) if b]
+                if opt == "--sizes":
+                    bad += ["0", "1,0,3", "2,4294967295,4294967295"]
+            for j, value in enumerate(bad):
+                yield f"{cmd} {opt} bad#{j}", others + [opt, value], True
+            # The same bad value glued with '='.
+            yield f"{cmd} {opt}= empty", others + [opt + "="], True
+            yield f"{cmd} {opt}=-1", others + [opt + "=-1"], True
+
+        # A value missing at the end, and each non-repeatable option twice.
+        for opt in VALUED[cmd]:
+            yield f"{cmd} {opt} missing", base + [opt], opt != "--format"
+            if opt not in REPEATABLE:
+                argv = base + [opt, GOOD[opt], opt, GOOD[opt]]
+                if opt in base:
+                    argv = base + [opt, GOOD[opt]]
+                yield f"{cmd} {opt} twice", argv, opt != "--format"
+
+        # Unknown, misplaced and malformed options; stray arguments.
+        for j, junk in enumerate(["--sizez", "--foo", "-x", "-", "--", "---sizes", "--SIZES",
+                                  "--help=yes", "--Sizes", "--\x01", "--sizes\u00a0",
+                                  "extra", "1,3", "\uff0d\uff0dsizes"]):
+            yield f"{cmd} junk#{j}", base + [junk], True
+        misplaced = {"size": "--coord", "offset": "--limit", "locate": "--coord",
+                     "validate": "--field", "dtypes": "--sizes", "layouts": "--dtype"}[cmd]
+        yield f"{cmd} misplaced {misplaced}", base + [misplaced, "1"], True
+        if cmd in ("dtypes", "layouts"):
+            for j, fmt in enumerate(["yaml", "JSON", "", "env", "json ", "text,json"]):
+                yield f"{cmd} --format bad#{j}", base + ["--format", fmt], False
+            continue
+
+        # Tensor commands: data types, layouts and their modifiers.
+        for j, dt in enumerate(["float17", "", "FLOAT33", "DML_TENSOR_DATA_TYPE_", "int3",
+                                "\uff46\uff4c\uff4f\uff41\uff54", "float16 ", "f\x01", "bfloat16",
+                                "DML_TENSOR_DATA_TYPE_FLOAT16X", "x" * 100000]):
+            yield f"{cmd} --dtype bad#{j}", base + ["--dtype", dt], True
+        for j, lay in enumerate(["nhwc", "hwx", "hhw", "", "h", "0,1,1", "0,2", "0,1,2",
+                                 "row", "col", "row-major ", "1,0,", ",1,0", "0x1,0",
+                                 "\u0127w", "-1,0"]):
+            yield f"{cmd} --layout bad#{j}", base + ["--layout", lay], True
+        for j, order in enumerate(["0,0", "1", "0,1,2", "", "a,b", "0,,1", "2,0", "-0,1"]):
+            yield f"{cmd} --order bad#{j}", base + ["--order", order], True
+        for j, bc in enumerate(["x", "", "9", "2", "h,", ",h", "h,,w", "-1", "n", "hw2",
+                                "\x01"]):
+            yield f"{cmd} --broadcast bad#{j}", base + ["--broadcast", bc], True
+        for j, pad in enumerate(["w", "w=", "=2", "w=-1", "q=1", "w=4294967296", "h=1",
+                                 "w=1,", "w=1,,h=1", "", "w==1", "w=1=2", "2=1", "w=0x1",
+                                 "w=4294967295,w=1"]):
+            yield f"{cmd} --pad bad#{j}", base + ["--pad", pad], True
+        yield f"{cmd} broadcast x17", base + ["--broadcast", "w"] * 17, True
+        yield f"{cmd} pad x17", base + ["--pad", "w=1"] * 17, True
+        for j, rp in enumerate(["6", "3", "1"]):  # not whole float32 elements
+            yield f"{cmd} --row-pitch-align bad#{j}", base + ["--row-pitch-align", rp], True
+        # Conflicts.
+        yield f"{cmd} strides+layout", base + ["--strides", "3,1", "--layout", "hw"], True
+        yield f"{cmd} strides+order", base + ["--strides", "3,1", "--order", "0,1"], True
+        yield f"{cmd} layout+order", base + ["--layout", "hw", "--order", "0,1"], True
+        yield f"{cmd} strides+broadcast", base + ["--strides", "3,1", "--broadcast", "h"], True
+        yield f"{cmd} strides+pad", base + ["--strides", "3,1", "--pad", "w=1"], True
+        yield f"{cmd} strides+pitch", base + ["--strides", "3,1", "--row-pitch-align", "256"], True
+        # Shapes that cannot be.
+        yield f"{cmd} strides count", base + ["--strides", "1"], True
+        yield f"{cmd} strides 9", base + ["--strides", NINE], True
+        yield f"{cmd} rank smaller", base + ["--rank", "1"], True
+        yield f"{cmd} stride range", base[:1] + ["--sizes", "2,65536,65536"] + base[3:], True
+        yield f"{cmd} rank stride range", base[:1] + ["--sizes", "65536,65536", "--strides",
+                                                      "65536,1", "--rank", "4"] + base[3:], True
+        yield f"{cmd} pad outermost", base + ["--pad", "h=1"], True
+        yield f"{cmd} pitch rank1", base[:1] + ["--sizes", "3", "--row-pitch-align",
+                                                "256"] + base[3:], True
+
+    # Per-command extras.
+    yield "size --field unknown", ["size", "--sizes", "2,3", "--field", "nope"], True
+    yield "size --field empty", ["size", "--sizes", "2,3", "--field", ""], True
+    yield "size --field+json", ["size", "--sizes", "2,3", "--field", "strides", "--format",
+                                "json"], False
+    yield "size --format env+field", ["size", "--sizes", "2,3", "--field", "strides",
+                                      "--format", "env"], False
+    for j, fmt in enumerate(["yaml", "JSON", "", "csv", "json ", "text,json"]):
+        yield f"size --format bad#{j}", ["size", "--sizes", "2,3", "--format", fmt], False
+    yield "offset --format env", ["offset", "--sizes", "2", "--coord", "1", "--format", "env"], False
+    yield "offset no coord", ["offset", "--sizes", "2,3"], True
+    yield "offset coord count", ["offset", "--sizes", "2,3", "--coord", "1,1,1"], True
+    yield "offset coord 9", ["offset", "--sizes", "2,3", "--coord", NINE], True
+    yield "offset coord long", ["offset", "--sizes", "2,3", "--coord", LONG_LIST], True
+    yield "locate none", ["locate", "--sizes", "2,3"], True
+    yield "locate both", ["locate", "--sizes", "2,3", "--offset", "1", "--byte-offset", "4"], True
+    yield "locate limit 0", ["locate", "--sizes", "2,3", "--offset", "1", "--limit", "0"], True
+    for j, b in enumerate(NOT_NUMBERS + over(U64)):
+        yield f"locate --byte-offset bad#{j}", ["locate", "--sizes", "2,3", "--byte-offset", b], True
+    yield "validate flags name", ["validate", "--sizes", "2", "--flags", "DML_TENSOR_FLAG_X"], True
+    for j, cmd in enumerate(["sise", "", "SIZE", "--sizes", "Size", "size ", "\x01",
+                             "dtype", "layout", "-", "--", "--versions", "--help=1"]):
+        yield f"command bad#{j}", [cmd, "--sizes", "1"], True
+    yield "command only option", ["--sizes"], True
+
+
+def wrapper():
+    return shlex.split(os.environ.get("DMLT_WRAPPER", ""))
+
+
+def run(binary, argv, stdout=subprocess.PIPE):
+    env = dict(os.environ, LC_ALL="C")
+    env.pop("NO_COLOR", None)
+    p = subprocess.run(wrapper() + [binary] + argv, stdout=stdout, stderr=subprocess.PIPE,
+                       stdin=subprocess.DEVNULL, env=env, timeout=120)
+    return p.returncode, p.stdout or b"", p.stderr
+
+
+def json_asked(argv):
+    """Whether the words ask for JSON, as dmltensor reads them before it has
+    parsed the command line (so even when --format is what is wrong)."""
+    return "--format=json" in argv or any(
+        a == "--format" and b == "json" for a, b in zip(argv, argv[1:]))
+
+
+def with_json(argv):
+    """The invocation with --format json right after the command (at the
+    end when the command itself is what is wrong)."""
+    if argv and argv[0] in COMMANDS:
+        return argv[:1] + ["--format", "json"] + argv[1:]
+    return argv + ["--format", "json"]
+
+
+def check_usage(binary, argv, json_mode, strict):
+    code, out, err = run(binary, argv)
+    problems = []
+    if code != 2:
+        problems.append(f"exit status {code}, expected 2")
+    if not err.startswith(b"dmltensor: "):
+        problems.append(f"stderr does not start with 'dmltensor: ': {err[:200]!r}")
+    if len(err) > 4000:
+        problems.append(f"stderr is {len(err)} bytes: long input should be cut")
+    if strict and any((c < 0x20 and c != 0x0A) or c == 0x7F for c in err):
+        problems.append(f"stderr holds control bytes: {err[:300]!r}")
+    if not json_mode:
+        if out:
+            problems.append(f"stdout is not empty: {out[:200]!r}")
+    else:
+        lines = out.split(b"\n")
+        if len(lines) != 2 or lines[1] != b"":
+            problems.append(f"stdout is not exactly one line: {out[:200]!r}")
+        else:
+            try:
+                obj = json.loads(lines[0])
+                if not isinstance(obj, dict) or set(obj) != {"error"} or \
+                        not isinstance(obj["error"], dict):
+                    problems.append(f"stdout is not an error object: {out[:200]!r}")
+            except ValueError as ex:
+                problems.append(f"stdout is not JSON ({ex}): {out[:200]!r}")
+    return problems
+
+
+def check_io(binary):
+    """(name, problems) for the /dev/full and closed-pipe contracts."""
+    results = []
+    full = [["size", "--sizes", "1,3,224,224"], ["size", "--sizes", "2,3", "--format", "json"],
+            ["size", "--sizes", "2,3", "--format", "env"], ["offset", "--sizes", "2,3", "--coord", "1,1"],
+            ["locate", "--sizes", "2,3", "--offset", "1"], ["validate", "--sizes", "2,3"],
+            ["validate", "--sizes", "1,1,2,4", "--total-size", "3"], ["dtypes"],
+            ["layouts", "--rank", "5"], ["--help"], ["--version"], ["size", "--help"],
+            ["locate", "--sizes", "1000000,3", "--broadcast", "h", "--offset", "1"],
+            ["size", "--sizes", "0", "--format", "json"]]
+    for argv in full:
+        with open("/dev/full", "wb") as f:
+            code, _, err = run(binary, argv, stdout=f)
+        problems = []
+        if code != 3:
+            problems.append(f"exit status {code}, expected 3")
+        if not err.startswith(b"dmltensor: ") or b"write error" not in err:
+            problems.append(f"no write error message on stderr: {err[:200]!r}")
+        results.append((f"> /dev/full: {shlex.join(argv)}", problems))
+
+    for argv in (["locate", "--sizes", "1000000,3", "--broadcast", "h", "--offset", "1"],
+                 ["locate", "--sizes", "1000000,3", "--broadcast", "h", "--offset", "1",
+                  "--format", "json"]):
+        env = dict(os.environ, LC_ALL="C")
+        p = subprocess.Popen(wrapper() + [binary] + argv, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env)
+        first = p.stdout.read(1)  # `| head -c1`
+        p.stdout.close()
+        err = p.stderr.read()
+        code = p.wait(timeout=120)
+        problems = []
+        if len(first) != 1:
+            problems.append("no output")
+        if code != 0:
+            problems.append(f"exit status {code}, expected 0 (quiet end on a closed pipe)")
+        if err:
+            problems.append(f"stderr is not empty: {err[:200]!r}")
+        results.append((f"| head -c1: {shlex.join(argv)}", problems))
+    return results
+
+
+def quote(word):
+    """A shell word; $'...' with escapes when it holds unprintable bytes."""
+    if word.isprintable():
+        return shlex.quote(word)
+    esc = "".join(c if c.isprintable() and c not in "'\\" else
+                  (f"\\x{ord(c):02x}" if ord(c) < 0x80 else c) for c in word)
+    return "$'" + esc + "'"
+
+
+def show(argv):
+    text = " ".join(quote(a) for a in argv)
+    return text if len(text) < 200 else text[:200] + f"... ({len(text)} chars)"
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    strict = "--strict" in sys.argv
+    if len(args) != 1:
+        print(__doc__, file=sys.stderr)
+        return 2
+    binary = args[0]
+    cases = list(generate())
+    if "--list" in sys.argv:
+        for name, argv, _ in cases:
+            print(f"{name}: {show(argv)}")
+        return 0
+    every = 1
+    for a in sys.argv[1:]:
+        if a.startswith("--every="):
+            every = max(1, int(a[len("--every="):]))
+    runs = []
+    for name, argv, json_ok in cases[::every]:
+        runs.append((name, argv, json_asked(argv)))
+        if json_ok:
+            runs.append((name, with_json(argv), True))
+    # Two at a time: each invocation waits on its own process.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        results = pool.map(lambda r: check_usage(binary, r[1], r[2], strict), runs)
+        failed = total = 0
+        for (name, v, json_mode), problems in zip(runs, results):
+            total += 1
+            if problems:
+                failed += 1
+                print(f"FAIL {name}{' (json)' if json_mode else ''}: dmltensor {show(v)}")
+                for p in problems:
+                    print("  " + p)
+    for name, problems in check_io(binary):
+        total += 1
+        if problems:
+            failed += 1
+            print(f"FAIL {name}")
+            for p in problems:
+                print("  " + p)
+    print(f"{total - failed} passed, {failed} failed ({len(cases[::every])} malformed "
+          f"invocations, with and without --format json, and the I/O checks)")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
