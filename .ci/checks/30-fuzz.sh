@@ -62,8 +62,12 @@ sa=0; wait $a || sa=$?
 sb=0; wait $b || sb=$?
 report cli $sa || failed=1
 report parse $sb || failed=1
-sc=0; run core || sc=$?
+run core & c=$!
+run json & d=$!
+sc=0; wait $c || sc=$?
+sd=0; wait $d || sd=$?
 report core $sc || failed=1
+report json $sd || failed=1
 if [ "$failed" != 0 ]; then
   echo "fuzz: a target failed; the inputs are in $work" >&2
   exit 1
