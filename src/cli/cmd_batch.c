@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define BATCH_CHUNK (64u * 1024u)
+#define BATCH_CHUNK ((size_t)64 << 10)
 
 /* ---- shared -------------------------------------------------------------- */
 
@@ -187,7 +187,7 @@ static void *arena_malloc(size_t n)
     n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
     struct arena_block *b = arena_head;
     if (b == NULL || b->size - b->used < n) {
-        size_t size = n > 60 * 1024 ? n : 60 * 1024;
+        size_t size = n > ((size_t)60 << 10) ? n : ((size_t)60 << 10);
         struct arena_block *nb = malloc(sizeof *nb + size);
         if (nb == NULL)
             return NULL;
@@ -317,7 +317,7 @@ bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
         } else {
             struct cli_error re;
             if (st == RECORD_TOO_LONG)
-                fail(&re, "record_too_long", NULL, NULL, "the record is longer than %u bytes",
+                fail(&re, "record_too_long", NULL, NULL, "the record is longer than %zu bytes",
                      RECORD_MAX);
             else
                 fail(&re, "bad_json", NULL, NULL,
@@ -349,7 +349,7 @@ bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 
 /* ---- scan ----------------------------------------------------------------- */
 
-#define SCAN_MAX_INPUT (256u * 1024u * 1024u) /* a document is read whole */
+#define SCAN_MAX_INPUT ((size_t)256 << 20) /* a document is read whole */
 
 struct scan {
     struct cli_config *cfg;
@@ -467,7 +467,7 @@ bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
         }
         return fail(e, "input_too_large", NULL, cfg->input,
                     "larger than %u MiB; scan reads a document whole",
-                    SCAN_MAX_INPUT / (1024u * 1024u));
+                    (unsigned)(SCAN_MAX_INPUT >> 20));
     }
     ob_putc(&doc, '\0'); /* counted, so that nothing may follow the value */
     size_t off = 0;

@@ -12,10 +12,10 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#define MAP_CHUNK          (256u * 1024u) /* write out when the buffer holds this much */
-#define MAP_LINE_MAX       1024u          /* a row's line is shorter than this */
-#define VIEW_DEFAULT_LIMIT 256u           /* cells a view draws without --limit */
-#define VIEW_MAX_CELLS     1000000u       /* and with it */
+#define MAP_CHUNK          ((size_t)256 << 10) /* write out when the buffer holds this much */
+#define MAP_LINE_MAX       1024u               /* a row's line is shorter than this */
+#define VIEW_DEFAULT_LIMIT 256u                /* cells a view draws without --limit */
+#define VIEW_MAX_CELLS     1000000u            /* and with it */
 
 /* ---- integers, by hand ------------------------------------------------- */
 
@@ -64,12 +64,18 @@ struct rows {
     size_t prefix_len;
 };
 
+/* Copies n bytes (not a C string: rows are written in place, unterminated). */
+static char *put_bytes(char *p, const char *s, size_t n)
+{
+    memcpy(p, s, n);
+    return p + n;
+}
+
 static void build_prefix(struct rows *r, const uint32_t coord[])
 {
     char *p = r->prefix;
     if (r->fmt == FMT_JSONL || r->fmt == FMT_JSON) {
-        memcpy(p, "{\"coord\":[", 10);
-        p += 10;
+        p = put_bytes(p, "{\"coord\":[", 10);
     }
     for (unsigned d = 0; d + 1 < r->rank; d++) {
         p = put_u64(p, coord[d]);
@@ -112,10 +118,8 @@ static char *put_row(char *p, const struct rows *r, const struct dmlt_walk *w)
     case FMT_JSON:
     case FMT_JSONL:
     case FMT_ENV:
-        memcpy(p, "],\"offset\":", 11);
-        p = put_u128(p + 11, w->offset);
-        memcpy(p, ",\"byte_offset\":", 15);
-        p = put_u128(p + 15, w->byte_offset);
+        p = put_u128(put_bytes(p, "],\"offset\":", 11), w->offset);
+        p = put_u128(put_bytes(p, ",\"byte_offset\":", 15), w->byte_offset);
         if (r->four_bit) {
             memcpy(p, w->nibble ? ",\"nibble\":\"high\"" : ",\"nibble\":\"low\"",
                    w->nibble ? 16 : 15);

@@ -8,7 +8,7 @@
 #include <string.h>
 
 /* Output above this size is written out while locate is still searching. */
-#define STREAM_CHUNK (64u * 1024u)
+#define STREAM_CHUNK ((size_t)64 << 10)
 
 static const char *nibble_name(unsigned nibble)
 {

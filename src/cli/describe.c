@@ -75,9 +75,7 @@ static uint64_t leading_stride(unsigned rank, const uint32_t sizes[], const uint
 static bool equals_nocase(const char *a, const char *b)
 {
     for (; *a && *b; a++, b++) {
-        char ca = (*a >= 'A' && *a <= 'Z') ? (char)(*a - 'A' + 'a') : *a;
-        char cb = (*b >= 'A' && *b <= 'Z') ? (char)(*b - 'A' + 'a') : *b;
-        if (ca != cb)
+        if (ascii_lower(*a) != ascii_lower(*b))
             return false;
     }
     return *a == *b;

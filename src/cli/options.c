@@ -224,6 +224,8 @@ static const struct opt_def *find_option(const char *name, size_t len, enum comm
 enum format format_from_argv(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
+        if (argv[i] == NULL)
+            break;
         const char *v = strncmp(argv[i], "--format=", 9) == 0              ? argv[i] + 9
                         : strcmp(argv[i], "--format") == 0 && i + 1 < argc ? argv[i + 1]
                                                                            : NULL;
@@ -331,9 +333,14 @@ static bool parse_format(struct cli_config *cfg, struct cli_error *e)
         names[n++] = formats[i].name;
     }
     char list[64] = "";
-    for (size_t i = 0; i < n; i++) {
-        strcat(list, i == 0 ? "" : i + 1 == n ? " or " : ", ");
-        strcat(list, names[i]);
+    size_t used = 0;
+    for (size_t i = 0; i < n && used < sizeof list; i++) {
+        int w = snprintf(list + used, sizeof list - used, "%s%s",
+                         i == 0       ? ""
+                         : i + 1 == n ? " or "
+                                      : ", ",
+                         names[i]);
+        used += w > 0 ? (size_t)w : 0;
     }
     fail(e, "bad_format", "--format", cfg->format_text, "not a format of %s", cfg->cmd_name);
     set_hint(e, "%s prints %s", cfg->cmd_name, list);

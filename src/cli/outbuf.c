@@ -50,7 +50,7 @@ char *ob_space(struct outbuf *b, size_t n)
 
 void ob_write_slow(struct outbuf *b, const char *s, size_t n)
 {
-    if (n == 0 || !reserve(b, n))
+    if (n == 0 || !reserve(b, n) || b->data == NULL)
         return;
     memcpy(b->data + b->len, s, n);
     b->len += n;

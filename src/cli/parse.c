@@ -105,7 +105,7 @@ bool parse_dim(const char *text, size_t len, unsigned rank, unsigned *dim, struc
 {
     const char *letters = dmlt_dim_letters(rank);
     if (len == 1 && letters) {
-        char c = text[0] >= 'A' && text[0] <= 'Z' ? (char)(text[0] - 'A' + 'a') : text[0];
+        char c = ascii_lower(text[0]);
         const char *p = c ? strchr(letters, c) : NULL;
         if (p) {
             *dim = (unsigned)(p - letters);
@@ -113,7 +113,7 @@ bool parse_dim(const char *text, size_t len, unsigned rank, unsigned *dim, struc
         }
     }
     if (len > 0 && text[0] >= '0' && text[0] <= '9') {
-        uint64_t v;
+        uint64_t v = 0;
         if (!parse_uint(text, len, 0, rank - 1, &v, e, option, whole, "the dimension index",
                         NULL)) {
             set_hint(e, "dimensions are 0..%u for rank %u", rank - 1, rank);

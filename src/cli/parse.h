@@ -27,6 +27,20 @@ bool parse_dim(const char *text, size_t len, unsigned rank, unsigned *dim, struc
 bool parse_dim_set(const char *option, const char *text, unsigned rank, bool set[DMLT_MAX_RANK],
                    struct cli_error *e);
 
+/* ASCII case mapping (not <ctype.h>: no locale, no int round trip). */
+static inline char ascii_lower(char c)
+{
+    if (c >= 'A' && c <= 'Z')
+        return (char)(c + ('a' - 'A'));
+    return c;
+}
+static inline char ascii_upper(char c)
+{
+    if (c >= 'a' && c <= 'z')
+        return (char)(c - ('a' - 'A'));
+    return c;
+}
+
 /* Name of dimension d for messages: its letter, or its index. */
 void dim_name(char buf[8], unsigned rank, unsigned d);
 

@@ -71,6 +71,8 @@ static bool append(struct record_reader *r, const char *s, size_t n)
         r->rec = p;
         r->cap = cap;
     }
+    if (r->rec == NULL)
+        return false;
     memcpy(r->rec + r->len, s, n);
     r->len += n;
     r->rec[r->len] = '\0';

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define RECORD_MAX (1024u * 1024u) /* a longer record is an error record */
+#define RECORD_MAX ((size_t)1 << 20) /* a longer record is an error record */
 
 enum record_status {
     RECORD_OK,        /* text/len/line hold one record */

@@ -324,7 +324,7 @@ static void render_json(struct outbuf *b, const struct size_result *s)
 static void put_upper(struct outbuf *b, const char *s)
 {
     for (const char *p = s; *p; p++)
-        ob_putc(b, (*p >= 'a' && *p <= 'z') ? (char)(*p - 'a' + 'A') : *p);
+        ob_putc(b, ascii_upper(*p));
 }
 
 /* DMLT_ and the JSON path in capitals: properties.packed is
