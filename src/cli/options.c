@@ -356,7 +356,7 @@ void free_command_line(struct cli_config *cfg)
 bool parse_command_line(int argc, char **argv, struct cli_config *cfg, struct cli_error *e)
 {
     memset(cfg, 0, sizeof *cfg);
-    cfg->coords = malloc((size_t)argc * sizeof cfg->coords[0]);
+    cfg->coords = calloc((size_t)argc, sizeof cfg->coords[0]);
     if (cfg->coords == NULL)
         return fail(e, "out_of_memory", NULL, NULL, "out of memory");
     const char *name = argv[1];
