@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The golden command-line cases (tests/cli/cases/*.case) again, each
-# invocation under valgrind memcheck: an invalid read or write, a use of
-# uninitialised memory or a leak makes it exit 99, and the case fails (its
-# expected status is 0..3). run_golden.py puts $DMLT_WRAPPER in front of
-# the binary. The cases run in two halves at once (2 cores).
+# The golden command-line cases (tests/cli/cases/*.case) again, and every
+# 16th hostile-input invocation (tests/cli/check_hostile.py), each under
+# valgrind memcheck: an invalid read or write, a use of uninitialised memory
+# or a leak makes it exit 99, which fails the case (its expected status is
+# 0..3). Both scripts put $DMLT_WRAPPER in front of the binary. Two
+# invocations run at a time (2 cores).
 # The binary is a plain build (valgrind cannot run ASan builds): build/,
 # built with the ci preset if it is not there yet.
 # Environment: DMLT_BUILD_DIR (default build).
@@ -38,5 +39,13 @@ if [ "$sa" != 0 ] || [ "$sb" != 0 ]; then
   echo "valgrind: a case failed under memcheck (exit 99 is a memcheck error)" >&2
   exit 1
 fi
-echo "valgrind: $(tail -qn1 "$log/1" "$log/2" | paste -sd';') (${#cases[@]} cases under memcheck)"
+echo "valgrind: golden cases: $(tail -qn1 "$log/1" "$log/2" | paste -sd';' | sed 's/;/ + /')"
+
+# Every 16th hostile invocation (error paths, where leaks hide), two at a time.
+if ! python3 tests/cli/check_hostile.py "$dir/dmltensor" --every=16 >"$log/3" 2>&1; then
+  grep -v '^ok ' "$log/3" | head -n 60
+  echo "valgrind: a hostile invocation failed under memcheck (exit 99 is a memcheck error)" >&2
+  exit 1
+fi
+echo "valgrind: hostile input: $(tail -n1 "$log/3")"
 rm -rf "$log"

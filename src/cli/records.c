@@ -158,6 +158,8 @@ static enum record_status next_element(struct record_reader *r, const char **tex
         return next_line(r, text, len, line);
     }
     r->len = 0;
+    if (r->rec)
+        r->rec[0] = '\0'; /* an empty element ("[1,,2]") is an empty record */
     bool too_long = false, in_string = false, escaped = false;
     int depth = 0;
     while ((c = peek(r)) != -1) {
