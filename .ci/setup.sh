@@ -22,6 +22,8 @@ want gcc cc
 want libcjson-dev
 # To test (ctest runs these):
 want python3 python3
+want python3-jsonschema
+want jq jq
 
 if [ -n "$missing" ]; then
   echo "setup: installing$missing" >&2

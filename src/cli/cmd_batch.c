@@ -117,6 +117,9 @@ static void note_failure(struct tally *t, unsigned long line, const struct cli_e
                  : e->option ? e->option
                              : "",
                  e->key || e->option ? ": " : "", e->message);
+        for (char *c = t->first_message; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f)
+                *c = '?'; /* a key from the input may hold control bytes */
     }
 }
 

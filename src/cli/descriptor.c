@@ -549,7 +549,10 @@ bool descriptor_check_described(struct descriptor *d, const struct tensor_desc *
     }
     if (d->layout_check == NULL)
         return true;
-    /* The layout's own strides must be the ones given. */
+    /* The strides must follow the layout's memory order: each dim's stride
+     * at least the extent of the next-inner one (padding may add more, as
+     * `size` prints for --pad or --row-pitch-align). Size-1 and broadcast
+     * dims say nothing about the order. */
     struct tensor_args a = d->cfg.t;
     a.strides = NULL;
     a.layout = d->layout_check;
@@ -560,15 +563,27 @@ bool descriptor_check_described(struct descriptor *d, const struct tensor_desc *
         descriptor_name_key(d, e);
         return false;
     }
-    if (memcmp(from_layout.t.strides, t->t.strides, t->t.rank * sizeof t->t.strides[0]) != 0) {
+    const uint32_t *st = t->t.strides, *sz = t->t.sizes;
+    int inner = -1; /* the last dim seen going inward that says anything */
+    bool ok = true;
+    for (unsigned i = 0; i < t->t.rank && ok; i++) {
+        unsigned dim = from_layout.order[i];
+        if (sz[dim] <= 1 || st[dim] == 0)
+            continue;
+        if (inner >= 0)
+            ok = (uint64_t)st[inner] >= (uint64_t)st[dim] * sz[dim];
+        inner = (int)dim;
+    }
+    if (!ok) {
         fail(e, "conflicting_keys", NULL, d->layout_check,
-             "this layout does not give the strides given");
+             "the strides given do not follow this layout's memory order");
         e->key = "layout";
         struct outbuf b;
         ob_init(&b);
         ob_u32_list(&b, from_layout.t.strides, t->t.rank, 1, false);
         ob_putc(&b, '\0');
-        set_hint(e, "its strides are %s; drop \"layout\" or \"strides\"", b.failed ? "?" : b.data);
+        set_hint(e, "its packed strides are %s; drop \"layout\" or \"strides\"",
+                 b.failed ? "?" : b.data);
         ob_free(&b);
         return false;
     }
