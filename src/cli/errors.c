@@ -44,11 +44,13 @@ void render_error_text(struct outbuf *b, const struct cli_error *e)
         ob_quoted_text(b, e->text, TEXT_MAX);
         ob_puts(b, "\": ");
     }
-    ob_puts(b, e->message);
+    /* Messages and hints can quote input: control bytes are shown, not sent
+     * to the terminal. */
+    ob_quoted_text(b, e->message, sizeof e->message);
     ob_putc(b, '\n');
     if (e->hint[0]) {
         ob_puts(b, "dmltensor: hint: ");
-        ob_puts(b, e->hint);
+        ob_quoted_text(b, e->hint, sizeof e->hint);
         ob_putc(b, '\n');
     }
 }

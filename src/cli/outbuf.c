@@ -157,6 +157,36 @@ void ob_pad_to(struct outbuf *b, size_t line_start, size_t column)
         ob_putc(b, ' ');
 }
 
+/* Length of the valid UTF-8 sequence at p (lead byte >= 0x80), or 0. */
+static size_t utf8_length(const unsigned char *p)
+{
+    unsigned char lo = 0x80, hi = 0xBF;
+    size_t n;
+    if (p[0] >= 0xC2 && p[0] <= 0xDF) {
+        n = 2;
+    } else if (p[0] >= 0xE0 && p[0] <= 0xEF) {
+        n = 3;
+        if (p[0] == 0xE0)
+            lo = 0xA0; /* no overlong forms */
+        if (p[0] == 0xED)
+            hi = 0x9F; /* no surrogates */
+    } else if (p[0] >= 0xF0 && p[0] <= 0xF4) {
+        n = 4;
+        if (p[0] == 0xF0)
+            lo = 0x90;
+        if (p[0] == 0xF4)
+            hi = 0x8F; /* not past U+10FFFF */
+    } else {
+        return 0;
+    }
+    if (p[1] < lo || p[1] > hi)
+        return 0;
+    for (size_t i = 2; i < n; i++)
+        if (p[i] < 0x80 || p[i] > 0xBF)
+            return 0; /* also stops at the NUL */
+    return n;
+}
+
 void ob_json_str(struct outbuf *b, const char *s)
 {
     static const char hex[] = "0123456789abcdef";
@@ -165,11 +195,22 @@ void ob_json_str(struct outbuf *b, const char *s)
     for (;;) {
         /* A run that needs no escape goes in one copy (UTF-8 included). */
         const unsigned char *run = p;
-        while (*p >= 0x20 && *p != '"' && *p != '\\' && *p != 0x7f)
+        while (*p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\')
             p++;
         ob_write(b, (const char *)run, (size_t)(p - run));
         if (*p == '\0')
             break;
+        if (*p >= 0x80) {
+            /* Valid UTF-8 passes; anything else (a byte of another encoding,
+             * a character cut short) becomes U+FFFD, so the output is JSON. */
+            size_t n = utf8_length(p);
+            if (n)
+                ob_write(b, (const char *)p, n);
+            else
+                ob_write(b, "\xEF\xBF\xBD", 3);
+            p += n ? n : 1;
+            continue;
+        }
         switch (*p) {
         case '"':
             ob_write(b, "\\\"", 2);

@@ -42,6 +42,28 @@ static const struct {
 };
 #define N_RANGES (sizeof ranges / sizeof ranges[0])
 
+/* Reference UTF-8 check, by code point: the length of the valid sequence
+ * at p, or 0 (bad lead or continuation byte, overlong, surrogate, past
+ * U+10FFFF, or cut short by the NUL). */
+static size_t ref_utf8_len(const unsigned char *p)
+{
+    if (p[0] < 0x80)
+        return 1;
+    size_t n = p[0] >= 0xF0 ? 4 : p[0] >= 0xE0 ? 3 : p[0] >= 0xC0 ? 2 : 0;
+    if (n == 0 || p[0] >= 0xF8)
+        return 0;
+    uint32_t cp = p[0] & (0x7Fu >> n);
+    for (size_t i = 1; i < n; i++) {
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+        cp = cp << 6 | (p[i] & 0x3Fu);
+    }
+    static const uint32_t min[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < min[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return n;
+}
+
 static char lower(char c)
 {
     return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
@@ -436,16 +458,30 @@ static void fuzz_format(const char *text, size_t len, const char *whole)
     }
     FUZZ_CHECK(back == v);
 
-    /* ob_json_str: JSON for any bytes, decoding to the same bytes. */
-    struct outbuf b;
+    /* ob_json_str: JSON for any bytes, decoding to the same bytes where
+     * they are valid UTF-8 and to U+FFFD for each byte that is not. */
+    struct outbuf b, want;
     ob_init(&b);
+    ob_init(&want);
     ob_json_str(&b, whole);
     FUZZ_CHECK(!b.failed);
     for (size_t i = 0; i < b.len; i++)
         FUZZ_CHECK((unsigned char)b.data[i] >= 0x20 && b.data[i] != 0x7f);
+    for (const unsigned char *q = (const unsigned char *)whole; *q;) {
+        size_t k = ref_utf8_len(q);
+        if (k == 0) {
+            ob_write(&want, "\xEF\xBF\xBD", 3);
+            k = 1;
+        } else {
+            ob_write(&want, (const char *)q, k);
+        }
+        q += k;
+    }
+    ob_putc(&want, '\0');
     cJSON *j = cJSON_ParseWithLength(b.data, b.len);
-    FUZZ_CHECK(cJSON_IsString(j) && strcmp(j->valuestring, whole) == 0);
+    FUZZ_CHECK(cJSON_IsString(j) && strcmp(j->valuestring, want.data) == 0);
     cJSON_Delete(j);
+    ob_free(&want);
 
     /* ob_quoted_text: no control bytes, at most max characters shown. */
     ob_reset(&b);
