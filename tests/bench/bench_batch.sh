@@ -241,9 +241,10 @@ if have valgrind && have callgrind_annotate; then
     echo "callgrind: the same records as one JSON array: $total_array instructions," \
         "$(awk -v t="$total_array" -v n="$profile_records" 'BEGIN { printf "%.0f", t / n }') per record"
     echo "top 15 functions by instructions (exclusive):"
+    # awk stops after 15 rows itself: a `| head` would close the pipe on
+    # callgrind_annotate, whose SIGPIPE fails the script under pipefail.
     callgrind_annotate "$tmp/callgrind.out" 2>/dev/null \
-        | awk '/file:function/ { table = 1; getline; next } table && NF' \
-        | head -n 15 \
+        | awk '/file:function/ { table = 1; getline; next } table && NF && n++ < 15' \
         | sed -e 's| \[[^]]*\]$||' -e "s|$repo_root/||" -e 's|^|  |'
 else
     echo "callgrind: valgrind not found (apt-get install valgrind); skipped"
