@@ -21,8 +21,9 @@
 
 /* ---- shared -------------------------------------------------------------- */
 
-/* A JSON value as given: strings and small integers exactly; other numbers
- * as cJSON prints them. */
+/* A JSON value as given: strings through ob_json_str (valid UTF-8 out
+ * whatever came in), integers up to 2^53 exactly, other numbers as cJSON
+ * prints them, lists and objects item by item. */
 static void put_json_value(struct outbuf *b, const cJSON *v)
 {
     if (v == NULL || cJSON_IsNull(v)) {
@@ -36,8 +37,21 @@ static void put_json_value(struct outbuf *b, const cJSON *v)
         if (v->valuedouble < 0)
             ob_putc(b, '-');
         ob_u64(b, (uint64_t)fabs(v->valuedouble));
+    } else if (cJSON_IsArray(v) || cJSON_IsObject(v)) {
+        const bool object = cJSON_IsObject(v);
+        ob_putc(b, object ? '{' : '[');
+        for (const cJSON *c = v->child; c; c = c->next) {
+            if (c != v->child)
+                ob_putc(b, ',');
+            if (object) {
+                ob_json_str(b, c->string ? c->string : "");
+                ob_putc(b, ':');
+            }
+            put_json_value(b, c);
+        }
+        ob_putc(b, object ? '}' : ']');
     } else {
-        char *text = cJSON_PrintUnformatted(v);
+        char *text = cJSON_PrintUnformatted(v); /* a number: ASCII */
         ob_puts(b, text ? text : "null");
         cJSON_free(text);
     }
