@@ -11,13 +11,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-if ! command -v valgrind >/dev/null 2>&1; then
-  echo "25-valgrind: installing valgrind" >&2
-  sudo=""
-  if [ "$(id -u)" != 0 ]; then sudo=sudo; fi
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends valgrind >&2
-fi
+. .ci/lib.sh
+want valgrind valgrind
+install_wanted 25-valgrind
 
 dir=${DMLT_BUILD_DIR:-build}
 if [ ! -f "$dir/CMakeCache.txt" ]; then

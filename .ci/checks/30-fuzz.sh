@@ -9,18 +9,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-sudo=""
-if [ "$(id -u)" != 0 ]; then sudo=sudo; fi
-install() {
-  echo "30-fuzz: installing $*" >&2
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@" >&2
-}
-command -v clang >/dev/null 2>&1 || install clang
+. .ci/lib.sh
+want clang clang
+install_wanted 30-fuzz
 # libFuzzer's runtime ships apart from clang: libclang-rt-<major>-dev.
 major=$(clang -dumpversion | cut -d. -f1)
-dpkg-query -W -f='${Status}' "libclang-rt-$major-dev" 2>/dev/null | grep -q 'install ok installed' ||
-  install "libclang-rt-$major-dev"
+want "libclang-rt-$major-dev"
+install_wanted 30-fuzz
 
 dir=${DMLT_FUZZ_BUILD_DIR:-build-fuzz}
 seconds=${FUZZ_SECONDS:-60}

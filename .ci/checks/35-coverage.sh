@@ -8,13 +8,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-if ! command -v gcovr >/dev/null 2>&1; then
-  echo "35-coverage: installing gcovr" >&2
-  sudo=""
-  if [ "$(id -u)" != 0 ]; then sudo=sudo; fi
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends gcovr >&2
-fi
+. .ci/lib.sh
+want gcovr gcovr
+install_wanted 35-coverage
 
 dir=${DMLT_COV_BUILD_DIR:-build-cov}
 cmake --preset coverage -B "$dir" >/dev/null

@@ -12,8 +12,7 @@ root=$(pwd)
 # What this check needs beyond .ci/setup.sh: pkg-config, mandoc (lint),
 # dpkg-shlibdeps (the .deb's Depends), make (the pkg-config consumer), and
 # zsh and fish, whose completions are tested for real only where installed.
-missing=""
-want() { command -v "$2" >/dev/null 2>&1 || missing="$missing $1"; }
+. .ci/lib.sh
 want pkg-config pkg-config
 want mandoc mandoc
 want dpkg-dev dpkg-shlibdeps
@@ -21,14 +20,7 @@ want make make
 want binutils readelf
 want zsh zsh
 want fish fish
-if [ -n "$missing" ]; then
-  echo "install: installing$missing"
-  sudo=""
-  if [ "$(id -u)" != 0 ]; then sudo=sudo; fi
-  $sudo apt-get update -qq
-  # shellcheck disable=SC2086 # one word per package
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
-fi
+install_wanted 40-install
 
 fail() {
   echo "install: FAIL: $*" >&2

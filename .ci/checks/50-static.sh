@@ -9,17 +9,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-missing=""
-command -v clang-tidy >/dev/null 2>&1 || missing="$missing clang-tidy"
-command -v cppcheck >/dev/null 2>&1 || missing="$missing cppcheck"
-if [ -n "$missing" ]; then
-  echo "50-static: installing$missing" >&2
-  sudo=""
-  if [ "$(id -u)" != 0 ]; then sudo=sudo; fi
-  $sudo apt-get update -qq
-  # shellcheck disable=SC2086 # one word per package
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing >&2
-fi
+. .ci/lib.sh
+want clang-tidy clang-tidy
+want cppcheck cppcheck
+install_wanted 50-static
 
 # compile_commands.json (and the generated dmlt_version.h): configuring is enough.
 dir=${DMLT_TIDY_BUILD_DIR:-build-tidy}
