@@ -549,10 +549,8 @@ bool descriptor_check_described(struct descriptor *d, const struct tensor_desc *
     }
     if (d->layout_check == NULL)
         return true;
-    /* The strides must follow the layout's memory order: each dim's stride
-     * at least the extent of the next-inner one (padding may add more, as
-     * `size` prints for --pad or --row-pitch-align). Size-1 and broadcast
-     * dims say nothing about the order. */
+    /* The strides must follow the layout's memory order (padding allowed,
+     * as `size` prints for --pad or --row-pitch-align). */
     struct tensor_args a = d->cfg.t;
     a.strides = NULL;
     a.layout = d->layout_check;
@@ -563,17 +561,7 @@ bool descriptor_check_described(struct descriptor *d, const struct tensor_desc *
         descriptor_name_key(d, e);
         return false;
     }
-    const uint32_t *st = t->t.strides, *sz = t->t.sizes;
-    int inner = -1; /* the last dim seen going inward that says anything */
-    bool ok = true;
-    for (unsigned i = 0; i < t->t.rank && ok; i++) {
-        unsigned dim = from_layout.order[i];
-        if (sz[dim] <= 1 || st[dim] == 0)
-            continue;
-        if (inner >= 0)
-            ok = (uint64_t)st[inner] >= (uint64_t)st[dim] * sz[dim];
-        inner = (int)dim;
-    }
+    bool ok = dmlt_strides_follow_order(t->t.rank, t->t.sizes, t->t.strides, from_layout.order);
     if (!ok) {
         fail(e, "conflicting_keys", NULL, d->layout_check,
              "the strides given do not follow this layout's memory order");

@@ -169,6 +169,14 @@ DMLT_API enum dmlt_status dmlt_packed_strides(unsigned rank, const uint32_t size
 DMLT_API bool dmlt_layout_detect(unsigned rank, const uint32_t sizes[], const uint32_t strides[],
                                  unsigned order[]);
 
+/* Whether the strides follow a memory order (outermost first), padding
+ * allowed: going inward, each dim's stride is at least the next-inner dim's
+ * stride times its size. Dims of size 1 and broadcast dims (stride 0) say
+ * nothing about the order and are skipped. Every layout with --pad,
+ * --row-pitch-align or --broadcast gives strides that follow its order. */
+DMLT_API bool dmlt_strides_follow_order(unsigned rank, const uint32_t sizes[],
+                                        const uint32_t strides[], const unsigned order[]);
+
 /* ------------------------------------------------------------------------ */
 /* The tensor and its report                                                */
 /* ------------------------------------------------------------------------ */

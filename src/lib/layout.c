@@ -196,6 +196,21 @@ enum dmlt_status dmlt_packed_strides(unsigned rank, const uint32_t sizes[], cons
  * go inside the larger one, which grows the extent; among themselves their
  * order is free, so it follows logical order: strides {15,15,5,1} for sizes
  * {1,1,3,5} read as nchw, not cnhw. */
+bool dmlt_strides_follow_order(unsigned rank, const uint32_t sizes[], const uint32_t strides[],
+                               const unsigned order[])
+{
+    int inner = -1; /* the last dim that counts, going inward */
+    for (unsigned i = 0; i < rank && i < DMLT_MAX_RANK; i++) {
+        unsigned d = order[i];
+        if (d >= rank || sizes[d] <= 1 || strides[d] == 0)
+            continue;
+        if (inner >= 0 && (uint64_t)strides[inner] < (uint64_t)strides[d] * sizes[d])
+            return false;
+        inner = (int)d;
+    }
+    return true;
+}
+
 bool dmlt_layout_detect(unsigned rank, const uint32_t sizes[], const uint32_t strides[],
                         unsigned order[])
 {

@@ -241,6 +241,62 @@ static void test_detect(void)
     CHECK(!dmlt_layout_detect(4, small, bc, o));
 }
 
+/* Strides from any layout and its modifiers follow that layout's order;
+ * the strides of another order, told apart by two dims of size > 1, do
+ * not. */
+static void test_follow_order(void)
+{
+    for (int iter = 0; iter < 5000; iter++) {
+        unsigned rank = check_range(1, 8);
+        uint32_t sizes[DMLT_MAX_RANK], s[DMLT_MAX_RANK];
+        struct dmlt_layout_spec spec;
+        dmlt_layout_spec_init(&spec, rank);
+        for (unsigned i = 0; i < rank; i++)
+            sizes[i] = check_range(1, 4);
+        for (unsigned i = rank; i-- > 1;) {
+            unsigned j = check_range(0, i), t = spec.order[i];
+            spec.order[i] = spec.order[j];
+            spec.order[j] = t;
+        }
+        for (unsigned i = 0; i < rank; i++) {
+            spec.broadcast[i] = check_range(0, 5) == 0;
+            if (i != spec.order[0]) /* no padding after the outermost dim */
+                spec.pad[i] = check_range(0, 3) == 0 ? check_range(1, 5) : 0;
+        }
+        struct dmlt_error err;
+        if (dmlt_strides_from_layout(DMLT_DTYPE_FLOAT32, rank, sizes, &spec, s, &err) != DMLT_OK)
+            continue;
+        CHECK(dmlt_strides_follow_order(rank, sizes, s, spec.order));
+        /* Swap the two outermost dims that count: no longer followed. */
+        int first = -1, second = -1;
+        for (unsigned i = 0; i < rank; i++) {
+            unsigned d = spec.order[i];
+            if (sizes[d] <= 1 || s[d] == 0)
+                continue;
+            if (first < 0)
+                first = (int)i;
+            else if (second < 0)
+                second = (int)i;
+        }
+        if (second >= 0) {
+            unsigned swapped[DMLT_MAX_RANK];
+            memcpy(swapped, spec.order, sizeof swapped);
+            swapped[first] = spec.order[second];
+            swapped[second] = spec.order[first];
+            CHECK(!dmlt_strides_follow_order(rank, sizes, s, swapped));
+        }
+    }
+    const uint32_t sizes[2] = {2, 3};
+    const uint32_t packed[2] = {3, 1}, padded[2] = {5, 1}, col[2] = {1, 2}, bcast[2] = {0, 1};
+    const unsigned *o_hw = (const unsigned[]){0, 1}, *o_wh = (const unsigned[]){1, 0};
+    CHECK(dmlt_strides_follow_order(2, sizes, packed, o_hw));
+    CHECK(dmlt_strides_follow_order(2, sizes, padded, o_hw));
+    CHECK(dmlt_strides_follow_order(2, sizes, bcast, o_hw));
+    CHECK(!dmlt_strides_follow_order(2, sizes, col, o_hw));
+    CHECK(dmlt_strides_follow_order(2, sizes, col, o_wh));
+    CHECK(!dmlt_strides_follow_order(2, sizes, packed, o_wh));
+}
+
 int main(void)
 {
     test_documented_examples();
@@ -248,5 +304,6 @@ int main(void)
     test_parse();
     test_modifiers_and_limits();
     test_detect();
+    test_follow_order();
     return check_finish("test_layout");
 }
