@@ -61,6 +61,35 @@ static const char digit_pairs[] = "000102030405060708091011121314151617181920212
                                   "62636465666768697071727374757677787980818283848586878889909192"
                                   "93949596979899";
 
+/* Decimal digits in v (v >= 10): log2 scaled by log10(2) ~ 1233/4096 gives
+ * the count or one more, which one comparison settles. */
+static unsigned decimal_digits(uint64_t v)
+{
+    static const uint64_t pow10[20] = {1u,
+                                       10u,
+                                       100u,
+                                       1000u,
+                                       10000u,
+                                       100000u,
+                                       1000000u,
+                                       10000000u,
+                                       100000000u,
+                                       1000000000u,
+                                       10000000000u,
+                                       100000000000u,
+                                       1000000000000u,
+                                       10000000000000u,
+                                       100000000000000u,
+                                       1000000000000000u,
+                                       10000000000000000u,
+                                       100000000000000000u,
+                                       1000000000000000000u,
+                                       10000000000000000000u};
+    unsigned bits = 64u - (unsigned)__builtin_clzll(v);
+    unsigned t = (bits * 1233u) >> 12;
+    return t + (v >= pow10[t]);
+}
+
 char *put_u64(char *p, uint64_t v)
 {
     if (v < 10) { /* most numbers in a result are small */
@@ -72,9 +101,7 @@ char *put_u64(char *p, uint64_t v)
         p[1] = digit_pairs[v * 2 + 1];
         return p + 2;
     }
-    unsigned n = 1;
-    for (uint64_t t = 10; n < 20 && v >= t; t *= 10)
-        n++;
+    unsigned n = decimal_digits(v);
     char *q = p + n;
     while (v >= 100) {
         unsigned i = (unsigned)(v % 100) * 2;
@@ -119,13 +146,13 @@ size_t fmt_u128(char *buf, dmlt_u128 v)
     return n;
 }
 
-void ob_u128(struct outbuf *b, dmlt_u128 v)
+void ob_u128_slow(struct outbuf *b, dmlt_u128 v)
 {
     char buf[40];
     ob_write(b, buf, fmt_u128(buf, v));
 }
 
-void ob_u64(struct outbuf *b, uint64_t v)
+void ob_u64_slow(struct outbuf *b, uint64_t v)
 {
     char buf[24];
     ob_write(b, buf, (size_t)(put_u64(buf, v) - buf));
@@ -187,14 +214,37 @@ static size_t utf8_length(const unsigned char *p)
     return n;
 }
 
+/* True if any of the 8 bytes in w needs more than a copy in a JSON string:
+ * a control byte (< 0x20), '"', '\\', DEL or a byte >= 0x80 (UTF-8, to be
+ * checked). Each test is exact about whether any byte matches. */
+static bool word_needs_care(uint64_t w)
+{
+    const uint64_t ones = UINT64_C(0x0101010101010101), highs = UINT64_C(0x8080808080808080);
+    uint64_t below_space = (w - ones * 0x20) & ~w;
+    uint64_t quote = w ^ (ones * '"'), backslash = w ^ (ones * '\\'), del = w ^ (ones * 0x7f);
+    quote = (quote - ones) & ~quote;
+    backslash = (backslash - ones) & ~backslash;
+    del = (del - ones) & ~del;
+    return ((below_space | quote | backslash | del) & highs) != 0 || (w & highs) != 0;
+}
+
 void ob_json_str(struct outbuf *b, const char *s)
 {
     static const char hex[] = "0123456789abcdef";
     ob_putc(b, '"');
     const unsigned char *p = (const unsigned char *)s;
+    const unsigned char *end = p + strlen(s);
     for (;;) {
-        /* A run that needs no escape goes in one copy (UTF-8 included). */
+        /* A run that needs no escape goes in one copy (UTF-8 included),
+         * found 8 bytes at a time, then byte by byte. */
         const unsigned char *run = p;
+        while (end - p >= 8) {
+            uint64_t w;
+            memcpy(&w, p, 8);
+            if (word_needs_care(w))
+                break;
+            p += 8;
+        }
         while (*p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\')
             p++;
         ob_write(b, (const char *)run, (size_t)(p - run));

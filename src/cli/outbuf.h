@@ -46,8 +46,6 @@ static inline void ob_putc(struct outbuf *b, char c)
 /* Room for n more bytes at b->data + b->len, for a caller that formats in
  * place and then adds what it wrote to b->len. NULL when out of memory. */
 char *ob_space(struct outbuf *b, size_t n);
-void ob_u128(struct outbuf *b, dmlt_u128 v);
-void ob_u64(struct outbuf *b, uint64_t v);
 void ob_pad_to(struct outbuf *b, size_t line_start, size_t column);
 /* v[0..n) each times scale: "[1,2,3]" when json, else "1,2,3". */
 void ob_u32_list(struct outbuf *b, const uint32_t *v, unsigned n, uint64_t scale, bool json);
@@ -63,5 +61,26 @@ bool ob_flush_to(struct outbuf *b, FILE *f);
 size_t fmt_u128(char *buf, dmlt_u128 v);
 /* Decimal digits of v at p (room for 20); returns the end. */
 char *put_u64(char *p, uint64_t v);
+
+void ob_u64_slow(struct outbuf *b, uint64_t v);
+void ob_u128_slow(struct outbuf *b, dmlt_u128 v);
+
+/* Decimal digits of v, formatted in place when there is room. */
+static inline void ob_u64(struct outbuf *b, uint64_t v)
+{
+    if (b->cap - b->len >= 20 && b->data)
+        b->len = (size_t)(put_u64(b->data + b->len, v) - b->data);
+    else
+        ob_u64_slow(b, v);
+}
+static inline void ob_u128(struct outbuf *b, dmlt_u128 v)
+{
+    if (v <= UINT64_MAX)
+        ob_u64(b, (uint64_t)v);
+    else
+        ob_u128_slow(b, v);
+}
+/* A string literal: its length is known at compile time. */
+#define OB_LIT(b, lit) ob_write((b), "" lit, sizeof(lit) - 1)
 
 #endif

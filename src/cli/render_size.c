@@ -18,12 +18,15 @@ enum flavor { FL_JSON, FL_ENV, FL_FIELD };
 static void put_null(struct outbuf *b, enum flavor fl)
 {
     if (fl != FL_ENV)
-        ob_puts(b, "null");
+        OB_LIT(b, "null");
 }
 
 static void put_bool(struct outbuf *b, bool v)
 {
-    ob_puts(b, v ? "true" : "false");
+    if (v)
+        OB_LIT(b, "true");
+    else
+        OB_LIT(b, "false");
 }
 
 static void put_tristate(struct outbuf *b, enum dmlt_tristate v, enum flavor fl)
@@ -263,62 +266,70 @@ static void f_diagnostics(struct outbuf *b, const struct size_result *s, enum fl
 struct field {
     const char *group; /* NULL, or the object it sits in */
     const char *key;
+    /* In JSON: "group":{ when the group opens here, then "key": */
+    const char *json_key;
+    size_t json_key_len;
     void (*put)(struct outbuf *, const struct size_result *, enum flavor);
 };
 
-/* The `size` JSON object, in order. SPEC §3 names these keys. */
+#define FIELD(key, put)                                                                            \
+    {                                                                                              \
+        NULL, key, "\"" key "\":", sizeof("\"" key "\":") - 1, put                                 \
+    }
+#define GROUP_OPEN(group, key, put)                                                                \
+    {                                                                                              \
+        group, key, "\"" group "\":{\"" key "\":", sizeof("\"" group "\":{\"" key "\":") - 1, put  \
+    }
+#define IN_GROUP(group, key, put)                                                                  \
+    {                                                                                              \
+        group, key, "\"" key "\":", sizeof("\"" key "\":") - 1, put                                \
+    }
+
+/* The `size` JSON object, in order. SPEC §3 names these keys. A group's
+ * fields are consecutive, its first opens it. */
 static const struct field fields[] = {
-    {NULL, "dtype", f_dtype},
-    {NULL, "dml_data_type", f_dml_data_type},
-    {NULL, "dml_data_type_value", f_dml_data_type_value},
-    {NULL, "element_size_bits", f_bits},
-    {NULL, "rank", f_rank},
-    {NULL, "sizes", f_sizes},
-    {NULL, "layout", f_layout},
-    {NULL, "strides", f_strides},
-    {NULL, "byte_strides", f_byte_strides},
-    {NULL, "broadcast", f_broadcast},
-    {NULL, "element_count", f_element_count},
-    {NULL, "index_of_last_element", f_index_of_last},
-    {NULL, "packed_size_bytes", f_packed_size},
-    {NULL, "minimum_implied_size_bytes", f_minimum_size},
-    {NULL, "padded_size_bytes", f_padded_size},
-    {NULL, "total_tensor_size_bytes", f_total_size},
-    {"properties", "packed", f_p_packed},
-    {"properties", "padded", f_p_padded},
-    {"properties", "broadcast", f_p_broadcast},
-    {"properties", "overlapping", f_p_overlapping},
-    {NULL, "diagnostics", f_diagnostics},
+    FIELD("dtype", f_dtype),
+    FIELD("dml_data_type", f_dml_data_type),
+    FIELD("dml_data_type_value", f_dml_data_type_value),
+    FIELD("element_size_bits", f_bits),
+    FIELD("rank", f_rank),
+    FIELD("sizes", f_sizes),
+    FIELD("layout", f_layout),
+    FIELD("strides", f_strides),
+    FIELD("byte_strides", f_byte_strides),
+    FIELD("broadcast", f_broadcast),
+    FIELD("element_count", f_element_count),
+    FIELD("index_of_last_element", f_index_of_last),
+    FIELD("packed_size_bytes", f_packed_size),
+    FIELD("minimum_implied_size_bytes", f_minimum_size),
+    FIELD("padded_size_bytes", f_padded_size),
+    FIELD("total_tensor_size_bytes", f_total_size),
+    GROUP_OPEN("properties", "packed", f_p_packed),
+    IN_GROUP("properties", "padded", f_p_padded),
+    IN_GROUP("properties", "broadcast", f_p_broadcast),
+    IN_GROUP("properties", "overlapping", f_p_overlapping),
+    FIELD("diagnostics", f_diagnostics),
 };
 #define N_FIELDS (sizeof fields / sizeof fields[0])
 
 static void render_json(struct outbuf *b, const struct size_result *s)
 {
-    const char *group = NULL; /* the object now open, if any */
     ob_putc(b, '{');
     for (size_t i = 0; i < N_FIELDS; i++) {
         const struct field *f = &fields[i];
-        bool same = group && f->group && strcmp(group, f->group) == 0;
-        if (group && !same) {
-            ob_putc(b, '}');
-            group = NULL;
-        }
-        if (i)
+        if (i) {
+            /* Close the group the previous field was in, if this one is not. */
+            const char *open = fields[i - 1].group;
+            if (open && (f->group == NULL || strcmp(open, f->group) != 0))
+                ob_putc(b, '}');
             ob_putc(b, ',');
-        if (f->group && !same) {
-            group = f->group;
-            ob_putc(b, '"');
-            ob_puts(b, group);
-            ob_puts(b, "\":{");
         }
-        ob_putc(b, '"');
-        ob_puts(b, f->key);
-        ob_puts(b, "\":");
+        ob_write(b, f->json_key, f->json_key_len);
         f->put(b, s, FL_JSON);
     }
-    if (group)
+    if (fields[N_FIELDS - 1].group)
         ob_putc(b, '}');
-    ob_puts(b, "}\n");
+    OB_LIT(b, "}\n");
 }
 
 static void put_upper(struct outbuf *b, const char *s)
