@@ -50,8 +50,17 @@ static void json_str_or_null(struct outbuf *b, const char *s)
         ob_puts(b, "null");
 }
 
-/* The named layouts of ranks 1..5 besides the permutations of letters. */
-static const char *const named[6] = {NULL, "w", "hw wh", "dhw whd", "nchw nhwc", "ncdhw ndhwc"};
+/* The layout names of each rank besides the permutations of its letters
+ * and index lists: the text table and the JSON list print the same. */
+static const char *const named[DMLT_MAX_RANK + 1] = {NULL,
+                                                     "w row-major col-major",
+                                                     "hw wh row-major col-major",
+                                                     "dhw whd row-major col-major",
+                                                     "nchw nhwc row-major col-major",
+                                                     "ncdhw ndhwc row-major col-major",
+                                                     "row-major col-major",
+                                                     "row-major col-major",
+                                                     "row-major col-major"};
 
 /* Every permutation of `letters`, in lexicographic order of positions. */
 static void permutations(struct outbuf *b, const char *letters, bool json)
@@ -116,7 +125,7 @@ bool run_layouts(struct cli_config *cfg, struct outbuf *out, struct cli_error *e
         return true;
     }
     if (!json)
-        ob_puts(out, "rank  letters  default    named layouts        other orders\n");
+        ob_puts(out, "rank  letters  default    named layouts                    other orders\n");
     else
         ob_putc(out, '[');
     for (unsigned r = 1; r <= DMLT_MAX_RANK; r++) {
@@ -129,7 +138,7 @@ bool run_layouts(struct cli_config *cfg, struct outbuf *out, struct cli_error *e
             ob_puts(out, ",\"default\":");
             ob_json_str(out, letters ? letters : "row-major");
             ob_puts(out, ",\"named\":[");
-            const char *p = letters ? named[r] : "";
+            const char *p = named[r];
             for (bool first = true; *p; first = false) {
                 const char *sp = strchr(p, ' ');
                 size_t len = sp ? (size_t)(sp - p) : strlen(p);
@@ -148,11 +157,10 @@ bool run_layouts(struct cli_config *cfg, struct outbuf *out, struct cli_error *e
         ob_pad_to(out, start, 15);
         ob_puts(out, letters ? letters : "row-major");
         ob_pad_to(out, start, 26);
-        ob_puts(out, letters ? named[r] : "row-major col-major");
-        ob_pad_to(out, start, 47);
-        ob_puts(out, letters ? (r > 1 ? "any permutation of the letters; row-major, col-major"
-                                      : "row-major, col-major")
-                             : "indices, like 0,2,1,3,4,5");
+        ob_puts(out, named[r]);
+        ob_pad_to(out, start, 59);
+        ob_puts(out, letters ? (r > 1 ? "any permutation of the letters; --order" : "-")
+                             : "--order, like 0,2,1,3,4,5");
         ob_putc(out, '\n');
     }
     ob_puts(out, json ? "]\n" : "\nAny rank also takes --order with indices, outermost first.\n");
