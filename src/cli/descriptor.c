@@ -76,6 +76,15 @@ static const struct key_def {
 
 #define MAX_SAFE 9007199254740991.0 /* 2^53 - 1: larger JSON numbers are not exact */
 
+/* cJSON_IsNumber(v) and the like, without a call into the library: as
+ * cJSON does, the type is the low byte of v->type, and NULL has no type.
+ * For numbers, strings, arrays, objects and null (cJSON_IsBool tests bits,
+ * and stays a call). */
+static bool has_type(const cJSON *v, int type)
+{
+    return v != NULL && (v->type & 0xFF) == type;
+}
+
 /* ---- building texts ------------------------------------------------------- */
 
 static char *arena_begin(struct descriptor *d)
@@ -117,13 +126,16 @@ static bool bad_value(struct cli_error *e, const char *key, const char *id, cons
     return false;
 }
 
-/* A JSON number that is an exact unsigned integer, as decimal text. */
-/* A JSON number as the text the option would have had: an exact integer
- * as its digits; a negative number or a fraction as written, for the
- * option's own parser to refuse with its own message. */
-static bool put_number(struct descriptor *d, const cJSON *v, const char *key, struct cli_error *e)
+/* u as decimal digits, appended as arena_put() would. */
+static bool put_digits(struct descriptor *d, uint64_t u, const char *key, struct cli_error *e)
 {
-    double x = v->valuedouble;
+    char buf[24];
+    return arena_put(d, buf, (size_t)(put_u64(buf, u) - buf), key, e);
+}
+
+/* put_number() for anything but a whole number in [0, 2^53). */
+static bool put_other_number(struct descriptor *d, double x, const char *key, struct cli_error *e)
+{
     if (fabs(x) > MAX_SAFE) { /* every double this large is a whole number */
         fail(e, "inexact_number", NULL, NULL, "a number past 2^53 is not exact as a JSON number");
         set_hint(e, "give it as a string of digits, e.g. \"18446744073709551615\"");
@@ -142,16 +154,34 @@ static bool put_number(struct descriptor *d, const cJSON *v, const char *key, st
     return arena_put(d, buf, n, key, e);
 }
 
+/* A JSON number as the text the option would have had: an exact integer
+ * as its digits; a negative number or a fraction as written, for the
+ * option's own parser to refuse with its own message. */
+static bool put_number(struct descriptor *d, const cJSON *v, const char *key, struct cli_error *e)
+{
+    double x = v->valuedouble;
+    /* The usual case first: a whole number in [0, 2^53) (-0 included, "0"
+     * as put_other_number() would print it). Below 2^53 the conversion
+     * truncates exactly, so converting back gives x only for a whole
+     * number. */
+    if (x >= 0 && x <= MAX_SAFE) {
+        uint64_t u = (uint64_t)x;
+        if ((double)u == x)
+            return put_digits(d, u, key, e);
+    }
+    return put_other_number(d, x, key, e);
+}
+
 /* A list as the option's text: [1,2] or ["h","w"] -> "1,2" / "h,w"; a string
  * passes as it is. */
 static bool list_text(struct descriptor *d, const cJSON *v, const char *key, const char **out,
                       struct cli_error *e)
 {
-    if (cJSON_IsString(v)) {
+    if (has_type(v, cJSON_String)) {
         *out = v->valuestring;
         return true;
     }
-    if (!cJSON_IsArray(v))
+    if (!has_type(v, cJSON_Array))
         return bad_value(e, key, "bad_type", "expected a list, like [1,2,3], or \"1,2,3\"");
     *out = arena_begin(d);
     bool first = true;
@@ -159,10 +189,10 @@ static bool list_text(struct descriptor *d, const cJSON *v, const char *key, con
         if (!first && !arena_put(d, ",", 1, key, e))
             return false;
         first = false;
-        if (cJSON_IsNumber(it)) {
+        if (has_type(it, cJSON_Number)) {
             if (!put_number(d, it, key, e))
                 return false;
-        } else if (cJSON_IsString(it)) {
+        } else if (has_type(it, cJSON_String)) {
             if (!arena_put(d, it->valuestring, strlen(it->valuestring), key, e))
                 return false;
         } else {
@@ -176,11 +206,11 @@ static bool list_text(struct descriptor *d, const cJSON *v, const char *key, con
 static bool scalar_text(struct descriptor *d, const cJSON *v, const char *key, const char **out,
                         struct cli_error *e)
 {
-    if (cJSON_IsString(v)) {
+    if (has_type(v, cJSON_String)) {
         *out = v->valuestring;
         return true;
     }
-    if (!cJSON_IsNumber(v))
+    if (!has_type(v, cJSON_Number))
         return bad_value(e, key, "bad_type", "expected a number or a string");
     *out = arena_begin(d);
     return put_number(d, v, key, e) && arena_end(d, key, e);
@@ -189,7 +219,7 @@ static bool scalar_text(struct descriptor *d, const cJSON *v, const char *key, c
 /* "DataType": 2 is DML_TENSOR_DATA_TYPE_FLOAT16. */
 static bool dtype_text(const cJSON *v, const char *key, const char **out, struct cli_error *e)
 {
-    if (cJSON_IsNumber(v)) {
+    if (has_type(v, cJSON_Number)) {
         double x = v->valuedouble;
         const struct dmlt_dtype_info *info = x >= 1 && x <= DMLT_DTYPE_COUNT && x == floor(x)
                                                  ? dmlt_dtype_get((enum dmlt_dtype)x)
@@ -199,7 +229,7 @@ static bool dtype_text(const cJSON *v, const char *key, const char **out, struct
         *out = info->name;
         return true;
     }
-    if (!cJSON_IsString(v))
+    if (!has_type(v, cJSON_String))
         return bad_value(e, key, "bad_type", "expected a data type name, like \"float16\"");
     *out = v->valuestring;
     return true;
@@ -209,7 +239,7 @@ static bool dtype_text(const cJSON *v, const char *key, const char **out, struct
 static bool broadcast_text(struct descriptor *d, const cJSON *v, const char *key, const char **out,
                            struct cli_error *e)
 {
-    if (cJSON_IsArray(v) && v->child && cJSON_IsBool(v->child)) {
+    if (has_type(v, cJSON_Array) && v->child && cJSON_IsBool(v->child)) {
         unsigned n = 0;
         for (const cJSON *it = v->child; it; it = it->next) {
             if (!cJSON_IsBool(it))
@@ -244,7 +274,7 @@ static bool broadcast_text(struct descriptor *d, const cJSON *v, const char *key
 static bool pad_text(struct descriptor *d, const cJSON *v, const char *key, const char **out,
                      struct cli_error *e)
 {
-    if (!cJSON_IsObject(v))
+    if (!has_type(v, cJSON_Object))
         return list_text(d, v, key, out, e);
     *out = arena_begin(d);
     bool first = true;
@@ -254,7 +284,7 @@ static bool pad_text(struct descriptor *d, const cJSON *v, const char *key, cons
         first = false;
         if (!arena_put(d, it->string, strlen(it->string), key, e) || !arena_put(d, "=", 1, key, e))
             return false;
-        if (!cJSON_IsNumber(it))
+        if (!has_type(it, cJSON_Number))
             return bad_value(e, key, "bad_type", "pad amounts are numbers: {\"w\": 2}");
         if (!put_number(d, it, key, e))
             return false;
@@ -264,12 +294,32 @@ static bool pad_text(struct descriptor *d, const cJSON *v, const char *key, cons
 
 /* ---- the object ----------------------------------------------------------- */
 
+/* find_key's index: the keys in chains by first byte, each in table order
+ * (so the first match is the one a scan of the table would find). Entries
+ * are 1 + an index into keys[], 0 ending a chain. Built on first use. */
+static unsigned char first_key[256], next_key[N_KEYS];
+_Static_assert(N_KEYS < 256, "find_key's index holds 1 + a key's index in a byte");
+static bool key_index_built;
+
+static void build_key_index(void)
+{
+    for (size_t i = N_KEYS; i-- > 0;) { /* backwards: each key goes first */
+        unsigned char b = (unsigned char)keys[i].name[0];
+        next_key[i] = first_key[b];
+        first_key[b] = (unsigned char)(i + 1);
+    }
+    key_index_built = true;
+}
+
 static const struct key_def *find_key(const char *name, enum descriptor_mode mode)
 {
-    for (size_t i = 0; i < N_KEYS; i++)
-        if (keys[i].name[0] == name[0] && strcmp(keys[i].name, name) == 0 &&
-            (mode == DESC_BATCH || keys[i].directml))
-            return &keys[i];
+    if (!key_index_built)
+        build_key_index();
+    for (unsigned i = first_key[(unsigned char)name[0]]; i != 0; i = next_key[i - 1]) {
+        const struct key_def *k = &keys[i - 1];
+        if (strcmp(k->name, name) == 0 && (mode == DESC_BATCH || k->directml))
+            return k;
+    }
     return NULL;
 }
 
@@ -320,14 +370,14 @@ static bool read_command(struct descriptor *d, const cJSON *v, const char *key, 
         const char *name;
         enum command cmd;
     } cmds[] = {{"size", CMD_SIZE}, {"validate", CMD_VALIDATE}, {"offset", CMD_OFFSET}};
-    if (cJSON_IsString(v))
+    if (has_type(v, cJSON_String))
         for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
             if (strcmp(v->valuestring, cmds[i].name) == 0) {
                 d->cfg.cmd = cmds[i].cmd;
                 d->cfg.cmd_name = cmds[i].name;
                 return true;
             }
-    fail(e, "bad_command", NULL, cJSON_IsString(v) ? v->valuestring : NULL,
+    fail(e, "bad_command", NULL, has_type(v, cJSON_String) ? v->valuestring : NULL,
          "not a batch command (size, validate or offset)");
     e->key = key;
     return false;
@@ -340,7 +390,7 @@ static bool read_coords(struct descriptor *d, const cJSON *v, const char *key, b
         d->cfg.n_coords = 1;
         return list_text(d, v, key, &d->coords[0], e);
     }
-    if (!cJSON_IsArray(v))
+    if (!has_type(v, cJSON_Array))
         return bad_value(e, key, "bad_type", "expected a list of coordinates: [[0,1],[1,2]]");
     for (const cJSON *it = v->child; it; it = it->next) {
         if (d->cfg.n_coords == DESC_MAX_COORDS)
@@ -360,6 +410,17 @@ static void remember(struct descriptor *d, const char *option, const char *key)
     }
 }
 
+/* cJSON_GetObjectItemCaseSensitive(obj, "id") without the library call:
+ * the first item named "id", looking no further than an item without a
+ * name, as cJSON does. */
+static const cJSON *find_id(const cJSON *obj)
+{
+    for (const cJSON *it = obj->child; it && it->string; it = it->next)
+        if (it->string[0] == 'i' && it->string[1] == 'd' && it->string[2] == '\0')
+            return it;
+    return NULL;
+}
+
 bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct descriptor *d,
                           struct cli_error *e)
 {
@@ -373,14 +434,13 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
     d->cfg.cmd_name = mode == DESC_SCAN ? "validate" : "size";
     d->cfg.format = FMT_JSON;
     d->cfg.coords = d->coords;
-    if (!cJSON_IsObject(obj)) {
+    if (!has_type(obj, cJSON_Object)) {
         fail(e, "bad_record", NULL, NULL,
              "a descriptor is a JSON object, like {\"sizes\":[1,3,8,8]}");
         return false;
     }
     /* The id first, so that an error in any other key still echoes it. */
-    const cJSON *id = mode == DESC_BATCH ? cJSON_GetObjectItemCaseSensitive(obj, "id") : NULL;
-    d->id = id;
+    d->id = mode == DESC_BATCH ? find_id(obj) : NULL;
     const cJSON *dimension_count = NULL, *sizes_value = NULL;
     const char *seen[S_IGNORED + 1] = {0}; /* the key that set each slot */
     for (const cJSON *it = obj->child; it; it = it->next) {
@@ -423,7 +483,7 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
             ok = list_text(d, it, key, slot, e);
             break;
         case S_STRIDES:
-            if (cJSON_IsNull(it))
+            if (has_type(it, cJSON_NULL))
                 break; /* as size prints for no strides: none given */
             ok = list_text(d, it, key, slot, e);
             break;
@@ -431,9 +491,9 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
             ok = list_text(d, it, key, slot, e);
             break;
         case S_LAYOUT:
-            if (cJSON_IsNull(it))
+            if (has_type(it, cJSON_NULL))
                 break; /* `size` prints null when no named layout fits */
-            if (!cJSON_IsString(it))
+            if (!has_type(it, cJSON_String))
                 return bad_value(e, key, "bad_type", "expected a layout name, like \"nhwc\"");
             *slot = it->valuestring;
             break;
@@ -479,8 +539,8 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
         return false;
     }
     if (dimension_count) {
-        int n = cJSON_IsArray(sizes_value) ? cJSON_GetArraySize(sizes_value) : -1;
-        if (!cJSON_IsNumber(dimension_count) ||
+        int n = has_type(sizes_value, cJSON_Array) ? cJSON_GetArraySize(sizes_value) : -1;
+        if (!has_type(dimension_count, cJSON_Number) ||
             (n >= 0 && dimension_count->valuedouble != (double)n)) {
             fail(e, "dimension_count", NULL, NULL, "DimensionCount is not the number of Sizes (%d)",
                  n);

@@ -7,6 +7,37 @@
 
 #define MAX_DEPTH 32
 
+/* Byte classes for the scanning loops: one table look-up per byte. */
+enum {
+    CC_SPACE = 1,      /* JSON white space: ' ', '\t', '\n', '\r' */
+    CC_STRING_END = 2, /* stops a plain string: '"', '\\' or a control byte */
+    CC_DIGIT = 4       /* '0'..'9' */
+};
+/* clang-format off */
+static const unsigned char char_class[256] = {
+    /* 0x00-0x1F: control bytes; \t \n \r are also white space */
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 2, 2, 3, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    /* 0x20-0x3F: ' ' is white space, '"' ends a string, '0'..'9' digits */
+    1, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0, 0,
+    /* 0x40-0x5F: '\\' (0x5C) ends a string */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0,
+    /* 0x60-0xFF: nothing special (bytes of UTF-8 sequences included) */
+};
+/* clang-format on */
+
+static bool is_space(char ch)
+{
+    return (char_class[(unsigned char)ch] & CC_SPACE) != 0;
+}
+
+static bool is_digit_byte(char ch)
+{
+    return (char_class[(unsigned char)ch] & CC_DIGIT) != 0;
+}
+
 struct cursor {
     const char *p, *end;
     int depth;
@@ -14,8 +45,10 @@ struct cursor {
 
 static void skip_space(struct cursor *c)
 {
-    while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r'))
-        c->p++;
+    const char *p = c->p;
+    while (p < c->end && is_space(*p))
+        p++;
+    c->p = p;
 }
 
 static cJSON *new_node(int type)
@@ -31,16 +64,13 @@ static cJSON *new_node(int type)
 /* A string with no escape and no control byte, copied; NULL otherwise. */
 static char *plain_string(struct cursor *c)
 {
-    const char *start = ++c->p; /* past the quote */
-    while (c->p < c->end && *c->p != '"') {
-        if (*c->p == '\\' || (unsigned char)*c->p < 0x20)
-            return NULL;
-        c->p++;
-    }
-    if (c->p == c->end)
-        return NULL;
-    size_t n = (size_t)(c->p - start);
-    c->p++; /* the closing quote */
+    const char *start = c->p + 1, *p = start, *end = c->end; /* past the quote */
+    while (p < end && !(char_class[(unsigned char)*p] & CC_STRING_END))
+        p++;
+    if (p == end || *p != '"')
+        return NULL; /* unterminated, an escape or a control byte */
+    size_t n = (size_t)(p - start);
+    c->p = p + 1; /* past the closing quote */
     char *s = cJSON_malloc(n + 1);
     if (s) {
         memcpy(s, start, n);
@@ -72,9 +102,10 @@ static cJSON *parse_container(struct cursor *c, bool object)
     cJSON *node = new_node(object ? cJSON_Object : cJSON_Array), *last = NULL;
     if (node == NULL)
         return NULL;
+    const char close = object ? '}' : ']';
     c->p++; /* past { or [ */
     skip_space(c);
-    if (c->p < c->end && *c->p == (object ? '}' : ']')) {
+    if (c->p < c->end && *c->p == close) {
         c->p++;
         c->depth--;
         return node;
@@ -106,7 +137,7 @@ static cJSON *parse_container(struct cursor *c, bool object)
             c->p++;
             continue;
         }
-        if (*c->p != (object ? '}' : ']'))
+        if (*c->p != close)
             goto fail;
         c->p++;
         c->depth--;
@@ -121,32 +152,43 @@ fail:
  * followed by a fraction or exponent. */
 static cJSON *parse_integer(struct cursor *c)
 {
-    bool negative = *c->p == '-';
+    const char *p = c->p, *end = c->end;
+    bool negative = *p == '-';
     if (negative)
-        c->p++;
-    const char *digits = c->p;
+        p++;
+    const char *digits = p;
+    /* Reads at most 16 digits: a 16th one is enough to refuse. */
+    const char *limit = end - p > 16 ? p + 16 : end;
     long long v = 0;
-    while (c->p < c->end && *c->p >= '0' && *c->p <= '9' && c->p - digits < 16)
-        v = v * 10 + (*c->p++ - '0');
-    size_t n = (size_t)(c->p - digits);
+    unsigned digit;
+    while (p < limit && (digit = (unsigned)((unsigned char)*p - '0')) <= 9) {
+        v = v * 10 + digit;
+        p++;
+    }
+    size_t n = (size_t)(p - digits);
     if (n == 0 || n > 15 || (n > 1 && digits[0] == '0'))
         return NULL;
-    if (c->p < c->end &&
-        (*c->p == '.' || *c->p == 'e' || *c->p == 'E' || (*c->p >= '0' && *c->p <= '9')))
+    /* No digit follows here: the loop stopped at a non-digit, at the end,
+     * or at the 16th digit, refused just above. */
+    if (p < end && (*p == '.' || *p == 'e' || *p == 'E'))
         return NULL;
+    c->p = p;
     cJSON *node = new_node(cJSON_Number);
     if (node == NULL)
         return NULL;
-    double d = negative ? -(double)v : (double)v;
-    node->valuedouble = d;
-    /* cJSON saturates valueint the same way. */
-    node->valueint = d >= INT_MAX ? INT_MAX : d <= (double)INT_MIN ? INT_MIN : (int)d;
+    node->valuedouble = negative ? -(double)v : (double)v;
+    /* cJSON saturates valueint the same way (v < 10^15 is exact as a
+     * double, so the integer comparisons give the same result). */
+    if (negative)
+        node->valueint = v >= -(long long)INT_MIN ? INT_MIN : (int)-v;
+    else
+        node->valueint = v >= INT_MAX ? INT_MAX : (int)v;
     return node;
 }
 
-static cJSON *parse_literal(struct cursor *c, const char *word, int type)
+/* word is "true", "false" or "null", n its length. */
+static cJSON *parse_literal(struct cursor *c, const char *word, size_t n, int type)
 {
-    size_t n = strlen(word);
     if ((size_t)(c->end - c->p) < n || memcmp(c->p, word, n) != 0)
         return NULL;
     c->p += n;
@@ -177,13 +219,13 @@ static cJSON *parse_value(struct cursor *c)
         return node;
     }
     case 't':
-        return parse_literal(c, "true", cJSON_True);
+        return parse_literal(c, "true", 4, cJSON_True);
     case 'f':
-        return parse_literal(c, "false", cJSON_False);
+        return parse_literal(c, "false", 5, cJSON_False);
     case 'n':
-        return parse_literal(c, "null", cJSON_NULL);
+        return parse_literal(c, "null", 4, cJSON_NULL);
     default:
-        if (*c->p == '-' || (*c->p >= '0' && *c->p <= '9'))
+        if (*c->p == '-' || is_digit_byte(*c->p))
             return parse_integer(c);
         return NULL;
     }

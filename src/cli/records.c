@@ -32,7 +32,8 @@ static bool refill(struct record_reader *r)
     if (r->eof)
         return false;
     r->pos = 0;
-    r->end = fread(r->block, 1, sizeof r->block, r->f);
+    r->end = fread(r->block, 1, sizeof r->block - 1, r->f);
+    r->block[r->end] = '\n'; /* the sentinel scan_element() relies on */
     if (r->end == 0) {
         r->eof = true;
         r->io_error = ferror(r->f) != 0;
@@ -79,13 +80,29 @@ static bool append(struct record_reader *r, const char *s, size_t n)
     return true;
 }
 
+/* Skips white space, counting the lines it passes; stops before the first
+ * other byte, or at the end of the input. */
+static void skip_space(struct record_reader *r)
+{
+    while (refill(r)) {
+        const char *p = r->block + r->pos, *end = r->block + r->end;
+        while (p < end && is_space(*p)) {
+            if (*p == '\n')
+                r->line++;
+            p++;
+        }
+        r->pos = (size_t)(p - r->block);
+        if (p < end)
+            return;
+    }
+}
+
 static void detect_mode(struct record_reader *r)
 {
     /* A UTF-8 byte order mark is not content. */
     if (refill(r) && r->end - r->pos >= 3 && memcmp(r->block + r->pos, "\xEF\xBB\xBF", 3) == 0)
         r->pos += 3;
-    while (is_space(peek(r)))
-        next_byte(r); /* counts the lines it passes */
+    skip_space(r);
     if (peek(r) == '[') {
         r->pos++;
         r->mode = MODE_ARRAY;
@@ -137,11 +154,96 @@ static enum record_status next_line(struct record_reader *r, const char **text, 
     }
 }
 
+/* What the element scan below must look at outside a string: the newline
+ * that counts lines, the quote that opens a string, what opens or closes a
+ * list or an object, and the comma. Every other byte is content. */
+enum element_byte { EB_CONTENT, EB_NEWLINE, EB_QUOTE, EB_OPEN, EB_CLOSE, EB_COMMA };
+static const unsigned char element_byte[256] = {
+    ['\n'] = EB_NEWLINE, ['"'] = EB_QUOTE, ['['] = EB_OPEN,  ['{'] = EB_OPEN,
+    [']'] = EB_CLOSE,    ['}'] = EB_CLOSE, [','] = EB_COMMA,
+};
+
+/* Inside a string: the newline, the closing quote and the escape. */
+static const bool string_stop[256] = {['\n'] = true, ['"'] = true, ['\\'] = true};
+
+/* The scan's state, kept across input blocks. */
+struct element_scan {
+    bool in_string, escaped; /* escaped: the block ended just after a '\' */
+    int depth;
+};
+
+/* Scans block bytes [p, end) of an array element, counting lines in r.
+ * Returns where the element ends (at a ',' or ']' outside any string, list
+ * or object, which is not part of it), or end if it goes on past the
+ * block. *end is the '\n' sentinel refill() puts after the data, so the
+ * inner loops need no bounds check: they stop there and test for end. */
+static const char *scan_element(struct record_reader *r, struct element_scan *s, const char *p,
+                                const char *end)
+{
+    if (s->escaped && p < end) { /* the byte after the '\' that ended the last block */
+        s->escaped = false;
+        if (*p == '\n')
+            r->line++;
+        p++;
+    }
+    while (p < end) {
+        if (s->in_string) {
+            while (!string_stop[(unsigned char)*p])
+                p++;
+            if (p == end)
+                break;
+            if (*p == '\n') {
+                r->line++;
+            } else if (*p == '"') {
+                s->in_string = false;
+            } else { /* a '\': the byte after it is content, whatever it is */
+                if (p + 1 == end) {
+                    s->escaped = true;
+                    break;
+                }
+                p++;
+                if (*p == '\n')
+                    r->line++;
+            }
+            p++;
+            continue;
+        }
+        while (element_byte[(unsigned char)*p] == EB_CONTENT)
+            p++;
+        if (p == end)
+            break;
+        switch ((enum element_byte)element_byte[(unsigned char)*p]) {
+        case EB_NEWLINE:
+            r->line++;
+            break;
+        case EB_QUOTE:
+            s->in_string = true;
+            break;
+        case EB_OPEN:
+            s->depth++;
+            break;
+        case EB_CLOSE:
+            if (s->depth > 0)
+                s->depth--;
+            else if (*p == ']')
+                return p; /* the end of the array; a '}' here is content */
+            break;
+        case EB_COMMA:
+            if (s->depth == 0)
+                return p;
+            break;
+        case EB_CONTENT:
+            break;
+        }
+        p++;
+    }
+    return end;
+}
+
 static enum record_status next_element(struct record_reader *r, const char **text, size_t *len,
                                        unsigned long *line)
 {
-    while (is_space(peek(r)))
-        next_byte(r);
+    skip_space(r);
     *line = r->line;
     int c = peek(r);
     if (c == ']' || c == -1) {
@@ -160,28 +262,20 @@ static enum record_status next_element(struct record_reader *r, const char **tex
     r->len = 0;
     if (r->rec)
         r->rec[0] = '\0'; /* an empty element ("[1,,2]") is an empty record */
-    bool too_long = false, in_string = false, escaped = false;
-    int depth = 0;
-    while ((c = peek(r)) != -1) {
-        if (in_string) {
-            if (escaped)
-                escaped = false;
-            else if (c == '\\')
-                escaped = true;
-            else if (c == '"')
-                in_string = false;
-        } else if (c == '"') {
-            in_string = true;
-        } else if (c == '[' || c == '{') {
-            depth++;
-        } else if ((c == ']' || c == '}') && depth > 0) {
-            depth--;
-        } else if (depth == 0 && (c == ',' || c == ']')) {
+    bool too_long = false;
+    struct element_scan s = {false, false, 0};
+    c = -1; /* the byte that ended the element; -1 for the end of the input */
+    while (refill(r)) {
+        const char *start = r->block + r->pos, *end = r->block + r->end;
+        const char *stop = scan_element(r, &s, start, end);
+        size_t n = (size_t)(stop - start);
+        if (n && !too_long && !append(r, start, n))
+            too_long = true;
+        r->pos += n;
+        if (stop < end) {
+            c = (unsigned char)*stop;
             break;
         }
-        char ch = (char)next_byte(r);
-        if (!too_long && !append(r, &ch, 1))
-            too_long = true;
     }
     r->comma = c == ',';
     if (r->comma)

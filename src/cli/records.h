@@ -22,7 +22,7 @@ enum record_status {
 
 struct record_reader {
     FILE *f;
-    char block[64 * 1024];
+    char block[64 * 1024 + 1]; /* + 1: a '\n' sentinel after the data */
     size_t pos, end;
     bool eof, io_error;
     unsigned long line; /* 1-based line of the next byte */
