@@ -37,14 +37,6 @@ static void put_tristate(struct outbuf *b, enum dmlt_tristate v, enum flavor fl)
         put_bool(b, v == DMLT_YES);
 }
 
-static void put_str(struct outbuf *b, const char *s, enum flavor fl)
-{
-    if (fl == FL_JSON)
-        ob_json_str(b, s);
-    else
-        ob_puts(b, s);
-}
-
 /* A list: [1,2,3] in JSON, 1,2,3 otherwise. */
 static void list_open(struct outbuf *b, enum flavor fl)
 {
@@ -64,13 +56,23 @@ static void put_u32_list(struct outbuf *b, const uint32_t *v, unsigned n, uint64
     ob_u32_list(b, v, n, scale, fl == FL_JSON);
 }
 
+/* A data type's names are the core's constants, letters, digits and
+ * underscores only (test_dtype pins them): JSON strings without escapes. */
+static void put_name(struct outbuf *b, const char *name, enum flavor fl)
+{
+    if (fl == FL_JSON)
+        ob_putc(b, '"');
+    ob_puts(b, name);
+    if (fl == FL_JSON)
+        ob_putc(b, '"');
+}
 static void f_dtype(struct outbuf *b, const struct size_result *s, enum flavor fl)
 {
-    put_str(b, s->info->name, fl);
+    put_name(b, s->info->name, fl);
 }
 static void f_dml_data_type(struct outbuf *b, const struct size_result *s, enum flavor fl)
 {
-    put_str(b, s->info->dml_name, fl);
+    put_name(b, s->info->dml_name, fl);
 }
 static void f_dml_data_type_value(struct outbuf *b, const struct size_result *s, enum flavor fl)
 {

@@ -67,9 +67,8 @@ enum dmlt_status dmlt_dtype_parse(const char *text, size_t len, enum dmlt_dtype 
     const size_t plen = sizeof prefix - 1;
     if (len > plen) {
         bool has_prefix = true;
-        for (size_t i = 0; i < plen; i++)
-            if (lower(text[i]) != lower(prefix[i]))
-                has_prefix = false;
+        for (size_t i = 0; i < plen && has_prefix; i++)
+            has_prefix = lower(text[i]) == lower(prefix[i]);
         if (has_prefix) {
             text += plen;
             len -= plen;
