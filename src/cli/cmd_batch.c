@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -162,6 +163,13 @@ static FILE *open_input(struct cli_config *cfg, struct cli_error *e, bool *opene
     FILE *f = fopen(cfg->input, "rb");
     if (f == NULL) {
         fail(e, "cannot_open", NULL, cfg->input, "cannot open: %s", strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f); /* a usage error, like a missing file: not a failed read */
+        fail(e, "cannot_open", NULL, cfg->input, "cannot open: it is a directory");
+        set_hint(e, "give a JSON file, or - for standard input");
         return NULL;
     }
     *opened = true;
@@ -475,12 +483,14 @@ bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
     while ((n = fread(block, 1, sizeof block, in)) > 0 && doc.len <= SCAN_MAX_INPUT)
         ob_write(&doc, block, n);
     bool read_error = ferror(in) != 0;
+    int read_errno = errno;
     if (opened)
         fclose(in);
     if (read_error || doc.failed || doc.len > SCAN_MAX_INPUT) {
         ob_free(&doc);
         if (read_error) {
-            fail(e, "io_error", NULL, cfg->input, "read error");
+            fail(e, "io_error", NULL, cfg->input, "read error: %s",
+                 strerror(read_errno ? read_errno : EIO));
             e->exit_code = EXIT_IO;
             return false;
         }
