@@ -130,7 +130,8 @@ static bool bad_value(struct cli_error *e, const char *key, const char *id, cons
 static bool put_digits(struct descriptor *d, uint64_t u, const char *key, struct cli_error *e)
 {
     char buf[24];
-    return arena_put(d, buf, (size_t)(put_u64(buf, u) - buf), key, e);
+    size_t n = (size_t)(put_u64(buf, u) - buf);
+    return arena_put(d, buf, n, key, e);
 }
 
 /* put_number() for anything but a whole number in [0, 2^53). */
