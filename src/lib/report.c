@@ -101,14 +101,16 @@ enum dmlt_status dmlt_report_compute(const struct dmlt_tensor *t, const uint64_t
     out->total_given = total != NULL;
     out->total_tensor_size_bytes = total ? *total : out->minimum_implied_size_bytes;
 
-    out->overlapping = dmlt_overlapping(t, DMLT_OVERLAP_WORK_CAP);
+    out->layout_detected = dmlt_layout_detect(t->rank, t->sizes, t->strides, out->detected_order);
+    /* The packed strides of a memory order number the elements 0..count-1,
+     * each once: no two coordinates share an offset, and no search needed. */
+    out->overlapping = out->layout_detected ? DMLT_NO : dmlt_overlapping(t, DMLT_OVERLAP_WORK_CAP);
     if (out->overlapping == DMLT_NO) {
         out->packed = last + 1 == count ? DMLT_YES : DMLT_NO;
         out->padded = last + 1 > count ? DMLT_YES : DMLT_NO;
     } else {
         out->packed = out->padded = out->overlapping == DMLT_YES ? DMLT_NO : DMLT_UNKNOWN;
     }
-    out->layout_detected = dmlt_layout_detect(t->rank, t->sizes, t->strides, out->detected_order);
 
     bool wraps;
     uint64_t helper = dmlt_published_helper_size(t, &wraps);
