@@ -103,6 +103,16 @@ char *put_u64(char *p, uint64_t v)
     }
     unsigned n = decimal_digits(v);
     char *q = p + n;
+    if (v <= UINT32_MAX) { /* the usual case: 32-bit divisions are cheaper */
+        uint32_t w = (uint32_t)v;
+        while (w >= 100) {
+            unsigned i = (w % 100) * 2;
+            w /= 100;
+            *--q = digit_pairs[i + 1];
+            *--q = digit_pairs[i];
+        }
+        v = w;
+    }
     while (v >= 100) {
         unsigned i = (unsigned)(v % 100) * 2;
         v /= 100;
