@@ -138,11 +138,20 @@ static void note_failure(struct tally *t, unsigned long line, const struct cli_e
     }
 }
 
-static void error_record(struct outbuf *out, const cJSON *id, const char *path, unsigned long line,
-                         const struct cli_error *e)
+/* A record's id as given: from the tree, or the text the plain path kept. */
+static void put_id(struct outbuf *out, const struct descriptor *d)
+{
+    if (d && d->id_text)
+        ob_write(out, d->id_text, d->id_len);
+    else
+        put_json_value(out, d ? d->id : NULL);
+}
+
+static void error_record(struct outbuf *out, const struct descriptor *d, const char *path,
+                         unsigned long line, const struct cli_error *e)
 {
     ob_puts(out, "{\"id\":");
-    put_json_value(out, id);
+    put_id(out, d);
     if (path) {
         ob_puts(out, ",\"path\":");
         ob_json_str(out, path);
@@ -252,9 +261,40 @@ static void arena_hooks(bool on)
 
 /* ---- batch ---------------------------------------------------------------- */
 
+/* Runs the described record: its result, or an error record, into out. */
+static void answer(struct descriptor *d, unsigned long line, struct outbuf *out, struct tally *t)
+{
+    struct cli_error e;
+    /* The single command's object, rendered in place, with the id in front:
+     * {"id":X then {"dtype":... whose '{' becomes ','. */
+    const size_t mark = out->len;
+    const bool has_id = d->id || d->id_text;
+    size_t brace = mark;
+    if (has_id) {
+        ob_puts(out, "{\"id\":");
+        put_id(out, d);
+        brace = out->len;
+    }
+    if (run_descriptor(d, out, &e)) {
+        if (has_id && !out->failed)
+            out->data[brace] = ',';
+        if (d->cfg.exit_status != EXIT_OK)
+            t->broken++;
+    } else {
+        out->len = mark; /* nothing half */
+        error_record(out, d, NULL, line, &e);
+        note_failure(t, line, &e);
+    }
+}
+
 static void batch_record(const char *text, size_t len, unsigned long line, struct descriptor *d,
                          struct outbuf *out, struct tally *t)
 {
+    /* Most records are plain: read straight into the descriptor. */
+    if (descriptor_from_plain(text, len, d)) {
+        answer(d, line, out, t);
+        return;
+    }
     struct cli_error e;
     /* The record is NUL-terminated at len: counting the NUL makes cJSON
      * refuse anything after the value ({...} junk). */
@@ -278,24 +318,10 @@ static void batch_record(const char *text, size_t len, unsigned long line, struc
         note_failure(t, line, &e);
         return;
     }
-    /* The single command's object, rendered in place, with the id in front:
-     * {"id":X then {"dtype":... whose '{' becomes ','. */
-    const size_t mark = out->len;
-    bool ok = descriptor_from_json(root, DESC_BATCH, d, &e);
-    size_t brace = mark;
-    if (ok && d->id) {
-        ob_puts(out, "{\"id\":");
-        put_json_value(out, d->id);
-        brace = out->len;
-    }
-    if (ok && run_descriptor(d, out, &e)) {
-        if (d->id && !out->failed)
-            out->data[brace] = ',';
-        if (d->cfg.exit_status != EXIT_OK)
-            t->broken++;
+    if (descriptor_from_json(root, DESC_BATCH, d, &e)) {
+        answer(d, line, out, t);
     } else {
-        out->len = mark; /* nothing half */
-        error_record(out, d->id, NULL, line, &e);
+        error_record(out, d, NULL, line, &e);
         note_failure(t, line, &e);
     }
     /* Every node and string of the tree came from the arena (batch runs

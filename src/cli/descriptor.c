@@ -422,11 +422,28 @@ static const cJSON *find_id(const cJSON *obj)
     return NULL;
 }
 
-bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct descriptor *d,
-                          struct cli_error *e)
+/* With explicit strides, layout and broadcast booleans only describe them
+ * (as `size` prints them): check, do not apply. */
+static void explicit_strides_describe(struct descriptor *d)
+{
+    if (d->cfg.t.strides) {
+        d->layout_check = d->cfg.t.layout;
+        d->cfg.t.layout = NULL;
+        if (d->n_broadcast_check) {
+            d->cfg.t.broadcast[0] = NULL;
+            d->cfg.t.n_broadcast = 0;
+        }
+    } else {
+        d->n_broadcast_check = 0;
+    }
+}
+
+static void descriptor_reset(struct descriptor *d, enum descriptor_mode mode)
 {
     memset(&d->cfg, 0, sizeof d->cfg);
     d->id = NULL;
+    d->id_text = NULL;
+    d->id_len = 0;
     d->layout_check = NULL;
     d->n_broadcast_check = 0;
     d->n_from = 0;
@@ -435,6 +452,12 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
     d->cfg.cmd_name = mode == DESC_SCAN ? "validate" : "size";
     d->cfg.format = FMT_JSON;
     d->cfg.coords = d->coords;
+}
+
+bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct descriptor *d,
+                          struct cli_error *e)
+{
+    descriptor_reset(d, mode);
     if (!has_type(obj, cJSON_Object)) {
         fail(e, "bad_record", NULL, NULL,
              "a descriptor is a JSON object, like {\"sizes\":[1,3,8,8]}");
@@ -549,18 +572,7 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
             return false;
         }
     }
-    /* With explicit strides, layout and broadcast booleans only describe
-     * them (as `size` prints them): check, do not apply. */
-    if (d->cfg.t.strides) {
-        d->layout_check = d->cfg.t.layout;
-        d->cfg.t.layout = NULL;
-        if (d->n_broadcast_check) {
-            d->cfg.t.broadcast[0] = NULL;
-            d->cfg.t.n_broadcast = 0;
-        }
-    } else {
-        d->n_broadcast_check = 0;
-    }
+    explicit_strides_describe(d);
     if (d->cfg.cmd == CMD_OFFSET && d->cfg.n_coords == 0) {
         fail(e, "missing_key", NULL, NULL, "missing: offset needs coord or coords");
         e->key = "coords";
@@ -571,6 +583,222 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
         e->key = "coords";
         return false;
     }
+    return true;
+}
+
+/* ---- plain records, without a tree ---------------------------------------- */
+
+struct plain {
+    const char *p, *end;
+};
+
+static void plain_space(struct plain *c)
+{
+    while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r'))
+        c->p++;
+}
+
+/* A string of printable ASCII without '\': [start, start + n), quotes
+ * excluded. Anything else (an escape, UTF-8, a control byte, DEL) is left to
+ * the general path, whose output may differ from the bytes given. */
+static bool plain_string_span(struct plain *c, const char **start, size_t *n)
+{
+    const char *p = c->p + 1;
+    *start = p;
+    while (p < c->end && *p != '"') {
+        if (*p < 0x20 || *p > 0x7e || *p == '\\')
+            return false;
+        p++;
+    }
+    if (p == c->end)
+        return false;
+    *n = (size_t)(p - *start);
+    c->p = p + 1;
+    return true;
+}
+
+/* An integer as JSON writes it and cJSON reads it exactly: no sign, no
+ * leading zero, at most 15 digits, no fraction or exponent. Its digits are
+ * then already the text the option would have had. */
+static bool plain_integer_span(struct plain *c, const char **start, size_t *n)
+{
+    const char *p = c->p;
+    *start = p;
+    while (p < c->end && *p >= '0' && *p <= '9')
+        p++;
+    *n = (size_t)(p - *start);
+    if (*n == 0 || *n > 15 || (*n > 1 && **start == '0'))
+        return false;
+    if (p < c->end && (*p == '.' || *p == 'e' || *p == 'E'))
+        return false;
+    c->p = p;
+    return true;
+}
+
+/* A string or an integer, copied into the arena as a NUL-terminated text. */
+static bool plain_scalar(struct plain *c, struct descriptor *d, const char **out, bool *is_string)
+{
+    const char *start;
+    size_t n;
+    *is_string = c->p < c->end && *c->p == '"';
+    if (*is_string ? !plain_string_span(c, &start, &n) : !plain_integer_span(c, &start, &n))
+        return false;
+    if (n + 1 > sizeof d->arena - d->used)
+        return false;
+    *out = d->arena + d->used;
+    memcpy(d->arena + d->used, start, n);
+    d->arena[d->used + n] = '\0';
+    d->used += n + 1;
+    return true;
+}
+
+/* A flat list of strings and integers, as list_text() joins it: "1,2,3". */
+static bool plain_list(struct plain *c, struct descriptor *d, const char **out)
+{
+    c->p++; /* past '[' */
+    plain_space(c);
+    if (c->p < c->end && *c->p == ']') {
+        c->p++;
+        if (d->used >= sizeof d->arena)
+            return false;
+        *out = d->arena + d->used;
+        d->arena[d->used++] = '\0';
+        return true;
+    }
+    *out = d->arena + d->used;
+    for (;;) {
+        const char *start;
+        size_t n;
+        plain_space(c);
+        bool ok = c->p < c->end && *c->p == '"' ? plain_string_span(c, &start, &n)
+                                                : plain_integer_span(c, &start, &n);
+        if (!ok || n + 1 >= sizeof d->arena - d->used)
+            return false;
+        memcpy(d->arena + d->used, start, n);
+        d->used += n;
+        plain_space(c);
+        if (c->p == c->end)
+            return false;
+        if (*c->p == ']') {
+            c->p++;
+            d->arena[d->used++] = '\0';
+            return true;
+        }
+        if (*c->p != ',')
+            return false;
+        c->p++;
+        d->arena[d->used++] = ',';
+    }
+}
+
+bool descriptor_from_plain(const char *text, size_t len, struct descriptor *d)
+{
+    struct plain c = {text, text + len};
+    descriptor_reset(d, DESC_BATCH);
+    bool seen[S_IGNORED + 1] = {false};
+    plain_space(&c);
+    if (c.p == c.end || *c.p != '{')
+        return false;
+    c.p++;
+    plain_space(&c);
+    if (c.p < c.end && *c.p == '}')
+        return false; /* no sizes: the general path says so */
+    for (;;) {
+        /* The key, looked up in place: at most the longest key's length. */
+        char key[40];
+        const char *start;
+        size_t n;
+        plain_space(&c);
+        if (c.p == c.end || *c.p != '"' || !plain_string_span(&c, &start, &n) || n >= sizeof key)
+            return false;
+        memcpy(key, start, n);
+        key[n] = '\0';
+        const struct key_def *k = find_key(key, DESC_BATCH);
+        if (k == NULL || seen[k->slot])
+            return false; /* unknown or given twice: the general path words it */
+        seen[k->slot] = true;
+        plain_space(&c);
+        if (c.p == c.end || *c.p != ':')
+            return false;
+        c.p++;
+        plain_space(&c);
+        if (c.p == c.end)
+            return false;
+        const bool list = *c.p == '[';
+        const char *value_start = c.p, *value = NULL;
+        bool is_string = false;
+        if (list ? !plain_list(&c, d, &value) : !plain_scalar(&c, d, &value, &is_string))
+            return false; /* null, true, false, an object, a nested list... */
+        const char **slot = slot_text(d, k->slot);
+        switch (k->slot) {
+        case S_DTYPE:
+            if (list || !is_string)
+                return false; /* DataType as a number: the general path */
+            *slot = value;
+            break;
+        case S_SIZES:
+        case S_STRIDES:
+        case S_ORDER:
+        case S_BROADCAST:
+        case S_PAD:
+            if (!list && !is_string)
+                return false; /* a number where a list belongs: refused there */
+            *slot = value;
+            if (k->slot == S_BROADCAST)
+                d->cfg.t.n_broadcast = 1;
+            if (k->slot == S_PAD)
+                d->cfg.t.n_pad = 1;
+            break;
+        case S_LAYOUT:
+        case S_RANK:
+        case S_ROW_PITCH:
+        case S_TOTAL:
+        case S_ALIGNMENT:
+        case S_BASE_OFFSET:
+        case S_FLAGS:
+            if (list || (k->slot == S_LAYOUT && !is_string))
+                return false;
+            *slot = value;
+            break;
+        case S_COMMAND:
+            if (list || !is_string)
+                return false;
+            if (strcmp(value, "validate") == 0) {
+                d->cfg.cmd = CMD_VALIDATE;
+                d->cfg.cmd_name = "validate";
+            } else if (strcmp(value, "size") != 0) {
+                return false; /* offset needs coords; anything else is an error */
+            }
+            break;
+        case S_ID:
+            if (list)
+                return false;
+            /* The id's own JSON text, as the general path would echo it:
+             * an integer or a plain string, quotes included. */
+            d->id_text = value_start;
+            d->id_len = (size_t)(c.p - value_start);
+            break;
+        case S_COORD:
+        case S_COORDS:
+        case S_DIMENSION_COUNT:
+        case S_IGNORED:
+            return false;
+        }
+        remember(d, k->option, k->name);
+        plain_space(&c);
+        if (c.p == c.end)
+            return false;
+        if (*c.p == '}')
+            break;
+        if (*c.p != ',')
+            return false;
+        c.p++;
+    }
+    c.p++;
+    plain_space(&c);
+    if (c.p != c.end || d->cfg.t.sizes == NULL)
+        return false;
+    explicit_strides_describe(d);
     return true;
 }
 

@@ -14,6 +14,10 @@
 struct descriptor {
     struct cli_config cfg; /* cmd, format json, the option texts */
     const cJSON *id;       /* "id", echoed into the result; NULL if none */
+    /* Or, from descriptor_from_plain(), the id's JSON text exactly as it
+     * is to be echoed (an integer, or a string without escapes). */
+    const char *id_text;
+    size_t id_len;
     /* With explicit strides, "layout" and per-dim "broadcast" booleans (as
      * `size` prints them) describe the strides; they are checked against
      * them after the tensor is described. */
@@ -38,6 +42,14 @@ enum descriptor_mode {
 /* Reads obj into d. False with e filled (key named) for a bad key or value. */
 bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct descriptor *d,
                           struct cli_error *e);
+
+/* The same as descriptor_from_json() on the tree of the record text[0..len),
+ * without building the tree, for the records batch sees most: one flat
+ * object of known keys with ASCII strings without escapes, integers below
+ * 10^15 and lists of those. False, with d in no particular state, for
+ * anything else, including every record that descriptor_from_json() would
+ * refuse: the caller then takes the general path, which words the error. */
+bool descriptor_from_plain(const char *text, size_t len, struct descriptor *d);
 
 /* After a command failed on d's texts: name the key instead of the option. */
 void descriptor_name_key(const struct descriptor *d, struct cli_error *e);
