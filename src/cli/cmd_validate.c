@@ -50,6 +50,21 @@ static void say(char *msg, size_t size, const char *fmt, ...)
     va_end(ap);
 }
 
+/* v rounded up to a multiple of m, wrapping modulo 2^128 as C's unsigned
+ * arithmetic would. */
+static dmlt_u128 round_up(dmlt_u128 v, uint64_t m)
+{
+    dmlt_u128 q;
+    uint64_t rem;
+    dmlt_u128_divmod(v, m, &q, &rem);
+    if (rem == 0)
+        return v;
+    dmlt_u128 r = {0, 0};
+    if (dmlt_u128_add(q, dmlt_u128_from_u64(1), &q))
+        dmlt_u128_mul(q, dmlt_u128_from_u64(m), &r);
+    return r;
+}
+
 /* The sentence for one check, with its numbers. */
 static void check_message(char *msg, size_t size, const struct dmlt_check *c,
                           const struct tensor_desc *d)
@@ -78,7 +93,7 @@ static void check_message(char *msg, size_t size, const struct dmlt_check *c,
             v, l);
         break;
     case DMLT_CHECK_TOTAL_MINIMUM:
-        if (c->limit == ~(dmlt_u128)0)
+        if (dmlt_u128_eq(c->limit, dmlt_u128_max()))
             say(msg, size, "the minimum implied size is past 2^128 bytes");
         else if (c->passed)
             say(msg, size, "TotalTensorSizeInBytes %s is at least the minimum implied size %s", v,
@@ -90,7 +105,7 @@ static void check_message(char *msg, size_t size, const struct dmlt_check *c,
                 v, l, l);
         break;
     case DMLT_CHECK_TOTAL_DWORD:
-        r[fmt_u128(r, (c->value + 3) / 4 * 4)] = '\0';
+        r[fmt_u128(r, round_up(c->value, 4))] = '\0';
         say(msg, size,
             c->passed ? "TotalTensorSizeInBytes %s is a multiple of 4"
                       : "TotalTensorSizeInBytes %s is not a multiple of 4: round "
@@ -105,13 +120,13 @@ static void check_message(char *msg, size_t size, const struct dmlt_check *c,
             v, l);
         break;
     case DMLT_CHECK_ALIGNMENT_POW2:
-        if (c->value == 0)
+        if (dmlt_u128_eq(c->value, dmlt_u128_from_u64(0)))
             say(msg, size, "GuaranteedBaseOffsetAlignment is 0 (no guarantee)");
         else if (c->passed)
             say(msg, size,
                 "GuaranteedBaseOffsetAlignment %s is a power of two of at least the "
                 "element size (%s byte%s)",
-                v, l, c->limit == 1 ? "" : "s");
+                v, l, dmlt_u128_eq(c->limit, dmlt_u128_from_u64(1)) ? "" : "s");
         else
             say(msg, size,
                 "GuaranteedBaseOffsetAlignment %s is not a power of two of at least %s "
@@ -119,7 +134,7 @@ static void check_message(char *msg, size_t size, const struct dmlt_check *c,
                 v, l);
         break;
     case DMLT_CHECK_BASE_OFFSET_16:
-        r[fmt_u128(r, (c->value + 15) / 16 * 16)] = '\0';
+        r[fmt_u128(r, round_up(c->value, 16))] = '\0';
         say(msg, size,
             c->passed ? "base offset %s is a multiple of 16"
                       : "base offset %s is not a multiple of 16: bind the "
@@ -127,7 +142,7 @@ static void check_message(char *msg, size_t size, const struct dmlt_check *c,
             v, r);
         break;
     case DMLT_CHECK_BASE_OFFSET_ALIGNMENT:
-        if (c->limit == 0)
+        if (dmlt_u128_eq(c->limit, dmlt_u128_from_u64(0)))
             say(msg, size, "no GuaranteedBaseOffsetAlignment to honour");
         else if (c->passed)
             say(msg, size, "base offset %s is a multiple of the alignment %s", v, l);
@@ -154,7 +169,7 @@ static void check_message(char *msg, size_t size, const struct dmlt_check *c,
     case DMLT_CHECK_ALIGNMENT_32:
         if (c->passed)
             say(msg, size, "alignment %s is at least 32 bytes", v);
-        else if (c->value == 0)
+        else if (dmlt_u128_eq(c->value, dmlt_u128_from_u64(0)))
             say(msg, size,
                 "no alignment is guaranteed (0): 32 bytes or more lets DirectML "
                 "use vectorized loads");

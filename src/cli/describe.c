@@ -271,7 +271,7 @@ bool describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struc
         return true;
     case DMLT_E_INVALID:
         fail(e, "bad_row_pitch", "--row-pitch-align", a->row_pitch_align,
-             "not a whole number of %u-bit elements", (unsigned)err.limit);
+             "not a whole number of %u-bit elements", (unsigned)dmlt_u128_to_u64(err.limit));
         set_hint(e, "use a multiple of the element size, e.g. 256");
         return false;
     case DMLT_E_LAYOUT: {

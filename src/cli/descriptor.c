@@ -148,7 +148,7 @@ static bool put_other_number(struct descriptor *d, double x, const char *key, st
     if (x == floor(x)) {
         n = x < 0 ? 1 : 0;
         buf[0] = '-';
-        n += fmt_u128(buf + n, (uint64_t)fabs(x));
+        n += fmt_u128(buf + n, dmlt_u128_from_u64((uint64_t)fabs(x)));
     } else {
         n = (size_t)snprintf(buf, sizeof buf, "%.17g", x);
     }

@@ -393,10 +393,10 @@ static void put_bytes(struct outbuf *b, dmlt_u128 v)
 {
     static const char *const units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"};
     ob_u128(b, v);
-    ob_puts(b, v == 1 ? " byte" : " bytes");
-    if (v < 1024)
+    ob_puts(b, dmlt_u128_eq(v, dmlt_u128_from_u64(1)) ? " byte" : " bytes");
+    if (dmlt_u128_cmp(v, dmlt_u128_from_u64(1024)) < 0)
         return;
-    double x = (double)v;
+    double x = dmlt_u128_to_double(v);
     unsigned u = 0;
     x /= 1024;
     while (x >= 1024 && u + 1 < sizeof units / sizeof units[0]) {

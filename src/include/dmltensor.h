@@ -26,17 +26,128 @@
 extern "C" {
 #endif
 
-#if !defined(__SIZEOF_INT128__)
-#error "dmltensor needs a compiler with 128-bit integers (GCC or Clang)"
-#endif
-__extension__ typedef unsigned __int128 dmlt_u128;
-__extension__ typedef __int128 dmlt_i128;
-
 #if defined(DMLT_BUILDING_LIBRARY) && defined(__GNUC__)
 #define DMLT_API __attribute__((visibility("default")))
 #else
 #define DMLT_API
 #endif
+
+/* ------------------------------------------------------------------------ */
+/* 128-bit unsigned integers                                                */
+/* ------------------------------------------------------------------------ */
+
+/* An unsigned 128-bit integer, value = hi x 2^64 + lo. The same two words on
+ * every compiler (standard C has no 128-bit integer type, and MSVC none at
+ * all), so a program is written the same way everywhere. Read it with the
+ * helpers below; a value that fits 64 bits is simply {v, 0}:
+ *
+ *     struct dmlt_report r = ...;
+ *     if (dmlt_u128_fits_u64(r.minimum_implied_size_bytes))
+ *         printf("%llu\n", (unsigned long long)dmlt_u128_to_u64(r.minimum_implied_size_bytes));
+ *     else {
+ *         char buf[DMLT_U128_DEC_SIZE];
+ *         dmlt_u128_to_dec(r.minimum_implied_size_bytes, buf);
+ *         puts(buf);
+ *     }
+ */
+typedef struct dmlt_u128 {
+    uint64_t lo; /* the low 64 bits */
+    uint64_t hi; /* the high 64 bits */
+} dmlt_u128;
+
+/* Room for the decimal text of any dmlt_u128: 39 digits and a NUL. */
+#define DMLT_U128_DEC_SIZE 40
+
+/* v as a dmlt_u128. */
+static inline dmlt_u128 dmlt_u128_from_u64(uint64_t v)
+{
+    dmlt_u128 r;
+    r.lo = v;
+    r.hi = 0;
+    return r;
+}
+
+/* 2^128 - 1, the largest value. */
+static inline dmlt_u128 dmlt_u128_max(void)
+{
+    dmlt_u128 r;
+    r.lo = UINT64_MAX;
+    r.hi = UINT64_MAX;
+    return r;
+}
+
+/* Whether v fits in 64 bits (v <= UINT64_MAX). */
+static inline bool dmlt_u128_fits_u64(dmlt_u128 v)
+{
+    return v.hi == 0;
+}
+
+/* v as a uint64_t, for a v that dmlt_u128_fits_u64 (otherwise the low 64
+ * bits). */
+static inline uint64_t dmlt_u128_to_u64(dmlt_u128 v)
+{
+    return v.lo;
+}
+
+/* -1, 0 or 1 as a < b, a == b or a > b. */
+static inline int dmlt_u128_cmp(dmlt_u128 a, dmlt_u128 b)
+{
+    if (a.hi != b.hi)
+        return a.hi < b.hi ? -1 : 1;
+    if (a.lo != b.lo)
+        return a.lo < b.lo ? -1 : 1;
+    return 0;
+}
+
+/* Whether a == b. */
+static inline bool dmlt_u128_eq(dmlt_u128 a, dmlt_u128 b)
+{
+    return a.lo == b.lo && a.hi == b.hi;
+}
+
+/* *out = a + b. Returns false, leaving *out alone, when the sum passes
+ * 2^128 - 1. */
+static inline bool dmlt_u128_add(dmlt_u128 a, dmlt_u128 b, dmlt_u128 *out)
+{
+    dmlt_u128 r;
+    r.lo = a.lo + b.lo;
+    r.hi = a.hi + b.hi + (r.lo < a.lo ? 1u : 0u);
+    if (r.hi < a.hi || (r.hi == a.hi && r.lo < a.lo))
+        return false;
+    *out = r;
+    return true;
+}
+
+/* *out = a - b. Returns false, leaving *out alone, when b > a. */
+static inline bool dmlt_u128_sub(dmlt_u128 a, dmlt_u128 b, dmlt_u128 *out)
+{
+    if (dmlt_u128_cmp(a, b) < 0)
+        return false;
+    out->hi = a.hi - b.hi - (a.lo < b.lo ? 1u : 0u);
+    out->lo = a.lo - b.lo;
+    return true;
+}
+
+/* *out = a x b. Returns false, leaving *out alone, when the product passes
+ * 2^128 - 1. */
+DMLT_API bool dmlt_u128_mul(dmlt_u128 a, dmlt_u128 b, dmlt_u128 *out);
+
+/* Division by a 64-bit number: *quotient = a / d and *remainder = a % d
+ * (either pointer may be NULL). Returns false for d == 0. */
+DMLT_API bool dmlt_u128_divmod(dmlt_u128 a, uint64_t d, dmlt_u128 *quotient, uint64_t *remainder);
+
+/* Writes v in decimal, without leading zeros ("0" for 0), and a NUL into
+ * buf. Returns the number of digits: 1 to 39. */
+DMLT_API size_t dmlt_u128_to_dec(dmlt_u128 v, char buf[DMLT_U128_DEC_SIZE]);
+
+/* Parses text[0..len) as a decimal number: one or more ASCII digits, nothing
+ * else (no sign, no spaces). Returns false, leaving *out alone, for any
+ * other text or a value past 2^128 - 1. */
+DMLT_API bool dmlt_u128_parse_dec(const char *text, size_t len, dmlt_u128 *out);
+
+/* v as the nearest double (ties to even), as a C cast of a 128-bit integer
+ * would give: for human-readable sizes ("2 EiB"), never for arithmetic. */
+DMLT_API double dmlt_u128_to_double(dmlt_u128 v);
 
 #define DMLT_MAX_RANK     8
 #define DMLT_MAX_DIM_SIZE UINT32_C(4294967295) /* DirectML sizes are UINT */

@@ -7,5 +7,6 @@ set(DMLT_LIB_SOURCES
   src/lib/report.c
   src/lib/solve.c
   src/lib/status.c
+  src/lib/u128.c
   src/lib/validate.c
   src/lib/walk.c)

@@ -3,14 +3,15 @@
 
 #include <string.h>
 
-static void set_bytes(struct dmlt_walk *w)
+static void set_bytes(struct dmlt_walk *w, wu128 offset)
 {
     /* offset <= index_of_last_element < 2^67: offset x 64 + 2^64 fits. */
+    w->offset = w_to_pub(offset);
     if (w->bits_ < 8) {
-        w->byte_offset = w->base_ + (w->offset >> 1);
-        w->nibble = (unsigned)(w->offset & 1u);
+        w->byte_offset = w_to_pub(w_add64(w_shr(offset, 1), w->base_));
+        w->nibble = (unsigned)(w_low(offset) & 1u);
     } else {
-        w->byte_offset = w->base_ + w->offset * (w->bits_ / 8u);
+        w->byte_offset = w_to_pub(w_add64(w_mul_lo(offset, w->bits_ / 8u), w->base_));
     }
 }
 
@@ -26,31 +27,31 @@ enum dmlt_status dmlt_walk_start(struct dmlt_walk *w, const struct dmlt_tensor *
     w->bits_ = dmlt_dtype_get(t->dtype)->bits;
     w->base_ = base_offset_bytes;
     w->changed = 0;
-    set_bytes(w);
+    set_bytes(w, w_u64(0));
     return DMLT_OK;
 }
 
 bool dmlt_walk_next(struct dmlt_walk *w)
 {
     const struct dmlt_tensor *t = &w->t_;
+    wu128 offset = w_from_pub(w->offset);
     unsigned d = t->rank;
     while (d-- > 0) {
         if (w->coord[d] + 1u < t->sizes[d]) {
             w->coord[d]++;
-            w->offset += t->strides[d];
             w->changed = d;
-            set_bytes(w);
+            set_bytes(w, w_add64(offset, t->strides[d]));
             return true;
         }
         /* This dim wraps to 0; carry into the next-outer one. */
-        w->offset -= (dmlt_u128)w->coord[d] * t->strides[d];
+        offset = w_sub(offset, w_mul64(w->coord[d], t->strides[d]));
         w->coord[d] = 0;
     }
     /* Past the last coordinate: put it back. */
     for (d = 0; d < t->rank; d++) {
         w->coord[d] = t->sizes[d] - 1u;
-        w->offset += (dmlt_u128)w->coord[d] * t->strides[d];
+        offset = w_add(offset, w_mul64(w->coord[d], t->strides[d]));
     }
-    set_bytes(w);
+    set_bytes(w, offset);
     return false;
 }

@@ -127,26 +127,26 @@ int main(void)
     /* Byte offsets and the elements at a byte. */
     dmlt_u128 byte, first;
     unsigned nibble, count, in_elem;
-    CHECK(dmlt_byte_offset(DMLT_DTYPE_FLOAT16, 7, 256, &byte, &nibble) == DMLT_OK);
+    CHECK(dmlt_byte_offset(DMLT_DTYPE_FLOAT16, P(7), 256, &byte, &nibble) == DMLT_OK);
     CHECK_EQ(byte, 270);
     CHECK_EQ(nibble, 0);
-    CHECK(dmlt_byte_offset(DMLT_DTYPE_INT4, 7, 0, &byte, &nibble) == DMLT_OK);
+    CHECK(dmlt_byte_offset(DMLT_DTYPE_INT4, P(7), 0, &byte, &nibble) == DMLT_OK);
     CHECK_EQ(byte, 3);
     CHECK_EQ(nibble, 1);
-    CHECK(dmlt_byte_offset(DMLT_DTYPE_INT4, 6, 0, &byte, &nibble) == DMLT_OK);
+    CHECK(dmlt_byte_offset(DMLT_DTYPE_INT4, P(6), 0, &byte, &nibble) == DMLT_OK);
     CHECK_EQ(nibble, 0);
-    CHECK(dmlt_byte_offset(DMLT_DTYPE_FLOAT64, ~(dmlt_u128)0, 0, &byte, &nibble) == DMLT_E_RANGE);
-    CHECK(dmlt_elements_at_byte(DMLT_DTYPE_FLOAT32, 30, &first, &count, &in_elem) == DMLT_OK);
-    CHECK(first == 7 && count == 1 && in_elem == 2);
-    CHECK(dmlt_elements_at_byte(DMLT_DTYPE_UINT4, 5, &first, &count, &in_elem) == DMLT_OK);
-    CHECK(first == 10 && count == 2);
+    CHECK(dmlt_byte_offset(DMLT_DTYPE_FLOAT64, P(~(ref_u128)0), 0, &byte, &nibble) == DMLT_E_RANGE);
+    CHECK(dmlt_elements_at_byte(DMLT_DTYPE_FLOAT32, P(30), &first, &count, &in_elem) == DMLT_OK);
+    CHECK(R(first) == 7 && count == 1 && in_elem == 2);
+    CHECK(dmlt_elements_at_byte(DMLT_DTYPE_UINT4, P(5), &first, &count, &in_elem) == DMLT_OK);
+    CHECK(R(first) == 10 && count == 2);
     /* Round trip: the byte of element k holds k, for every type. */
     for (int t = 1; t <= DMLT_DTYPE_COUNT; t++) {
-        for (dmlt_u128 k = 0; k < 100; k++) {
-            CHECK(dmlt_byte_offset((enum dmlt_dtype)t, k, 0, &byte, &nibble) == DMLT_OK);
+        for (ref_u128 k = 0; k < 100; k++) {
+            CHECK(dmlt_byte_offset((enum dmlt_dtype)t, P(k), 0, &byte, &nibble) == DMLT_OK);
             CHECK(dmlt_elements_at_byte((enum dmlt_dtype)t, byte, &first, &count, &in_elem) ==
                   DMLT_OK);
-            CHECK(first <= k && k < first + count && in_elem == 0);
+            CHECK(R(first) <= k && k < R(first) + count && in_elem == 0);
         }
     }
     return check_finish("test_validate");
