@@ -178,6 +178,38 @@ static void check_message(char *msg, size_t size, const struct dmlt_check *c,
                 "bytes, not %s: do not size this buffer with it",
                 v, l);
         break;
+    case DMLT_CHECK_BINDING_SIZE:
+        if (!d->has_binding_size)
+            say(msg, size, "no binding size given (--binding-size): not checked");
+        else if (c->limit == ~(dmlt_u128)0)
+            say(msg, size, "SizeInBytes %s: the tensor is too large to bind", v);
+        else if (c->passed)
+            say(msg, size, "SizeInBytes %s is at least TotalTensorSizeInBytes %s", v, l);
+        else
+            say(msg, size,
+                "SizeInBytes %s is below TotalTensorSizeInBytes %s: bind at least %s bytes", v, l,
+                l);
+        break;
+    case DMLT_CHECK_BINDING_IN_BUFFER: {
+        /* The range checked: SizeInBytes, else TotalTensorSizeInBytes. */
+        char o[40], n[40];
+        o[fmt_u128(o, d->base_offset)] = '\0';
+        n[fmt_u128(n, c->value - d->base_offset)] = '\0';
+        const char *what = d->has_binding_size ? "SizeInBytes" : "TotalTensorSizeInBytes";
+        if (!d->has_buffer_size)
+            say(msg, size, "no buffer size given (--buffer-size): not checked");
+        else if (c->value == ~(dmlt_u128)0)
+            say(msg, size, "Offset %s + %s is past 2^128 bytes: no buffer holds it", o, what);
+        else if (c->passed)
+            say(msg, size, "Offset %s + %s %s = %s is within the buffer's %s bytes", o, what, n, v,
+                l);
+        else
+            say(msg, size,
+                "Offset %s + %s %s = %s is past the buffer's %s bytes: move or shrink the "
+                "range, or use a larger buffer",
+                o, what, n, v, l);
+        break;
+    }
     case DMLT_CHECK_COUNT:
         msg[0] = '\0';
         break;
@@ -196,6 +228,10 @@ bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_error *
     d.guaranteed_base_offset_alignment = td.alignment;
     d.base_offset_bytes = td.base_offset;
     d.flags = td.flags;
+    d.has_binding_size = td.has_binding_size;
+    d.binding_size_bytes = td.binding_size;
+    d.has_buffer_size = td.has_buffer_size;
+    d.buffer_size_bytes = td.buffer_size;
     struct dmlt_check checks[DMLT_CHECK_COUNT];
     bool valid = dmlt_validate(&d, td.t.rank, checks);
 

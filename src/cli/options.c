@@ -10,7 +10,9 @@
 enum opt_id {
     OPT_ALIGNMENT,
     OPT_BASE_OFFSET,
+    OPT_BINDING_SIZE,
     OPT_BROADCAST,
+    OPT_BUFFER_SIZE,
     OPT_BYTE_OFFSET,
     OPT_COLOR,
     OPT_COORD,
@@ -62,8 +64,12 @@ static const struct opt_def options[] = {
     {"--base-offset", "BYTES", OPT_BASE_OFFSET, GROUP_BUFFER,
      CMD_BIT(CMD_OFFSET) | CMD_BIT(CMD_LOCATE) | CMD_BIT(CMD_VALIDATE) | CMD_BIT(CMD_MAP), false,
      "offset of the buffer range in its resource (default 0); byte offsets include it"},
+    {"--binding-size", "BYTES", OPT_BINDING_SIZE, GROUP_BUFFER, CMD_BIT(CMD_VALIDATE), false,
+     "the binding's SizeInBytes (DML_BUFFER_BINDING): at least TotalTensorSizeInBytes"},
     {"--broadcast", "DIMS", OPT_BROADCAST, GROUP_LAYOUT, TENSOR_CMDS, true,
      "broadcast these dims: stride 0 (letters or indices: c, hw, 0,2)"},
+    {"--buffer-size", "BYTES", OPT_BUFFER_SIZE, GROUP_BUFFER, CMD_BIT(CMD_VALIDATE), false,
+     "size of the whole buffer the range is bound in: Offset + SizeInBytes must fit"},
     {"--byte-offset", "B", OPT_BYTE_OFFSET, GROUP_QUERY, CMD_BIT(CMD_LOCATE), false,
      "find the elements holding byte B (counted like offset's byte offsets)"},
     {"--color", "WHEN", OPT_COLOR, GROUP_OUTPUT, CMD_BIT(CMD_MAP), false,
@@ -178,6 +184,10 @@ static const char **slot_for(struct cli_config *cfg, enum opt_id id)
         return &t->alignment;
     case OPT_FLAGS:
         return &t->flags;
+    case OPT_BINDING_SIZE:
+        return &t->binding_size;
+    case OPT_BUFFER_SIZE:
+        return &t->buffer_size;
     case OPT_OFFSET:
         return &cfg->offset;
     case OPT_BYTE_OFFSET:
@@ -494,9 +504,10 @@ static const struct command_help helps[] = {
      "--format json, with the descriptor's \"id\" first. Keys: dtype sizes\n"
      "strides layout order broadcast pad rank row_pitch_align\n"
      "total_tensor_size_bytes guaranteed_base_offset_alignment base_offset_bytes\n"
-     "flags, DirectML's DataType Sizes Strides TotalTensorSizeInBytes\n"
-     "GuaranteedBaseOffsetAlignment Flags DimensionCount, and command (size,\n"
-     "validate or offset, with coord or coords) and id. A bad record gives\n"
+     "binding_size_bytes buffer_size_bytes flags, DirectML's DataType Sizes\n"
+     "Strides TotalTensorSizeInBytes GuaranteedBaseOffsetAlignment Flags\n"
+     "DimensionCount, and command (size, validate or offset, with coord or\n"
+     "coords) and id. A bad record gives\n"
      "{\"id\":...,\"line\":N,\"error\":{...}} and the run goes on. Exit status 1\n"
      "when any record failed or broke a rule.\n",
      "  echo '{\"id\":1,\"dtype\":\"float16\",\"sizes\":[1,3,224,224],\"layout\":\"nhwc\"}' \\\n"

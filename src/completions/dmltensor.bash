@@ -51,7 +51,8 @@ _dmltensor_options()
         echo "$tensor $layout --base-offset --total-size --color --format --limit --view" \
             "--width --help" ;;
     validate)
-        echo "$tensor $layout --alignment --base-offset --flags --total-size --format --help" ;;
+        echo "$tensor $layout --alignment --base-offset --binding-size --buffer-size --flags" \
+            "--total-size --format --help" ;;
     batch)
         echo '--progress --help' ;;
     scan)

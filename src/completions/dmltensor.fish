@@ -70,6 +70,8 @@ __dmltensor_opt "$tensor_cmds" --strides 'explicit element strides in logical or
 # Buffer
 __dmltensor_opt validate --alignment 'GuaranteedBaseOffsetAlignment: 0 or a power of two'
 __dmltensor_opt 'offset locate map validate' --base-offset 'offset of the buffer range in its resource'
+__dmltensor_opt validate --binding-size "the binding's SizeInBytes (DML_BUFFER_BINDING)"
+__dmltensor_opt validate --buffer-size 'size of the whole buffer the range is bound in'
 __dmltensor_opt validate --flags DML_TENSOR_FLAGS none owned_by_dml
 __dmltensor_opt 'size locate map validate' --total-size TotalTensorSizeInBytes
 # Query
