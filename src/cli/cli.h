@@ -20,7 +20,7 @@ enum command {
 };
 #define CMD_BIT(c) (1u << (c))
 
-enum format { FMT_TEXT, FMT_JSON, FMT_ENV, FMT_CSV, FMT_JSONL };
+enum format { FMT_TEXT, FMT_JSON, FMT_ENV, FMT_CSV, FMT_JSONL, FMT_C };
 
 #define MAX_REPEAT 16
 
@@ -39,6 +39,7 @@ struct cli_config {
     const char *cmd_name;
     enum format format;
     const char *format_text, *field;
+    const char *c_name; /* --name: the --format c snippet's variable prefix */
     bool help;
     struct tensor_args t;
     const char **coords; /* --coord, repeatable: n_coords of them */

@@ -3,6 +3,7 @@
  * and renders the list as text or JSON. Exit status 1 when an error-level
  * check fails. */
 #include "cli.h"
+#include "render_c.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -216,6 +217,56 @@ static void check_message(char *msg, size_t size, const struct dmlt_check *c,
     }
 }
 
+/* --format c: each failed check as a comment, then the snippet; with a
+ * binding given (--base-offset, --binding-size or --buffer-size), its
+ * DML_BUFFER_BINDING too, SizeInBytes defaulting to TotalTensorSizeInBytes. */
+static bool render_c(struct outbuf *out, const struct cli_config *cfg, const struct tensor_desc *td,
+                     const struct dmlt_check checks[], struct cli_error *e)
+{
+    struct c_snippet c;
+    memset(&c, 0, sizeof c);
+    /* The total_size_minimum check carries TotalTensorSizeInBytes: the
+     * one given, else the minimum implied size. */
+    if (!c_total(checks[DMLT_CHECK_TOTAL_MINIMUM].value, &c.total, e))
+        return false;
+    c.name = cfg->c_name;
+    c.t = &td->t;
+    c.flags = td->flags;
+    c.alignment = td->alignment;
+    struct c_binding binding;
+    if (cfg->t.base_offset || td->has_binding_size || td->has_buffer_size) {
+        binding.offset = td->base_offset;
+        binding.size = td->has_binding_size ? td->binding_size : c.total;
+        binding.has_buffer_size = td->has_buffer_size;
+        binding.buffer_size = td->buffer_size;
+        c.binding = &binding;
+    }
+    unsigned order[DMLT_MAX_RANK];
+    const unsigned *o = td->layout_requested ? td->order : NULL;
+    if (o == NULL && dmlt_layout_detect(td->t.rank, td->t.sizes, td->t.strides, order))
+        o = order;
+    struct outbuf layout;
+    ob_init(&layout);
+    if (o) {
+        layout_name(&layout, td->t.rank, o);
+        ob_putc(&layout, '\0');
+        c.layout = layout.failed ? NULL : layout.data;
+    }
+    for (unsigned i = 0; i < DMLT_CHECK_COUNT; i++) {
+        if (checks[i].passed)
+            continue;
+        char msg[600];
+        size_t n = (size_t)snprintf(msg, sizeof msg, "%s %s: ",
+                                    dmlt_check_level(checks[i].id) == DMLT_ERROR ? "FAIL" : "warn",
+                                    dmlt_check_id_name(checks[i].id));
+        check_message(msg + n, sizeof msg - n, &checks[i], td);
+        c_comment(out, msg);
+    }
+    render_c_snippet(out, &c);
+    ob_free(&layout);
+    return true;
+}
+
 bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 {
     struct tensor_desc td;
@@ -243,6 +294,13 @@ bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_error *
             errors++;
         else
             warnings++;
+    }
+    if (cfg->format == FMT_C) {
+        if (!render_c(out, cfg, &td, checks, e))
+            return false;
+        if (!valid)
+            cfg->exit_status = EXIT_RULE;
+        return true;
     }
     const bool json = cfg->format == FMT_JSON;
     if (json) {
