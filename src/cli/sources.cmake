@@ -16,4 +16,5 @@ set(DMLT_CLI_SOURCES
   src/cli/parse.c
   src/cli/records.c
   src/cli/render_c.c
-  src/cli/render_size.c)
+  src/cli/render_size.c
+  src/cli/scan_dxdispatch.c)
