@@ -542,7 +542,10 @@ static const struct command_help helps[] = {
      "one JSON line per description: its JSON path, dtype, sizes, strides and\n"
      "validation result (as validate --format json prints it). Other keys of\n"
      "those objects are ignored; an operator's own Strides (a convolution's) are\n"
-     "not a tensor's. Exit status 1 when any description breaks a rule.\n",
+     "not a tensor's. In a DxDispatch model, each tensor a dispatch binds to a\n"
+     "resource gets a line too: the binding's Offset, SizeInBytes and buffer\n"
+     "size, checked (binding_size, binding_in_buffer, base_offset_16). Exit\n"
+     "status 1 when any description or binding breaks a rule.\n",
      "  dmltensor scan model.json | jq -r 'select(.valid == false) | .path'\n"},
     {CMD_DTYPES, "dmltensor dtypes [--format json]",
      "The 13 DirectML data types: name, DML_TENSOR_DATA_TYPE value, size in bits.\n",

@@ -322,7 +322,12 @@ static void bind_fields(struct walk *w, const char *name, const cJSON *desc, con
         struct dxd_binding b;
         memset(&b, 0, sizeof b);
         struct cli_error e;
-        if (tensors == 0) {
+        if (tensors == 0 && many) {
+            b.path = path_text(&w->path);
+            fail(&e, "binding_count", NULL, NULL, "bound to an empty list of tensors");
+            e.key = f->string;
+            w->fn(w->ctx, &b, &e);
+        } else if (tensors == 0) {
             b.path = path_text(&w->path);
             fail(&e, "binding_field", NULL, NULL,
                  "the desc of dispatchable \"%.200s\" has no tensor field of this name", name);
