@@ -169,19 +169,16 @@ static bool resource_size(const cJSON *res, bool *known, uint64_t *size, struct 
     }
     unsigned bits = dtype_bits(cJSON_GetObjectItemCaseSensitive(res, "initialValuesDataType"));
     const cJSON *values = cJSON_GetObjectItemCaseSensitive(res, "initialValues");
-    uint64_t count;
-    if (bits == 0) {
-        return true; /* UNKNOWN: typed entries, or a file */
-    } else if (has_type(values, cJSON_Array)) {
-        count = (uint64_t)cJSON_GetArraySize(values);
-    } else if (has_type(values, cJSON_Object) &&
-               cJSON_GetObjectItemCaseSensitive(values, "valueCount")) {
-        if (!read_u64(cJSON_GetObjectItemCaseSensitive(values, "valueCount"), "valueCount", &count,
-                      e))
-            return false;
-    } else {
-        return true; /* a file (sourcePath), "deferred": sized elsewhere */
-    }
+    const cJSON *value_count = has_type(values, cJSON_Object)
+                                   ? cJSON_GetObjectItemCaseSensitive(values, "valueCount")
+                                   : NULL;
+    /* Unknown for an UNKNOWN data type (typed entries), values from a file
+     * (sourcePath) or "deferred": those are sized elsewhere. */
+    if (bits == 0 || (!has_type(values, cJSON_Array) && value_count == NULL))
+        return true;
+    uint64_t count = (uint64_t)cJSON_GetArraySize(values);
+    if (value_count && !read_u64(value_count, "valueCount", &count, e))
+        return false;
     uint64_t offset, bytes;
     if (!read_opt(res, "initialValuesOffsetInBytes", &offset, e))
         return false;
