@@ -14,6 +14,7 @@ want libcjson-dev
 want python3 python3
 want python3-jsonschema
 want jq jq
+want g++ g++ # cli/c_snippet compiles --format c snippets as C++
 
 install_wanted setup
 

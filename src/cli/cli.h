@@ -20,7 +20,7 @@ enum command {
 };
 #define CMD_BIT(c) (1u << (c))
 
-enum format { FMT_TEXT, FMT_JSON, FMT_ENV, FMT_CSV, FMT_JSONL };
+enum format { FMT_TEXT, FMT_JSON, FMT_ENV, FMT_CSV, FMT_JSONL, FMT_C };
 
 #define MAX_REPEAT 16
 
@@ -28,6 +28,7 @@ struct tensor_args {
     const char *dtype, *sizes, *strides, *layout, *order, *rank;
     const char *row_pitch_align, *total_size;
     const char *base_offset, *alignment, *flags; /* the rest of the desc */
+    const char *binding_size, *buffer_size;      /* the binding (validate) */
     const char *broadcast[MAX_REPEAT];
     const char *pad[MAX_REPEAT];
     unsigned n_broadcast, n_pad;
@@ -38,6 +39,7 @@ struct cli_config {
     const char *cmd_name;
     enum format format;
     const char *format_text, *field;
+    const char *c_name; /* --name: the --format c snippet's variable prefix */
     bool help;
     struct tensor_args t;
     const char **coords; /* --coord, repeatable: n_coords of them */
@@ -62,6 +64,9 @@ struct tensor_desc {
     uint64_t base_offset; /* --base-offset, bytes */
     uint32_t alignment;   /* --alignment */
     uint32_t flags;       /* --flags */
+    bool has_binding_size, has_buffer_size;
+    uint64_t binding_size; /* --binding-size: DML_BUFFER_BINDING::SizeInBytes */
+    uint64_t buffer_size;  /* --buffer-size: the whole buffer's size */
 };
 
 /* options.c */

@@ -3,6 +3,7 @@
  * and renders the list as text or JSON. Exit status 1 when an error-level
  * check fails. */
 #include "cli.h"
+#include "render_c.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -193,10 +194,92 @@ static void check_message(char *msg, size_t size, const struct dmlt_check *c,
                 "bytes, not %s: do not size this buffer with it",
                 v, l);
         break;
+    case DMLT_CHECK_BINDING_SIZE:
+        if (!d->has_binding_size)
+            say(msg, size, "no binding size given (--binding-size): not checked");
+        else if (c->limit == ~(dmlt_u128)0)
+            say(msg, size, "SizeInBytes %s: the tensor is too large to bind", v);
+        else if (c->passed)
+            say(msg, size, "SizeInBytes %s is at least TotalTensorSizeInBytes %s", v, l);
+        else
+            say(msg, size,
+                "SizeInBytes %s is below TotalTensorSizeInBytes %s: bind at least %s bytes", v, l,
+                l);
+        break;
+    case DMLT_CHECK_BINDING_IN_BUFFER: {
+        /* The range checked: SizeInBytes, else TotalTensorSizeInBytes. */
+        char o[40], n[40];
+        o[fmt_u128(o, d->base_offset)] = '\0';
+        n[fmt_u128(n, c->value - d->base_offset)] = '\0';
+        const char *what = d->has_binding_size ? "SizeInBytes" : "TotalTensorSizeInBytes";
+        if (!d->has_buffer_size)
+            say(msg, size, "no buffer size given (--buffer-size): not checked");
+        else if (c->value == ~(dmlt_u128)0)
+            say(msg, size, "Offset %s + %s is past 2^128 bytes: no buffer holds it", o, what);
+        else if (c->passed)
+            say(msg, size, "Offset %s + %s %s = %s is within the buffer's %s bytes", o, what, n, v,
+                l);
+        else
+            say(msg, size,
+                "Offset %s + %s %s = %s is past the buffer's %s bytes: move or shrink the "
+                "range, or use a larger buffer",
+                o, what, n, v, l);
+        break;
+    }
     case DMLT_CHECK_COUNT:
         msg[0] = '\0';
         break;
     }
+}
+
+/* --format c: each failed check as a comment, then the snippet; with a
+ * binding given (--base-offset, --binding-size or --buffer-size), its
+ * DML_BUFFER_BINDING too, SizeInBytes defaulting to TotalTensorSizeInBytes. */
+static bool render_c(struct outbuf *out, const struct cli_config *cfg, const struct tensor_desc *td,
+                     const struct dmlt_check checks[], struct cli_error *e)
+{
+    struct c_snippet c;
+    memset(&c, 0, sizeof c);
+    /* The total_size_minimum check carries TotalTensorSizeInBytes: the
+     * one given, else the minimum implied size. */
+    if (!c_total(checks[DMLT_CHECK_TOTAL_MINIMUM].value, &c.total, e))
+        return false;
+    c.name = cfg->c_name;
+    c.t = &td->t;
+    c.flags = td->flags;
+    c.alignment = td->alignment;
+    struct c_binding binding;
+    if (cfg->t.base_offset || td->has_binding_size || td->has_buffer_size) {
+        binding.offset = td->base_offset;
+        binding.size = td->has_binding_size ? td->binding_size : c.total;
+        binding.has_buffer_size = td->has_buffer_size;
+        binding.buffer_size = td->buffer_size;
+        c.binding = &binding;
+    }
+    unsigned order[DMLT_MAX_RANK];
+    const unsigned *o = td->layout_requested ? td->order : NULL;
+    if (o == NULL && dmlt_layout_detect(td->t.rank, td->t.sizes, td->t.strides, order))
+        o = order;
+    struct outbuf layout;
+    ob_init(&layout);
+    if (o) {
+        layout_name(&layout, td->t.rank, o);
+        ob_putc(&layout, '\0');
+        c.layout = layout.failed ? NULL : layout.data;
+    }
+    for (unsigned i = 0; i < DMLT_CHECK_COUNT; i++) {
+        if (checks[i].passed)
+            continue;
+        char msg[600];
+        size_t n = (size_t)snprintf(msg, sizeof msg, "%s %s: ",
+                                    dmlt_check_level(checks[i].id) == DMLT_ERROR ? "FAIL" : "warn",
+                                    dmlt_check_id_name(checks[i].id));
+        check_message(msg + n, sizeof msg - n, &checks[i], td);
+        c_comment(out, msg);
+    }
+    render_c_snippet(out, &c);
+    ob_free(&layout);
+    return true;
 }
 
 bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
@@ -211,6 +294,10 @@ bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_error *
     d.guaranteed_base_offset_alignment = td.alignment;
     d.base_offset_bytes = td.base_offset;
     d.flags = td.flags;
+    d.has_binding_size = td.has_binding_size;
+    d.binding_size_bytes = td.binding_size;
+    d.has_buffer_size = td.has_buffer_size;
+    d.buffer_size_bytes = td.buffer_size;
     struct dmlt_check checks[DMLT_CHECK_COUNT];
     bool valid = dmlt_validate(&d, td.t.rank, checks);
 
@@ -222,6 +309,13 @@ bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_error *
             errors++;
         else
             warnings++;
+    }
+    if (cfg->format == FMT_C) {
+        if (!render_c(out, cfg, &td, checks, e))
+            return false;
+        if (!valid)
+            cfg->exit_status = EXIT_RULE;
+        return true;
     }
     const bool json = cfg->format == FMT_JSON;
     if (json) {

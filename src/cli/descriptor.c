@@ -27,6 +27,8 @@ enum slot {
     S_COMMAND,
     S_ID,
     S_DIMENSION_COUNT,
+    S_BINDING_SIZE,
+    S_BUFFER_SIZE,
     S_IGNORED /* keys `size` prints that describe nothing new */
 };
 
@@ -54,6 +56,8 @@ static const struct key_def {
     {"GuaranteedBaseOffsetAlignment", S_ALIGNMENT, "--alignment", true},
     {"base_offset_bytes", S_BASE_OFFSET, "--base-offset", false},
     {"flags", S_FLAGS, "--flags", false},
+    {"binding_size_bytes", S_BINDING_SIZE, "--binding-size", false},
+    {"buffer_size_bytes", S_BUFFER_SIZE, "--buffer-size", false},
     {"Flags", S_FLAGS, "--flags", true},
     {"DimensionCount", S_DIMENSION_COUNT, NULL, true},
     {"coord", S_COORD, "--coord", false},
@@ -354,6 +358,10 @@ static const char **slot_text(struct descriptor *d, enum slot s)
         return &t->base_offset;
     case S_FLAGS:
         return &t->flags;
+    case S_BINDING_SIZE:
+        return &t->binding_size;
+    case S_BUFFER_SIZE:
+        return &t->buffer_size;
     case S_COORD:
     case S_COORDS:
     case S_COMMAND:
@@ -484,7 +492,8 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
             else
                 set_hint(e, "keys: dtype sizes strides layout order broadcast pad rank "
                             "total_tensor_size_bytes guaranteed_base_offset_alignment "
-                            "base_offset_bytes flags command coord coords id, or "
+                            "base_offset_bytes binding_size_bytes buffer_size_bytes flags "
+                            "command coord coords id, or "
                             "DirectML's DataType Sizes Strides TotalTensorSizeInBytes "
                             "GuaranteedBaseOffsetAlignment Flags DimensionCount");
             return false;
@@ -536,6 +545,8 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
         case S_ALIGNMENT:
         case S_BASE_OFFSET:
         case S_FLAGS:
+        case S_BINDING_SIZE:
+        case S_BUFFER_SIZE:
             ok = scalar_text(d, it, key, slot, e);
             break;
         case S_COORD:
@@ -756,6 +767,8 @@ bool descriptor_from_plain(const char *text, size_t len, struct descriptor *d)
         case S_ALIGNMENT:
         case S_BASE_OFFSET:
         case S_FLAGS:
+        case S_BINDING_SIZE:
+        case S_BUFFER_SIZE:
             if (list || (k->slot == S_LAYOUT && !is_string))
                 return false;
             *slot = value;

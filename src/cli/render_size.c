@@ -3,6 +3,7 @@
  * and --field all read the same field table below, so their keys agree. */
 #include "cli.h"
 #include "parse.h"
+#include "render_c.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -535,6 +536,30 @@ static void render_text(struct outbuf *b, const struct size_result *s)
     }
 }
 
+/* The snippet of --format c: the descriptor as given (Flags none, no
+ * alignment: size takes neither), its layout in the heading. */
+static bool render_c(struct outbuf *b, const struct size_result *s, const char *name,
+                     struct cli_error *e)
+{
+    struct c_snippet c;
+    memset(&c, 0, sizeof c);
+    if (!c_total(s->r.total_tensor_size_bytes, &c.total, e))
+        return false;
+    c.name = name;
+    c.t = &s->d->t;
+    struct outbuf layout;
+    ob_init(&layout);
+    const unsigned *order;
+    if (layout_order(s, &order)) {
+        layout_name(&layout, s->d->t.rank, order);
+        ob_putc(&layout, '\0');
+        c.layout = layout.failed ? NULL : layout.data;
+    }
+    render_c_snippet(b, &c);
+    ob_free(&layout);
+    return true;
+}
+
 bool run_size(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 {
     struct tensor_desc d;
@@ -554,6 +579,8 @@ bool run_size(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
     case FMT_JSON:
         render_json(out, &s);
         break;
+    case FMT_C:
+        return render_c(out, &s, cfg->c_name, e);
     case FMT_ENV:
         render_env(out, &s);
         break;

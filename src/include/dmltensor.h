@@ -457,6 +457,12 @@ struct dmlt_desc {
     uint32_t guaranteed_base_offset_alignment; /* 0 = none */
     uint64_t base_offset_bytes;                /* where the buffer range starts */
     uint32_t flags;                            /* DML_TENSOR_FLAGS */
+    /* The binding (DML_BUFFER_BINDING): its Offset is base_offset_bytes. A
+     * size not given leaves its check passing as not applicable. */
+    bool has_binding_size;
+    uint64_t binding_size_bytes; /* DML_BUFFER_BINDING::SizeInBytes */
+    bool has_buffer_size;
+    uint64_t buffer_size_bytes; /* the size of the whole D3D12 buffer */
 };
 
 /* Every rule, with its stable id, level, and the DirectML rule it enforces.
@@ -487,7 +493,12 @@ struct dmlt_desc {
     X(DMLT_CHECK_ALIGNMENT_32, "alignment_32", DMLT_WARNING,                                       \
       "for best performance, align tensors to 32 bytes or more")                                   \
     X(DMLT_CHECK_HELPER, "helper_overflow", DMLT_WARNING,                                          \
-      "the published DMLCalcBufferTensorSize sums the strided index in 32 bits")
+      "the published DMLCalcBufferTensorSize sums the strided index in 32 bits")                   \
+    X(DMLT_CHECK_BINDING_SIZE, "binding_size", DMLT_ERROR,                                         \
+      "the bound buffer range is at least TotalTensorSizeInBytes "                                 \
+      "(DML_BUFFER_BINDING::SizeInBytes)")                                                         \
+    X(DMLT_CHECK_BINDING_IN_BUFFER, "binding_in_buffer", DMLT_ERROR,                               \
+      "the bound range lies inside its buffer: Offset + SizeInBytes <= the buffer's size")
 
 enum dmlt_check_id {
 #define DMLT_X_ENUM(name, id, level, rule) name,
@@ -501,7 +512,11 @@ DMLT_API enum dmlt_severity dmlt_check_level(enum dmlt_check_id id);
 DMLT_API const char *dmlt_check_rule(enum dmlt_check_id id);
 
 /* One check's outcome. value/limit carry the numbers its message needs:
- * the total and the minimum, the alignment and the element size, ... */
+ * the total and the minimum, the alignment and the element size, ...
+ * binding_size: SizeInBytes and TotalTensorSizeInBytes. binding_in_buffer:
+ * the end of the range (Offset + SizeInBytes, or Offset +
+ * TotalTensorSizeInBytes when no binding size is given: the least any
+ * binding holds) and the buffer's size. */
 struct dmlt_check {
     enum dmlt_check_id id;
     bool passed;

@@ -114,6 +114,22 @@ bool dmlt_validate(const struct dmlt_desc *d, unsigned strides_count,
     set(out, DMLT_CHECK_HELPER, !wraps && bits >= 8, w_u64(helper),
         w_eq(minimum, w_max()) ? w_u64(0) : minimum);
 
+    /* The binding (DML_BUFFER_BINDING). A size not given passes as not
+     * applicable; without SizeInBytes the range checked against the
+     * buffer is TotalTensorSizeInBytes, the least any binding must hold.
+     * Offset + SizeInBytes can pass 2^64: summed in 128 bits, compared
+     * exactly (a total that cannot be measured is DMLT_U128_MAX and fails). */
+    set(out, DMLT_CHECK_BINDING_SIZE, !d->has_binding_size || d->binding_size_bytes >= total,
+        d->has_binding_size ? d->binding_size_bytes : 0, total);
+    dmlt_u128 range = d->has_binding_size ? d->binding_size_bytes : total;
+    dmlt_u128 end;
+    bool end_fits = u128_add(d->base_offset_bytes, range, &end);
+    if (!end_fits)
+        end = DMLT_U128_MAX;
+    set(out, DMLT_CHECK_BINDING_IN_BUFFER,
+        !d->has_buffer_size || (end_fits && end <= d->buffer_size_bytes), end,
+        d->has_buffer_size ? d->buffer_size_bytes : 0);
+
     bool valid = true;
     for (unsigned i = 0; i < DMLT_CHECK_COUNT; i++)
         if (!out[i].passed && dmlt_check_level((enum dmlt_check_id)i) == DMLT_ERROR)

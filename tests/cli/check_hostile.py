@@ -73,7 +73,8 @@ COMMANDS = {
     "validate": (["validate", "--sizes", "2,3"],
                  {"--sizes": ("list", U32), "--strides": ("list", U32), "--rank": ("num", 8),
                   "--total-size": ("num", U64), "--base-offset": ("num", U64),
-                  "--alignment": ("num", U32), "--flags": ("num", U32)}),
+                  "--alignment": ("num", U32), "--flags": ("num", U32),
+                  "--binding-size": ("num", U64), "--buffer-size": ("num", U64)}),
     "dtypes": (["dtypes"], {}),
     "layouts": (["layouts"], {"--rank": ("num", 8)}),
 }
@@ -81,7 +82,7 @@ COMMANDS = {
 # Options that take a value, per command (for missing values and repeats).
 VALUED = {
     "size": ["--dtype", "--sizes", "--strides", "--layout", "--order", "--rank", "--broadcast",
-             "--pad", "--row-pitch-align", "--total-size", "--field", "--format"],
+             "--pad", "--row-pitch-align", "--total-size", "--field", "--format", "--name"],
     "offset": ["--dtype", "--sizes", "--strides", "--layout", "--order", "--rank", "--broadcast",
                "--pad", "--row-pitch-align", "--base-offset", "--coord", "--format"],
     "locate": ["--dtype", "--sizes", "--strides", "--layout", "--order", "--rank", "--broadcast",
@@ -89,7 +90,8 @@ VALUED = {
                "--byte-offset", "--limit", "--format"],
     "validate": ["--dtype", "--sizes", "--strides", "--layout", "--order", "--rank",
                  "--broadcast", "--pad", "--row-pitch-align", "--total-size", "--base-offset",
-                 "--alignment", "--flags", "--format"],
+                 "--alignment", "--flags", "--binding-size", "--buffer-size", "--format",
+                 "--name"],
     "dtypes": ["--format"],
     "layouts": ["--rank", "--format"],
 }
@@ -99,7 +101,8 @@ GOOD = {"--dtype": "float16", "--sizes": "2,3", "--strides": "3,1", "--layout": 
         "--order": "0,1", "--rank": "2", "--broadcast": "h", "--pad": "w=1",
         "--row-pitch-align": "256", "--total-size": "64", "--field": "strides",
         "--format": "text", "--base-offset": "16", "--coord": "1,1", "--offset": "1",
-        "--byte-offset": "4", "--limit": "2", "--alignment": "16", "--flags": "none"}
+        "--byte-offset": "4", "--limit": "2", "--alignment": "16", "--flags": "none",
+        "--binding-size": "64", "--buffer-size": "4096", "--name": "input"}
 
 
 def generate():

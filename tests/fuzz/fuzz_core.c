@@ -664,6 +664,12 @@ static void check_validate(const struct built *b, struct reader *r)
     d.base_offset_bytes = (h & 8) ? rd64(r) : 16u * rd8(r) + ((h & 16) ? rd8(r) % 16u : 0u);
     d.flags = (h & 32) ? rd32(r, 4) : rd8(r) % 2u;
     unsigned strides_count = (h & 64) ? rd8(r) % 10u : d.t.rank;
+    /* The binding: sizes near the total, and anything up to 2^64-1. */
+    uint8_t hb = rd8(r);
+    d.has_binding_size = hb & 1;
+    d.binding_size_bytes = (hb & 2) ? rd64(r) : d.total_tensor_size_bytes + rd8(r) - 128u;
+    d.has_buffer_size = hb & 4;
+    d.buffer_size_bytes = (hb & 8) ? rd64(r) : d.base_offset_bytes + rd32(r, 2);
 
     struct dmlt_check out[DMLT_CHECK_COUNT];
     bool valid = dmlt_validate(&d, strides_count, out);
@@ -702,6 +708,12 @@ static void check_validate(const struct built *b, struct reader *r)
     want[DMLT_CHECK_RANK_4_OR_5] = t->rank == 4 || t->rank == 5;
     want[DMLT_CHECK_ALIGNMENT_32] = align >= 32;
     want[DMLT_CHECK_HELPER] = !wraps && bits >= 8;
+    /* Offset + range <= buffer, written without the sum. */
+    dmlt_u128 range = d.has_binding_size ? d.binding_size_bytes : total;
+    want[DMLT_CHECK_BINDING_SIZE] = !d.has_binding_size || d.binding_size_bytes >= total;
+    want[DMLT_CHECK_BINDING_IN_BUFFER] =
+        !d.has_buffer_size ||
+        (range <= d.buffer_size_bytes && d.base_offset_bytes <= d.buffer_size_bytes - range);
     bool want_valid = true;
     for (unsigned i = 0; i < DMLT_CHECK_COUNT; i++) {
         FUZZ_CHECK(out[i].id == (enum dmlt_check_id)i);
