@@ -197,7 +197,7 @@ static void check_message(char *msg, size_t size, const struct dmlt_check *c,
     case DMLT_CHECK_BINDING_SIZE:
         if (!d->has_binding_size)
             say(msg, size, "no binding size given (--binding-size): not checked");
-        else if (c->limit == ~(dmlt_u128)0)
+        else if (dmlt_u128_eq(c->limit, dmlt_u128_max()))
             say(msg, size, "SizeInBytes %s: the tensor is too large to bind", v);
         else if (c->passed)
             say(msg, size, "SizeInBytes %s is at least TotalTensorSizeInBytes %s", v, l);
@@ -209,12 +209,14 @@ static void check_message(char *msg, size_t size, const struct dmlt_check *c,
     case DMLT_CHECK_BINDING_IN_BUFFER: {
         /* The range checked: SizeInBytes, else TotalTensorSizeInBytes. */
         char o[40], n[40];
-        o[fmt_u128(o, d->base_offset)] = '\0';
-        n[fmt_u128(n, c->value - d->base_offset)] = '\0';
+        dmlt_u128 range;
+        (void)dmlt_u128_sub(c->value, dmlt_u128_from_u64(d->base_offset), &range);
+        o[fmt_u128(o, dmlt_u128_from_u64(d->base_offset))] = '\0';
+        n[fmt_u128(n, range)] = '\0';
         const char *what = d->has_binding_size ? "SizeInBytes" : "TotalTensorSizeInBytes";
         if (!d->has_buffer_size)
             say(msg, size, "no buffer size given (--buffer-size): not checked");
-        else if (c->value == ~(dmlt_u128)0)
+        else if (dmlt_u128_eq(c->value, dmlt_u128_max()))
             say(msg, size, "Offset %s + %s is past 2^128 bytes: no buffer holds it", o, what);
         else if (c->passed)
             say(msg, size, "Offset %s + %s %s = %s is within the buffer's %s bytes", o, what, n, v,

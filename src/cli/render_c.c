@@ -29,8 +29,8 @@ bool c_name_check(const char *name, struct cli_error *e)
 
 bool c_total(dmlt_u128 total, uint64_t *out, struct cli_error *e)
 {
-    if (total <= UINT64_MAX) {
-        *out = (uint64_t)total;
+    if (dmlt_u128_fits_u64(total)) {
+        *out = dmlt_u128_to_u64(total);
         return true;
     }
     char num[40];

@@ -118,17 +118,18 @@ bool dmlt_validate(const struct dmlt_desc *d, unsigned strides_count,
      * applicable; without SizeInBytes the range checked against the
      * buffer is TotalTensorSizeInBytes, the least any binding must hold.
      * Offset + SizeInBytes can pass 2^64: summed in 128 bits, compared
-     * exactly (a total that cannot be measured is DMLT_U128_MAX and fails). */
-    set(out, DMLT_CHECK_BINDING_SIZE, !d->has_binding_size || d->binding_size_bytes >= total,
-        d->has_binding_size ? d->binding_size_bytes : 0, total);
-    dmlt_u128 range = d->has_binding_size ? d->binding_size_bytes : total;
-    dmlt_u128 end;
-    bool end_fits = u128_add(d->base_offset_bytes, range, &end);
+     * exactly (a total that cannot be measured is w_max() and fails). */
+    set(out, DMLT_CHECK_BINDING_SIZE,
+        !d->has_binding_size || w_le(total, w_u64(d->binding_size_bytes)),
+        w_u64(d->has_binding_size ? d->binding_size_bytes : 0), total);
+    wu128 range = d->has_binding_size ? w_u64(d->binding_size_bytes) : total;
+    wu128 end;
+    bool end_fits = w_add_ok(w_u64(d->base_offset_bytes), range, &end);
     if (!end_fits)
-        end = DMLT_U128_MAX;
+        end = w_max();
     set(out, DMLT_CHECK_BINDING_IN_BUFFER,
-        !d->has_buffer_size || (end_fits && end <= d->buffer_size_bytes), end,
-        d->has_buffer_size ? d->buffer_size_bytes : 0);
+        !d->has_buffer_size || (end_fits && w_le(end, w_u64(d->buffer_size_bytes))), end,
+        w_u64(d->has_buffer_size ? d->buffer_size_bytes : 0));
 
     bool valid = true;
     for (unsigned i = 0; i < DMLT_CHECK_COUNT; i++)

@@ -709,7 +709,7 @@ static void check_validate(const struct built *b, struct reader *r)
     want[DMLT_CHECK_ALIGNMENT_32] = align >= 32;
     want[DMLT_CHECK_HELPER] = !wraps && bits >= 8;
     /* Offset + range <= buffer, written without the sum. */
-    dmlt_u128 range = d.has_binding_size ? d.binding_size_bytes : total;
+    ref_u128 range = d.has_binding_size ? d.binding_size_bytes : total;
     want[DMLT_CHECK_BINDING_SIZE] = !d.has_binding_size || d.binding_size_bytes >= total;
     want[DMLT_CHECK_BINDING_IN_BUFFER] =
         !d.has_buffer_size ||

@@ -163,7 +163,7 @@ int main(void)
     d.buffer_size_bytes = UINT64_MAX;
     CHECK(!passes(&d, DMLT_CHECK_BINDING_IN_BUFFER, NULL));
     dmlt_validate(&d, 4, c);
-    CHECK_EQ(c[DMLT_CHECK_BINDING_IN_BUFFER].value, (dmlt_u128)UINT64_MAX + 16);
+    CHECK_EQ(c[DMLT_CHECK_BINDING_IN_BUFFER].value, (ref_u128)UINT64_MAX + 16);
     CHECK_EQ(c[DMLT_CHECK_BINDING_IN_BUFFER].limit, UINT64_MAX);
     d.base_offset_bytes = 0;
     CHECK(passes(&d, DMLT_CHECK_BINDING_IN_BUFFER, NULL));
