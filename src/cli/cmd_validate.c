@@ -212,7 +212,7 @@ bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_error *
     d.base_offset_bytes = td.base_offset;
     d.flags = td.flags;
     struct dmlt_check checks[DMLT_CHECK_COUNT];
-    bool valid = dmlt_validate(&d, td.t.rank, checks);
+    bool valid = dmlt_validate(&d, td.t.rank, checks, DMLT_CHECK_COUNT);
 
     unsigned errors = 0, warnings = 0;
     for (unsigned i = 0; i < DMLT_CHECK_COUNT; i++) {
