@@ -223,7 +223,7 @@ DMLT_API double dmlt_u128_to_double(dmlt_u128 v);
     X(DMLT_E_WORK_CAP, 8, "search work limit reached")
 
 enum dmlt_status {
-#define DMLT_X_ENUM(name, value, text) name = value,
+#define DMLT_X_ENUM(name, value, text) name = (value),
     DMLT_STATUS_LIST(DMLT_X_ENUM)
 #undef DMLT_X_ENUM
 };
@@ -370,7 +370,7 @@ enum dmlt_severity { DMLT_INFO = 0, DMLT_WARNING = 1, DMLT_ERROR = 2 };
     X(DMLT_DIAG_OVER_UINT32_ELEMENTS, 5, "total_size_over_uint32_elements", DMLT_WARNING)
 
 enum dmlt_diag_id {
-#define DMLT_X_ENUM(name, value, id, sev) name = value,
+#define DMLT_X_ENUM(name, value, id, sev) name = (value),
     DMLT_DIAG_LIST(DMLT_X_ENUM)
 #undef DMLT_X_ENUM
         DMLT_DIAG_COUNT /* the number of diagnostics this header knows */
@@ -586,7 +586,7 @@ struct dmlt_desc {
       "the published DMLCalcBufferTensorSize sums the strided index in 32 bits")
 
 enum dmlt_check_id {
-#define DMLT_X_ENUM(name, value, id, level, rule) name = value,
+#define DMLT_X_ENUM(name, value, id, level, rule) name = (value),
     DMLT_CHECK_LIST(DMLT_X_ENUM)
 #undef DMLT_X_ENUM
         DMLT_CHECK_COUNT /* the number of checks this header knows */

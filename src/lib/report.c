@@ -74,8 +74,11 @@ enum dmlt_status dmlt_report_compute(const struct dmlt_tensor *t, const uint64_t
         err->value = err->limit = dmlt_u128_from_u64(0);
         return DMLT_E_INVALID;
     }
-    if (size >= sizeof *out)
-        return compute(t, total, out, err); /* this version's struct, or a later one */
+    if (size >= sizeof *out) { /* this version's struct, or a later one */
+        enum dmlt_status st = compute(t, total, out, err);
+        out->size = size;
+        return st;
+    }
     /* An older, smaller struct: its prefix, and only the diagnostics that
      * fit in it entirely. */
     struct dmlt_report full;
@@ -97,9 +100,7 @@ static enum dmlt_status compute(const struct dmlt_tensor *t, const uint64_t *tot
     enum dmlt_status st = dmlt_tensor_check(t, err);
     if (st != DMLT_OK)
         return st;
-    const size_t size = out->size;
-    memset(out, 0, sizeof *out);
-    out->size = size;
+    memset(out, 0, sizeof *out); /* the caller puts size back */
     const unsigned bits = dmlt_dtype_get(t->dtype)->bits;
 
     /* Element count: up to (2^32-1)^8, so it may not fit even 128 bits. */

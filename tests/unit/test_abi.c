@@ -197,6 +197,16 @@ static void test_report_size(void)
     for (size_t size = sizeof(size_t); size < sizeof full; size += 7)
         check_report_size(size, &full, total);
 
+    /* A failure leaves size as the caller set it, for the next call. */
+    struct dmlt_tensor huge = t;
+    huge.rank = DMLT_MAX_RANK;
+    for (unsigned d = 0; d < DMLT_MAX_RANK; d++)
+        huge.sizes[d] = UINT32_MAX;
+    struct dmlt_report again = DMLT_REPORT_INIT;
+    CHECK_EQ(dmlt_report_compute(&huge, NULL, &again, &err), DMLT_E_RANGE);
+    CHECK_EQ(again.size, sizeof again);
+    CHECK_EQ(dmlt_report_compute(&t, &total, &again, &err), DMLT_OK);
+
     /* size 0: not set. Refused, nothing written. */
     unsigned char buf[sizeof(struct dmlt_report)];
     memset(buf, SENTINEL, sizeof buf);
