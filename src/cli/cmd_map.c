@@ -189,6 +189,7 @@ static bool map_rows(const struct tensor_desc *d, const struct dmlt_report *rep,
     rows_header(out, &r, &d->t, rep, d->base_offset);
 
     struct dmlt_walk w;
+    w.size = sizeof w;
     dmlt_walk_start(&w, &d->t, d->base_offset);
     build_prefix(&r, w.coord);
     uint64_t n = 0;
@@ -634,6 +635,7 @@ bool run_map(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
         return false;
 
     struct dmlt_report rep;
+    rep.size = sizeof rep;
     struct dmlt_error err;
     if (dmlt_report_compute(&d.t, d.has_total ? &d.total : NULL, &rep, &err) != DMLT_OK)
         return fail(e, "element_count_range", "--sizes", cfg->t.sizes,

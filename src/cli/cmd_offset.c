@@ -274,6 +274,7 @@ static bool locate_one(const struct tensor_desc *d, dmlt_u128 k, struct locate_o
 static bool buffer_end(const struct tensor_desc *d, dmlt_u128 *end, struct cli_error *e)
 {
     struct dmlt_report r;
+    r.size = sizeof r;
     struct dmlt_error err;
     if (dmlt_report_compute(&d->t, d->has_total ? &d->total : NULL, &r, &err) != DMLT_OK)
         return fail(e, "element_count_range", "--sizes", NULL,

@@ -301,7 +301,7 @@ bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_error *
     d.has_buffer_size = td.has_buffer_size;
     d.buffer_size_bytes = td.buffer_size;
     struct dmlt_check checks[DMLT_CHECK_COUNT];
-    bool valid = dmlt_validate(&d, td.t.rank, checks);
+    bool valid = dmlt_validate(&d, td.t.rank, checks, DMLT_CHECK_COUNT);
 
     unsigned errors = 0, warnings = 0;
     for (unsigned i = 0; i < DMLT_CHECK_COUNT; i++) {

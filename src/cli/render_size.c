@@ -566,6 +566,7 @@ bool run_size(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
     if (!describe_tensor(&cfg->t, &d, e))
         return false;
     struct size_result s;
+    s.r.size = sizeof s.r;
     s.d = &d;
     s.info = dmlt_dtype_get(d.t.dtype);
     struct dmlt_error err;

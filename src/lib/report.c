@@ -53,6 +53,8 @@ uint64_t dmlt_published_helper_size(const struct dmlt_tensor *t, bool *wraps)
     return (size + 3) & ~(uint64_t)3;
 }
 
+_Static_assert(DMLT_DIAG_COUNT <= DMLT_DIAG_CAPACITY, "a report has room for every diagnostic");
+
 static void add_diag(struct dmlt_report *r, enum dmlt_diag_id id, wu128 value)
 {
     r->diags[r->diag_count].id = id;
@@ -60,13 +62,45 @@ static void add_diag(struct dmlt_report *r, enum dmlt_diag_id id, wu128 value)
     r->diag_count++;
 }
 
+static enum dmlt_status compute(const struct dmlt_tensor *t, const uint64_t *total,
+                                struct dmlt_report *out, struct dmlt_error *err);
+
 enum dmlt_status dmlt_report_compute(const struct dmlt_tensor *t, const uint64_t *total,
                                      struct dmlt_report *out, struct dmlt_error *err)
+{
+    const size_t size = out->size;
+    if (size == 0) {
+        err->dim = -1;
+        err->value = err->limit = dmlt_u128_from_u64(0);
+        return DMLT_E_INVALID;
+    }
+    if (size >= sizeof *out) { /* this version's struct, or a later one */
+        enum dmlt_status st = compute(t, total, out, err);
+        out->size = size;
+        return st;
+    }
+    /* An older, smaller struct: its prefix, and only the diagnostics that
+     * fit in it entirely. */
+    struct dmlt_report full;
+    enum dmlt_status st = compute(t, total, &full, err);
+    if (st != DMLT_OK)
+        return st;
+    const size_t diags_at = offsetof(struct dmlt_report, diags);
+    size_t fit = size > diags_at ? (size - diags_at) / sizeof full.diags[0] : 0;
+    if (full.diag_count > fit)
+        full.diag_count = (unsigned)fit;
+    full.size = size;
+    memcpy(out, &full, size);
+    return DMLT_OK;
+}
+
+static enum dmlt_status compute(const struct dmlt_tensor *t, const uint64_t *total,
+                                struct dmlt_report *out, struct dmlt_error *err)
 {
     enum dmlt_status st = dmlt_tensor_check(t, err);
     if (st != DMLT_OK)
         return st;
-    memset(out, 0, sizeof *out);
+    memset(out, 0, sizeof *out); /* the caller puts size back */
     const unsigned bits = dmlt_dtype_get(t->dtype)->bits;
 
     /* Element count: up to (2^32-1)^8, so it may not fit even 128 bits. */

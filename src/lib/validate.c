@@ -7,7 +7,7 @@
 const char *dmlt_check_id_name(enum dmlt_check_id id)
 {
     switch (id) {
-#define DMLT_X_CASE(name, text, level, rule)                                                       \
+#define DMLT_X_CASE(name, value, text, level, rule)                                                \
     case name:                                                                                     \
         return text;
         DMLT_CHECK_LIST(DMLT_X_CASE)
@@ -22,7 +22,7 @@ enum dmlt_severity dmlt_check_level(enum dmlt_check_id id)
 {
     /* A table, not a switch whose cases would repeat the same few values. */
     static const enum dmlt_severity level[DMLT_CHECK_COUNT] = {
-#define DMLT_X_LEVEL(name, text, lvl, rule) [name] = (lvl),
+#define DMLT_X_LEVEL(name, value, text, lvl, rule) [name] = (lvl),
         DMLT_CHECK_LIST(DMLT_X_LEVEL)
 #undef DMLT_X_LEVEL
     };
@@ -32,7 +32,7 @@ enum dmlt_severity dmlt_check_level(enum dmlt_check_id id)
 const char *dmlt_check_rule(enum dmlt_check_id id)
 {
     switch (id) {
-#define DMLT_X_CASE(name, text, level, rule)                                                       \
+#define DMLT_X_CASE(name, value, text, level, rule)                                                \
     case name:                                                                                     \
         return rule;
         DMLT_CHECK_LIST(DMLT_X_CASE)
@@ -63,8 +63,9 @@ static bool is_pow2(uint64_t v)
     return v != 0 && (v & (v - 1)) == 0;
 }
 
-bool dmlt_validate(const struct dmlt_desc *d, unsigned strides_count,
-                   struct dmlt_check out[DMLT_CHECK_COUNT])
+/* Every check into out[DMLT_CHECK_COUNT]. */
+static void validate_all(const struct dmlt_desc *d, unsigned strides_count,
+                         struct dmlt_check out[DMLT_CHECK_COUNT])
 {
     const struct dmlt_tensor *t = &d->t;
     const struct dmlt_dtype_info *info = dmlt_dtype_get(t->dtype);
@@ -84,6 +85,7 @@ bool dmlt_validate(const struct dmlt_desc *d, unsigned strides_count,
           strides_count, t->rank);
 
     struct dmlt_report r;
+    r.size = sizeof r;
     struct dmlt_error err;
     bool measured = rank_ok && zero_dim == DMLT_MAX_RANK && info &&
                     dmlt_report_compute(t, NULL, &r, &err) == DMLT_OK;
@@ -130,10 +132,19 @@ bool dmlt_validate(const struct dmlt_desc *d, unsigned strides_count,
     set(out, DMLT_CHECK_BINDING_IN_BUFFER,
         !d->has_buffer_size || (end_fits && w_le(end, w_u64(d->buffer_size_bytes))), end,
         w_u64(d->has_buffer_size ? d->buffer_size_bytes : 0));
+}
 
+bool dmlt_validate(const struct dmlt_desc *d, unsigned strides_count, struct dmlt_check out[],
+                   size_t out_count)
+{
+    struct dmlt_check all[DMLT_CHECK_COUNT];
+    validate_all(d, strides_count, all);
     bool valid = true;
     for (unsigned i = 0; i < DMLT_CHECK_COUNT; i++)
-        if (!out[i].passed && dmlt_check_level((enum dmlt_check_id)i) == DMLT_ERROR)
+        if (!all[i].passed && dmlt_check_level((enum dmlt_check_id)i) == DMLT_ERROR)
             valid = false;
+    if (out != NULL)
+        memcpy(out, all,
+               (out_count < DMLT_CHECK_COUNT ? out_count : DMLT_CHECK_COUNT) * sizeof all[0]);
     return valid;
 }

@@ -18,11 +18,16 @@ static void set_bytes(struct dmlt_walk *w, wu128 offset)
 enum dmlt_status dmlt_walk_start(struct dmlt_walk *w, const struct dmlt_tensor *t,
                                  uint64_t base_offset_bytes)
 {
+    /* The first version of the struct ends with base_ (see the header). */
+    const size_t size = w->size;
+    if (size < offsetof(struct dmlt_walk, base_) + sizeof w->base_)
+        return DMLT_E_INVALID;
     struct dmlt_error err;
     enum dmlt_status st = dmlt_tensor_check(t, &err);
     if (st != DMLT_OK)
         return st;
-    memset(w, 0, sizeof *w);
+    memset(w, 0, size < sizeof *w ? size : sizeof *w);
+    w->size = size;
     w->t_ = *t;
     w->bits_ = dmlt_dtype_get(t->dtype)->bits;
     w->base_ = base_offset_bytes;

@@ -23,7 +23,7 @@ int main(void)
     static const uint32_t want_strides[4] = {150528, 1, 672, 3};
     struct dmlt_tensor t = {.rank = 4, .sizes = {1, 3, 224, 224}};
     struct dmlt_layout_spec spec;
-    struct dmlt_report report;
+    struct dmlt_report report = DMLT_REPORT_INIT;
     struct dmlt_error err;
     enum dmlt_status st;
 

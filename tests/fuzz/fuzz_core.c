@@ -587,7 +587,7 @@ static void brute_force(const struct dmlt_tensor *t, const struct dmlt_report *r
     const struct dmlt_dtype_info *info = dmlt_dtype_get(t->dtype);
 
     /* dmlt_walk against an odometer. */
-    struct dmlt_walk w;
+    struct dmlt_walk w = DMLT_WALK_INIT;
     FUZZ_CHECK(dmlt_walk_start(&w, t, base) == DMLT_OK);
     uint32_t c[DMLT_MAX_RANK] = {0};
     for (unsigned i = 0; i < n; i++) {
@@ -672,7 +672,7 @@ static void check_validate(const struct built *b, struct reader *r)
     d.buffer_size_bytes = (hb & 8) ? rd64(r) : d.base_offset_bytes + rd32(r, 2);
 
     struct dmlt_check out[DMLT_CHECK_COUNT];
-    bool valid = dmlt_validate(&d, strides_count, out);
+    bool valid = dmlt_validate(&d, strides_count, out, DMLT_CHECK_COUNT);
 
     const struct dmlt_tensor *t = &d.t;
     const struct dmlt_dtype_info *info = dmlt_dtype_get(t->dtype);
@@ -681,7 +681,7 @@ static void check_validate(const struct built *b, struct reader *r)
     bool rank_ok = t->rank >= 1 && t->rank <= DMLT_MAX_RANK, sizes_ok = true;
     for (unsigned i = 0; rank_ok && i < t->rank; i++)
         sizes_ok = sizes_ok && t->sizes[i] != 0;
-    struct dmlt_report rep;
+    struct dmlt_report rep = DMLT_REPORT_INIT;
     struct dmlt_error err;
     bool measured =
         rank_ok && sizes_ok && info && dmlt_report_compute(t, NULL, &rep, &err) == DMLT_OK;
@@ -732,7 +732,7 @@ static void check_validate(const struct built *b, struct reader *r)
 /* An invalid tensor is refused by every entry point, with the same status. */
 static void check_invalid(const struct built *b)
 {
-    struct dmlt_report rep;
+    struct dmlt_report rep = DMLT_REPORT_INIT;
     struct dmlt_error err;
     bool measured;
     check_report(b, NULL, &rep, &measured);
@@ -746,7 +746,7 @@ static void check_invalid(const struct built *b)
     col.stop_after = 1;
     uint64_t found = 7;
     FUZZ_CHECK(dmlt_locate(&b->t, P(0), 100, on_coord, &col, &found) == st && found == 0);
-    struct dmlt_walk w;
+    struct dmlt_walk w = DMLT_WALK_INIT;
     FUZZ_CHECK(dmlt_walk_start(&w, &b->t, 0) == st);
     FUZZ_CHECK(dmlt_report_compute(&b->t, NULL, &rep, &err) == st);
     for (int i = -1; i <= DMLT_E_WORK_CAP + 1; i++)
@@ -772,7 +772,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const struct dmlt_tensor *t = &b.t;
     uint8_t h = rd8(&r);
     uint64_t total_v = (h & 1) ? rd64(&r) : rd32(&r, 2);
-    struct dmlt_report rep;
+    struct dmlt_report rep = DMLT_REPORT_INIT;
     bool measured;
     check_report(&b, (h & 2) ? &total_v : NULL, &rep, &measured);
 

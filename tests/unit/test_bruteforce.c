@@ -131,7 +131,7 @@ static void check_tensor(const struct dmlt_tensor *t)
 {
     enumerate(t, &b);
     const unsigned bits = dmlt_dtype_get(t->dtype)->bits;
-    struct dmlt_report r;
+    struct dmlt_report r = DMLT_REPORT_INIT;
     struct dmlt_error err;
     if (!CHECK(dmlt_report_compute(t, NULL, &r, &err) == DMLT_OK))
         return;

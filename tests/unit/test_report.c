@@ -28,7 +28,7 @@ static bool has_diag(const struct dmlt_report *r, enum dmlt_diag_id id, dmlt_u12
 
 static void test_documented(void)
 {
-    struct dmlt_report r;
+    struct dmlt_report r = DMLT_REPORT_INIT;
     struct dmlt_error err;
     /* float16 1,3,224,224 NHWC: 301056 bytes, packed. */
     const uint32_t img[4] = {1, 3, 224, 224}, img_s[4] = {150528, 1, 672, 3};
@@ -76,7 +76,7 @@ static void test_documented(void)
 
 static void test_four_bit(void)
 {
-    struct dmlt_report r;
+    struct dmlt_report r = DMLT_REPORT_INIT;
     struct dmlt_error err;
     /* int4, 3 elements: 12 bits -> 2 bytes -> 4 after rounding. */
     const uint32_t n3[1] = {3}, s1[1] = {1};
@@ -96,7 +96,7 @@ static void test_four_bit(void)
 
 static void test_big_values(void)
 {
-    struct dmlt_report r;
+    struct dmlt_report r = DMLT_REPORT_INIT;
     struct dmlt_error err;
     /* float64 {2^32-1, 2^32-1}: every byte count is past 2^64 and exact. */
     const uint32_t sz[2] = {4294967295u, 4294967295u}, st[2] = {4294967295u, 1};
@@ -149,7 +149,7 @@ static void test_big_values(void)
 
 static void test_total_and_checks(void)
 {
-    struct dmlt_report r;
+    struct dmlt_report r = DMLT_REPORT_INIT;
     struct dmlt_error err;
     const uint32_t hw[2] = {2, 3}, st[2] = {3, 1};
     struct dmlt_tensor t = tensor(DMLT_DTYPE_FLOAT32, 2, hw, st);

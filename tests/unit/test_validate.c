@@ -22,7 +22,7 @@ static struct dmlt_desc desc(enum dmlt_dtype dtype, uint32_t h, uint32_t w)
 static bool passes(const struct dmlt_desc *d, enum dmlt_check_id id, bool *valid)
 {
     struct dmlt_check c[DMLT_CHECK_COUNT];
-    bool v = dmlt_validate(d, d->t.rank, c);
+    bool v = dmlt_validate(d, d->t.rank, c, DMLT_CHECK_COUNT);
     if (valid)
         *valid = v;
     for (unsigned i = 0; i < DMLT_CHECK_COUNT; i++)
@@ -110,8 +110,8 @@ int main(void)
     CHECK(!passes(&d, DMLT_CHECK_TOTAL_MINIMUM, NULL)); /* cannot be measured */
     d = desc(DMLT_DTYPE_FLOAT32, 3, 5);
     struct dmlt_check c[DMLT_CHECK_COUNT];
-    CHECK(!dmlt_validate(&d, 3, c) && !c[DMLT_CHECK_STRIDES_COUNT].passed);
-    CHECK(dmlt_validate(&d, 0, c)); /* no strides given: fine */
+    CHECK(!dmlt_validate(&d, 3, c, DMLT_CHECK_COUNT) && !c[DMLT_CHECK_STRIDES_COUNT].passed);
+    CHECK(dmlt_validate(&d, 0, c, DMLT_CHECK_COUNT)); /* no strides given: fine */
 
     /* The published helper: wraps past 2^32, returns 0 for 4-bit types. */
     d = desc(DMLT_DTYPE_UINT8, 2, 4294967295u);
@@ -162,7 +162,7 @@ int main(void)
     d.base_offset_bytes = 16;
     d.buffer_size_bytes = UINT64_MAX;
     CHECK(!passes(&d, DMLT_CHECK_BINDING_IN_BUFFER, NULL));
-    dmlt_validate(&d, 4, c);
+    dmlt_validate(&d, 4, c, DMLT_CHECK_COUNT);
     CHECK_EQ(c[DMLT_CHECK_BINDING_IN_BUFFER].value, (ref_u128)UINT64_MAX + 16);
     CHECK_EQ(c[DMLT_CHECK_BINDING_IN_BUFFER].limit, UINT64_MAX);
     d.base_offset_bytes = 0;
