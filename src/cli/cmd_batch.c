@@ -290,6 +290,11 @@ static void answer(struct descriptor *d, unsigned long line, struct outbuf *out,
 static void batch_record(const char *text, size_t len, unsigned long line, struct descriptor *d,
                          struct outbuf *out, struct tally *t)
 {
+    /* Every node and string of the last record's tree came from the arena
+     * (batch runs with arena_hooks on): the reset frees them all at once,
+     * without the walk cJSON_Delete would make to free each one. Here, so
+     * that no way out of a record (a bad one included) keeps its tree. */
+    arena_reset(false);
     /* Most records are plain: read straight into the descriptor. */
     if (descriptor_from_plain(text, len, d)) {
         answer(d, line, out, t);
@@ -324,10 +329,6 @@ static void batch_record(const char *text, size_t len, unsigned long line, struc
         error_record(out, d, NULL, line, &e);
         note_failure(t, line, &e);
     }
-    /* Every node and string of the tree came from the arena (batch runs
-     * with arena_hooks on): the reset frees them all at once, without the
-     * walk cJSON_Delete would make to free each one. */
-    arena_reset(false);
 }
 
 bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
