@@ -422,6 +422,16 @@ static const cJSON *find_id(const cJSON *obj)
     return NULL;
 }
 
+/* A key `size` prints that batch ignores may still be given once only:
+ * the earlier item of obj named as item is, or NULL. */
+static const char *earlier_key(const cJSON *obj, const cJSON *item)
+{
+    for (const cJSON *it = obj->child; it != item; it = it->next)
+        if (strcmp(it->string, item->string) == 0)
+            return it->string;
+    return NULL;
+}
+
 /* With explicit strides, layout and broadcast booleans only describe them
  * (as `size` prints them): check, do not apply. */
 static void explicit_strides_describe(struct descriptor *d)
@@ -489,13 +499,16 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
                             "GuaranteedBaseOffsetAlignment Flags DimensionCount");
             return false;
         }
-        /* The same key twice, or two spellings of one field. */
-        if (seen[k->slot] && k->slot != S_IGNORED) {
-            fail(e, "duplicate_key", NULL, NULL, "given twice (also as \"%s\")", seen[k->slot]);
+        /* The same key twice, or two spellings of one field ("coord" and
+         * "coords" are one field: a coordinate, or a list of them). */
+        const enum slot field = k->slot == S_COORDS ? S_COORD : k->slot;
+        const char *before = field == S_IGNORED ? earlier_key(obj, it) : seen[field];
+        if (before) {
+            fail(e, "duplicate_key", NULL, NULL, "given twice (also as \"%s\")", before);
             e->key = key;
             return false;
         }
-        seen[k->slot] = key;
+        seen[field] = key;
         const char **slot = slot_text(d, k->slot);
         bool ok = true;
         switch (k->slot) {
