@@ -475,7 +475,7 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
     }
     /* The id first, so that an error in any other key still echoes it. */
     d->id = mode == DESC_BATCH ? find_id(obj) : NULL;
-    const cJSON *dimension_count = NULL, *sizes_value = NULL;
+    const cJSON *dimension_count = NULL;
     const char *seen[S_IGNORED + 1] = {0}; /* the key that set each slot */
     for (const cJSON *it = obj->child; it; it = it->next) {
         const char *key = it->string;
@@ -516,7 +516,6 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
             ok = dtype_text(it, key, slot, e);
             break;
         case S_SIZES:
-            sizes_value = it;
             ok = list_text(d, it, key, slot, e);
             break;
         case S_STRIDES:
@@ -576,9 +575,13 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
         return false;
     }
     if (dimension_count) {
-        int n = has_type(sizes_value, cJSON_Array) ? cJSON_GetArraySize(sizes_value) : -1;
+        /* The sizes as the option reads them, a list or a string alike:
+         * one more than their commas (none for an empty text). */
+        int n = d->cfg.t.sizes[0] ? 1 : 0;
+        for (const char *c = d->cfg.t.sizes; *c; c++)
+            n += *c == ',';
         if (!has_type(dimension_count, cJSON_Number) ||
-            (n >= 0 && dimension_count->valuedouble != (double)n)) {
+            dimension_count->valuedouble != (double)n) {
             fail(e, "dimension_count", NULL, NULL, "DimensionCount is not the number of Sizes (%d)",
                  n);
             e->key = "DimensionCount";
