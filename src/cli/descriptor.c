@@ -1,11 +1,14 @@
-/* descriptor.c - see descriptor.h. JSON numbers are doubles in cJSON, exact
- * only up to 2^53: larger ones are refused with a hint to give the value as
- * a string, which is parsed exactly like the command line's text. */
+/* descriptor.c - see descriptor.h. JSON numbers are read exactly from the
+ * text they were written as (json_parse.h keeps it): an integer of any size
+ * or spelling becomes its digits, as the command line would have given
+ * them, and anything else (a fraction, a negative number) goes to the
+ * option's parser as written, to be refused with its own message. */
 #include "descriptor.h"
+#include "json_parse.h"
 #include "parse.h"
 
-#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum slot {
@@ -74,7 +77,9 @@ static const struct key_def {
 };
 #define N_KEYS (sizeof keys / sizeof keys[0])
 
-#define MAX_SAFE 9007199254740991.0 /* 2^53 - 1: larger JSON numbers are not exact */
+/* Digits an integer may have before it is refused outright: every option
+ * stops at 2^64 - 1, which has 20. */
+#define MAX_DIGITS 64
 
 /* cJSON_IsNumber(v) and the like, without a call into the library: as
  * cJSON does, the type is the low byte of v->type, and NULL has no type.
@@ -126,51 +131,43 @@ static bool bad_value(struct cli_error *e, const char *key, const char *id, cons
     return false;
 }
 
-/* u as decimal digits, appended as arena_put() would. */
-static bool put_digits(struct descriptor *d, uint64_t u, const char *key, struct cli_error *e)
-{
-    char buf[24];
-    size_t n = (size_t)(put_u64(buf, u) - buf);
-    return arena_put(d, buf, n, key, e);
-}
-
-/* put_number() for anything but a whole number in [0, 2^53). */
-static bool put_other_number(struct descriptor *d, double x, const char *key, struct cli_error *e)
-{
-    if (fabs(x) > MAX_SAFE) { /* every double this large is a whole number */
-        fail(e, "inexact_number", NULL, NULL, "a number past 2^53 is not exact as a JSON number");
-        set_hint(e, "give it as a string of digits, e.g. \"18446744073709551615\"");
-        e->key = key;
-        return false;
-    }
-    char buf[40];
-    size_t n;
-    if (x == floor(x)) {
-        n = x < 0 ? 1 : 0;
-        buf[0] = '-';
-        n += fmt_u128(buf + n, (uint64_t)fabs(x));
-    } else {
-        n = (size_t)snprintf(buf, sizeof buf, "%.17g", x);
-    }
-    return arena_put(d, buf, n, key, e);
-}
-
-/* A JSON number as the text the option would have had: an exact integer
- * as its digits; a negative number or a fraction as written, for the
- * option's own parser to refuse with its own message. */
+/* A JSON number as the text the option would have had: an integer (1e2,
+ * 10E-1 and -0 included) as its digits, exactly at any size; a negative
+ * number or a fraction as written, for the option's own parser to refuse
+ * with its own message. */
 static bool put_number(struct descriptor *d, const cJSON *v, const char *key, struct cli_error *e)
 {
-    double x = v->valuedouble;
-    /* The usual case first: a whole number in [0, 2^53) (-0 included, "0"
-     * as put_other_number() would print it). Below 2^53 the conversion
-     * truncates exactly, so converting back gives x only for a whole
-     * number. */
-    if (x >= 0 && x <= MAX_SAFE) {
-        uint64_t u = (uint64_t)x;
-        if ((double)u == x)
-            return put_digits(d, u, key, e);
+    const char *text = json_number_text(v);
+    size_t n = 0; /* the usual case first: digits alone (JSON has no leading zero) */
+    while (n <= MAX_DIGITS && text[n] >= '0' && text[n] <= '9')
+        n++;
+    if (text[n] == '\0' && n <= MAX_DIGITS)
+        return arena_put(d, text, n, key, e);
+    char digits[MAX_DIGITS + 1];
+    switch (json_integer_digits(text, digits, sizeof digits, &n)) {
+    case JSON_INTEGER:
+        return arena_put(d, digits, n, key, e);
+    case JSON_NOT_INTEGER:
+        return arena_put(d, text, strlen(text), key, e);
+    case JSON_INTEGER_HUGE:
+        break;
     }
-    return put_other_number(d, x, key, e);
+    fail(e, "out_of_range", NULL, text, "a whole number of more than %d digits, past every range",
+         MAX_DIGITS);
+    e->key = key;
+    return false;
+}
+
+/* A JSON number that must be a small integer (a data type's enum value,
+ * DimensionCount): its value, or -1. */
+static long small_integer(const cJSON *v)
+{
+    char digits[8];
+    size_t n;
+    if (!has_type(v, cJSON_Number) ||
+        json_integer_digits(json_number_text(v), digits, sizeof digits, &n) != JSON_INTEGER)
+        return -1;
+    return strtol(digits, NULL, 10);
 }
 
 /* A list as the option's text: [1,2] or ["h","w"] -> "1,2" / "h,w"; a string
@@ -221,10 +218,9 @@ static bool scalar_text(struct descriptor *d, const cJSON *v, const char *key, c
 static bool dtype_text(const cJSON *v, const char *key, const char **out, struct cli_error *e)
 {
     if (has_type(v, cJSON_Number)) {
-        double x = v->valuedouble;
-        const struct dmlt_dtype_info *info = x >= 1 && x <= DMLT_DTYPE_COUNT && x == floor(x)
-                                                 ? dmlt_dtype_get((enum dmlt_dtype)x)
-                                                 : NULL;
+        long x = small_integer(v);
+        const struct dmlt_dtype_info *info =
+            x >= 1 && x <= DMLT_DTYPE_COUNT ? dmlt_dtype_get((enum dmlt_dtype)x) : NULL;
         if (info == NULL)
             return bad_value(e, key, "bad_dtype", "not a DML_TENSOR_DATA_TYPE value (1..13)");
         *out = info->name;
@@ -580,8 +576,7 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
         int n = d->cfg.t.sizes[0] ? 1 : 0;
         for (const char *c = d->cfg.t.sizes; *c; c++)
             n += *c == ',';
-        if (!has_type(dimension_count, cJSON_Number) ||
-            dimension_count->valuedouble != (double)n) {
+        if (small_integer(dimension_count) != n) {
             fail(e, "dimension_count", NULL, NULL, "DimensionCount is not the number of Sizes (%d)",
                  n);
             e->key = "DimensionCount";
@@ -633,9 +628,10 @@ static bool plain_string_span(struct plain *c, const char **start, size_t *n)
     return true;
 }
 
-/* An integer as JSON writes it and cJSON reads it exactly: no sign, no
- * leading zero, at most 15 digits, no fraction or exponent. Its digits are
- * then already the text the option would have had. */
+/* An integer as JSON writes it: no sign, no leading zero, no fraction or
+ * exponent, at most MAX_DIGITS digits (put_number() refuses more). Its
+ * digits are then already the text the option would have had (and the
+ * id's text as it is to be echoed). */
 static bool plain_integer_span(struct plain *c, const char **start, size_t *n)
 {
     const char *p = c->p;
@@ -643,7 +639,7 @@ static bool plain_integer_span(struct plain *c, const char **start, size_t *n)
     while (p < c->end && *p >= '0' && *p <= '9')
         p++;
     *n = (size_t)(p - *start);
-    if (*n == 0 || *n > 15 || (*n > 1 && **start == '0'))
+    if (*n == 0 || *n > MAX_DIGITS || (*n > 1 && **start == '0'))
         return false;
     if (p < c->end && (*p == '.' || *p == 'e' || *p == 'E'))
         return false;
