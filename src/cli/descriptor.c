@@ -851,28 +851,37 @@ bool descriptor_check_described(struct descriptor *d, const struct tensor_desc *
     if (d->layout_check == NULL)
         return true;
     /* The strides must follow the layout's memory order (padding allowed,
-     * as `size` prints for --pad or --row-pitch-align). */
-    struct tensor_args a = d->cfg.t;
-    a.strides = NULL;
-    a.layout = d->layout_check;
-    struct tensor_desc from_layout;
-    struct cli_error le;
-    if (!describe_tensor(&a, &from_layout, &le)) {
-        *e = le;
-        descriptor_name_key(d, e);
+     * as `size` prints for --pad or --row-pitch-align). Only the order is
+     * needed: no strides are computed from the layout, which may not have
+     * packed strides within 32 bits when a broadcast dim is counted. */
+    unsigned order[DMLT_MAX_RANK];
+    const unsigned rank = t->t.rank;
+    if (dmlt_layout_parse(d->layout_check, strlen(d->layout_check), rank, order) != DMLT_OK) {
+        fail(e, "bad_layout", NULL, d->layout_check, "not a memory order for rank %u", rank);
+        e->key = "layout";
         return false;
     }
-    bool ok = dmlt_strides_follow_order(t->t.rank, t->t.sizes, t->t.strides, from_layout.order);
-    if (!ok) {
+    if (!dmlt_strides_follow_order(rank, t->t.sizes, t->t.strides, order)) {
         fail(e, "conflicting_keys", NULL, d->layout_check,
              "the strides given do not follow this layout's memory order");
         e->key = "layout";
+        /* The layout's own strides, with the dims the strides broadcast. */
+        struct dmlt_layout_spec spec;
+        dmlt_layout_spec_init(&spec, rank);
+        memcpy(spec.order, order, sizeof order);
+        for (unsigned i = 0; i < rank; i++)
+            spec.broadcast[i] = t->t.sizes[i] > 1 && t->t.strides[i] == 0;
+        uint32_t strides[DMLT_MAX_RANK];
+        struct dmlt_error err;
         struct outbuf b;
         ob_init(&b);
-        ob_u32_list(&b, from_layout.t.strides, t->t.rank, 1, false);
+        if (dmlt_strides_from_layout(t->t.dtype, rank, t->t.sizes, &spec, strides, &err) == DMLT_OK)
+            ob_u32_list(&b, strides, rank, 1, false);
         ob_putc(&b, '\0');
-        set_hint(e, "its packed strides are %s; drop \"layout\" or \"strides\"",
-                 b.failed ? "?" : b.data);
+        if (b.failed || b.len == 1)
+            set_hint(e, "drop \"layout\" or \"strides\"");
+        else
+            set_hint(e, "its packed strides are %s; drop \"layout\" or \"strides\"", b.data);
         ob_free(&b);
         return false;
     }
