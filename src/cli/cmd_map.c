@@ -713,13 +713,21 @@ bool run_map(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
     if (dmlt_report_compute(&d.t, d.has_total ? &d.total : NULL, &rep, &err) != DMLT_OK)
         return fail(e, "element_count_range", "--sizes", cfg->t.sizes,
                     "the tensor is past 2^128 bits, beyond what dmltensor computes exactly");
+    bool ok = false;
     switch (view) {
     case VIEW_MEMORY:
         return view_memory(&d, &rep, limit ? limit : VIEW_DEFAULT_LIMIT, &st, out, e);
     case VIEW_GRID:
-        return view_grid(&d, &rep, limit ? limit : VIEW_DEFAULT_LIMIT, &st, out, e);
+        ok = view_grid(&d, &rep, limit ? limit : VIEW_DEFAULT_LIMIT, &st, out, e);
+        break;
     case VIEW_NONE:
+        ok = map_rows(&d, &rep, limit, cfg->format, out, e);
         break;
     }
-    return map_rows(&d, &rep, limit, cfg->format, out, e);
+    /* Standard output failed while rows were written out: the error goes to
+     * standard error alone. A JSON error object after the rows could not be
+     * written either, and would only say the write error twice. */
+    if (!ok && e->exit_code == EXIT_IO)
+        cfg->format = FMT_TEXT;
+    return ok;
 }

@@ -359,6 +359,11 @@ bool run_locate(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
     for (unsigned i = 0; i < count && ok; i++)
         ok = locate_one(&d, first + i, &lo, i == 0);
     ob_free(&lo.head);
+    /* Standard output failed while coordinates were written out: the error
+     * goes to standard error alone (a JSON error object could not be
+     * written either, and would only say it twice). */
+    if (lo.write_failed)
+        cfg->format = FMT_TEXT;
     if (ok && lo.json)
         ob_puts(out, "]}\n");
     return ok;
