@@ -269,12 +269,13 @@ static bool locate_one(const struct tensor_desc *d, dmlt_u128 k, struct locate_o
 }
 
 /* The buffer's end in bytes: --total-size, else the minimum implied size. */
-static bool buffer_end(const struct tensor_desc *d, dmlt_u128 *end, struct cli_error *e)
+static bool buffer_end(const struct tensor_desc *d, const char *sizes, dmlt_u128 *end,
+                       struct cli_error *e)
 {
     struct dmlt_report r;
     struct dmlt_error err;
     if (dmlt_report_compute(&d->t, d->has_total ? &d->total : NULL, &r, &err) != DMLT_OK)
-        return fail(e, "element_count_range", "--sizes", NULL,
+        return fail(e, "element_count_range", "--sizes", sizes,
                     "the tensor is past 2^128 bits, beyond what dmltensor computes exactly");
     *end = r.total_tensor_size_bytes;
     return true;
@@ -303,7 +304,7 @@ bool run_locate(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
                                   "--limit", cfg->limit, "the limit", NULL))
         return false;
     dmlt_u128 end = 0;
-    if (!buffer_end(&d, &end, e))
+    if (!buffer_end(&d, cfg->t.sizes, &end, e))
         return false;
 
     /* The element offsets to solve for: one, or two nibbles of a byte. */
