@@ -30,6 +30,11 @@ What must come back:
     (in the error's "text", and its first 40 characters in the message);
   * the id: echoed as written, byte for byte, whatever the number.
 
+And size's own JSON fed back (docs/batch.md promises it can be): for about
+300 random tensors (broadcast, padding, explicit strides, sizes up to
+2^32 - 1, totals past 2^53), batch takes each line size prints and answers
+with the same object (but "layout", named from the strides then).
+
 Prints one FAIL line per mismatch and ends with "N passed, M failed".
 Standard library only.
 """
@@ -42,6 +47,8 @@ import subprocess
 import sys
 from decimal import Decimal
 from fractions import Fraction
+
+import dmlt_model as m
 
 U32_MAX = (1 << 32) - 1
 U64_MAX = (1 << 64) - 1
@@ -114,6 +121,19 @@ def expect(text, lo, hi):
     if v < lo:
         return ("error", "zero_size" if lo == 1 else "out_of_range")
     return ("value", v)
+
+
+def random_size_args(rng):
+    """A random tensor as `size` options: dmlt_model's layouts, broadcast,
+    pad and explicit strides, some sizes at 65536 and 2^32 - 1, sometimes a
+    total past 2^53 or 2^64 - 1."""
+    rank = rng.randint(1, 6)
+    sizes = [rng.choice([1, 2, 3, 65536, U32_MAX]) if rng.random() < 0.3 else rng.randint(1, 9)
+             for _ in range(rank)]
+    args = m.random_tensor(rng, sizes)["args"]
+    if rng.random() < 0.3:
+        args = args + ["--total-size", str(rng.choice([(1 << 53) + 1, U64_MAX, 12345]))]
+    return args
 
 
 def run(binary, args, stdin):
@@ -210,6 +230,30 @@ def main():
         rc, out, err = run(args.binary, ["scan", "-"],
                            '{"DataType":"UINT8","Sizes":[4],"TotalTensorSizeInBytes":%s}' % t)
         check(rc == 2 and out == "" and "JSON" in err, "scan: %r: exit %d, %r" % (t, rc, err))
+
+    # ---- size's own JSON, fed back ----
+    # Random tensors (layouts with broadcast and pad, explicit strides, sizes
+    # up to 2^32 - 1, totals past 2^53 and 2^64 - 1): every line size prints
+    # is a descriptor batch takes, and answers with the same object (but
+    # "layout", named from the strides then: null for strides no packed
+    # layout has).
+    cmds, outs = [], []
+    for args_ in [["--dtype", "uint8", "--sizes", "2,65536,65536", "--broadcast", "h"],
+                  ["--dtype", "float64", "--sizes", "4294967295,4294967295,3", "--strides",
+                   "1,4294967295,0", "--total-size", str(U64_MAX)]] + \
+            [random_size_args(rng) for _ in range(300)]:
+        p = subprocess.run([args.binary, "size"] + args_ + ["--format", "json"], capture_output=True)
+        if p.returncode == 0:
+            cmds.append(args_)
+            outs.append(p.stdout.decode().strip())
+    check(len(outs) > 200, "feedback: only %d of the random tensors were valid" % len(outs))
+    rc, out, err = run(args.binary, ["batch", "-"], "\n".join(outs) + "\n")
+    lines = out.splitlines()
+    check(len(lines) == len(outs), "feedback: %d lines for %d records" % (len(lines), len(outs)))
+    for a_, given, line in zip(cmds, outs, lines):
+        want, got = json.loads(given), json.loads(line)
+        diff = sorted(k for k in set(want) | set(got) if k != "layout" and want.get(k) != got.get(k))
+        check(not diff, "feedback: size %s -> batch differs in %s: %s" % (" ".join(a_), diff, line[:300]))
 
     kinds = {}
     for t in texts:
