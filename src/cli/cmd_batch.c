@@ -6,12 +6,11 @@
 #define _POSIX_C_SOURCE 200809L /* fileno, clock_gettime */
 #include "cli.h"
 #include "descriptor.h"
-#include "json_fast.h"
+#include "json_parse.h"
 #include "records.h"
 #include "scan_dxdispatch.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +23,8 @@
 /* ---- shared -------------------------------------------------------------- */
 
 /* A JSON value as given: strings through ob_json_str (valid UTF-8 out
- * whatever came in), integers up to 2^53 exactly, other numbers as cJSON
- * prints them, lists and objects item by item. */
+ * whatever came in), numbers as they were written, lists and objects item
+ * by item. */
 static void put_json_value(struct outbuf *b, const cJSON *v)
 {
     if (v == NULL || cJSON_IsNull(v)) {
@@ -34,11 +33,8 @@ static void put_json_value(struct outbuf *b, const cJSON *v)
         ob_json_str(b, v->valuestring);
     } else if (cJSON_IsBool(v)) {
         ob_puts(b, cJSON_IsTrue(v) ? "true" : "false");
-    } else if (cJSON_IsNumber(v) && v->valuedouble == floor(v->valuedouble) &&
-               fabs(v->valuedouble) <= 9007199254740991.0) {
-        if (v->valuedouble < 0)
-            ob_putc(b, '-');
-        ob_u64(b, (uint64_t)fabs(v->valuedouble));
+    } else if (cJSON_IsNumber(v)) {
+        ob_puts(b, json_number_text(v)); /* strict JSON: ASCII */
     } else if (cJSON_IsArray(v) || cJSON_IsObject(v)) {
         const bool object = cJSON_IsObject(v);
         ob_putc(b, object ? '{' : '[');
@@ -52,10 +48,6 @@ static void put_json_value(struct outbuf *b, const cJSON *v)
             put_json_value(b, c);
         }
         ob_putc(b, object ? '}' : ']');
-    } else {
-        char *text = cJSON_PrintUnformatted(v); /* a number: ASCII */
-        ob_puts(b, text ? text : "null");
-        cJSON_free(text);
     }
 }
 
@@ -291,30 +283,24 @@ static void answer(struct descriptor *d, unsigned long line, struct outbuf *out,
 static void batch_record(const char *text, size_t len, unsigned long line, struct descriptor *d,
                          struct outbuf *out, struct tally *t)
 {
+    /* Every node and string of the last record's tree came from the arena
+     * (batch runs with arena_hooks on): the reset frees them all at once,
+     * without the walk cJSON_Delete would make to free each one. Here, so
+     * that no way out of a record (a bad one included) keeps its tree. */
+    arena_reset(false);
     /* Most records are plain: read straight into the descriptor. */
     if (descriptor_from_plain(text, len, d)) {
         answer(d, line, out, t);
         return;
     }
     struct cli_error e;
-    /* The record is NUL-terminated at len: counting the NUL makes cJSON
-     * refuse anything after the value ({...} junk). */
-    cJSON *root = json_fast_parse(text, len);
-    size_t at = 0;
-    const char *problem = NULL;
+    struct json_error je;
+    cJSON *root = json_parse(text, len, &je);
     if (root == NULL) {
-        /* cJSON takes it; first what cJSON would let through. */
-        problem = json_strict_problem(text, len, &at);
-        if (problem == NULL)
-            root = cJSON_ParseWithLengthOpts(text, len + 1, NULL, true);
-    }
-    if (root == NULL) {
-        if (problem == NULL) {
-            const char *end = cJSON_GetErrorPtr();
-            at = end && end >= text && end <= text + len ? (size_t)(end - text) : 0;
-            problem = "malformed JSON";
-        }
-        fail(&e, "bad_json", NULL, NULL, "%s at byte %zu of the record", problem, at + 1);
+        if (je.at >= len)
+            fail(&e, "bad_json", NULL, NULL, "%s at the end of the record", je.message);
+        else
+            fail(&e, "bad_json", NULL, NULL, "%s at byte %zu of the record", je.message, je.at + 1);
         error_record(out, NULL, NULL, line, &e);
         note_failure(t, line, &e);
         return;
@@ -325,10 +311,6 @@ static void batch_record(const char *text, size_t len, unsigned long line, struc
         error_record(out, d, NULL, line, &e);
         note_failure(t, line, &e);
     }
-    /* Every node and string of the tree came from the arena (batch runs
-     * with arena_hooks on): the reset frees them all at once, without the
-     * walk cJSON_Delete would make to free each one. */
-    arena_reset(false);
 }
 
 bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
@@ -600,21 +582,18 @@ bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
                     "larger than %u MiB; scan reads a document whole",
                     (unsigned)(SCAN_MAX_INPUT >> 20));
     }
-    ob_putc(&doc, '\0'); /* counted, so that nothing may follow the value */
-    size_t off = 0;
-    const char *problem =
-        doc.failed ? "out of memory" : json_strict_problem(doc.data, doc.len, &off);
-    cJSON *root = problem ? NULL : cJSON_ParseWithLengthOpts(doc.data, doc.len, NULL, true);
+    /* A UTF-8 byte order mark is not content (batch skips it too). */
+    const char *data = doc.data ? doc.data : "";
+    size_t bom = doc.len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    struct json_error je = {"out of memory", 0};
+    cJSON *root = doc.failed ? NULL : json_parse(data + bom, doc.len - bom, &je);
     if (root == NULL) {
-        const char *at = cJSON_GetErrorPtr();
-        if (problem == NULL)
-            off = at && doc.data && at >= doc.data ? (size_t)(at - doc.data) : 0;
+        size_t off = je.at + bom;
         unsigned long line = 1;
         for (size_t i = 0; i < off && i < doc.len; i++)
-            line += doc.data[i] == '\n';
+            line += data[i] == '\n';
         ob_free(&doc);
-        return fail(e, "bad_json", NULL, cfg->input, "%s at line %lu",
-                    problem ? problem : "malformed JSON", line);
+        return fail(e, "bad_json", NULL, cfg->input, "%s at line %lu", je.message, line);
     }
     ob_free(&doc);
     struct scan s;

@@ -15,7 +15,11 @@
 #define MAP_CHUNK          ((size_t)256 << 10) /* write out when the buffer holds this much */
 #define MAP_LINE_MAX       1024u               /* a row's line is shorter than this */
 #define VIEW_DEFAULT_LIMIT 256u                /* cells a view draws without --limit */
-#define VIEW_MAX_CELLS     1000000u            /* and with it */
+#define VIEW_MAX_CELLS     100000u             /* and with it: what the budget below can draw */
+/* Search nodes a whole view may visit to find who is at each cell (about
+ * 0.2 s; as many as one `locate` may visit between two answers). A cell
+ * whose search ran out of it is drawn as unknown, never guessed. */
+#define VIEW_WORK_BUDGET 2000000ul
 
 /* ---- integers, by hand ------------------------------------------------- */
 
@@ -234,11 +238,30 @@ struct style {
 #define HI_ON   "\033[1;33m"
 #define SGR_OFF "\033[0m"
 
-/* Up to 3 coordinates at one offset and how many there are. */
+/* Up to 3 coordinates at one offset, how many were found (up to 4), and
+ * whether the search for them finished. */
 struct cell {
     uint32_t coord[3][DMLT_MAX_RANK];
     uint64_t count;
+    bool complete;
 };
+
+/* What a drawing can say of a cell. */
+enum cell_kind {
+    CELL_ELEMENT, /* one coordinate */
+    CELL_PADDING, /* none */
+    CELL_SHARED,  /* several (two found are enough to know) */
+    CELL_UNKNOWN  /* the search stopped before it could tell */
+};
+
+static enum cell_kind cell_kind(const struct cell *c)
+{
+    if (c->count > 1)
+        return CELL_SHARED;
+    if (!c->complete)
+        return CELL_UNKNOWN;
+    return c->count ? CELL_ELEMENT : CELL_PADDING;
+}
 
 static bool collect(void *ctx, const uint32_t coord[], unsigned rank)
 {
@@ -249,11 +272,26 @@ static bool collect(void *ctx, const uint32_t coord[], unsigned rank)
     return c->count < 4; /* enough to say "more" */
 }
 
-static void locate_cell(const struct dmlt_tensor *t, dmlt_u128 k, struct cell *c)
+/* The view's work budget, shared by its cells. */
+struct view_work {
+    unsigned long budget; /* search nodes left */
+    uint64_t cells_left;  /* cells still to search */
+};
+
+/* Who is at offset k, within the view's budget: a cell may spend its share
+ * of what is left (more than an even share when the cells before it were
+ * cheap, as most are). */
+static void locate_cell(const struct dmlt_tensor *t, dmlt_u128 k, struct view_work *w,
+                        struct cell *c)
 {
     uint64_t found;
+    const unsigned long cap = w->budget / (w->cells_left ? w->cells_left : 1);
+    unsigned long left = cap;
     c->count = 0;
-    (void)dmlt_locate(t, k, DMLT_OVERLAP_WORK_CAP, collect, c, &found);
+    c->complete = dmlt_locate_budget(t, k, &left, collect, c, &found) == DMLT_OK;
+    w->budget -= cap - left;
+    if (w->cells_left)
+        w->cells_left--;
 }
 
 /* An element's name: a letter in logical order when there are at most 26,
@@ -292,6 +330,8 @@ static void tensor_line(struct outbuf *b, const struct tensor_desc *d)
     ob_u32_list(b, d->t.strides, d->t.rank, 1, false);
 }
 
+#define SHARED_LISTED 8 /* shared cells whose coordinates are listed under the picture */
+
 static bool view_memory(const struct tensor_desc *d, const struct dmlt_report *rep, uint64_t limit,
                         const struct style *st, struct outbuf *out, struct cli_error *e)
 {
@@ -312,28 +352,44 @@ static bool view_memory(const struct tensor_desc *d, const struct dmlt_report *r
     struct outbuf labels; /* the labels, NUL-separated */
     ob_init(&labels);
     size_t *at = malloc((size_t)shown * sizeof *at);
-    unsigned char *kind = malloc((size_t)shown); /* 0 element, 1 padding, 2 shared */
+    unsigned char *kind = malloc((size_t)shown); /* enum cell_kind */
     if (at == NULL || kind == NULL) {
         free(at);
         free(kind);
         return fail(e, "out_of_memory", NULL, NULL, "out of memory");
     }
     unsigned cell_w = digits_u64(shown - 1);
-    uint64_t padding = 0, shared = 0;
+    uint64_t count[4] = {0}; /* cells of each kind */
+    struct view_work work = {VIEW_WORK_BUDGET, shown};
+    struct cell listed[SHARED_LISTED]; /* the first shared cells, for the list */
+    uint64_t listed_at[SHARED_LISTED];
+    unsigned n_listed = 0;
     for (uint64_t k = 0; k < shown; k++) {
         struct cell c;
-        locate_cell(t, dmlt_u128_from_u64(k), &c);
+        locate_cell(t, dmlt_u128_from_u64(k), &work, &c);
         at[k] = labels.len;
-        if (c.count == 0) {
+        kind[k] = (unsigned char)cell_kind(&c);
+        count[kind[k]]++;
+        switch ((enum cell_kind)kind[k]) {
+        case CELL_PADDING:
             ob_putc(&labels, 'x');
-            kind[k] = 1;
-            padding++;
-        } else {
+            break;
+        case CELL_ELEMENT:
             element_name(&labels, t, c.coord[0], letters);
-            if (c.count > 1)
-                ob_putc(&labels, '*');
-            kind[k] = c.count > 1 ? 2 : 0;
-            shared += c.count > 1;
+            break;
+        case CELL_SHARED:
+            element_name(&labels, t, c.coord[0], letters);
+            ob_putc(&labels, '*');
+            if (n_listed < SHARED_LISTED) {
+                listed[n_listed] = c;
+                listed_at[n_listed++] = k;
+            }
+            break;
+        case CELL_UNKNOWN: /* its first coordinate, if found: maybe more */
+            if (c.count)
+                element_name(&labels, t, c.coord[0], letters);
+            ob_putc(&labels, '?');
+            break;
         }
         size_t w = labels.len - at[k];
         if (w > cell_w)
@@ -352,7 +408,10 @@ static bool view_memory(const struct tensor_desc *d, const struct dmlt_report *r
     ob_puts(out,
             dmlt_u128_eq(rep->element_count, dmlt_u128_from_u64(1)) ? " element" : " elements");
     ob_puts(out, letters ? " (A, B, ... in logical order)" : " (by coordinate)");
-    ob_puts(out, ", x padding, * shared by several coordinates\n\n");
+    ob_puts(out, ", x padding, * shared by several coordinates");
+    if (count[CELL_UNKNOWN])
+        ob_puts(out, ", ? unknown (the search stopped at the view's work limit)");
+    ob_puts(out, "\n\n");
 
     /* Rows of cells, wrapped to the width. */
     const unsigned label_w = 8; /* "offset  " */
@@ -370,7 +429,9 @@ static bool view_memory(const struct tensor_desc *d, const struct dmlt_report *r
         ob_puts(out, "\nelement");
         for (uint64_t k = first; k < end; k++) {
             const char *text = labels.data + at[k];
-            const char *sgr = kind[k] == 1 ? DIM_ON : kind[k] == 2 ? HI_ON : NULL;
+            const char *sgr = kind[k] == CELL_PADDING  ? DIM_ON
+                              : kind[k] == CELL_SHARED ? HI_ON
+                                                       : NULL;
             put_cell(out, text, strlen(text), cell_w + 1, sgr, st->color);
         }
         ob_puts(out, end < shown ? "\n\n" : "\n");
@@ -388,34 +449,35 @@ static bool view_memory(const struct tensor_desc *d, const struct dmlt_report *r
         ob_u128(out, last);
         ob_puts(out, "); raise --limit to draw them\n");
     } else {
-        ob_u64(out, padding);
-        ob_puts(out, padding == 1 ? " padding cell, " : " padding cells, ");
-        ob_u64(out, shared);
-        ob_puts(out, shared == 1 ? " shared cell\n" : " shared cells\n");
+        ob_u64(out, count[CELL_PADDING]);
+        ob_puts(out, count[CELL_PADDING] == 1 ? " padding cell, " : " padding cells, ");
+        ob_u64(out, count[CELL_SHARED]);
+        ob_puts(out, count[CELL_SHARED] == 1 ? " shared cell" : " shared cells");
+        if (count[CELL_UNKNOWN]) {
+            ob_puts(out, ", ");
+            ob_u64(out, count[CELL_UNKNOWN]);
+            ob_puts(out, count[CELL_UNKNOWN] == 1 ? " unknown cell" : " unknown cells");
+        }
+        ob_putc(out, '\n');
     }
     /* Who shares each shared cell, for the first few. */
-    unsigned listed = 0;
-    for (uint64_t k = 0; k < shown && listed < 8; k++) {
-        if (kind[k] != 2)
-            continue;
-        struct cell c;
-        locate_cell(t, dmlt_u128_from_u64(k), &c);
-        ob_puts(out, listed ? "" : "\n");
+    for (unsigned i = 0; i < n_listed; i++) {
+        const struct cell *c = &listed[i];
+        ob_puts(out, i ? "" : "\n");
         ob_puts(out, "offset ");
-        ob_u64(out, k);
+        ob_u64(out, listed_at[i]);
         ob_puts(out, ":");
-        for (uint64_t i = 0; i < c.count && i < 3; i++) {
+        for (uint64_t j = 0; j < c->count && j < 3; j++) {
             ob_putc(out, ' ');
-            element_name(out, t, c.coord[i], letters);
+            element_name(out, t, c->coord[j], letters);
         }
-        if (c.count > 3)
+        if (c->count > 3 || !c->complete) /* more, or maybe more */
             ob_puts(out, " ...");
         ob_putc(out, '\n');
-        listed++;
     }
-    if (listed == 8 && shared > 8) {
+    if (n_listed == SHARED_LISTED && count[CELL_SHARED] > SHARED_LISTED) {
         ob_puts(out, "(and ");
-        ob_u64(out, shared - 8);
+        ob_u64(out, count[CELL_SHARED] - SHARED_LISTED);
         ob_puts(out, " more shared cells)\n");
     }
     free(at);
@@ -441,6 +503,16 @@ static void slice_title(struct outbuf *b, unsigned rank, const uint32_t coord[],
     ob_puts(b, ":\n");
 }
 
+/* The cells a grid draws: every coordinate but the columns cut, up to
+ * limit (saturating: a grid can have past 2^64 cells). */
+static uint64_t grid_cells(const struct dmlt_tensor *t, uint32_t cols_shown, uint64_t limit)
+{
+    uint64_t n = cols_shown;
+    for (unsigned d = 0; d + 1 < t->rank && n < limit; d++)
+        n = n > limit / t->sizes[d] ? limit : n * t->sizes[d];
+    return n < limit ? n : limit;
+}
+
 static bool view_grid(const struct tensor_desc *d, const struct dmlt_report *rep, uint64_t limit,
                       const struct style *st, struct outbuf *out, struct cli_error *e)
 {
@@ -455,7 +527,8 @@ static bool view_grid(const struct tensor_desc *d, const struct dmlt_report *rep
     dim_name(cname, rank, rank - 1);
     const bool mark_shared = rep->overlapping != DMLT_NO;
 
-    /* Cells right-align the offset; a shared one ends in '*', others in ' '. */
+    /* Cells right-align the offset; a shared one ends in '*', one that may
+     * be in '?', others in ' '. */
     unsigned cell_w = digits_u128(rep->index_of_last_element) + (mark_shared ? 1u : 0u);
     if (digits_u64(cols - 1u) > cell_w)
         cell_w = digits_u64(cols - 1u);
@@ -480,7 +553,8 @@ static bool view_grid(const struct tensor_desc *d, const struct dmlt_report *rep
     ob_puts(out, mark_shared ? " (* where several coordinates share it)\n" : "\n");
 
     uint32_t coord[DMLT_MAX_RANK] = {0};
-    uint64_t drawn = 0;
+    uint64_t drawn = 0, unknown = 0;
+    struct view_work work = {VIEW_WORK_BUDGET, grid_cells(t, cols_shown, limit)};
     bool stopped = false;
     for (;;) {
         ob_putc(out, '\n');
@@ -512,7 +586,8 @@ static bool view_grid(const struct tensor_desc *d, const struct dmlt_report *rep
             }
             while (out->len - start < row_w)
                 ob_putc(out, ' ');
-            for (uint32_t c = 0; c < cols_shown; c++) {
+            uint32_t c = 0;
+            for (; c < cols_shown && drawn < limit; c++, drawn++) {
                 coord[rank - 1] = c;
                 dmlt_u128 k;
                 struct dmlt_error err;
@@ -522,14 +597,16 @@ static bool view_grid(const struct tensor_desc *d, const struct dmlt_report *rep
                 const char *sgr = NULL;
                 if (mark_shared) {
                     struct cell cl;
-                    locate_cell(t, k, &cl);
-                    num[len++] = cl.count > 1 ? '*' : ' ';
-                    sgr = cl.count > 1 ? HI_ON : NULL;
+                    locate_cell(t, k, &work, &cl);
+                    enum cell_kind ck = cell_kind(&cl);
+                    num[len++] = ck == CELL_SHARED ? '*' : ck == CELL_UNKNOWN ? '?' : ' ';
+                    sgr = ck == CELL_SHARED ? HI_ON : NULL;
+                    unknown += ck == CELL_UNKNOWN;
                 }
                 put_cell(out, num, len, cell_w + 1, sgr, st->color);
             }
-            drawn += cols_shown;
-            ob_puts(out, cols_shown < cols ? " ...\n" : "\n");
+            ob_puts(out, c < cols ? " ...\n" : "\n");
+            stopped = c < cols_shown; /* --limit cut the row */
             if (out->len >= MAP_CHUNK && !drain(out, e))
                 return false;
         }
@@ -540,12 +617,23 @@ static bool view_grid(const struct tensor_desc *d, const struct dmlt_report *rep
         if (dd == 0)
             break;
         coord[dd - 1]++;
+        if (drawn >= limit) {
+            stopped = true;
+            break;
+        }
     }
 done:
     if (stopped) {
         ob_puts(out, "... (drew ");
         ob_u64(out, drawn);
         ob_puts(out, " cells; raise --limit to draw more)\n");
+    }
+    if (unknown) {
+        ob_puts(out, "(? marks ");
+        ob_u64(out, unknown);
+        ob_puts(out, unknown == 1 ? " cell" : " cells");
+        ob_puts(out, " whose search for other coordinates at the same offset stopped at the "
+                     "view's work limit: shared or not is unknown)\n");
     }
     if (cols_shown < cols) {
         ob_puts(out, "(columns ");
@@ -640,13 +728,21 @@ bool run_map(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
     if (dmlt_report_compute(&d.t, d.has_total ? &d.total : NULL, &rep, &err) != DMLT_OK)
         return fail(e, "element_count_range", "--sizes", cfg->t.sizes,
                     "the tensor is past 2^128 bits, beyond what dmltensor computes exactly");
+    bool ok = false;
     switch (view) {
     case VIEW_MEMORY:
         return view_memory(&d, &rep, limit ? limit : VIEW_DEFAULT_LIMIT, &st, out, e);
     case VIEW_GRID:
-        return view_grid(&d, &rep, limit ? limit : VIEW_DEFAULT_LIMIT, &st, out, e);
+        ok = view_grid(&d, &rep, limit ? limit : VIEW_DEFAULT_LIMIT, &st, out, e);
+        break;
     case VIEW_NONE:
+        ok = map_rows(&d, &rep, limit, cfg->format, out, e);
         break;
     }
-    return map_rows(&d, &rep, limit, cfg->format, out, e);
+    /* Standard output failed while rows were written out: the error goes to
+     * standard error alone. A JSON error object after the rows could not be
+     * written either, and would only say the write error twice. */
+    if (!ok && e->exit_code == EXIT_IO)
+        cfg->format = FMT_TEXT;
+    return ok;
 }

@@ -76,62 +76,78 @@ bool run_offset(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
     }
     const bool json = cfg->format == FMT_JSON;
     const bool four_bit = dmlt_dtype_get(d.t.dtype)->bits < 8;
-    if (json) {
-        ob_putc(out, '{');
-        tensor_summary_json(out, &d);
-        ob_puts(out, ",\"offsets\":[");
-    } else {
-        size_t start = out->len;
-        ob_puts(out, "coordinate");
-        ob_pad_to(out, start, 15);
-        ob_puts(out, "offset");
-        ob_pad_to(out, start, 23);
-        ob_puts(out, four_bit ? "byte offset" : "byte offset\n");
-        if (four_bit) {
-            ob_pad_to(out, start, 36);
-            ob_puts(out, "nibble\n");
-        }
-    }
-    for (unsigned i = 0; i < cfg->n_coords; i++) {
-        uint32_t c[DMLT_MAX_RANK];
-        if (!parse_coord(cfg->coords[i], &d, c, e))
-            return false;
-        dmlt_u128 off, byte;
-        unsigned nibble;
-        struct dmlt_error err;
-        if (dmlt_offset(&d.t, c, &off, &err) != DMLT_OK) {
-            char dn[8];
-            dim_name(dn, d.t.rank, (unsigned)err.dim);
-            fail(e, "coordinate_out_of_range", "--coord", cfg->coords[i],
-                 "coordinate %d is %" PRIu32 ", outside dimension %d (%s) of size %" PRIu32,
-                 err.dim, (uint32_t)dmlt_u128_to_u64(err.value), err.dim, dn,
-                 (uint32_t)dmlt_u128_to_u64(err.limit));
-            set_hint(e, "coordinates are 0-based: 0..%" PRIu32,
-                     (uint32_t)dmlt_u128_to_u64(err.limit) - 1);
-            e->exit_code = EXIT_RULE;
-            return false;
-        }
-        if (dmlt_byte_offset(d.t.dtype, off, d.base_offset, &byte, &nibble) != DMLT_OK)
-            return fail(e, "out_of_range", "--base-offset", cfg->t.base_offset,
-                        "the byte offset passes 2^128");
-        if (json) {
-            ob_puts(out, i ? ",{\"coord\":" : "{\"coord\":");
-            ob_u32_list(out, c, d.t.rank, 1, true);
-            ob_putc(out, ',');
-            offsets_json(out, off, byte, four_bit, nibble);
-            ob_putc(out, '}');
-        } else {
+    /* Text columns as wide as their widest value (at least 13, 6 and 11
+     * characters), two spaces apart: pass 0 measures (and does every
+     * check), pass 1 writes. */
+    size_t coord_w = 13, offset_w = 6, byte_w = 11;
+    for (int pass = json ? 1 : 0; pass < 2; pass++) {
+        if (pass == 1 && json) {
+            ob_putc(out, '{');
+            tensor_summary_json(out, &d);
+            ob_puts(out, ",\"offsets\":[");
+        } else if (pass == 1) {
             size_t start = out->len;
-            ob_u32_list(out, c, d.t.rank, 1, false);
-            ob_pad_to(out, start, 15);
-            ob_u128(out, off);
-            ob_pad_to(out, start, 23);
-            ob_u128(out, byte);
+            ob_puts(out, "coordinate");
+            ob_pad_to(out, start, coord_w + 2);
+            ob_puts(out, "offset");
+            ob_pad_to(out, start, coord_w + offset_w + 4);
+            ob_puts(out, four_bit ? "byte offset" : "byte offset\n");
             if (four_bit) {
-                ob_pad_to(out, start, 36);
-                ob_puts(out, nibble_name(nibble));
+                ob_pad_to(out, start, coord_w + offset_w + byte_w + 6);
+                ob_puts(out, "nibble\n");
             }
-            ob_putc(out, '\n');
+        }
+        for (unsigned i = 0; i < cfg->n_coords; i++) {
+            uint32_t c[DMLT_MAX_RANK];
+            if (!parse_coord(cfg->coords[i], &d, c, e))
+                return false;
+            dmlt_u128 off, byte;
+            unsigned nibble;
+            struct dmlt_error err;
+            if (dmlt_offset(&d.t, c, &off, &err) != DMLT_OK) {
+                char dn[8];
+                dim_name(dn, d.t.rank, (unsigned)err.dim);
+                fail(e, "coordinate_out_of_range", "--coord", cfg->coords[i],
+                     "coordinate %d is %" PRIu32 ", outside dimension %d (%s) of size %" PRIu32,
+                     err.dim, (uint32_t)dmlt_u128_to_u64(err.value), err.dim, dn,
+                     (uint32_t)dmlt_u128_to_u64(err.limit));
+                set_hint(e, "coordinates are 0-based: 0..%" PRIu32,
+                         (uint32_t)dmlt_u128_to_u64(err.limit) - 1);
+                e->exit_code = EXIT_RULE;
+                return false;
+            }
+            if (dmlt_byte_offset(d.t.dtype, off, d.base_offset, &byte, &nibble) != DMLT_OK)
+                return fail(e, "out_of_range", "--base-offset", cfg->t.base_offset,
+                            "the byte offset passes 2^128");
+            if (pass == 0) {
+                char num[48];
+                size_t n = (size_t)d.t.rank - 1; /* the commas */
+                for (unsigned k = 0; k < d.t.rank; k++)
+                    n += (size_t)(put_u64(num, c[k]) - num);
+                coord_w = n > coord_w ? n : coord_w;
+                n = fmt_u128(num, off);
+                offset_w = n > offset_w ? n : offset_w;
+                n = fmt_u128(num, byte);
+                byte_w = n > byte_w ? n : byte_w;
+            } else if (json) {
+                ob_puts(out, i ? ",{\"coord\":" : "{\"coord\":");
+                ob_u32_list(out, c, d.t.rank, 1, true);
+                ob_putc(out, ',');
+                offsets_json(out, off, byte, four_bit, nibble);
+                ob_putc(out, '}');
+            } else {
+                size_t start = out->len;
+                ob_u32_list(out, c, d.t.rank, 1, false);
+                ob_pad_to(out, start, coord_w + 2);
+                ob_u128(out, off);
+                ob_pad_to(out, start, coord_w + offset_w + 4);
+                ob_u128(out, byte);
+                if (four_bit) {
+                    ob_pad_to(out, start, coord_w + offset_w + byte_w + 6);
+                    ob_puts(out, nibble_name(nibble));
+                }
+                ob_putc(out, '\n');
+            }
         }
     }
     if (json)
@@ -271,13 +287,14 @@ static bool locate_one(const struct tensor_desc *d, dmlt_u128 k, struct locate_o
 }
 
 /* The buffer's end in bytes: --total-size, else the minimum implied size. */
-static bool buffer_end(const struct tensor_desc *d, dmlt_u128 *end, struct cli_error *e)
+static bool buffer_end(const struct tensor_desc *d, const char *sizes, dmlt_u128 *end,
+                       struct cli_error *e)
 {
     struct dmlt_report r;
     r.size = sizeof r;
     struct dmlt_error err;
     if (dmlt_report_compute(&d->t, d->has_total ? &d->total : NULL, &r, &err) != DMLT_OK)
-        return fail(e, "element_count_range", "--sizes", NULL,
+        return fail(e, "element_count_range", "--sizes", sizes,
                     "the tensor is past 2^128 bits, beyond what dmltensor computes exactly");
     *end = r.total_tensor_size_bytes;
     return true;
@@ -306,7 +323,7 @@ bool run_locate(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
                                   "--limit", cfg->limit, "the limit", NULL))
         return false;
     dmlt_u128 end = {0, 0};
-    if (!buffer_end(&d, &end, e))
+    if (!buffer_end(&d, cfg->t.sizes, &end, e))
         return false;
 
     /* The element offsets to solve for: one, or two nibbles of a byte. */
@@ -366,6 +383,11 @@ bool run_locate(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
              locate_one(&d, k, &lo, i == 0);
     }
     ob_free(&lo.head);
+    /* Standard output failed while coordinates were written out: the error
+     * goes to standard error alone (a JSON error object could not be
+     * written either, and would only say it twice). */
+    if (lo.write_failed)
+        cfg->format = FMT_TEXT;
     if (ok && lo.json)
         ob_puts(out, "]}\n");
     return ok;

@@ -289,7 +289,17 @@ bool describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struc
     case DMLT_E_LAYOUT: {
         char dn[8];
         dim_name(dn, t->rank, (unsigned)err.dim);
-        fail(e, "bad_pad", "--pad", NULL,
+        /* The --pad text that pads that dim, to quote. */
+        const char *text = a->n_pad ? a->pad[0] : NULL;
+        for (unsigned i = 0; i < a->n_pad; i++) {
+            uint32_t one[DMLT_MAX_RANK] = {0};
+            struct cli_error ignored;
+            if (describe_pad(a->pad[i], t->rank, one, &ignored) && one[err.dim]) {
+                text = a->pad[i];
+                break;
+            }
+        }
+        fail(e, "bad_pad", "--pad", text,
              "%s is the outermost dimension of this layout; padding after it changes no stride",
              dn);
         set_hint(e, "for bytes after the tensor, use --total-size");

@@ -1,11 +1,14 @@
-/* descriptor.c - see descriptor.h. JSON numbers are doubles in cJSON, exact
- * only up to 2^53: larger ones are refused with a hint to give the value as
- * a string, which is parsed exactly like the command line's text. */
+/* descriptor.c - see descriptor.h. JSON numbers are read exactly from the
+ * text they were written as (json_parse.h keeps it): an integer of any size
+ * or spelling becomes its digits, as the command line would have given
+ * them, and anything else (a fraction, a negative number) goes to the
+ * option's parser as written, to be refused with its own message. */
 #include "descriptor.h"
+#include "json_parse.h"
 #include "parse.h"
 
-#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum slot {
@@ -78,7 +81,9 @@ static const struct key_def {
 };
 #define N_KEYS (sizeof keys / sizeof keys[0])
 
-#define MAX_SAFE 9007199254740991.0 /* 2^53 - 1: larger JSON numbers are not exact */
+/* Digits an integer may have before it is refused outright: every option
+ * stops at 2^64 - 1, which has 20. */
+#define MAX_DIGITS 64
 
 /* cJSON_IsNumber(v) and the like, without a call into the library: as
  * cJSON does, the type is the low byte of v->type, and NULL has no type.
@@ -130,51 +135,43 @@ static bool bad_value(struct cli_error *e, const char *key, const char *id, cons
     return false;
 }
 
-/* u as decimal digits, appended as arena_put() would. */
-static bool put_digits(struct descriptor *d, uint64_t u, const char *key, struct cli_error *e)
-{
-    char buf[24];
-    size_t n = (size_t)(put_u64(buf, u) - buf);
-    return arena_put(d, buf, n, key, e);
-}
-
-/* put_number() for anything but a whole number in [0, 2^53). */
-static bool put_other_number(struct descriptor *d, double x, const char *key, struct cli_error *e)
-{
-    if (fabs(x) > MAX_SAFE) { /* every double this large is a whole number */
-        fail(e, "inexact_number", NULL, NULL, "a number past 2^53 is not exact as a JSON number");
-        set_hint(e, "give it as a string of digits, e.g. \"18446744073709551615\"");
-        e->key = key;
-        return false;
-    }
-    char buf[40];
-    size_t n;
-    if (x == floor(x)) {
-        n = x < 0 ? 1 : 0;
-        buf[0] = '-';
-        n += fmt_u128(buf + n, dmlt_u128_from_u64((uint64_t)fabs(x)));
-    } else {
-        n = (size_t)snprintf(buf, sizeof buf, "%.17g", x);
-    }
-    return arena_put(d, buf, n, key, e);
-}
-
-/* A JSON number as the text the option would have had: an exact integer
- * as its digits; a negative number or a fraction as written, for the
- * option's own parser to refuse with its own message. */
+/* A JSON number as the text the option would have had: an integer (1e2,
+ * 10E-1 and -0 included) as its digits, exactly at any size; a negative
+ * number or a fraction as written, for the option's own parser to refuse
+ * with its own message. */
 static bool put_number(struct descriptor *d, const cJSON *v, const char *key, struct cli_error *e)
 {
-    double x = v->valuedouble;
-    /* The usual case first: a whole number in [0, 2^53) (-0 included, "0"
-     * as put_other_number() would print it). Below 2^53 the conversion
-     * truncates exactly, so converting back gives x only for a whole
-     * number. */
-    if (x >= 0 && x <= MAX_SAFE) {
-        uint64_t u = (uint64_t)x;
-        if ((double)u == x)
-            return put_digits(d, u, key, e);
+    const char *text = json_number_text(v);
+    size_t n = 0; /* the usual case first: digits alone (JSON has no leading zero) */
+    while (n <= MAX_DIGITS && text[n] >= '0' && text[n] <= '9')
+        n++;
+    if (text[n] == '\0' && n <= MAX_DIGITS)
+        return arena_put(d, text, n, key, e);
+    char digits[MAX_DIGITS + 1];
+    switch (json_integer_digits(text, digits, sizeof digits, &n)) {
+    case JSON_INTEGER:
+        return arena_put(d, digits, n, key, e);
+    case JSON_NOT_INTEGER:
+        return arena_put(d, text, strlen(text), key, e);
+    case JSON_INTEGER_HUGE:
+        break;
     }
-    return put_other_number(d, x, key, e);
+    fail(e, "out_of_range", NULL, text, "a whole number of more than %d digits, past every range",
+         MAX_DIGITS);
+    e->key = key;
+    return false;
+}
+
+/* A JSON number that must be a small integer (a data type's enum value,
+ * DimensionCount): its value, or -1. */
+static long small_integer(const cJSON *v)
+{
+    char digits[8];
+    size_t n;
+    if (!has_type(v, cJSON_Number) ||
+        json_integer_digits(json_number_text(v), digits, sizeof digits, &n) != JSON_INTEGER)
+        return -1;
+    return strtol(digits, NULL, 10);
 }
 
 /* A list as the option's text: [1,2] or ["h","w"] -> "1,2" / "h,w"; a string
@@ -225,10 +222,9 @@ static bool scalar_text(struct descriptor *d, const cJSON *v, const char *key, c
 static bool dtype_text(const cJSON *v, const char *key, const char **out, struct cli_error *e)
 {
     if (has_type(v, cJSON_Number)) {
-        double x = v->valuedouble;
-        const struct dmlt_dtype_info *info = x >= 1 && x <= DMLT_DTYPE_COUNT && x == floor(x)
-                                                 ? dmlt_dtype_get((enum dmlt_dtype)x)
-                                                 : NULL;
+        long x = small_integer(v);
+        const struct dmlt_dtype_info *info =
+            x >= 1 && x <= DMLT_DTYPE_COUNT ? dmlt_dtype_get((enum dmlt_dtype)x) : NULL;
         if (info == NULL)
             return bad_value(e, key, "bad_dtype", "not a DML_TENSOR_DATA_TYPE value (1..13)");
         *out = info->name;
@@ -430,6 +426,16 @@ static const cJSON *find_id(const cJSON *obj)
     return NULL;
 }
 
+/* A key `size` prints that batch ignores may still be given once only:
+ * the earlier item of obj named as item is, or NULL. */
+static const char *earlier_key(const cJSON *obj, const cJSON *item)
+{
+    for (const cJSON *it = obj->child; it != item; it = it->next)
+        if (strcmp(it->string, item->string) == 0)
+            return it->string;
+    return NULL;
+}
+
 /* With explicit strides, layout and broadcast booleans only describe them
  * (as `size` prints them): check, do not apply. */
 static void explicit_strides_describe(struct descriptor *d)
@@ -473,7 +479,7 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
     }
     /* The id first, so that an error in any other key still echoes it. */
     d->id = mode == DESC_BATCH ? find_id(obj) : NULL;
-    const cJSON *dimension_count = NULL, *sizes_value = NULL;
+    const cJSON *dimension_count = NULL;
     const char *seen[S_IGNORED + 1] = {0}; /* the key that set each slot */
     for (const cJSON *it = obj->child; it; it = it->next) {
         const char *key = it->string;
@@ -498,13 +504,16 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
                             "GuaranteedBaseOffsetAlignment Flags DimensionCount");
             return false;
         }
-        /* The same key twice, or two spellings of one field. */
-        if (seen[k->slot] && k->slot != S_IGNORED) {
-            fail(e, "duplicate_key", NULL, NULL, "given twice (also as \"%s\")", seen[k->slot]);
+        /* The same key twice, or two spellings of one field ("coord" and
+         * "coords" are one field: a coordinate, or a list of them). */
+        const enum slot field = k->slot == S_COORDS ? S_COORD : k->slot;
+        const char *before = field == S_IGNORED ? earlier_key(obj, it) : seen[field];
+        if (before) {
+            fail(e, "duplicate_key", NULL, NULL, "given twice (also as \"%s\")", before);
             e->key = key;
             return false;
         }
-        seen[k->slot] = key;
+        seen[field] = key;
         const char **slot = slot_text(d, k->slot);
         bool ok = true;
         switch (k->slot) {
@@ -512,7 +521,6 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
             ok = dtype_text(it, key, slot, e);
             break;
         case S_SIZES:
-            sizes_value = it;
             ok = list_text(d, it, key, slot, e);
             break;
         case S_STRIDES:
@@ -574,9 +582,12 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
         return false;
     }
     if (dimension_count) {
-        int n = has_type(sizes_value, cJSON_Array) ? cJSON_GetArraySize(sizes_value) : -1;
-        if (!has_type(dimension_count, cJSON_Number) ||
-            (n >= 0 && dimension_count->valuedouble != (double)n)) {
+        /* The sizes as the option reads them, a list or a string alike:
+         * one more than their commas (none for an empty text). */
+        int n = d->cfg.t.sizes[0] ? 1 : 0;
+        for (const char *c = d->cfg.t.sizes; *c; c++)
+            n += *c == ',';
+        if (small_integer(dimension_count) != n) {
             fail(e, "dimension_count", NULL, NULL, "DimensionCount is not the number of Sizes (%d)",
                  n);
             e->key = "DimensionCount";
@@ -628,9 +639,10 @@ static bool plain_string_span(struct plain *c, const char **start, size_t *n)
     return true;
 }
 
-/* An integer as JSON writes it and cJSON reads it exactly: no sign, no
- * leading zero, at most 15 digits, no fraction or exponent. Its digits are
- * then already the text the option would have had. */
+/* An integer as JSON writes it: no sign, no leading zero, no fraction or
+ * exponent, at most MAX_DIGITS digits (put_number() refuses more). Its
+ * digits are then already the text the option would have had (and the
+ * id's text as it is to be echoed). */
 static bool plain_integer_span(struct plain *c, const char **start, size_t *n)
 {
     const char *p = c->p;
@@ -638,7 +650,7 @@ static bool plain_integer_span(struct plain *c, const char **start, size_t *n)
     while (p < c->end && *p >= '0' && *p <= '9')
         p++;
     *n = (size_t)(p - *start);
-    if (*n == 0 || *n > 15 || (*n > 1 && **start == '0'))
+    if (*n == 0 || *n > MAX_DIGITS || (*n > 1 && **start == '0'))
         return false;
     if (p < c->end && (*p == '.' || *p == 'e' || *p == 'E'))
         return false;
@@ -852,28 +864,37 @@ bool descriptor_check_described(struct descriptor *d, const struct tensor_desc *
     if (d->layout_check == NULL)
         return true;
     /* The strides must follow the layout's memory order (padding allowed,
-     * as `size` prints for --pad or --row-pitch-align). */
-    struct tensor_args a = d->cfg.t;
-    a.strides = NULL;
-    a.layout = d->layout_check;
-    struct tensor_desc from_layout;
-    struct cli_error le;
-    if (!describe_tensor(&a, &from_layout, &le)) {
-        *e = le;
-        descriptor_name_key(d, e);
+     * as `size` prints for --pad or --row-pitch-align). Only the order is
+     * needed: no strides are computed from the layout, which may not have
+     * packed strides within 32 bits when a broadcast dim is counted. */
+    unsigned order[DMLT_MAX_RANK];
+    const unsigned rank = t->t.rank;
+    if (dmlt_layout_parse(d->layout_check, strlen(d->layout_check), rank, order) != DMLT_OK) {
+        fail(e, "bad_layout", NULL, d->layout_check, "not a memory order for rank %u", rank);
+        e->key = "layout";
         return false;
     }
-    bool ok = dmlt_strides_follow_order(t->t.rank, t->t.sizes, t->t.strides, from_layout.order);
-    if (!ok) {
+    if (!dmlt_strides_follow_order(rank, t->t.sizes, t->t.strides, order)) {
         fail(e, "conflicting_keys", NULL, d->layout_check,
              "the strides given do not follow this layout's memory order");
         e->key = "layout";
+        /* The layout's own strides, with the dims the strides broadcast. */
+        struct dmlt_layout_spec spec;
+        dmlt_layout_spec_init(&spec, rank);
+        memcpy(spec.order, order, sizeof order);
+        for (unsigned i = 0; i < rank; i++)
+            spec.broadcast[i] = t->t.sizes[i] > 1 && t->t.strides[i] == 0;
+        uint32_t strides[DMLT_MAX_RANK];
+        struct dmlt_error err;
         struct outbuf b;
         ob_init(&b);
-        ob_u32_list(&b, from_layout.t.strides, t->t.rank, 1, false);
+        if (dmlt_strides_from_layout(t->t.dtype, rank, t->t.sizes, &spec, strides, &err) == DMLT_OK)
+            ob_u32_list(&b, strides, rank, 1, false);
         ob_putc(&b, '\0');
-        set_hint(e, "its packed strides are %s; drop \"layout\" or \"strides\"",
-                 b.failed ? "?" : b.data);
+        if (b.failed || b.len == 1)
+            set_hint(e, "drop \"layout\" or \"strides\"");
+        else
+            set_hint(e, "its packed strides are %s; drop \"layout\" or \"strides\"", b.data);
         ob_free(&b);
         return false;
     }

@@ -105,7 +105,8 @@ static const struct opt_def options[] = {
     {"--limit", "N", OPT_LIMIT, GROUP_QUERY, CMD_BIT(CMD_LOCATE), false,
      "list at most N coordinates (default: all of them)"},
     {"--limit", "N", OPT_LIMIT, GROUP_OUTPUT, CMD_BIT(CMD_MAP), false,
-     "list at most N elements (default: all); a view draws at most N cells (default 256)"},
+     "list at most N elements (default: all); a view draws at most N cells (default 256, at most "
+     "100000)"},
     {"--name", "NAME", OPT_NAME, GROUP_OUTPUT, CMD_BIT(CMD_SIZE) | CMD_BIT(CMD_VALIDATE), false,
      "with --format c: prefix of the variables (default tensor: tensorSizes, tensorStrides, "
      "tensorBufferDesc, tensorDesc, tensorBinding, tensorBindingDesc)"},
@@ -514,7 +515,8 @@ static const struct command_help helps[] = {
      "element offset and byte offset, streamed in constant memory: safe to pipe\n"
      "into head, or to write millions of lines. --view draws the buffer instead:\n"
      "memory shows each cell of the buffer and which element is in it (x for\n"
-     "padding, * for a cell several coordinates share); grid shows each 2-D\n"
+     "padding, * for a cell several coordinates share, ? for one the search\n"
+     "could not settle within the view's work limit); grid shows each 2-D\n"
      "slice (the last two logical dims) with the offset in each cell.\n",
      "  dmltensor map --sizes 2,3 --pad w=2\n"
      "  dmltensor map --sizes 2,3 --pad w=2 --view memory\n"

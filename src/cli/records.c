@@ -57,10 +57,10 @@ static int next_byte(struct record_reader *r)
     return c;
 }
 
-/* Appends to the record unless that passes RECORD_MAX; false then. */
-static bool append(struct record_reader *r, const char *s, size_t n)
+/* Appends to the record unless that passes max bytes; false then. */
+static bool append(struct record_reader *r, const char *s, size_t n, size_t max)
 {
-    if (r->len + n > RECORD_MAX)
+    if (r->len + n > max)
         return false;
     if (r->len + n + 1 > r->cap) {
         size_t cap = r->cap ? r->cap : 4096;
@@ -126,7 +126,8 @@ static enum record_status next_line(struct record_reader *r, const char **text, 
             size_t avail = r->end - r->pos;
             const char *nl = memchr(p, '\n', avail);
             size_t n = nl ? (size_t)(nl - p) : avail;
-            if (!too_long && !append(r, p, n))
+            /* One byte more than a record: the CR of a CRLF line end. */
+            if (!too_long && !append(r, p, n, RECORD_MAX + 1))
                 too_long = true;
             r->pos += n;
             if (nl) {
@@ -143,6 +144,8 @@ static enum record_status next_line(struct record_reader *r, const char **text, 
             return RECORD_TOO_LONG;
         if (r->len && r->rec[r->len - 1] == '\r')
             r->rec[--r->len] = '\0';
+        if (r->len > RECORD_MAX)
+            return RECORD_TOO_LONG; /* RECORD_MAX + 1 bytes, the last not a CR */
         size_t i = 0;
         while (i < r->len && is_space(r->rec[i]))
             i++;
@@ -269,7 +272,7 @@ static enum record_status next_element(struct record_reader *r, const char **tex
         const char *start = r->block + r->pos, *end = r->block + r->end;
         const char *stop = scan_element(r, &s, start, end);
         size_t n = (size_t)(stop - start);
-        if (n && !too_long && !append(r, start, n))
+        if (n && !too_long && !append(r, start, n, RECORD_MAX))
             too_long = true;
         r->pos += n;
         if (stop < end) {
@@ -285,7 +288,7 @@ static enum record_status next_element(struct record_reader *r, const char **tex
     if (too_long)
         return RECORD_TOO_LONG;
     if (r->rec == NULL)
-        append(r, "", 0);
+        append(r, "", 0, RECORD_MAX);
     *text = r->rec;
     *len = r->len;
     return RECORD_OK;

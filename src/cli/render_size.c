@@ -400,11 +400,18 @@ static void put_bytes(struct outbuf *b, dmlt_u128 v)
     double x = dmlt_u128_to_double(v);
     unsigned u = 0;
     x /= 1024;
-    while (x >= 1024 && u + 1 < sizeof units / sizeof units[0]) {
+    const unsigned n_units = sizeof units / sizeof units[0];
+    while (x >= 1024 && u + 1 < n_units) {
         x /= 1024;
         u++;
     }
+    /* 1023.96 KiB rounds to 1024.0 KiB at one decimal: say 1.0 MiB. */
     char buf[64];
+    snprintf(buf, sizeof buf, "%.1f", x);
+    if (strcmp(buf, "1024.0") == 0 && u + 1 < n_units) {
+        x /= 1024;
+        u++;
+    }
     if (x == (double)(uint64_t)x)
         snprintf(buf, sizeof buf, " (%.0f %s)", x, units[u]);
     else

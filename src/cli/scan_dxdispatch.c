@@ -2,13 +2,13 @@
  * DML_BUFFER_BINDING's are, and every product and sum is checked: a value
  * past 2^64-1 is an error that says so, never a wrapped number. */
 #include "scan_dxdispatch.h"
+#include "json_parse.h"
 #include "parse.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#define MAX_SAFE 9007199254740991.0 /* 2^53 - 1: larger JSON numbers are not exact */
 
 struct walk {
     const cJSON *resources, *dispatchables;
@@ -103,8 +103,8 @@ static bool out_of_range(struct cli_error *e, const char *key, const char *what)
     return false;
 }
 
-/* A count or byte size: a JSON number up to 2^53-1 or a string of digits up
- * to 2^64-1, read as the command line reads its numbers. */
+/* A count or byte size: a JSON number or a string of digits, up to 2^64-1,
+ * read exactly as the command line reads its numbers. */
 static bool read_u64(const cJSON *v, const char *key, uint64_t *out, struct cli_error *e)
 {
     char buf[48];
@@ -112,18 +112,19 @@ static bool read_u64(const cJSON *v, const char *key, uint64_t *out, struct cli_
     if (has_type(v, cJSON_String)) {
         text = v->valuestring;
     } else if (has_type(v, cJSON_Number)) {
-        double x = v->valuedouble;
-        if (fabs(x) > MAX_SAFE) {
-            fail(e, "inexact_number", NULL, NULL,
-                 "a number past 2^53 is not exact as a JSON number");
-            set_hint(e, "give it as a string of digits, e.g. \"18446744073709551615\"");
-            e->key = key;
-            return false;
+        /* Read exactly from the number's text, as batch reads its keys: a
+         * whole number as its digits, a fraction or a negative number as
+         * written, for parse_uint to refuse with its own message. */
+        size_t n;
+        switch (json_integer_digits(json_number_text(v), buf, sizeof buf, &n)) {
+        case JSON_INTEGER:
+            break;
+        case JSON_NOT_INTEGER:
+            text = json_number_text(v);
+            break;
+        case JSON_INTEGER_HUGE:
+            return out_of_range(e, key, key);
         }
-        if (x == floor(x))
-            snprintf(buf, sizeof buf, "%s%.0f", x < 0 ? "-" : "", fabs(x));
-        else
-            snprintf(buf, sizeof buf, "%.17g", x);
     } else {
         fail(e, "bad_type", NULL, NULL, "expected a number");
         e->key = key;

@@ -10,7 +10,7 @@ set(DMLT_CLI_SOURCES
   src/cli/describe.c
   src/cli/descriptor.c
   src/cli/errors.c
-  src/cli/json_fast.c
+  src/cli/json_parse.c
   src/cli/options.c
   src/cli/outbuf.c
   src/cli/parse.c

@@ -493,6 +493,16 @@ DMLT_API enum dmlt_status dmlt_locate(const struct dmlt_tensor *t, dmlt_u128 off
                                       unsigned long work_cap, dmlt_coord_fn fn, void *ctx,
                                       uint64_t *found);
 
+/* dmlt_locate with a budget for the whole search, to share among many
+ * searches (map's views draw many offsets in bounded time): *budget is the
+ * number of search nodes it may visit in all, solutions included, and on
+ * return what is left of it. DMLT_E_WORK_CAP if the budget ran out before
+ * the search finished: the coordinates reported are correct, the first in
+ * row-major order, but there may be more. */
+DMLT_API enum dmlt_status dmlt_locate_budget(const struct dmlt_tensor *t, dmlt_u128 offset,
+                                             unsigned long *budget, dmlt_coord_fn fn, void *ctx,
+                                             uint64_t *found);
+
 /* Every coordinate in logical row-major order (the last dim fastest), with
  * its offsets kept up to date by additions: the offset map in constant
  * memory. Read the public fields after dmlt_walk_start and after each

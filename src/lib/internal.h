@@ -19,8 +19,11 @@ typedef bool (*dmlt__solution_fn)(void *ctx, const int64_t x[], unsigned n);
 
 enum dmlt__solve_result { DMLT__SOLVE_DONE, DMLT__SOLVE_STOPPED, DMLT__SOLVE_CAPPED };
 
+/* work_cap bounds the search nodes visited between two solutions, or, with
+ * renew false, in all; *visited (if not NULL) gets the nodes visited. */
 enum dmlt__solve_result dmlt__solve(unsigned n, const int64_t a[], const int64_t lo[],
                                     const int64_t hi[], wi128 target, unsigned long work_cap,
-                                    dmlt__solution_fn fn, void *ctx);
+                                    bool renew, unsigned long *visited, dmlt__solution_fn fn,
+                                    void *ctx);
 
 #endif

@@ -74,11 +74,15 @@ static bool emit_coord(void *ctx, const int64_t x[], unsigned n)
     return lc->fn(lc->ctx, coord, n);
 }
 
-enum dmlt_status dmlt_locate(const struct dmlt_tensor *t, dmlt_u128 offset, unsigned long work_cap,
-                             dmlt_coord_fn fn, void *ctx, uint64_t *found)
+/* dmlt_locate and dmlt_locate_budget: renew says whether a solution starts
+ * the count of work again; *visited gets the nodes visited. */
+static enum dmlt_status locate(const struct dmlt_tensor *t, dmlt_u128 offset,
+                               unsigned long work_cap, bool renew, unsigned long *visited,
+                               dmlt_coord_fn fn, void *ctx, uint64_t *found)
 {
     struct dmlt_error err;
     *found = 0;
+    *visited = 0;
     enum dmlt_status st = dmlt_tensor_check(t, &err);
     if (st != DMLT_OK)
         return st;
@@ -93,8 +97,25 @@ enum dmlt_status dmlt_locate(const struct dmlt_tensor *t, dmlt_u128 offset, unsi
     if (w_lt(last, w_from_pub(offset)))
         return DMLT_OK; /* past the last element: nothing maps there */
     struct locate_ctx lc = {fn, ctx, 0};
-    enum dmlt__solve_result r =
-        dmlt__solve(t->rank, a, lo, hi, wi_from_u(w_from_pub(offset)), work_cap, emit_coord, &lc);
+    enum dmlt__solve_result r = dmlt__solve(t->rank, a, lo, hi, wi_from_u(w_from_pub(offset)),
+                                            work_cap, renew, visited, emit_coord, &lc);
     *found = lc.found;
     return r == DMLT__SOLVE_CAPPED ? DMLT_E_WORK_CAP : DMLT_OK;
+}
+
+enum dmlt_status dmlt_locate(const struct dmlt_tensor *t, dmlt_u128 offset, unsigned long work_cap,
+                             dmlt_coord_fn fn, void *ctx, uint64_t *found)
+{
+    unsigned long visited;
+    return locate(t, offset, work_cap, true, &visited, fn, ctx, found);
+}
+
+enum dmlt_status dmlt_locate_budget(const struct dmlt_tensor *t, dmlt_u128 offset,
+                                    unsigned long *budget, dmlt_coord_fn fn, void *ctx,
+                                    uint64_t *found)
+{
+    unsigned long visited;
+    enum dmlt_status st = locate(t, offset, *budget, false, &visited, fn, ctx, found);
+    *budget -= visited < *budget ? visited : *budget;
+    return st;
 }

@@ -22,7 +22,8 @@ struct search {
     wi128 max_rest[DMLT_MAX_RANK + 1];   /* largest */
     int64_t gcd_rest[DMLT_MAX_RANK + 1]; /* gcd of a[j], j >= i (0: none) */
     int64_t x[DMLT_MAX_RANK];
-    unsigned long work, cap;
+    unsigned long work, cap, visited;
+    bool renew; /* a solution starts the count of work again */
     dmlt__solution_fn fn;
     void *ctx;
 };
@@ -63,7 +64,8 @@ static int64_t mod_inverse(int64_t a, int64_t m)
 
 static enum dmlt__solve_result report(struct search *s)
 {
-    s->work = 0; /* the cap bounds the work between two solutions */
+    if (s->renew)
+        s->work = 0; /* the cap bounds the work between two solutions */
     return s->fn(s->ctx, s->x, s->n) ? DMLT__SOLVE_DONE : DMLT__SOLVE_STOPPED;
 }
 
@@ -71,6 +73,7 @@ static enum dmlt__solve_result visit(struct search *s, unsigned i, wi128 rem)
 {
     if (++s->work > s->cap)
         return DMLT__SOLVE_CAPPED;
+    s->visited++;
     const int64_t a = s->a[i];
     int64_t lo = s->lo[i], hi = s->hi[i], step = 1;
 
@@ -120,7 +123,8 @@ static enum dmlt__solve_result visit(struct search *s, unsigned i, wi128 rem)
 
 enum dmlt__solve_result dmlt__solve(unsigned n, const int64_t a[], const int64_t lo[],
                                     const int64_t hi[], wi128 target, unsigned long work_cap,
-                                    dmlt__solution_fn fn, void *ctx)
+                                    bool renew, unsigned long *visited, dmlt__solution_fn fn,
+                                    void *ctx)
 {
     struct search s;
     s.n = n;
@@ -129,8 +133,12 @@ enum dmlt__solve_result dmlt__solve(unsigned n, const int64_t a[], const int64_t
     s.hi = hi;
     s.work = 0;
     s.cap = work_cap;
+    s.visited = 0;
+    s.renew = renew;
     s.fn = fn;
     s.ctx = ctx;
+    if (visited)
+        *visited = 0;
     if (n == 0 || n > DMLT_MAX_RANK)
         return DMLT__SOLVE_DONE;
     for (unsigned i = 0; i < n; i++)
@@ -143,5 +151,8 @@ enum dmlt__solve_result dmlt__solve(unsigned n, const int64_t a[], const int64_t
         s.max_rest[i] = wi_add(s.max_rest[i + 1], wi_mul64(a[i], hi[i]));
         s.gcd_rest[i] = gcd(s.gcd_rest[i + 1], a[i]);
     }
-    return visit(&s, 0, target);
+    enum dmlt__solve_result r = visit(&s, 0, target);
+    if (visited)
+        *visited = s.visited;
+    return r;
 }

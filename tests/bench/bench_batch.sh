@@ -22,8 +22,15 @@
 # Times come from hyperfine (mean of 3 runs) if it is on PATH, else from
 # plain timing of 3 runs each (date +%s.%N).  jq, valgrind and /usr/bin/time
 # are optional: a part whose tool is missing is skipped with a note.
-# This is a report, not a test: it exits 0 even when a goal is missed, and 1
-# only if a command could not be run or gave a wrong result.
+#   peak RSS on bad records: RSS_RECORDS (default 1,000,000;
+#               $DMLT_BENCH_BATCH_RSS_RECORDS) records of each kind of bad
+#               record (bad JSON, text after the record, an unknown key, a bad
+#               value, a wrong type) and an array of them all, each against
+#               as many good records (goal: ratio <= 1.25).
+# This is a report, not a test: it exits 0 even when a time goal is missed,
+# and 1 if a command could not be run or gave a wrong result, or when the
+# peak RSS of a kind of bad record passes 1.25x good records' (memory is not
+# noise: that is a leak).
 set -euo pipefail
 
 usage() {
@@ -223,6 +230,94 @@ else
     echo "peak RSS: /usr/bin/time not found (apt-get install time); skipped"
 fi
 
+# --- peak RSS on bad records ---------------------------------------------------
+# A bad record must cost no more memory than a good one: RSS_RECORDS
+# (default 1,000,000; $DMLT_BENCH_BATCH_RSS_RECORDS) records of each kind,
+# each file against RSS_RECORDS good records. Each kind varies its id and
+# its fault so that no two records are alike. Unlike the timings, this is a
+# test: peak RSS is not noise, so a kind over 1.25x fails the script.
+echo
+rss_records=${DMLT_BENCH_BATCH_RSS_RECORDS:-1000000}
+case "$rss_records" in ''|*[!0-9]*) die "DMLT_BENCH_BATCH_RSS_RECORDS is not a number" ;; esac
+if [ -x /usr/bin/time ]; then
+    # bad KIND N > FILE: N records of one kind of fault, one a line.
+    bad() {
+        awk -v kind="$1" -v n="$2" -v in_array="${3:-0}" 'BEGIN {
+            # The last fault (an object never closed) would swallow the rest of
+            # an array: an array element takes the others only.
+            nv = split("{\"id\":%d,\"sizes\":[1,%d],}|{\"id\":%d,\"sizes\":[1,%d],\"strides\":tru}|{\"id\":%d \"sizes\":[1,%d]}|{\"id\":%d,\"sizes\":[1,%d],\"dtype\":\"f\\u0000\"}|{\"id\":%d,\"sizes\":[1,%d]", badjson, "|")
+            if (in_array) nv--
+            for (i = 1; i <= n; i++) {
+                m = i % 1000 + 1
+                if (kind == "bad_json") printf badjson[i % nv + 1] "\n", i, m
+                else if (kind == "trailing") printf "{\"id\":%d,\"sizes\":[1,%d]} x%d\n", i, m, i
+                else if (kind == "unknown_key") printf "{\"id\":%d,\"sizes\":[1,%d],\"sise%d\":1}\n", i, m, m
+                else if (kind == "bad_value") printf "{\"id\":%d,\"sizes\":[%d,0,2],\"dtype\":\"float%d\"}\n", i, m, m
+                else if (kind == "wrong_type") printf "{\"id\":%d,\"sizes\":[1,%d],\"layout\":[%d]}\n", i, m, m
+            }
+        }'
+    }
+    # bad_array N > FILE: one JSON array of N bad records, a fifth of each
+    # kind, kind after kind (a good record between two bad ones would hide
+    # memory that only bad records keep).
+    bad_array() {
+        local n=$1 k=$(($1 / 5 + 1)) kind
+        for kind in bad_json trailing unknown_key bad_value wrong_type; do
+            bad "$kind" "$k" 1 >"$tmp/array_$kind"
+        done
+        echo "["
+        cat "$tmp"/array_bad_json "$tmp"/array_trailing "$tmp"/array_unknown_key \
+            "$tmp"/array_bad_value "$tmp"/array_wrong_type \
+            | awk -v n="$n" 'NR > n { exit } NR > 1 { print prev "," } { prev = $0 } END { print prev }'
+        echo "]"
+        rm -f "$tmp"/array_*
+    }
+    # rss_bad FILE RECORDS: peak RSS in KB; batch must answer every record
+    # with an error record (exit 1, one line each).
+    rss_bad() {
+        local status=0
+        /usr/bin/time -f %M -o "$tmp/rss" "$bin" batch "$1" >"$tmp/out" 2>"$tmp/err" || status=$?
+        [ "$status" -eq 1 ] || die "dmltensor batch $1: exit $status, expected 1:"$'\n'"$(tail -c 600 "$tmp/err")"
+        local lines errors
+        lines=$(wc -l <"$tmp/out")
+        errors=$(grep -c '"error":{"id":' "$tmp/out" || true)
+        [ "$lines" -eq "$2" ] && [ "$errors" -eq "$2" ] \
+            || die "dmltensor batch $1: $lines lines, $errors error records for $2 bad records"
+        tail -n 1 "$tmp/rss"
+    }
+    if [ "$rss_records" -eq "$records" ]; then good_file=$jsonl; else
+        good_file="$tmp/good_rss.jsonl"
+        gen "$rss_records" 7 >"$good_file"
+    fi
+    rss_good=$(rss "$good_file")
+    echo "peak RSS of dmltensor batch on $rss_records bad records of each kind (/usr/bin/time -f %M):"
+    printf '%-34s %10s KB\n' "good records (the baseline)" "$rss_good"
+    worst=0
+    fails=""
+    for kind in bad_json trailing unknown_key bad_value wrong_type array; do
+        if [ "$kind" = array ]; then
+            bad_array "$rss_records" >"$tmp/bad.json"
+            file="$tmp/bad.json"
+        else
+            bad "$kind" "$rss_records" >"$tmp/$kind"
+            file="$tmp/$kind"
+        fi
+        kb=$(rss_bad "$file" "$rss_records")
+        ratio=$(awk -v a="$kb" -v b="$rss_good" 'BEGIN { printf "%.2f", a / b }')
+        printf '%-34s %10s KB  %sx\n' "$kind" "$kb" "$ratio"
+        if awk -v r="$ratio" 'BEGIN { exit !(r > 1.25) }'; then fails="$fails $kind"; fi
+    done
+    rm -f "$tmp"/bad_json "$tmp"/trailing "$tmp"/unknown_key "$tmp"/bad_value "$tmp"/wrong_type "$tmp/bad.json" "$tmp/out"
+    if [ -n "$fails" ]; then
+        echo "goal: each kind's peak RSS <= 1.25x good records': FAIL ($fails)"
+        rss_failed=1
+    else
+        echo "goal: each kind's peak RSS <= 1.25x good records': PASS"
+    fi
+else
+    echo "peak RSS on bad records: /usr/bin/time not found (apt-get install time); skipped"
+fi
+
 # --- where the time goes -------------------------------------------------------
 echo
 if have valgrind && have callgrind_annotate; then
@@ -250,4 +345,5 @@ else
     echo "callgrind: valgrind not found (apt-get install valgrind); skipped"
 fi
 
+[ -z "${rss_failed:-}" ] || die "peak RSS grows with bad records (see above)"
 exit 0

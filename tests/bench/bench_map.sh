@@ -13,6 +13,8 @@
 #   peak RSS  /usr/bin/time -f %M at both sizes and their ratio: map streams,
 #             so its memory must not grow with the element count (goal:
 #             ratio <= 1.25).
+# Then --view memory and grid at the largest --limit (100,000) on cheap and on
+# costly tensors: the view's work budget bounds its time (goal: < 1 s).
 # Times come from hyperfine (mean of several runs) if it is on PATH, else from
 # plain timing of a few runs each (date +%s%N).
 # This is a report, not a test: it exits 0 even when a goal is missed, and 1
@@ -177,5 +179,43 @@ if [ -x /usr/bin/time ]; then
 else
     echo "peak RSS: /usr/bin/time not found (apt-get install time); skipped"
 fi
+
+# --- views: the work budget --------------------------------------------------
+# A view searches, for each cell, who is there, within one work budget for
+# the whole view: its time is bounded whatever the tensor. Timed at the
+# largest --limit a view takes, on tensors whose searches are cheap (packed
+# NHWC) and on ones that run out of work (the sizes and strides of issue 13,
+# and a broadcast-heavy overlap). Goal: each under 1 s. Wall time of one run
+# (mean of 3), and the cells drawn unknown (`?`).
+echo
+view_limit=100000
+hard="--dtype uint8 --sizes 2,1000,1000,1000,1000,1000,1000,2 --strides 101,2,2,2,2,2,2,1000003"
+echo "map --view at --limit $view_limit: wall time (mean of 3 runs) and cells drawn unknown"
+printf '%-44s %8s %10s %8s\n' "case" "view" "wall s" "unknown"
+goal_view=PASS
+for tensor in "--dtype float16 --sizes 1,64,256,256 --layout nhwc" "$hard" \
+    "--sizes 64,1000,1000 --strides 1,1,1"; do
+    for view in memory grid; do
+        cmd="$bin map $tensor --view $view --limit $view_limit --width 200"
+        # shellcheck disable=SC2086
+        $cmd >"$tmp/view" 2>"$tmp/err" || die "command failed: $cmd"$'\n'"$(cat "$tmp/err")"
+        unknown=$(tr -cd '?' <"$tmp/view" | wc -c)
+        t0=$(date +%s%N)
+        for _ in 1 2 3; do
+            # shellcheck disable=SC2086
+            $cmd >/dev/null
+        done
+        t1=$(date +%s%N)
+        secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 3e9 }')
+        if awk -v s="$secs" 'BEGIN { exit !(s >= 1.0) }'; then goal_view=MISS; fi
+        case "$tensor" in
+            *1000003*) name="issue 13's 2,1000,...,2 strides 101,2,...";;
+            *1,1,1) name="64,1000,1000 strides 1,1,1";;
+            *) name="float16 1,64,256,256 nhwc";;
+        esac
+        printf '%-44s %8s %10s %8s\n' "$name" "$view" "$secs" "$unknown"
+    done
+done
+echo "goal: every view at --limit $view_limit in under 1 s: $goal_view"
 
 exit 0

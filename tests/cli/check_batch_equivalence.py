@@ -21,7 +21,7 @@ several lines, some sharing a line).  Each file is run through
               booleans, and pad as a string, a list or an object {"w":2};
               rank; row_pitch_align;
   buffer      total_tensor_size_bytes / TotalTensorSizeInBytes as numbers
-              and as strings (past 2^53 and up to 2^64-1 as strings),
+              and as strings, past 2^53 and up to 2^64-1 in both forms,
               guaranteed_base_offset_alignment, base_offset_bytes, flags,
               binding_size_bytes, buffer_size_bytes;
   commands    size (by default or named), validate, offset with coord or
@@ -29,10 +29,11 @@ several lines, some sharing a line).  Each file is run through
               not the first key).
 
 About 15% are deliberately bad: zero size, unknown key, malformed JSON,
-negative number, fraction, 9 dims, a number past 2^53 given as a JSON
-number, bad dtype, coordinate out of range, and a few more (size past 2^32,
-total past 2^64, stride count, pad on the outermost dim, conflicting keys,
-a record that is not an object).
+negative number, fraction, 9 dims, bad dtype, coordinate out of range, and
+a few more (size past 2^32, total past 2^64, stride count, pad on the
+outermost dim, conflicting keys, a record that is not an object). Some
+records give a number past 2^53 as a JSON number, read exactly as the
+option reads its digits (in range or not).
 
 For every record the equivalent single command is run (`dmltensor
 size|validate|offset ... --format json`, the record's keys as options).
@@ -44,10 +45,10 @@ Batch must give, on the record's output line:
     in that file, and the same error "id" (and, where both have one, the
     same "message") as the single command's {"error":{...}};
   * for a record whose fault the command line cannot express (malformed
-    JSON, non-object, unknown key, a number past 2^53 as a JSON number, a
-    fraction, a numeric DataType outside 1..13, a NUL inside a string,
-    missing sizes): the error id expected here (bad_json, bad_record,
-    unknown_key, inexact_number, bad_number, bad_dtype, missing_key) and the
+    JSON, non-object, unknown key, a fraction, a numeric DataType outside
+    1..13, a NUL inside a string, missing sizes): the error id expected
+    here (bad_json, bad_record, unknown_key, bad_number, bad_dtype,
+    missing_key) and the
     line; "id" is null when the record could not be read as an object.
 
 Keys the single command does not take (base_offset_bytes, flags,
@@ -82,7 +83,7 @@ import tempfile
 import dmlt_model as m
 from dmlt_model import LETTERS, U32_MAX, U64_MAX
 
-MAX_SAFE = (1 << 53) - 1  # larger JSON numbers are refused as inexact
+MAX_SAFE = (1 << 53) - 1  # larger JSON numbers are exact in few parsers: not in dmltensor's
 
 # Options each single command takes (of those a descriptor can set).
 TAKES = {
@@ -190,8 +191,8 @@ def list_form(rng, values, string_p=0.35):
 
 
 def number_form(rng, value, string_p=0.4):
-    """A number as a JSON number (exact only up to 2^53 - 1) or a string."""
-    if value > MAX_SAFE or rng.random() < string_p:
+    """A number as a JSON number (read exactly at any size) or a string."""
+    if rng.random() < string_p:
         return str(value)
     return value
 
@@ -442,7 +443,7 @@ def set_list(rec, key, option, values, as_string):
 BAD_KINDS = [
     # (weight, kind)
     (3, "zero_size"), (3, "unknown_key"), (4, "malformed"), (3, "negative"), (2, "fraction"),
-    (2, "nine_dims"), (3, "inexact"), (3, "bad_dtype"), (3, "coord_out_of_range"),
+    (2, "nine_dims"), (3, "big_number"), (3, "bad_dtype"), (3, "coord_out_of_range"),
     (1, "size_too_big"), (1, "total_too_big"), (1, "stride_count"), (1, "pad_outermost"),
     (1, "conflict"), (1, "non_object"), (1, "missing_sizes"),
 ]
@@ -510,20 +511,24 @@ def bad_record(rng, n, kind=None, template=None):
         rec.cli, rec.expect = None, "bad_number"
     elif kind == "nine_dims":
         set_list(rec, "sizes", "--sizes", [rng.randint(1, 3) for _ in range(9)], as_string)
-    elif kind == "inexact":
-        big = rng.choice([MAX_SAFE + 1, MAX_SAFE + 2, 1 << 60, U64_MAX,
+    elif kind == "big_number":
+        # Past 2^53 as a JSON number: read exactly, as the option reads
+        # its digits (out of range for sizes, strides and the alignment).
+        big = rng.choice([MAX_SAFE + 1, MAX_SAFE + 2, 1 << 60, U64_MAX, U64_MAX + 1,
                           rng.randint(MAX_SAFE + 1, U64_MAX)])
         where = rng.choice(["total", "total", "sizes", "strides", "base", "alignment"])
-        key = {"total": "total_tensor_size_bytes", "sizes": "sizes", "strides": "strides",
-               "base": "base_offset_bytes", "alignment": "guaranteed_base_offset_alignment"}[where]
+        key, option = {"total": ("total_tensor_size_bytes", "--total-size"),
+                       "sizes": ("sizes", "--sizes"), "strides": ("strides", "--strides"),
+                       "base": ("base_offset_bytes", "--base-offset"),
+                       "alignment": ("guaranteed_base_offset_alignment", "--alignment")}[where]
+        if where in ("base", "alignment") and rec.cmd == "size":
+            rec.cmd = "validate"
+            rec.set("command", "validate")
         if where in ("sizes", "strides"):
-            rec.set(key, [1] * (rank - 1) + [Raw(str(big))])
+            set_list(rec, key, option, [1] * (rank - 1) + [big], False)
         else:
-            if where in ("base", "alignment") and rec.cmd == "size":
-                rec.cmd = "validate"
-                rec.set("command", "validate")
             rec.set(key, Raw(str(big)))
-        rec.cli, rec.expect = None, "inexact_number"
+            rec.opt(option, str(big))
     elif kind == "bad_dtype":
         key = rng.choice(["dtype", "DataType"])
         rec.fields = [(k, v) for k, v in rec.fields if k != "dtype"]
@@ -764,7 +769,7 @@ def check_record(rec, text, line_no, got, expected):
         return fails + show() if fails else []
 
     # a result
-    if rec.kind not in ("good",):
+    if rec.kind not in ("good", "big_number"):  # a big total or base offset is in range
         fail("meant as a bad record (%s), but the single command succeeds" % rec.kind)
     invalid = rec.cmd == "validate" and sdoc.get("valid") is False
     want_rc = 1 if invalid else 0

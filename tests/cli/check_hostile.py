@@ -318,6 +318,35 @@ def check_io(binary):
     return results
 
 
+def check_record_limits(binary):
+    """(name, problems): a batch record of exactly 1 MiB is read, one byte
+    more is record_too_long; a CRLF line end and an array element alike."""
+    results = []
+    limit = 1 << 20
+    rec = b'{"sizes":[1]}'
+    for size, end, form in ((limit, b"\n", "lines"), (limit, b"\r\n", "lines"),
+                            (limit + 1, b"\n", "lines"), (limit + 1, b"\r\n", "lines"),
+                            (limit, b"", "array"), (limit + 1, b"", "array")):
+        body = rec + b" " * (size - len(rec))
+        data = body + end if form == "lines" else b"[" + body + b"]"
+        data += b'{"id":2,"sizes":[2]}\n'  # and the next record is read
+        p = subprocess.run(wrapper() + [binary, "batch", "-"], input=data, capture_output=True)
+        lines = p.stdout.decode("utf-8", "replace").splitlines()
+        want_error = size > limit
+        problems = []
+        if len(lines) != 2:
+            problems.append(f"{len(lines)} output lines, expected 2")
+        elif want_error != ('"error":{"id":"record_too_long"' in lines[0]):
+            problems.append(f"first record: {lines[0][:200]}")
+        elif '"id":2' not in lines[1] or '"error"' in lines[1]:
+            problems.append(f"second record: {lines[1][:200]}")
+        if p.returncode != (1 if want_error else 0):
+            problems.append(f"exit status {p.returncode}")
+        crlf = " + CRLF" if end == b"\r\n" else ""
+        results.append((f"batch: a {form} record of {size} bytes{crlf}", problems))
+    return results
+
+
 def quote(word):
     """A shell word; $'...' with escapes when it holds unprintable bytes."""
     if word.isprintable():
@@ -364,7 +393,7 @@ def main():
                 print(f"FAIL {name}{' (json)' if json_mode else ''}: dmltensor {show(v)}")
                 for p in problems:
                     print("  " + p)
-    for name, problems in check_io(binary):
+    for name, problems in check_io(binary) + check_record_limits(binary):
         total += 1
         if problems:
             failed += 1

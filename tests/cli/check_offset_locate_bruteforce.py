@@ -127,6 +127,23 @@ def check_offset(c, t, rng):
                    e.get("nibble", "<missing>"))
         elif "nibble" in e:
             c.fail(text, "offsets[%d].nibble" % i, "absent", e["nibble"])
+    # The text form: each value starts under its heading, after two spaces.
+    text, rc, out, err = c.run("offset", args)
+    lines = out.splitlines()
+    headings = ["coordinate", "offset", "byte offset"] + (["nibble"] if bits == 4 else [])
+    if rc != 0 or len(lines) != len(coords) + 1 or any(h not in lines[0] for h in headings):
+        c.fail(text, "text output", "a heading line and %d rows" % len(coords), out[:300])
+        return
+    starts = [lines[0].index(h) for h in headings]
+    for co, line in zip(coords, lines[1:]):
+        off = dot(co, got_strides)
+        values = [",".join(map(str, co)), str(off), str(base + off * bits // 8)]
+        if bits == 4:
+            values.append("low" if off % 2 == 0 else "high")
+        for col, v in zip(starts, values):
+            if line[col:col + len(v)] != v or (col and line[col - 2:col] != "  ") or \
+                    line[col + len(v):col + len(v) + 1] not in ("", " "):
+                c.fail(text, "text row", "%r at column %d" % (v, col), line)
 
 
 def check_offset_out_of_range(c, t, rng):

@@ -10,6 +10,9 @@ values computed here, the overlap property by enumerating every coordinate
 and the layout detection by trying every permutation.  A few fixed large
 cases check exact big-integer arithmetic and the 32-bit helper diagnostic.
 
+Also the text form's human size, "(1.5 KiB)", at and around each unit's
+boundary: the largest unit, never "1024.0 KiB", within rounding.
+
 Prints one line per failure and ends with "N passed, M failed".
 Exit status 1 if anything failed, else 0.  Standard library only.
 """
@@ -17,6 +20,7 @@ Exit status 1 if anything failed, else 0.  Standard library only.
 import itertools
 import json
 import random
+import re
 import subprocess
 import sys
 
@@ -352,11 +356,56 @@ def check_case(tool, case):
     return fails
 
 
+UNITS = ["KiB", "MiB", "GiB", "TiB"]
+
+
+def check_human_size(binary, n):
+    """The text form's "(X unit)" after a byte count: the unit is the largest
+    that X stays at least 1 in, X is below 1024 as printed (never 1024.0),
+    and within rounding of the bytes (whole: exact; else one decimal)."""
+    cmd = [binary, "size", "--dtype", "uint8", "--sizes", str(n)]
+    out = subprocess.run(cmd, capture_output=True).stdout.decode()
+    line = next((x for x in out.splitlines() if x.startswith("packed size")), "")
+    nbytes = round_up4(n)
+    text = shell_words(cmd)
+    mm = re.match(r"^packed size +(\d+) bytes?(?: \(([0-9.]+) (\w+)\))?$", line)
+    if not mm or int(mm.group(1)) != nbytes:
+        return ["%s: packed size line %r" % (text, line)]
+    if nbytes < 1024:
+        return [] if mm.group(2) is None else ["%s: a unit under 1 KiB: %r" % (text, line)]
+    x, unit = mm.group(2), mm.group(3)
+    if unit not in UNITS:
+        return ["%s: unit %r" % (text, unit)]
+    scale = 1024 ** (UNITS.index(unit) + 1)
+    exact = nbytes / scale
+    fails = []
+    if float(x) >= 1024 or float(x) < 0.95:
+        fails.append("%s: %r: not the largest unit it is at least 1 of" % (text, line))
+    if "." in x:
+        if abs(float(x) - exact) > 0.05 + 1e-9:
+            fails.append("%s: %r: %s is not %.4f to one decimal" % (text, line, x, exact))
+    elif int(x) * scale != nbytes:
+        fails.append("%s: %r: %s %s is not exactly %d bytes" % (text, line, x, unit, nbytes))
+    return fails
+
+
+def human_size_cases(rng):
+    """Byte counts at and around each unit's 1024 boundary, and random ones."""
+    ns = set()
+    for k in (1, 2, 3):
+        for d in (0, 1, 2, 3, 4, 5, 8, 52, 53, 100, 1024 ** (k - 1) // 20 + 4):
+            ns.update({1024 ** k - d, 1024 ** k + d})
+    ns.update(rng.randint(1, U32_MAX) for _ in range(40))
+    return sorted(x for x in ns if 1 <= x <= U32_MAX)
+
+
 def main(argv):
     opts = m.parse_args(argv, __doc__, cases=400, seed=1234)
     rng = random.Random(opts.seed)
     cases = [make_random_case(rng) for _ in range(opts.cases)] + fixed_cases()
-    return m.summarize(check_case(opts.dmltensor, case) for case in cases)
+    results = [check_case(opts.dmltensor, case) for case in cases]
+    results += [check_human_size(opts.dmltensor, n) for n in human_size_cases(rng)]
+    return m.summarize(results)
 
 
 if __name__ == "__main__":

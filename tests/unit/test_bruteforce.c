@@ -125,7 +125,36 @@ static void unravel(const struct dmlt_tensor *t, uint64_t index, uint32_t coord[
 }
 
 static struct brute b;
-static struct collect got;
+static struct collect got, got_budget;
+
+/* dmlt_locate_budget at offset off: with an ample budget, the coordinates
+ * got holds (dmlt_locate's), and the budget less the nodes visited; with
+ * any smaller budget, DMLT_E_WORK_CAP, a budget of 0 left, and the first
+ * of those coordinates, in order (never one that is not there). */
+static void check_locate_budget(const struct dmlt_tensor *t, uint64_t off)
+{
+    const unsigned long ample = 1000000000ul;
+    unsigned long budget = ample;
+    uint64_t found;
+    got_budget.n = 0;
+    CHECK(dmlt_locate_budget(t, P(off), &budget, collect_coord, &got_budget, &found) == DMLT_OK);
+    CHECK_EQ(got_budget.n, got.n);
+    for (uint64_t i = 0; i < got.n && i < got_budget.n && i < MAX_ELEMS; i++)
+        CHECK(memcmp(got.coords[i], got_budget.coords[i], t->rank * sizeof(uint32_t)) == 0);
+    const unsigned long used = ample - budget;
+    CHECK(used <= ample);
+    const unsigned long smaller[3] = {0, used / 2, used - 1};
+    for (int j = 0; j < 3 && used > 0; j++) {
+        budget = smaller[j];
+        got_budget.n = 0;
+        CHECK(dmlt_locate_budget(t, P(off), &budget, collect_coord, &got_budget, &found) ==
+              DMLT_E_WORK_CAP);
+        CHECK_EQ(budget, 0);
+        CHECK(got_budget.n <= got.n);
+        for (uint64_t i = 0; i < got_budget.n && i < MAX_ELEMS; i++)
+            CHECK(memcmp(got.coords[i], got_budget.coords[i], t->rank * sizeof(uint32_t)) == 0);
+    }
+}
 
 static void check_tensor(const struct dmlt_tensor *t)
 {
@@ -196,6 +225,7 @@ static void check_tensor(const struct dmlt_tensor *t)
         if (!CHECK(same && k == got.n))
             fprintf(stderr, "  locate offset %llu: %llu expected, %llu found\n",
                     (unsigned long long)off, (unsigned long long)k, (unsigned long long)got.n);
+        check_locate_budget(t, off);
     }
 }
 
@@ -291,6 +321,18 @@ static void test_search_is_not_enumeration(void)
     n = 0;
     CHECK(dmlt_locate(&t, P(2), 64, count_only, &n, &found) == DMLT_OK);
     CHECK_EQ(found, 16);
+    /* dmlt_locate's cap starts again at each of the 16; a budget does not:
+     * what is enough between two solutions is not enough for all 16. */
+    unsigned long visited_all = 1000;
+    CHECK(dmlt_locate_budget(&t, P(2), &visited_all, count_only, &n, &found) == DMLT_OK);
+    visited_all = 1000 - visited_all;
+    unsigned long between = 1;
+    while (dmlt_locate(&t, P(2), between, count_only, &n, &found) != DMLT_OK)
+        between++;
+    CHECK(between < visited_all);
+    unsigned long budget = between;
+    CHECK(dmlt_locate_budget(&t, P(2), &budget, count_only, &n, &found) == DMLT_E_WORK_CAP);
+    CHECK(found < 16 && budget == 0);
     /* A work cap that is too small says so rather than guessing. */
     t.rank = 3;
     const uint32_t hs[3] = {1000, 1000, 1000}, hst[3] = {1, 1, 1};

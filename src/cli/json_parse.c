@@ -1,0 +1,478 @@
+/* json_parse.c - see json_parse.h. A recursive descent over the text with
+ * one table look-up per byte in the loops that matter (white space, the
+ * bytes of a string, digits). */
+#include "json_parse.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Byte classes: one table look-up per byte. */
+enum {
+    CC_SPACE = 1,      /* JSON white space: ' ', '\t', '\n', '\r' */
+    CC_STRING_END = 2, /* stops a run of plain string bytes: '"', '\\', a control byte */
+    CC_DIGIT = 4       /* '0'..'9' */
+};
+/* clang-format off */
+static const unsigned char char_class[256] = {
+    /* 0x00-0x1F: control bytes; \t \n \r are also white space */
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 2, 2, 3, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    /* 0x20-0x3F: ' ' is white space, '"' ends a string, '0'..'9' digits */
+    1, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0, 0,
+    /* 0x40-0x5F: '\\' (0x5C) ends a run */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0,
+    /* 0x60-0xFF: nothing special (bytes of UTF-8 sequences included) */
+};
+/* clang-format on */
+
+#define MALFORMED    "malformed JSON"
+#define BAD_NUMBER   "not a JSON number (no leading zeros; digits after . and e)"
+#define RAW_CONTROL  "a raw control byte in a string (JSON escapes it)"
+#define NUL_ESCAPE   "a string holds \\u0000, which dmltensor cannot pass on"
+#define BAD_ESCAPE   "not a JSON escape"
+#define SURROGATE    "a lone UTF-16 surrogate in a \\u escape"
+#define UNTERMINATED "a string without its closing quote"
+#define TOO_DEEP     "lists and objects nested more than 1000 deep"
+#define AFTER_VALUE  "text after the JSON value"
+#define NO_MEMORY    "out of memory"
+
+struct cursor {
+    const char *p, *start, *end;
+    int depth;
+    struct json_error *err;
+};
+
+static bool is_space(char ch)
+{
+    return (char_class[(unsigned char)ch] & CC_SPACE) != 0;
+}
+
+static bool is_digit(char ch)
+{
+    return (char_class[(unsigned char)ch] & CC_DIGIT) != 0;
+}
+
+static void skip_space(struct cursor *c)
+{
+    const char *p = c->p;
+    while (p < c->end && is_space(*p))
+        p++;
+    c->p = p;
+}
+
+/* Records the first error (the innermost: callers return at once). */
+static void *error_at(struct cursor *c, const char *at, const char *message)
+{
+    if (c->err->message == NULL) {
+        c->err->message = message;
+        c->err->at = (size_t)(at - c->start);
+    }
+    return NULL;
+}
+
+static cJSON *new_node(struct cursor *c, int type)
+{
+    cJSON *n = cJSON_malloc(sizeof *n);
+    if (n == NULL)
+        return error_at(c, c->p, NO_MEMORY);
+    memset(n, 0, sizeof *n);
+    n->type = type;
+    return n;
+}
+
+/* The value of 4 hex digits at p, or -1. */
+static long hex4(const char *p, const char *end)
+{
+    if (end - p < 4)
+        return -1;
+    long v = 0;
+    for (int i = 0; i < 4; i++) {
+        char ch = p[i];
+        int d = ch >= '0' && ch <= '9'   ? ch - '0'
+                : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+                : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10
+                                         : -1;
+        if (d < 0)
+            return -1;
+        v = v * 16 + d;
+    }
+    return v;
+}
+
+static char *put_utf8(char *out, unsigned long cp)
+{
+    if (cp < 0x80) {
+        *out++ = (char)cp;
+    } else if (cp < 0x800) {
+        *out++ = (char)(0xC0 | (cp >> 6));
+        *out++ = (char)(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        *out++ = (char)(0xE0 | (cp >> 12));
+        *out++ = (char)(0x80 | ((cp >> 6) & 0x3F));
+        *out++ = (char)(0x80 | (cp & 0x3F));
+    } else {
+        *out++ = (char)(0xF0 | (cp >> 18));
+        *out++ = (char)(0x80 | ((cp >> 12) & 0x3F));
+        *out++ = (char)(0x80 | ((cp >> 6) & 0x3F));
+        *out++ = (char)(0x80 | (cp & 0x3F));
+    }
+    return out;
+}
+
+/* Decodes the escape at *pp (just past its '\') into out; moves both on.
+ * NULL on a bad escape (the error recorded). A \u escape is at most 6
+ * bytes and gives at most 3 (4 for a pair of 12), so out never passes
+ * the text's length. */
+static char *escape(struct cursor *c, const char **pp, char *out)
+{
+    const char *p = *pp;
+    static const char simple_in[] = "\"\\/bfnrt", simple_out[] = "\"\\/\b\f\n\r\t";
+    const char *s = p < c->end && *p != '\0' ? strchr(simple_in, *p) : NULL;
+    if (s) {
+        *out++ = simple_out[s - simple_in];
+        *pp = p + 1;
+        return out;
+    }
+    if (p == c->end || *p != 'u')
+        return error_at(c, p - 1, BAD_ESCAPE);
+    long cp = hex4(p + 1, c->end);
+    if (cp < 0)
+        return error_at(c, p - 1, BAD_ESCAPE);
+    p += 5;
+    if (cp == 0)
+        return error_at(c, p - 6, NUL_ESCAPE);
+    if (cp >= 0xDC00 && cp <= 0xDFFF)
+        return error_at(c, p - 6, SURROGATE);
+    if (cp >= 0xD800 && cp <= 0xDBFF) { /* a high surrogate: a low one must follow */
+        long low = c->end - p >= 6 && p[0] == '\\' && p[1] == 'u' ? hex4(p + 2, c->end) : -1;
+        if (low < 0xDC00 || low > 0xDFFF)
+            return error_at(c, p - 6, SURROGATE);
+        cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+        p += 6;
+    }
+    *pp = p;
+    return put_utf8(out, (unsigned long)cp);
+}
+
+/* The string at c->p (its opening quote), decoded and NUL-terminated. */
+static char *parse_string(struct cursor *c)
+{
+    const char *start = c->p + 1, *p = start, *end = c->end;
+    while (p < end && !(char_class[(unsigned char)*p] & CC_STRING_END))
+        p++;
+    if (p < end && *p == '"') { /* the usual case: no escape */
+        size_t n = (size_t)(p - start);
+        char *s = cJSON_malloc(n + 1);
+        if (s == NULL)
+            return error_at(c, start, NO_MEMORY);
+        memcpy(s, start, n);
+        s[n] = '\0';
+        c->p = p + 1;
+        return s;
+    }
+    /* Escapes: the decoded text is never longer than the rest of the
+     * input, nor than the string's own bytes; find its end first. */
+    const char *q = p;
+    while (q < end && *q != '"') {
+        if ((unsigned char)*q < 0x20)
+            return error_at(c, q, RAW_CONTROL);
+        q += *q == '\\' && q + 1 < end ? 2 : 1;
+    }
+    if (q >= end)
+        return error_at(c, c->p, UNTERMINATED);
+    char *s = cJSON_malloc((size_t)(q - start) + 1), *out = s;
+    if (s == NULL)
+        return error_at(c, start, NO_MEMORY);
+    memcpy(out, start, (size_t)(p - start));
+    out += p - start;
+    while (p < q) {
+        if (*p == '\\') {
+            p++;
+            out = escape(c, &p, out);
+            if (out == NULL) {
+                cJSON_free(s);
+                return NULL;
+            }
+        } else {
+            *out++ = *p++;
+        }
+    }
+    *out = '\0';
+    c->p = q + 1;
+    return s;
+}
+
+/* -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?, kept as its text. */
+static cJSON *parse_number(struct cursor *c)
+{
+    const char *start = c->p, *p = start, *end = c->end;
+    if (*p == '-')
+        p++;
+    const char *digits = p;
+    unsigned long long v = 0;
+    while (p < end && is_digit(*p)) {
+        v = v * 10 + (unsigned)(*p - '0'); /* wraps past 19 digits: then unused */
+        p++;
+    }
+    size_t n = (size_t)(p - digits);
+    bool integer = true;
+    if (n == 0 || (n > 1 && *digits == '0'))
+        return error_at(c, start, BAD_NUMBER);
+    if (p < end && *p == '.') {
+        const char *frac = ++p;
+        while (p < end && is_digit(*p))
+            p++;
+        if (p == frac)
+            return error_at(c, start, BAD_NUMBER);
+        integer = false;
+    }
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        p++;
+        if (p < end && (*p == '+' || *p == '-'))
+            p++;
+        const char *exp = p;
+        while (p < end && is_digit(*p))
+            p++;
+        if (p == exp)
+            return error_at(c, start, BAD_NUMBER);
+        integer = false;
+    }
+    cJSON *node = new_node(c, cJSON_Number);
+    size_t len = (size_t)(p - start);
+    char *text = node ? cJSON_malloc(len + 1) : NULL;
+    if (text == NULL) {
+        cJSON_free(node);
+        return node ? error_at(c, start, NO_MEMORY) : NULL;
+    }
+    memcpy(text, start, len);
+    text[len] = '\0';
+    node->valuestring = text;
+    /* cJSON's approximation, for code that reads valuedouble: exact for
+     * integers of up to 15 digits, strtod's for the rest. */
+    double x = integer && n <= 15 ? (double)v : strtod(text, NULL);
+    if (integer && n <= 15 && *start == '-')
+        x = -x;
+    node->valuedouble = x;
+    node->valueint = x >= INT_MAX ? INT_MAX : x <= (double)INT_MIN ? INT_MIN : (int)x;
+    c->p = p;
+    return node;
+}
+
+/* word is "true", "false" or "null", n its length. */
+static cJSON *parse_literal(struct cursor *c, const char *word, size_t n, int type)
+{
+    if ((size_t)(c->end - c->p) < n || memcmp(c->p, word, n) != 0)
+        return error_at(c, c->p, MALFORMED);
+    cJSON *node = new_node(c, type);
+    if (node == NULL)
+        return NULL;
+    c->p += n;
+    if (type == cJSON_True)
+        node->valueint = 1;
+    return node;
+}
+
+static cJSON *parse_value(struct cursor *c);
+
+/* Links item after *last under parent, as cJSON does (head->prev is the
+ * last item). */
+static void append(cJSON *parent, cJSON **last, cJSON *item)
+{
+    if (*last == NULL) {
+        parent->child = item;
+    } else {
+        (*last)->next = item;
+        item->prev = *last;
+    }
+    *last = item;
+    parent->child->prev = item;
+}
+
+static cJSON *parse_container(struct cursor *c, bool object)
+{
+    if (++c->depth > JSON_MAX_DEPTH)
+        return error_at(c, c->p, TOO_DEEP);
+    cJSON *node = new_node(c, object ? cJSON_Object : cJSON_Array), *last = NULL;
+    if (node == NULL)
+        return NULL;
+    const char close = object ? '}' : ']';
+    c->p++; /* past { or [ */
+    skip_space(c);
+    if (c->p < c->end && *c->p == close) {
+        c->p++;
+        c->depth--;
+        return node;
+    }
+    for (;;) {
+        char *key = NULL;
+        if (object) {
+            skip_space(c);
+            if (c->p == c->end || *c->p != '"') {
+                error_at(c, c->p, MALFORMED);
+                goto fail;
+            }
+            if ((key = parse_string(c)) == NULL)
+                goto fail;
+            skip_space(c);
+            if (c->p == c->end || *c->p != ':') {
+                cJSON_free(key);
+                error_at(c, c->p, MALFORMED);
+                goto fail;
+            }
+            c->p++;
+        }
+        cJSON *item = parse_value(c);
+        if (item == NULL) {
+            cJSON_free(key);
+            goto fail;
+        }
+        item->string = key;
+        append(node, &last, item);
+        skip_space(c);
+        if (c->p < c->end && *c->p == ',') {
+            c->p++;
+            continue;
+        }
+        if (c->p == c->end || *c->p != close) {
+            error_at(c, c->p, MALFORMED);
+            goto fail;
+        }
+        c->p++;
+        c->depth--;
+        return node;
+    }
+fail:
+    cJSON_Delete(node);
+    return NULL;
+}
+
+static cJSON *parse_value(struct cursor *c)
+{
+    skip_space(c);
+    if (c->p == c->end)
+        return error_at(c, c->p, MALFORMED);
+    switch (*c->p) {
+    case '{':
+        return parse_container(c, true);
+    case '[':
+        return parse_container(c, false);
+    case '"': {
+        char *s = parse_string(c);
+        cJSON *node = s ? new_node(c, cJSON_String) : NULL;
+        if (node == NULL) {
+            cJSON_free(s);
+            return NULL;
+        }
+        node->valuestring = s;
+        return node;
+    }
+    case 't':
+        return parse_literal(c, "true", 4, cJSON_True);
+    case 'f':
+        return parse_literal(c, "false", 5, cJSON_False);
+    case 'n':
+        return parse_literal(c, "null", 4, cJSON_NULL);
+    default:
+        if (*c->p == '-' || is_digit(*c->p))
+            return parse_number(c);
+        return error_at(c, c->p, MALFORMED);
+    }
+}
+
+cJSON *json_parse(const char *text, size_t len, struct json_error *err)
+{
+    err->message = NULL;
+    err->at = 0;
+    struct cursor c = {text, text, text + len, 0, err};
+    cJSON *root = parse_value(&c);
+    if (root == NULL)
+        return NULL;
+    skip_space(&c);
+    if (c.p != c.end) {
+        cJSON_Delete(root);
+        return error_at(&c, c.p, AFTER_VALUE);
+    }
+    return root;
+}
+
+/* ---- exact integers --------------------------------------------------- */
+
+enum json_integer json_integer_digits(const char *num, char *buf, size_t cap, size_t *n)
+{
+    /* The usual case: digits alone, already as they are to be (JSON has
+     * no leading zero). */
+    size_t k = 0;
+    while (k < cap && is_digit(num[k]))
+        k++;
+    if (num[k] == '\0' && k < cap) {
+        memcpy(buf, num, k + 1);
+        *n = k;
+        return JSON_INTEGER;
+    }
+    const char *p = num;
+    const bool negative = *p == '-';
+    if (negative)
+        p++;
+    /* The significand's digits, integer part then fraction, and the power
+     * of ten that scales them: value = digits x 10^scale. */
+    const char *int_start = p;
+    while (is_digit(*p))
+        p++;
+    const char *int_end = p, *frac_start = p, *frac_end = p;
+    if (*p == '.') {
+        frac_start = ++p;
+        while (is_digit(*p))
+            p++;
+        frac_end = p;
+    }
+    long long scale = 0; /* saturates far past any digit count that fits */
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        bool down = *p == '-';
+        if (*p == '+' || *p == '-')
+            p++;
+        long long e = 0;
+        for (; is_digit(*p); p++)
+            if (e < 1000000000LL)
+                e = e * 10 + (*p - '0');
+        scale = down ? -e : e;
+    }
+    scale -= frac_end - frac_start;
+    /* The significant digits: first and last nonzero ones over both parts
+     * (i indexes the int part then the fraction as one sequence). */
+    const long long n_int = int_end - int_start, n_all = n_int + (frac_end - frac_start);
+#define DIGIT_AT(i) ((i) < n_int ? int_start[i] : frac_start[(i)-n_int])
+    long long first = 0, last = n_all - 1;
+    while (first < n_all && DIGIT_AT(first) == '0')
+        first++;
+    if (first == n_all) { /* zero, whatever its sign and exponent */
+        if (cap < 2)
+            return JSON_INTEGER_HUGE;
+        buf[0] = '0';
+        buf[1] = '\0';
+        *n = 1;
+        return JSON_INTEGER;
+    }
+    while (DIGIT_AT(last) == '0') {
+        last--;
+        scale++;
+    }
+    if (negative || scale < 0)
+        return JSON_NOT_INTEGER;
+    const long long count = last - first + 1;
+    if (count + scale + 1 > (long long)cap)
+        return JSON_INTEGER_HUGE;
+    k = 0;
+    for (long long i = first; i <= last; i++)
+        buf[k++] = DIGIT_AT(i);
+#undef DIGIT_AT
+    for (long long i = 0; i < scale; i++)
+        buf[k++] = '0';
+    buf[k] = '\0';
+    *n = k;
+    return JSON_INTEGER;
+}

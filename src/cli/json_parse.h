@@ -1,0 +1,52 @@
+/* json_parse.h - the JSON reader of `batch` and `scan`: strict JSON (RFC
+ * 8259) into a cJSON tree, every node from cJSON's allocation hooks (so
+ * batch's per-record arena takes them), and every number kept as the text
+ * it was written as, for it to be read exactly (cJSON's doubles round past
+ * 2^53).
+ *
+ * Strict: white space is space, tab, newline and carriage return only; a
+ * string holds no raw control byte (U+0000..U+001F) and no \u0000 (a C
+ * string would end there) nor a lone UTF-16 surrogate; numbers have no
+ * leading zero and digits after '.' and 'e'; nothing but white space after
+ * the value. Bytes that are not valid UTF-8 pass through (the output
+ * writers replace them with U+FFFD). */
+#ifndef DMLT_JSON_PARSE_H
+#define DMLT_JSON_PARSE_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define JSON_MAX_DEPTH 1000 /* lists and objects nested deeper are refused */
+
+/* Why text is not JSON: a phrase ("malformed JSON") and where (0-based). */
+struct json_error {
+    const char *message;
+    size_t at;
+};
+
+/* Parses text[0..len) as one JSON value with only white space around it.
+ * Free the tree with cJSON_Delete. A number node's valuestring is its text
+ * as written (valuedouble is only cJSON's approximation). NULL, with err
+ * filled, if the text is not JSON or memory ran out. */
+cJSON *json_parse(const char *text, size_t len, struct json_error *err);
+
+/* A number node's text, as written. */
+static inline const char *json_number_text(const cJSON *number)
+{
+    return number->valuestring;
+}
+
+/* What a JSON number text denotes. */
+enum json_integer {
+    JSON_INTEGER,      /* a whole number of at least 0 (-0, 1e2, 10E-1, 1.50e1) */
+    JSON_NOT_INTEGER,  /* a fraction, or a whole number below 0 */
+    JSON_INTEGER_HUGE, /* a whole number of more than `cap` - 1 digits */
+};
+
+/* The number text num (valid JSON) read exactly: for JSON_INTEGER, its
+ * decimal digits without leading zeros into buf, NUL-terminated, and their
+ * count in *n. */
+enum json_integer json_integer_digits(const char *num, char *buf, size_t cap, size_t *n);
+
+#endif
