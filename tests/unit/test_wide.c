@@ -84,13 +84,14 @@ static void init_edges(void)
 /* Random, of a random magnitude: every bit length is as likely. */
 static ref_u128 rand_u128(void)
 {
-    ref_u128 v = (ref_u128)check_rand() << 64 | check_rand();
-    return v >> (check_rand() % 128);
+    const uint64_t hi = check_rand(), lo = check_rand(), shift = check_rand() % 128;
+    return ((ref_u128)hi << 64 | lo) >> shift;
 }
 
 static uint64_t rand_u64(void)
 {
-    return check_rand() >> (check_rand() % 64);
+    const uint64_t v = check_rand(), shift = check_rand() % 64;
+    return v >> shift;
 }
 
 /* ---- the public helpers ------------------------------------------------------ */
@@ -277,9 +278,10 @@ static void check_signed(ref_i128 a, ref_i128 b, int64_t x, int64_t y, int64_t d
 {
     const wi128 wa = WIP(a), wb = WIP(b);
     CHECK_EQ(WI(wi_i64(x)), (ref_i128)x);
-    CHECK_EQ(WI(wi_add(wa, wb)), a + b);
-    CHECK_EQ(WI(wi_sub(wa, wb)), a - b);
-    CHECK_EQ(WI(wi_neg(wa)), -a);
+    /* wrapping, as wi_add and wi_sub do (the edges pass 2^127) */
+    CHECK_EQ(WI(wi_add(wa, wb)), (ref_u128)a + (ref_u128)b);
+    CHECK_EQ(WI(wi_sub(wa, wb)), (ref_u128)a - (ref_u128)b);
+    CHECK_EQ(WI(wi_neg(wa)), 0 - (ref_u128)a);
     CHECK_EQ(wi_lt(wa, wb), a < b);
     CHECK_EQ(wi_is_neg(wa), a < 0);
     CHECK_EQ(wi_is_zero(wa), a == 0);
@@ -301,14 +303,15 @@ static void check_signed(ref_i128 a, ref_i128 b, int64_t x, int64_t y, int64_t d
 static ref_i128 rand_i128(void)
 {
     /* Magnitudes up to 2^70, either sign. */
-    ref_i128 m =
-        (ref_i128)(((ref_u128)check_rand() << 64 | check_rand()) >> (58 + check_rand() % 70));
+    const uint64_t hi = check_rand(), lo = check_rand(), shift = 58 + check_rand() % 70;
+    const ref_i128 m = (ref_i128)(((ref_u128)hi << 64 | lo) >> shift);
     return (check_rand() & 1) ? -m : m;
 }
 
 static int64_t rand_i64(void)
 {
-    int64_t m = (int64_t)(check_rand() >> (1 + check_rand() % 63));
+    const uint64_t v = check_rand(), shift = 1 + check_rand() % 63;
+    const int64_t m = (int64_t)(v >> shift);
     return (check_rand() & 1) ? -m : m;
 }
 
@@ -321,9 +324,13 @@ static void test_wide(void)
             check_wide_one(edges[i], divisors[j]);
     }
     for (int i = 0; i < 20000; i++) {
-        check_wide_pair(rand_u128(), rand_u128());
-        check_wide_one(rand_u128(), rand_u64());
-        check_wide_one(rand_u128(), check_range(1, 100));
+        /* One call per statement: the same values whatever order a
+         * compiler evaluates arguments in. */
+        const ref_u128 a = rand_u128(), b = rand_u128(), c = rand_u128(), e = rand_u128();
+        check_wide_pair(a, b);
+        const uint64_t d = rand_u64();
+        check_wide_one(c, d);
+        check_wide_one(e, check_range(1, 100));
     }
     CHECK_EQ(W(w_max()), REF_MAX);
     CHECK_EQ(W(w_u64(UINT64_MAX)), UINT64_MAX);
@@ -357,7 +364,9 @@ static void test_wide(void)
                              d_edges[k]);
     for (int i = 0; i < 20000; i++) {
         int64_t d = rand_i64();
-        check_signed(rand_i128(), rand_i128(), rand_i64(), rand_i64(), d == INT64_MIN ? 1 : d);
+        const ref_i128 a = rand_i128(), b = rand_i128();
+        const int64_t x = rand_i64(), y = rand_i64();
+        check_signed(a, b, x, y, d == INT64_MIN ? 1 : d);
     }
 }
 
