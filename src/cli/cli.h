@@ -31,6 +31,9 @@ struct tensor_args {
     const char *broadcast[MAX_REPEAT];
     const char *pad[MAX_REPEAT];
     unsigned n_broadcast, n_pad;
+    /* batch: a "layout" given beside explicit strides only describes them;
+     * it is preferred when several layouts fit the strides. */
+    const char *described_layout;
 };
 
 struct cli_config {
@@ -62,6 +65,7 @@ struct tensor_desc {
     uint64_t base_offset; /* --base-offset, bytes */
     uint32_t alignment;   /* --alignment */
     uint32_t flags;       /* --flags */
+    bool order_preferred; /* explicit strides with a described layout in order[] */
 };
 
 /* options.c */

@@ -428,6 +428,7 @@ static void explicit_strides_describe(struct descriptor *d)
 {
     if (d->cfg.t.strides) {
         d->layout_check = d->cfg.t.layout;
+        d->cfg.t.described_layout = d->cfg.t.layout;
         d->cfg.t.layout = NULL;
         if (d->n_broadcast_check) {
             d->cfg.t.broadcast[0] = NULL;

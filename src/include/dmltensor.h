@@ -162,10 +162,21 @@ DMLT_API enum dmlt_status dmlt_packed_strides(unsigned rank, const uint32_t size
                                               const unsigned order[], uint32_t strides_out[],
                                               struct dmlt_error *err);
 
-/* Detects the memory order whose packed strides equal the given strides.
- * Returns true and fills order when one exists. Dimensions of size 1 may sit
- * in several places; ties are broken towards logical order, so strides
- * {15,15,5,1} for sizes {1,1,3,5} give nchw, not cnhw. */
+/* Detects the memory order (the layout) whose packed strides equal the
+ * given strides, ignoring the strides of size-1 dims (they move no element;
+ * NumPy's contiguity flags ignore them too). Returns true and fills order
+ * when one exists. When several orders fit (size-1 dims may sit anywhere):
+ * preferred when it is one of them (the --layout given; may be NULL), else
+ * the first, in lexicographic order of the dims' indices (the order
+ * `layouts --rank R` lists them), of those whose packed strides match
+ * exactly, size-1 dims included, else the first of all. Sizes {1,3,4,4},
+ * strides {0,16,4,1} give nchw; sizes {2,1,4,4}, strides {16,1,4,1} nhwc;
+ * strides {15,15,5,1} for sizes {1,1,3,5} nchw, not cnhw. */
+DMLT_API bool dmlt_layout_detect_prefer(unsigned rank, const uint32_t sizes[],
+                                        const uint32_t strides[], const unsigned preferred[],
+                                        unsigned order[]);
+
+/* dmlt_layout_detect_prefer() without a preferred order. */
 DMLT_API bool dmlt_layout_detect(unsigned rank, const uint32_t sizes[], const uint32_t strides[],
                                  unsigned order[]);
 

@@ -102,6 +102,41 @@ def layout_strides(sizes, order, broadcast=(), pad=None):
     return strides
 
 
+def packed_strides(sizes, order):
+    """Packed strides of a memory order as dmltensor gives them: as
+    layout_strides, except that a size-1 dim whose stride would pass
+    4294967295 gets 0 (its coordinate is always 0)."""
+    strides = [0] * len(sizes)
+    extent = 1
+    for dim in reversed(order):  # innermost first
+        strides[dim] = 0 if sizes[dim] == 1 and extent > U32_MAX else extent
+        extent *= sizes[dim]
+    return strides
+
+
+def detect_layout(sizes, strides, preferred=None):
+    """SPEC section 1's layout detection, by trying every memory order in
+    lexicographic order of the dims' indices (the order `layouts --rank R`
+    lists them). An order fits when its packed strides equal the given ones
+    on every dim of size > 1 (a size-1 dim moves no element). Of the orders
+    that fit: `preferred` (the --layout given) if it is one, else the first
+    whose packed strides match exactly, size-1 dims included, else the first.
+    None when no order fits."""
+    rank = len(sizes)
+    first_fit = first_exact = None
+    for perm in itertools.permutations(range(rank)):
+        packed = packed_strides(sizes, perm)
+        if any(packed[d] != strides[d] for d in range(rank) if sizes[d] > 1):
+            continue
+        if preferred is not None and tuple(preferred) == perm:
+            return perm
+        if first_fit is None:
+            first_fit = perm
+        if first_exact is None and packed == list(strides):
+            first_exact = perm
+    return first_exact if first_exact is not None else first_fit
+
+
 def order_arg(order):
     """A memory order as a --layout value: letters (ranks 1..5) or indices."""
     rank = len(order)
