@@ -8,4 +8,5 @@ set(DMLT_LIB_SOURCES
   src/lib/solve.c
   src/lib/status.c
   src/lib/validate.c
+  src/lib/view.c
   src/lib/walk.c)
