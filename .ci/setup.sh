@@ -13,6 +13,7 @@ want libcjson-dev
 # To test (ctest runs these):
 want python3 python3
 want python3-jsonschema
+want python3-numpy # tests/cli/check_view_numpy.py
 want jq jq
 
 install_wanted setup

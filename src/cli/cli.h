@@ -16,13 +16,18 @@ enum command {
     CMD_LAYOUTS,
     CMD_MAP,
     CMD_BATCH,
-    CMD_SCAN
+    CMD_SCAN,
+    CMD_VIEW
 };
 #define CMD_BIT(c) (1u << (c))
 
 enum format { FMT_TEXT, FMT_JSON, FMT_ENV, FMT_CSV, FMT_JSONL };
 
-#define MAX_REPEAT 16
+#define MAX_REPEAT   16
+#define MAX_VIEW_OPS DMLT_VIEW_MAX_STEPS /* view: operations in all */
+
+/* view's operations (--slice ... --split), applied in the order given. */
+enum view_op_kind { VOP_SLICE, VOP_SELECT, VOP_PERMUTE, VOP_BROADCAST_TO, VOP_RESHAPE, VOP_SPLIT };
 
 struct tensor_args {
     const char *dtype, *sizes, *strides, *layout, *order, *rank;
@@ -31,6 +36,7 @@ struct tensor_args {
     const char *broadcast[MAX_REPEAT];
     const char *pad[MAX_REPEAT];
     unsigned n_broadcast, n_pad;
+    const char *buffer_size; /* view: the whole buffer's size */
     /* batch: a "layout" given beside explicit strides only describes them;
      * it is preferred when several layouts fit the strides. */
     const char *described_layout;
@@ -51,6 +57,10 @@ struct cli_config {
     const char *input;                        /* batch, scan: FILE, or "-" */
     bool progress;                            /* batch --progress */
     FILE *in, *err;                           /* stdin and stderr, as cli_main got them */
+    /* view: the operations, in command-line order */
+    enum view_op_kind op_kind[MAX_VIEW_OPS];
+    const char *op_text[MAX_VIEW_OPS];
+    unsigned n_ops;
 };
 
 /* A tensor and what the user asked for, ready for the core and renderers. */
@@ -92,6 +102,10 @@ bool run_layouts(struct cli_config *cfg, struct outbuf *out, struct cli_error *e
 bool run_map(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
 bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
 bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
+bool run_view(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
+
+/* cmd_validate.c: the sentence for one check's outcome, with its numbers. */
+void check_message(char *msg, size_t size, const struct dmlt_check *c, const struct tensor_desc *d);
 
 /* The whole command line: parse argv, run, write to out/err. Returns the
  * exit status. main() calls it with the standard streams. */

@@ -51,8 +51,7 @@ static void say(char *msg, size_t size, const char *fmt, ...)
 }
 
 /* The sentence for one check, with its numbers. */
-static void check_message(char *msg, size_t size, const struct dmlt_check *c,
-                          const struct tensor_desc *d)
+void check_message(char *msg, size_t size, const struct dmlt_check *c, const struct tensor_desc *d)
 {
     char v[40], l[40], r[40];
     v[fmt_u128(v, c->value)] = '\0';
