@@ -129,10 +129,13 @@ def apply(kind, text, a):
 
 
 def apply_all(ops, a):
-    views = [a]
-    for kind, text in ops:
-        views = [w for v in views for w in apply(kind, text, v)]
-    return views
+    """Every view, in order; each part of a split goes through the rest of
+    the operations before the next part (so the first refusal is the same
+    as dmltensor's)."""
+    if not ops:
+        return [a]
+    (kind, text), rest = ops[0], ops[1:]
+    return [w for v in apply(kind, text, a) for w in apply_all(rest, v)]
 
 
 def logical_chain(ops, sizes):
