@@ -161,8 +161,12 @@ static bool apply_select(struct dmlt_view *v, const char *text, struct cli_error
     case DMLT_E_RANK:
         fail(e, "select_rank", opt, text,
              "would drop the only dim: a DirectML tensor has rank 1 to 8");
-        set_hint(e, "keep one element as a rank-1 view with --slice %s=%" PRId64 ":%" PRId64,
-                 dname(dn, v->t.rank, dim), index, index == -1 ? INT64_MAX : index + 1);
+        if (index == -1)
+            set_hint(e, "keep one element as a rank-1 view with --slice %s=-1:",
+                     dname(dn, v->t.rank, dim));
+        else
+            set_hint(e, "keep one element as a rank-1 view with --slice %s=%" PRId64 ":%" PRId64,
+                     dname(dn, v->t.rank, dim), index, index + 1);
         return false;
     case DMLT_E_RANGE:
         return range_error(e, opt, text);
@@ -270,6 +274,11 @@ static bool apply_reshape(struct dmlt_view *v, const char *text, struct cli_erro
             break;
         p = comma + 1;
     }
+    unsigned inferred = 0;
+    for (unsigned i = 0; i < n; i++)
+        inferred += sizes[i] == -1;
+    if (inferred > 1)
+        return fail(e, "bad_size", opt, text, "%u sizes are -1; one at most is computed", inferred);
     struct dmlt_error err;
     char have[200], dn[8], dn2[8];
     sizes_text(have, sizeof have, v->t.sizes, v->t.rank);
@@ -277,12 +286,10 @@ static bool apply_reshape(struct dmlt_view *v, const char *text, struct cli_erro
     case DMLT_OK:
         return true;
     case DMLT_E_INVALID:
-        if (err.dim >= 0 && sizes[err.dim] == -1)
+        if (err.dim >= 0)
             fail(e, "reshape_count", opt, text,
                  "the view's sizes %s do not divide by the other sizes: -1 has no whole value",
                  have);
-        else if (err.dim >= 0)
-            fail(e, "bad_size", opt, text, "only one size may be -1");
         else
             fail(e, "reshape_count", opt, text,
                  "the view's sizes %s have another element count: a reshape keeps every "
@@ -341,12 +348,18 @@ static bool parse_split(const struct dmlt_view *v, const char *text, struct spli
             fail(e, "split_unequal", opt, text,
                  "%s has size %" PRIu32 ", which %" PRIu64 " equal parts do not divide", dn, size,
                  n);
-            if (n <= size) {
-                uint32_t big = size / (uint32_t)n + 1, extra = size % (uint32_t)n;
-                set_hint(e,
-                         "give the part sizes, like NumPy's array_split: %s=%" PRIu32 "x%" PRIu32
-                         " then %" PRIu32 "x%" PRIu32 " (A+B+...)",
-                         dn, extra, big, (uint32_t)n - extra, big - 1);
+            if (n <= size && n <= 16) {
+                /* NumPy's array_split: the first size % n parts one larger. */
+                char parts[200];
+                size_t used = 0;
+                for (uint32_t k = 0; k < (uint32_t)n && used < sizeof parts; k++) {
+                    uint32_t len = size / (uint32_t)n + (k < size % (uint32_t)n);
+                    int w = snprintf(parts + used, sizeof parts - used,
+                                     k ? "+%" PRIu32 : "%" PRIu32, len);
+                    used += w > 0 ? (size_t)w : 0;
+                }
+                set_hint(e, "give the part sizes, as NumPy's array_split would cut: %s=%s", dn,
+                         parts);
             }
             return false;
         }
@@ -436,8 +449,11 @@ static bool walk_from(struct walk *w, const struct dmlt_view *at, unsigned op, s
         if (!ok)
             return false;
     }
-    if (w->count == MAX_VIEWS)
-        return fail(e, "too_many_views", NULL, NULL, "more than %d views", MAX_VIEWS);
+    if (w->count == MAX_VIEWS) {
+        fail(e, "too_many_views", NULL, NULL, "more than %d views", MAX_VIEWS);
+        set_hint(e, "split into fewer parts");
+        return false;
+    }
     if (!w->fn(w->ctx, &v, w->count++))
         w->stopped = true;
     return true;
@@ -659,9 +675,9 @@ static void desc_check_message(char *msg, size_t size, const struct dmlt_check *
         *put_u64(b, r->byte_offset) = '\0';
         *put_u64(z, p->td->base_offset) = '\0';
         snprintf(msg, size,
-                 "Offset %s is not a multiple of 16: the view starts %s bytes into the parent, "
+                 "Offset %s is not a multiple of 16: the view starts %s byte%s into the parent, "
                  "bound at %s",
-                 a, b, z);
+                 a, b, r->byte_offset == 1 ? "" : "s", z);
         return;
     }
     struct tensor_desc vd;
