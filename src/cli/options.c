@@ -190,8 +190,7 @@ static const char *const group_titles[] = {
     [GROUP_LAYOUT] = "Layout (give --strides, or --layout/--order with modifiers)",
     [GROUP_BUFFER] = "Buffer",
     [GROUP_QUERY] = "Query",
-    [GROUP_OPERATIONS] = "Operations (in the order given; DIM: a letter of the current rank or "
-                         "an index)",
+    [GROUP_OPERATIONS] = "Operations (in order; DIM: a letter of the current rank or an index)",
     [GROUP_OUTPUT] = "Output",
     [GROUP_OTHER] = "Other",
 };

@@ -69,6 +69,27 @@ static bool big_u32(const struct big *b, uint32_t *out)
     return true;
 }
 
+/* b += v (the sum stays far below 2^256). */
+static void big_add_u64(struct big *b, uint64_t v)
+{
+    uint64_t carry = v;
+    for (unsigned i = 0; i < BIG_LIMBS && carry; i++) {
+        uint64_t x = (uint64_t)b->limb[i] + (carry & UINT32_MAX);
+        b->limb[i] = (uint32_t)x;
+        carry = (carry >> 32) + (x >> 32);
+    }
+}
+
+/* The value when it fits 64 bits. */
+static bool big_u64(const struct big *b, uint64_t *out)
+{
+    for (unsigned i = 2; i < BIG_LIMBS; i++)
+        if (b->limb[i] != 0)
+            return false;
+    *out = (uint64_t)b->limb[1] << 32 | b->limb[0];
+    return true;
+}
+
 /* The product of n sizes. */
 static bool big_product(const uint32_t sizes[], unsigned n, struct big *out)
 {
@@ -495,19 +516,21 @@ enum dmlt_status dmlt_view_bytes(const struct dmlt_view *v, uint64_t *byte_offse
             return DMLT_E_RANGE;
         *whole_byte = true;
     }
-    /* round_up(ceil((index_of_last_element + 1) x bits / 8), 4). */
-    uint64_t last = 0;
+    /* round_up(ceil((index_of_last_element + 1) x bits / 8), 4). The index
+     * can pass 2^64 while the bytes of a 4-bit tensor do not: counted in
+     * 256 bits, then checked. */
+    struct big n;
+    big_set(&n, 1);
     for (unsigned d = 0; d < v->t.rank; d++)
-        if (!add_u64(last, (uint64_t)(v->t.sizes[d] - 1u) * v->t.strides[d], &last))
-            return DMLT_E_RANGE;
-    uint64_t elements, bytes;
-    if (!add_u64(last, 1, &elements))
-        return DMLT_E_RANGE;
-    if (bits < 8)
-        bytes = elements / 2 + elements % 2;
-    else if (!mul_u64(elements, bits / 8, &bytes))
-        return DMLT_E_RANGE;
-    if (bytes > UINT64_MAX - 3)
+        big_add_u64(&n, (uint64_t)(v->t.sizes[d] - 1u) * v->t.strides[d]);
+    if (bits < 8) {
+        uint32_t odd = big_divmod(&n, 2);
+        big_add_u64(&n, odd);
+    } else {
+        (void)big_mul_add(&n, bits / 8, 0); /* below 2^67 x 8: no overflow */
+    }
+    uint64_t bytes;
+    if (!big_u64(&n, &bytes) || bytes > UINT64_MAX - 3)
         return DMLT_E_RANGE;
     *size_bytes = (bytes + 3) / 4 * 4;
     return DMLT_OK;
