@@ -104,8 +104,10 @@ bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
 bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
 bool run_view(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
 
-/* cmd_validate.c: the sentence for one check's outcome, with its numbers. */
+/* cmd_validate.c: the sentence for one check's outcome, with its numbers;
+ * and the cheap snprintf() it uses, whose only conversion is %s. */
 void check_message(char *msg, size_t size, const struct dmlt_check *c, const struct tensor_desc *d);
+void say(char *msg, size_t size, const char *fmt, ...);
 
 /* The whole command line: parse argv, run, write to out/err. Returns the
  * exit status. main() calls it with the standard streams. */

@@ -27,7 +27,7 @@ static void say_part(char *msg, size_t size, size_t *len, const char *s, size_t 
  * already written as text: each "%s" takes the next argument, everything
  * else is copied. Cut at size - 1 bytes, always NUL-terminated. (printf's
  * full machinery took a fifth of the time of a validate record in batch.) */
-static void say(char *msg, size_t size, const char *fmt, ...)
+void say(char *msg, size_t size, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

@@ -212,11 +212,14 @@ static bool apply_broadcast_to(struct dmlt_view *v, const char *text, struct cli
     for (unsigned i = 0; i < n; i++)
         sizes[i] = (uint32_t)s[i];
     struct dmlt_error err;
-    char have[200];
-    sizes_text(have, sizeof have, v->t.sizes, v->t.rank);
-    switch (dmlt_view_broadcast_to(v, n, sizes, &err)) {
-    case DMLT_OK:
+    enum dmlt_status st = dmlt_view_broadcast_to(v, n, sizes, &err);
+    if (st == DMLT_OK)
         return true;
+    char have[200]; /* a failed operation leaves the view as it was */
+    sizes_text(have, sizeof have, v->t.sizes, v->t.rank);
+    switch (st) {
+    case DMLT_OK:
+        break;
     case DMLT_E_RANK:
         fail(e, "broadcast_rank", opt, text,
              "%u sizes for a view of rank %u (sizes %s): broadcasting adds leading dims, it "
@@ -257,8 +260,8 @@ static bool apply_reshape(struct dmlt_view *v, const char *text, struct cli_erro
         if (n == DMLT_MAX_RANK)
             return fail(e, "too_many_dims", opt, text, "more than %u sizes (rank is 1..%u)",
                         DMLT_MAX_RANK, DMLT_MAX_RANK);
-        char what[24];
-        snprintf(what, sizeof what, "size %u", n);
+        char what[24] = "size ";
+        *put_u64(what + 5, n) = '\0';
         if (len == 2 && p[0] == '-' && p[1] == '1') {
             sizes[n++] = -1;
         } else {
@@ -280,11 +283,14 @@ static bool apply_reshape(struct dmlt_view *v, const char *text, struct cli_erro
     if (inferred > 1)
         return fail(e, "bad_size", opt, text, "%u sizes are -1; one at most is computed", inferred);
     struct dmlt_error err;
-    char have[200], dn[8], dn2[8];
-    sizes_text(have, sizeof have, v->t.sizes, v->t.rank);
-    switch (dmlt_view_reshape(v, n, sizes, &err)) {
-    case DMLT_OK:
+    enum dmlt_status st = dmlt_view_reshape(v, n, sizes, &err);
+    if (st == DMLT_OK)
         return true;
+    char have[200], dn[8], dn2[8]; /* a failed operation leaves the view as it was */
+    sizes_text(have, sizeof have, v->t.sizes, v->t.rank);
+    switch (st) {
+    case DMLT_OK:
+        break;
     case DMLT_E_INVALID:
         if (err.dim >= 0)
             fail(e, "reshape_count", opt, text,
@@ -375,8 +381,8 @@ static bool parse_split(const struct dmlt_view *v, const char *text, struct spli
         size_t len = plus ? (size_t)(plus - p) : strlen(p);
         if (s->n == MAX_VIEWS)
             return fail(e, "too_many_values", opt, text, "more than %d parts", MAX_VIEWS);
-        char what[32];
-        snprintf(what, sizeof what, "part %u", s->n);
+        char what[24] = "part ";
+        *put_u64(what + 5, s->n) = '\0';
         uint64_t u;
         if (!parse_uint(p, len, 1, DMLT_MAX_DIM_SIZE, &u, e, opt, text, what, "part sizes"))
             return false;
@@ -558,30 +564,34 @@ static void view_check_message(char *msg, size_t size, enum view_check c,
     switch (c) {
     case VCHECK_WHOLE_BYTE:
         if (p->info->bits >= 8)
-            snprintf(msg, size, "%u-bit elements are whole bytes", p->info->bits);
+            say(msg, size, "%s-bit elements are whole bytes",
+                p->info->bits == 8    ? "8"
+                : p->info->bits == 16 ? "16"
+                : p->info->bits == 32 ? "32"
+                                      : "64");
         else if (r->whole_byte)
-            snprintf(msg, size, "element offset %s is even: the view starts on byte %s", a, b);
+            say(msg, size, "element offset %s is even: the view starts on byte %s", a, b);
         else
-            snprintf(msg, size,
-                     "element offset %s is odd: the view would start in the high nibble of "
-                     "byte %s; start it at an even element",
-                     a, b);
+            say(msg, size,
+                "element offset %s is odd: the view would start in the high nibble of "
+                "byte %s; start it at an even element",
+                a, b);
         break;
     case VCHECK_IN_BUFFER: {
         char s[24], z[24];
         *put_u64(s, r->size) = '\0';
         *put_u64(z, p->buffer_size) = '\0';
         if (!r->end_fits)
-            snprintf(msg, size, "Offset %s + SizeInBytes %s is past 2^64 - 1", b, s);
+            say(msg, size, "Offset %s + SizeInBytes %s is past 2^64 - 1", b, s);
         else {
             char end[24];
             *put_u64(end, r->end) = '\0';
-            snprintf(msg, size,
-                     r->passed[VCHECK_IN_BUFFER]
-                         ? "Offset %s + SizeInBytes %s = %s is within the buffer's %s bytes"
-                         : "Offset %s + SizeInBytes %s = %s runs past the end of the buffer's %s "
-                           "bytes",
-                     b, s, end, z);
+            say(msg, size,
+                r->passed[VCHECK_IN_BUFFER]
+                    ? "Offset %s + SizeInBytes %s = %s is within the buffer's %s bytes"
+                    : "Offset %s + SizeInBytes %s = %s runs past the end of the buffer's %s "
+                      "bytes",
+                b, s, end, z);
         }
         break;
     }
@@ -674,10 +684,10 @@ static void desc_check_message(char *msg, size_t size, const struct dmlt_check *
         *put_u64(a, r->offset) = '\0';
         *put_u64(b, r->byte_offset) = '\0';
         *put_u64(z, p->td->base_offset) = '\0';
-        snprintf(msg, size,
-                 "Offset %s is not a multiple of 16: the view starts %s byte%s into the parent, "
-                 "bound at %s",
-                 a, b, r->byte_offset == 1 ? "" : "s", z);
+        say(msg, size,
+            "Offset %s is not a multiple of 16: the view starts %s byte%s into the parent, "
+            "bound at %s",
+            a, b, r->byte_offset == 1 ? "" : "s", z);
         return;
     }
     struct tensor_desc vd;
