@@ -153,8 +153,8 @@ static bool apply_select(struct dmlt_view *v, const char *text, struct cli_error
     case DMLT_OK:
         return true;
     case DMLT_E_COORD:
-        fail(e, "index_range", opt, text, "index %" PRId64 " is outside %s (size %" PRIu32 ")",
-             index, dname(dn, v->t.rank, dim), v->t.sizes[dim]);
+        fail(e, "index_range", opt, text, "index %.40s is outside %s (size %" PRIu32 ")", rest,
+             dname(dn, v->t.rank, dim), v->t.sizes[dim]);
         set_hint(e, "indices of %s are 0..%" PRIu32 " (or -%" PRIu32 "..-1 from the end)", dn,
                  v->t.sizes[dim] - 1, v->t.sizes[dim]);
         return false;
