@@ -438,16 +438,14 @@ static bool walk_from(struct walk *w, const struct dmlt_view *at, unsigned op, s
             struct split s;
             if (!parse_split(&v, text, &s, e))
                 return false;
-            uint32_t first = 0;
             for (unsigned k = 0; k < s.n && !w->stopped; k++) {
-                uint32_t len = s.equal ? s.equal : s.sizes[k];
                 struct dmlt_view part = v;
                 struct dmlt_error err;
-                if (dmlt_view_narrow(&part, s.dim, first, len, 1, &err) != DMLT_OK)
+                if (dmlt_view_split(&part, s.dim, s.n, s.equal ? NULL : s.sizes, k, &err) !=
+                    DMLT_OK)
                     return range_error(e, "--split", text);
                 if (!walk_from(w, &part, op + 1, e))
                     return false;
-                first += len;
             }
             return true;
         }

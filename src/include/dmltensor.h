@@ -474,6 +474,17 @@ DMLT_API enum dmlt_status dmlt_slice_resolve(uint32_t size, const int64_t *start
 DMLT_API enum dmlt_status dmlt_view_narrow(struct dmlt_view *v, unsigned dim, uint32_t first,
                                            uint32_t count, uint32_t step, struct dmlt_error *err);
 
+/* Part `part` of NumPy's split along dim `dim`: n_parts equal parts when
+ * part_sizes is NULL (n_parts must divide the dim, as np.split requires),
+ * else parts of part_sizes[0..n_parts), which add up to the dim. The view
+ * becomes that part (dmlt_view_narrow). DMLT_E_INVALID (err->dim set) for
+ * a dim past the rank, n_parts 0, a division with a remainder, part sizes
+ * that do not add up to the dim, or part >= n_parts; DMLT_E_ZERO_SIZE for a
+ * part of size 0. */
+DMLT_API enum dmlt_status dmlt_view_split(struct dmlt_view *v, unsigned dim, unsigned n_parts,
+                                          const uint32_t part_sizes[], unsigned part,
+                                          struct dmlt_error *err);
+
 /* NumPy's a[..., start:stop:step, ...] on dim `dim`: dmlt_slice_resolve()
  * then dmlt_view_narrow(), with their errors. */
 DMLT_API enum dmlt_status dmlt_view_slice(struct dmlt_view *v, unsigned dim, const int64_t *start,

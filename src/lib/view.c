@@ -257,6 +257,35 @@ enum dmlt_status dmlt_view_narrow(struct dmlt_view *v, unsigned dim, uint32_t fi
     return DMLT_OK;
 }
 
+enum dmlt_status dmlt_view_split(struct dmlt_view *v, unsigned dim, unsigned n_parts,
+                                 const uint32_t part_sizes[], unsigned part, struct dmlt_error *err)
+{
+    err->dim = dim < DMLT_MAX_RANK ? (int)dim : -1;
+    if (dim >= v->t.rank || n_parts == 0 || part >= n_parts)
+        return DMLT_E_INVALID;
+    const uint32_t size = v->t.sizes[dim];
+    uint64_t first = 0, len;
+    if (part_sizes == NULL) {
+        if (size % n_parts != 0)
+            return DMLT_E_INVALID;
+        len = size / n_parts;
+        first = len * part;
+    } else {
+        uint64_t sum = 0; /* n_parts sizes below 2^32: no wrap below 2^32 parts */
+        for (unsigned i = 0; i < n_parts; i++) {
+            if (part_sizes[i] == 0)
+                return DMLT_E_ZERO_SIZE;
+            if (i < part)
+                first += part_sizes[i];
+            sum += part_sizes[i];
+        }
+        if (sum != size)
+            return DMLT_E_INVALID;
+        len = part_sizes[part];
+    }
+    return dmlt_view_narrow(v, dim, (uint32_t)first, (uint32_t)len, 1, err);
+}
+
 enum dmlt_status dmlt_view_slice(struct dmlt_view *v, unsigned dim, const int64_t *start,
                                  const int64_t *stop, int64_t step, struct dmlt_error *err)
 {

@@ -3,8 +3,8 @@
  * stop and index values up to +-2^63.
  *
  * The input: a data type, a rank, sizes and strides, then up to 16
- * operations (slice, select, permute, broadcast_to, reshape, narrow), each
- * from a few bytes. Invariants, after every operation:
+ * operations (slice, select, permute, broadcast_to, reshape, split,
+ * narrow), each from a few bytes. Invariants, after every operation:
  *  - a refused operation leaves the view exactly as it was; a reshape
  *    refused for a copy names a dim that is not contiguous with the next
  *    dim of size over 1;
@@ -360,6 +360,38 @@ static enum dmlt_status op_reshape(struct dmlt_view *v, struct reader *r)
     return st;
 }
 
+/* A part of a split: equal parts, or part sizes that may not add up. */
+static enum dmlt_status op_split(struct dmlt_view *v, struct reader *r)
+{
+    unsigned dim = rd8(r) % v->t.rank;
+    uint32_t size = v->t.sizes[dim];
+    unsigned n = rd8(r) % 8u + 1, part = rd8(r) % (n + 1);
+    uint32_t sizes[8];
+    uint64_t sum = 0;
+    bool equal = rd8(r) < 128, zero = false;
+    for (unsigned i = 0; i < n; i++) {
+        uint8_t b = rd8(r);
+        sizes[i] = b < 224 ? size / n + (i < size % n) : b % 4u;
+        zero = zero || sizes[i] == 0;
+        sum += sizes[i];
+    }
+    const struct dmlt_view before = *v;
+    struct dmlt_error err;
+    enum dmlt_status st = dmlt_view_split(v, dim, n, equal ? NULL : sizes, part, &err);
+    if (part >= n || (equal && size % n != 0) || (!equal && !zero && sum != size))
+        FUZZ_CHECK(st == DMLT_E_INVALID);
+    else if (!equal && zero)
+        FUZZ_CHECK(st == DMLT_E_ZERO_SIZE || st == DMLT_E_INVALID);
+    else if (st == DMLT_OK) {
+        uint64_t first = 0;
+        for (unsigned i = 0; i < part; i++)
+            first += equal ? size / n : sizes[i];
+        FUZZ_CHECK(v->t.sizes[dim] == (equal ? size / n : sizes[part]));
+        FUZZ_CHECK((u128)v->offset == (u128)before.offset + (u128)first * before.t.strides[dim]);
+    }
+    return st;
+}
+
 static enum dmlt_status op_narrow(struct dmlt_view *v, struct reader *r)
 {
     unsigned dim = rd8(r) % v->t.rank;
@@ -397,7 +429,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
     for (unsigned k = 0; k < DMLT_VIEW_MAX_STEPS + 2 && r.n > 0; k++) {
         struct dmlt_view before = v;
         enum dmlt_status st = DMLT_OK;
-        switch (rd8(&r) % 6) {
+        switch (rd8(&r) % 7) {
         case 0:
             st = op_slice(&v, &r);
             break;
@@ -412,6 +444,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
             break;
         case 4:
             st = op_reshape(&v, &r);
+            break;
+        case 5:
+            st = op_split(&v, &r);
             break;
         default:
             st = op_narrow(&v, &r);

@@ -213,8 +213,8 @@ def core_seeds():
 def view_seeds():
     # fuzz_view.c's encoding: dtype, rank, sizes (byte < 200: b % 6 + 1;
     # < 250: 2 bytes + 1; else 4 bytes), strides (< 200: b % 16; else 4
-    # bytes), then operations: kind byte % 6 (slice, select, permute,
-    # broadcast_to, reshape, narrow) and its bytes.
+    # bytes), then operations: kind byte % 7 (slice, select, permute,
+    # broadcast_to, reshape, split, narrow) and its bytes.
     def size(v):
         return bytes([v - 1]) if 1 <= v <= 6 else bytes([249]) + struct.pack(">H", v - 1)
 
@@ -231,7 +231,7 @@ def view_seeds():
           bytes([0, 0, 3, 13, 14]) + align)
     # QKV: 1x128x2304 narrowed along w
     write("view", "qkv", parent(2, [1, 128, 2304], [294912, 2304, 1]) + align +
-          bytes([5, 2, 0, 3, 0]) + align)
+          bytes([6, 2, 0, 3, 0]) + align + bytes([5, 2, 2, 1, 0, 0, 0]) + align)
     # a bias: 64 -> reshape 1,64,1,1 -> broadcast 2,64,7,7
     write("view", "bias", parent(1, [64], [1]) + align +
           bytes([4, 210, 4, 32 + 1, 200, 0, 64, 1, 1]) + align + bytes([3, 0] + [1, 0, 6, 6]) + align)

@@ -476,6 +476,29 @@ static void test_examples_and_limits(void)
         CHECK_EQ(size, (7 * 192 + 63 + 1) * 2);
         CHECK_EQ(v.t.strides[1], 192);
     }
+    /* The same three parts with dmlt_view_split, equal or by sizes. */
+    const uint32_t thirds[3] = {64, 64, 64}, uneven[3] = {128, 32, 32};
+    for (unsigned part = 0; part < 3; part++) {
+        struct dmlt_view a, b, c;
+        CHECK(dmlt_view_init(&a, &qkv, &err) == DMLT_OK);
+        b = c = a;
+        CHECK(dmlt_view_split(&a, 2, 3, NULL, part, &err) == DMLT_OK);
+        CHECK(dmlt_view_split(&b, 2, 3, thirds, part, &err) == DMLT_OK);
+        CHECK(memcmp(&a, &b, sizeof a) == 0);
+        CHECK(dmlt_view_split(&c, 2, 3, uneven, part, &err) == DMLT_OK);
+        CHECK_EQ(c.offset, part == 0 ? 0 : part == 1 ? 128 : 160);
+        CHECK_EQ(c.t.sizes[2], uneven[part]);
+    }
+    CHECK(dmlt_view_init(&v, &qkv, &err) == DMLT_OK);
+    CHECK(dmlt_view_split(&v, 2, 5, NULL, 0, &err) == DMLT_E_INVALID);   /* 192 % 5 */
+    CHECK(dmlt_view_split(&v, 2, 0, NULL, 0, &err) == DMLT_E_INVALID);   /* no parts */
+    CHECK(dmlt_view_split(&v, 2, 3, NULL, 3, &err) == DMLT_E_INVALID);   /* no part 3 */
+    CHECK(dmlt_view_split(&v, 3, 3, NULL, 0, &err) == DMLT_E_INVALID);   /* no dim 3 */
+    CHECK(dmlt_view_split(&v, 2, 2, thirds, 0, &err) == DMLT_E_INVALID); /* 128 != 192 */
+    const uint32_t with_zero[3] = {96, 0, 96};
+    CHECK(dmlt_view_split(&v, 2, 3, with_zero, 0, &err) == DMLT_E_ZERO_SIZE);
+    CHECK(dmlt_view_split(&v, 0, 1, NULL, 0, &err) == DMLT_OK && v.t.sizes[0] == 1);
+
     /* 4-bit: an odd element offset starts on a high nibble. */
     struct dmlt_tensor i4 = {DMLT_DTYPE_INT4, 1, {7}, {1}};
     CHECK(dmlt_view_init(&v, &i4, &err) == DMLT_OK);
