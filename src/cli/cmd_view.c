@@ -96,7 +96,7 @@ static bool apply_slice(struct dmlt_view *v, const char *text, struct cli_error 
     const char *stop_end = c2 ? c2 : c1 + 1 + strlen(c1 + 1);
     if (c2 && strchr(c2 + 1, ':'))
         return fail(e, "bad_operation", opt, text, "more than two ':' (DIM=START:STOP[:STEP])");
-    int64_t start, stop, step = 1;
+    int64_t start = 0, stop = 0, step = 1;
     bool has_start = c1 > rest, has_stop = stop_end > c1 + 1;
     if (has_start && !parse_int(rest, (size_t)(c1 - rest), &start, e, opt, text, "START"))
         return false;
@@ -143,7 +143,7 @@ static bool apply_select(struct dmlt_view *v, const char *text, struct cli_error
 {
     const char *opt = "--select", *rest;
     unsigned dim;
-    int64_t index;
+    int64_t index = 0;
     if (!parse_dim_eq(text, v->t.rank, &dim, &rest, e, opt, "DIM=INDEX, like n=0") ||
         !parse_int(rest, strlen(rest), &index, e, opt, text, "INDEX"))
         return false;
@@ -804,7 +804,10 @@ static void picture(struct outbuf *b, const struct parent_info *p, const struct 
         uint64_t a = total / cells * i + total % cells * i / cells;
         uint64_t z = total / cells * (i + 1) + total % cells * (i + 1) / cells;
         bool in = a < hi && z > lo;
-        ob_putc(b, in ? (z > p->total ? '!' : '#') : '.');
+        char cell = '.';
+        if (in)
+            cell = z > p->total ? '!' : '#';
+        ob_putc(b, cell);
     }
     ob_puts(b, "|  ");
     ob_u64(b, lo);
@@ -859,7 +862,7 @@ static void text_view(struct outbuf *b, const struct parent_info *p, const struc
     unsigned shown = 0;
     for (unsigned i = 0; i < DMLT_CHECK_COUNT + VCHECK_COUNT; i++) {
         const char *id;
-        bool passed, error = true;
+        bool error = true;
         if (i < DMLT_CHECK_COUNT) {
             const struct dmlt_check *c = &r->checks[i];
             if (c->passed)
@@ -867,11 +870,9 @@ static void text_view(struct outbuf *b, const struct parent_info *p, const struc
             desc_check_message(msg, sizeof msg, c, p, r);
             id = dmlt_check_id_name(c->id);
             error = dmlt_check_level(c->id) == DMLT_ERROR;
-            passed = false;
         } else {
             enum view_check c = (enum view_check)(i - DMLT_CHECK_COUNT);
-            passed = r->passed[c];
-            if (passed)
+            if (r->passed[c])
                 continue;
             view_check_message(msg, sizeof msg, c, p, r);
             id = view_checks[c].id;

@@ -139,7 +139,7 @@ static struct dmlt_view_step *new_step(struct dmlt_view *v, enum step_kind kind,
 static void map_back(const struct dmlt_view *v, unsigned n, const uint32_t coord[],
                      uint32_t parent[])
 {
-    uint32_t x[DMLT_MAX_RANK], y[DMLT_MAX_RANK];
+    uint32_t x[DMLT_MAX_RANK] = {0}, y[DMLT_MAX_RANK] = {0};
     unsigned rank = n == v->n_steps_ ? v->t.rank : v->steps_[n].rank_in;
     memcpy(x, coord, rank * sizeof x[0]);
     for (unsigned i = n; i-- > 0;) {
@@ -439,7 +439,7 @@ enum dmlt_status dmlt_view_reshape(struct dmlt_view *v, unsigned rank, const int
     err->dim = -1;
     if (rank < 1 || rank > DMLT_MAX_RANK)
         return DMLT_E_RANK;
-    uint32_t nd[DMLT_MAX_RANK];
+    uint32_t nd[DMLT_MAX_RANK] = {0};
     enum dmlt_status st = reshape_sizes(v, rank, sizes, nd, err);
     if (st != DMLT_OK)
         return st;
@@ -450,7 +450,7 @@ enum dmlt_status dmlt_view_reshape(struct dmlt_view *v, unsigned rank, const int
      * contiguous with each other (stride = next stride x next size), and
      * the new dims of the chunk get the strides of a packed run ending with
      * the chunk's innermost old stride. */
-    uint32_t od[DMLT_MAX_RANK], os[DMLT_MAX_RANK];
+    uint32_t od[DMLT_MAX_RANK] = {0}, os[DMLT_MAX_RANK] = {0};
     unsigned oindex[DMLT_MAX_RANK], on = 0;
     for (unsigned d = 0; d < v->t.rank; d++) {
         if (v->t.sizes[d] != 1) {
