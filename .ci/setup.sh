@@ -15,6 +15,7 @@ want python3 python3
 want python3-jsonschema
 want python3-numpy # tests/cli/check_view_numpy.py
 want jq jq
+want g++ g++ # cli/c_snippet compiles --format c snippets as C++
 
 install_wanted setup
 

@@ -21,7 +21,7 @@ enum command {
 };
 #define CMD_BIT(c) (1u << (c))
 
-enum format { FMT_TEXT, FMT_JSON, FMT_ENV, FMT_CSV, FMT_JSONL };
+enum format { FMT_TEXT, FMT_JSON, FMT_ENV, FMT_CSV, FMT_JSONL, FMT_C };
 
 #define MAX_REPEAT   16
 #define MAX_VIEW_OPS DMLT_VIEW_MAX_STEPS /* view: operations in all */
@@ -33,10 +33,10 @@ struct tensor_args {
     const char *dtype, *sizes, *strides, *layout, *order, *rank;
     const char *row_pitch_align, *total_size;
     const char *base_offset, *alignment, *flags; /* the rest of the desc */
+    const char *binding_size, *buffer_size;      /* the binding (validate, view) */
     const char *broadcast[MAX_REPEAT];
     const char *pad[MAX_REPEAT];
     unsigned n_broadcast, n_pad;
-    const char *buffer_size; /* view: the whole buffer's size */
     /* batch: a "layout" given beside explicit strides only describes them;
      * it is preferred when several layouts fit the strides. */
     const char *described_layout;
@@ -47,6 +47,7 @@ struct cli_config {
     const char *cmd_name;
     enum format format;
     const char *format_text, *field;
+    const char *c_name; /* --name: the --format c snippet's variable prefix */
     bool help;
     struct tensor_args t;
     const char **coords; /* --coord, repeatable: n_coords of them */
@@ -76,6 +77,9 @@ struct tensor_desc {
     uint32_t alignment;   /* --alignment */
     uint32_t flags;       /* --flags */
     bool order_preferred; /* explicit strides with a described layout in order[] */
+    bool has_binding_size, has_buffer_size;
+    uint64_t binding_size; /* --binding-size: DML_BUFFER_BINDING::SizeInBytes */
+    uint64_t buffer_size;  /* --buffer-size: the whole buffer's size */
 };
 
 /* options.c */

@@ -8,6 +8,7 @@
 #include "descriptor.h"
 #include "json_fast.h"
 #include "records.h"
+#include "scan_dxdispatch.h"
 
 #include <errno.h>
 #include <math.h>
@@ -412,6 +413,7 @@ struct scan {
     struct tally t;
     struct cli_error *e;
     bool failed_write;
+    uint64_t bindings; /* records of a DxDispatch model's bindings */
 };
 
 /* $.a.b[2]["odd key"] */
@@ -492,6 +494,80 @@ static void scan_value(struct scan *s, const cJSON *v)
     }
 }
 
+/* ---- scan: a DxDispatch model's bindings ------------------------------------ */
+
+/* One bound tensor: validate's checks with the binding's Offset,
+ * SizeInBytes and buffer size; or the error that keeps it unchecked. */
+static void scan_binding(void *ctx, const struct dxd_binding *b, const struct cli_error *err)
+{
+    struct scan *s = ctx;
+    if (s->failed_write)
+        return;
+    s->t.records++;
+    s->bindings++;
+    struct cli_error e;
+    char offset[24], size[24], buffer[24];
+    *put_u64(offset, b->offset) = '\0';
+    *put_u64(size, b->size) = '\0';
+    *put_u64(buffer, b->buffer_size) = '\0';
+    ob_reset(&s->rec);
+    bool ok = err == NULL && descriptor_from_json(b->tensor, DESC_SCAN, s->d, &e);
+    if (ok) {
+        s->d->cfg.t.base_offset = offset;
+        s->d->cfg.t.binding_size = b->has_size ? size : NULL;
+        s->d->cfg.t.buffer_size = b->has_buffer_size ? buffer : NULL;
+        ok = run_descriptor(s->d, &s->rec, &e);
+    }
+    if (!ok) {
+        /* As error_record() writes it, with what is known of the binding. */
+        ob_puts(s->out, "{\"id\":null,\"path\":");
+        ob_json_str(s->out, b->path);
+        if (b->tensor_path) {
+            ob_puts(s->out, ",\"tensor_path\":");
+            ob_json_str(s->out, b->tensor_path);
+        }
+        if (b->resource) {
+            ob_puts(s->out, ",\"resource\":");
+            ob_json_str(s->out, b->resource);
+        }
+        ob_putc(s->out, ',');
+        render_error_member(s->out, err ? err : &e);
+        ob_puts(s->out, "}\n");
+        note_failure(&s->t, 0, err ? err : &e);
+    } else {
+        /* {"path":..., "tensor_path":..., "resource":..., the tensor, the
+         * binding, and validate's keys} */
+        struct tensor_desc td;
+        struct cli_error ignored;
+        ob_puts(s->out, "{\"path\":");
+        ob_json_str(s->out, b->path);
+        ob_puts(s->out, ",\"tensor_path\":");
+        ob_json_str(s->out, b->tensor_path);
+        ob_puts(s->out, ",\"resource\":");
+        ob_json_str(s->out, b->resource);
+        if (describe_tensor(&s->d->cfg.t, &td, &ignored)) {
+            ob_puts(s->out, ",\"dtype\":");
+            ob_json_str(s->out, dmlt_dtype_get(td.t.dtype)->name);
+            ob_puts(s->out, ",\"sizes\":");
+            ob_u32_list(s->out, td.t.sizes, td.t.rank, 1, true);
+            ob_puts(s->out, ",\"strides\":");
+            ob_u32_list(s->out, td.t.strides, td.t.rank, 1, true);
+        }
+        ob_puts(s->out, ",\"base_offset_bytes\":");
+        ob_puts(s->out, offset);
+        ob_puts(s->out, ",\"binding_size_bytes\":");
+        ob_puts(s->out, b->has_size ? size : "null");
+        ob_puts(s->out, ",\"buffer_size_bytes\":");
+        ob_puts(s->out, b->has_buffer_size ? buffer : "null");
+        ob_putc(s->out, ',');
+        ob_write(s->out, s->rec.data + 1, s->rec.len - 1);
+        if (s->d->cfg.exit_status != EXIT_OK)
+            s->t.broken++;
+    }
+    if (s->out->len >= BATCH_CHUNK && !drain(s->out, s->e))
+        s->failed_write = true;
+}
+
 bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 {
     if (cfg->input == NULL) {
@@ -554,6 +630,11 @@ bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
     if (s.d)
         scan_value(&s, root);
     bool ok = s.d != NULL && !s.failed_write;
+    if (ok && dxd_is_model(root) && !dxd_scan_bindings(root, scan_binding, &s)) {
+        ok = false;
+        fail(e, "out_of_memory", NULL, NULL, "out of memory");
+    }
+    ok = ok && !s.failed_write;
     if (s.d == NULL)
         fail(e, "out_of_memory", NULL, NULL, "out of memory");
     cJSON_Delete(root);
@@ -567,7 +648,7 @@ bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
                 "dmltensor: scan: no tensor description (an object with DataType and "
                 "Sizes) in %s\n",
                 cfg->input);
-    summary(cfg, &s.t, "tensor descriptions");
+    summary(cfg, &s.t, s.bindings ? "tensor descriptions and bindings" : "tensor descriptions");
     if (s.t.failed || s.t.broken)
         cfg->exit_status = EXIT_RULE;
     return true;

@@ -31,15 +31,15 @@ static unsigned digits_u64(uint64_t v)
 
 static char *put_u128(char *p, dmlt_u128 v)
 {
-    if (v <= UINT64_MAX)
-        return put_u64(p, (uint64_t)v);
+    if (dmlt_u128_fits_u64(v))
+        return put_u64(p, dmlt_u128_to_u64(v));
     return p + fmt_u128(p, v);
 }
 
 static unsigned digits_u128(dmlt_u128 v)
 {
     char buf[40];
-    return v <= UINT64_MAX ? digits_u64((uint64_t)v) : (unsigned)fmt_u128(buf, v);
+    return dmlt_u128_fits_u64(v) ? digits_u64(dmlt_u128_to_u64(v)) : (unsigned)fmt_u128(buf, v);
 }
 
 /* Right-aligns v in a field of `width` characters. */
@@ -118,6 +118,7 @@ static char *put_row(char *p, const struct rows *r, const struct dmlt_walk *w)
     case FMT_JSON:
     case FMT_JSONL:
     case FMT_ENV:
+    case FMT_C: /* not a format of map: options.c refuses it */
         p = put_u128(put_bytes(p, "],\"offset\":", 11), w->offset);
         p = put_u128(put_bytes(p, ",\"byte_offset\":", 15), w->byte_offset);
         if (r->four_bit) {
@@ -188,6 +189,7 @@ static bool map_rows(const struct tensor_desc *d, const struct dmlt_report *rep,
     rows_header(out, &r, &d->t, rep, d->base_offset);
 
     struct dmlt_walk w;
+    w.size = sizeof w;
     dmlt_walk_start(&w, &d->t, d->base_offset);
     build_prefix(&r, w.coord);
     uint64_t n = 0;
@@ -208,9 +210,12 @@ static bool map_rows(const struct tensor_desc *d, const struct dmlt_report *rep,
     } while (++n != limit && dmlt_walk_next(&w));
     if (fmt == FMT_JSON) {
         ob_puts(out, "]\n");
-    } else if (fmt == FMT_TEXT && n == limit && rep->element_count > limit) {
+    } else if (fmt == FMT_TEXT && n == limit &&
+               dmlt_u128_cmp(rep->element_count, dmlt_u128_from_u64(limit)) > 0) {
         char more[40];
-        more[fmt_u128(more, rep->element_count - limit)] = '\0';
+        dmlt_u128 rest = {0, 0};
+        dmlt_u128_sub(rep->element_count, dmlt_u128_from_u64(limit), &rest);
+        more[fmt_u128(more, rest)] = '\0';
         ob_puts(out, "... ");
         ob_puts(out, more);
         ob_puts(out, " more elements (raise --limit)\n");
@@ -292,11 +297,16 @@ static bool view_memory(const struct tensor_desc *d, const struct dmlt_report *r
 {
     const struct dmlt_tensor *t = &d->t;
     const unsigned bits = dmlt_dtype_get(t->dtype)->bits;
-    dmlt_u128 cells = rep->extent_elements;
-    if (d->has_total && (dmlt_u128)d->total * 8u / bits > cells)
-        cells = (dmlt_u128)d->total * 8u / bits;
-    const uint64_t shown = cells < limit ? (uint64_t)cells : limit;
-    const bool letters = rep->element_count <= 26;
+    dmlt_u128 cells = rep->extent_elements, total_cells;
+    /* total x 8 < 2^67: the product fits. */
+    if (d->has_total &&
+        dmlt_u128_mul(dmlt_u128_from_u64(d->total), dmlt_u128_from_u64(8), &total_cells) &&
+        dmlt_u128_divmod(total_cells, bits, &total_cells, NULL) &&
+        dmlt_u128_cmp(total_cells, cells) > 0)
+        cells = total_cells;
+    const uint64_t shown =
+        dmlt_u128_cmp(cells, dmlt_u128_from_u64(limit)) < 0 ? dmlt_u128_to_u64(cells) : limit;
+    const bool letters = dmlt_u128_cmp(rep->element_count, dmlt_u128_from_u64(26)) <= 0;
 
     /* Pass 1: each cell's label, to size the columns. */
     struct outbuf labels; /* the labels, NUL-separated */
@@ -312,7 +322,7 @@ static bool view_memory(const struct tensor_desc *d, const struct dmlt_report *r
     uint64_t padding = 0, shared = 0;
     for (uint64_t k = 0; k < shown; k++) {
         struct cell c;
-        locate_cell(t, k, &c);
+        locate_cell(t, dmlt_u128_from_u64(k), &c);
         at[k] = labels.len;
         if (c.count == 0) {
             ob_putc(&labels, 'x');
@@ -336,10 +346,11 @@ static bool view_memory(const struct tensor_desc *d, const struct dmlt_report *r
     ob_putc(out, '\n');
     n[fmt_u128(n, cells)] = '\0';
     ob_puts(out, n);
-    ob_puts(out, cells == 1 ? " cell: " : " cells: ");
+    ob_puts(out, dmlt_u128_eq(cells, dmlt_u128_from_u64(1)) ? " cell: " : " cells: ");
     n[fmt_u128(n, rep->element_count)] = '\0';
     ob_puts(out, n);
-    ob_puts(out, rep->element_count == 1 ? " element" : " elements");
+    ob_puts(out,
+            dmlt_u128_eq(rep->element_count, dmlt_u128_from_u64(1)) ? " element" : " elements");
     ob_puts(out, letters ? " (A, B, ... in logical order)" : " (by coordinate)");
     ob_puts(out, ", x padding, * shared by several coordinates\n\n");
 
@@ -364,14 +375,17 @@ static bool view_memory(const struct tensor_desc *d, const struct dmlt_report *r
         }
         ob_puts(out, end < shown ? "\n\n" : "\n");
     }
-    if (shown < cells) {
-        n[fmt_u128(n, cells - shown)] = '\0';
+    if (dmlt_u128_cmp(dmlt_u128_from_u64(shown), cells) < 0) {
+        dmlt_u128 rest = {0, 0}, last = {0, 0};
+        dmlt_u128_sub(cells, dmlt_u128_from_u64(shown), &rest);
+        dmlt_u128_sub(cells, dmlt_u128_from_u64(1), &last);
+        n[fmt_u128(n, rest)] = '\0';
         ob_puts(out, "... ");
         ob_puts(out, n);
         ob_puts(out, " more cells (offsets ");
         ob_u64(out, shown);
         ob_puts(out, "..");
-        ob_u128(out, cells - 1);
+        ob_u128(out, last);
         ob_puts(out, "); raise --limit to draw them\n");
     } else {
         ob_u64(out, padding);
@@ -385,7 +399,7 @@ static bool view_memory(const struct tensor_desc *d, const struct dmlt_report *r
         if (kind[k] != 2)
             continue;
         struct cell c;
-        locate_cell(t, k, &c);
+        locate_cell(t, dmlt_u128_from_u64(k), &c);
         ob_puts(out, listed ? "" : "\n");
         ob_puts(out, "offset ");
         ob_u64(out, k);
@@ -621,6 +635,7 @@ bool run_map(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
         return false;
 
     struct dmlt_report rep;
+    rep.size = sizeof rep;
     struct dmlt_error err;
     if (dmlt_report_compute(&d.t, d.has_total ? &d.total : NULL, &rep, &err) != DMLT_OK)
         return fail(e, "element_count_range", "--sizes", cfg->t.sizes,

@@ -104,8 +104,10 @@ bool run_offset(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
             dim_name(dn, d.t.rank, (unsigned)err.dim);
             fail(e, "coordinate_out_of_range", "--coord", cfg->coords[i],
                  "coordinate %d is %" PRIu32 ", outside dimension %d (%s) of size %" PRIu32,
-                 err.dim, (uint32_t)err.value, err.dim, dn, (uint32_t)err.limit);
-            set_hint(e, "coordinates are 0-based: 0..%" PRIu32, (uint32_t)err.limit - 1);
+                 err.dim, (uint32_t)dmlt_u128_to_u64(err.value), err.dim, dn,
+                 (uint32_t)dmlt_u128_to_u64(err.limit));
+            set_hint(e, "coordinates are 0-based: 0..%" PRIu32,
+                     (uint32_t)dmlt_u128_to_u64(err.limit) - 1);
             e->exit_code = EXIT_RULE;
             return false;
         }
@@ -272,6 +274,7 @@ static bool locate_one(const struct tensor_desc *d, dmlt_u128 k, struct locate_o
 static bool buffer_end(const struct tensor_desc *d, dmlt_u128 *end, struct cli_error *e)
 {
     struct dmlt_report r;
+    r.size = sizeof r;
     struct dmlt_error err;
     if (dmlt_report_compute(&d->t, d->has_total ? &d->total : NULL, &r, &err) != DMLT_OK)
         return fail(e, "element_count_range", "--sizes", NULL,
@@ -302,7 +305,7 @@ bool run_locate(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
     if (cfg->limit && !parse_uint(cfg->limit, strlen(cfg->limit), 1, UINT64_MAX, &lo.limit, e,
                                   "--limit", cfg->limit, "the limit", NULL))
         return false;
-    dmlt_u128 end = 0;
+    dmlt_u128 end = {0, 0};
     if (!buffer_end(&d, &end, e))
         return false;
 
@@ -312,7 +315,7 @@ bool run_locate(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
     uint64_t q;
     if (!parse_uint(text, strlen(text), 0, UINT64_MAX, &q, e, opt, text, "the offset", NULL))
         return false;
-    dmlt_u128 first = q, last_byte;
+    dmlt_u128 first = dmlt_u128_from_u64(q), last_byte;
     unsigned count = 1, in_element = 0, nibble;
     if (cfg->byte_offset) {
         if (q < d.base_offset) {
@@ -321,11 +324,12 @@ bool run_locate(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
             e->exit_code = EXIT_RULE;
             return false;
         }
-        dmlt_elements_at_byte(d.t.dtype, q - d.base_offset, &first, &count, &in_element);
+        dmlt_elements_at_byte(d.t.dtype, dmlt_u128_from_u64(q - d.base_offset), &first, &count,
+                              &in_element);
     }
     /* Past the end: the element's byte is not inside the buffer. */
     dmlt_byte_offset(d.t.dtype, first, 0, &last_byte, &nibble);
-    if (last_byte >= end) {
+    if (dmlt_u128_cmp(last_byte, end) >= 0) {
         char n[40];
         n[fmt_u128(n, end)] = '\0';
         fail(e, "offset_out_of_range", opt, text, "past the end of the %s-byte buffer", n);
@@ -356,8 +360,11 @@ bool run_locate(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
         ob_putc(out, '\n');
     }
     bool ok = true;
-    for (unsigned i = 0; i < count && ok; i++)
-        ok = locate_one(&d, first + i, &lo, i == 0);
+    for (unsigned i = 0; i < count && ok; i++) {
+        dmlt_u128 k = first; /* first + 1 fits: first is at most 2^65 */
+        ok = (i == 0 || dmlt_u128_add(first, dmlt_u128_from_u64(i), &k)) &&
+             locate_one(&d, k, &lo, i == 0);
+    }
     ob_free(&lo.head);
     if (ok && lo.json)
         ob_puts(out, "]}\n");

@@ -3,6 +3,7 @@
  * and renders the list as text or JSON. Exit status 1 when an error-level
  * check fails. */
 #include "cli.h"
+#include "render_c.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -50,6 +51,21 @@ void say(char *msg, size_t size, const char *fmt, ...)
     va_end(ap);
 }
 
+/* v rounded up to a multiple of m, wrapping modulo 2^128 as C's unsigned
+ * arithmetic would. */
+static dmlt_u128 round_up(dmlt_u128 v, uint64_t m)
+{
+    dmlt_u128 q;
+    uint64_t rem;
+    dmlt_u128_divmod(v, m, &q, &rem);
+    if (rem == 0)
+        return v;
+    dmlt_u128 r = {0, 0};
+    if (dmlt_u128_add(q, dmlt_u128_from_u64(1), &q))
+        dmlt_u128_mul(q, dmlt_u128_from_u64(m), &r);
+    return r;
+}
+
 /* The sentence for one check, with its numbers. */
 void check_message(char *msg, size_t size, const struct dmlt_check *c, const struct tensor_desc *d)
 {
@@ -77,7 +93,7 @@ void check_message(char *msg, size_t size, const struct dmlt_check *c, const str
             v, l);
         break;
     case DMLT_CHECK_TOTAL_MINIMUM:
-        if (c->limit == ~(dmlt_u128)0)
+        if (dmlt_u128_eq(c->limit, dmlt_u128_max()))
             say(msg, size, "the minimum implied size is past 2^128 bytes");
         else if (c->passed)
             say(msg, size, "TotalTensorSizeInBytes %s is at least the minimum implied size %s", v,
@@ -89,7 +105,7 @@ void check_message(char *msg, size_t size, const struct dmlt_check *c, const str
                 v, l, l);
         break;
     case DMLT_CHECK_TOTAL_DWORD:
-        r[fmt_u128(r, (c->value + 3) / 4 * 4)] = '\0';
+        r[fmt_u128(r, round_up(c->value, 4))] = '\0';
         say(msg, size,
             c->passed ? "TotalTensorSizeInBytes %s is a multiple of 4"
                       : "TotalTensorSizeInBytes %s is not a multiple of 4: round "
@@ -104,13 +120,13 @@ void check_message(char *msg, size_t size, const struct dmlt_check *c, const str
             v, l);
         break;
     case DMLT_CHECK_ALIGNMENT_POW2:
-        if (c->value == 0)
+        if (dmlt_u128_eq(c->value, dmlt_u128_from_u64(0)))
             say(msg, size, "GuaranteedBaseOffsetAlignment is 0 (no guarantee)");
         else if (c->passed)
             say(msg, size,
                 "GuaranteedBaseOffsetAlignment %s is a power of two of at least the "
                 "element size (%s byte%s)",
-                v, l, c->limit == 1 ? "" : "s");
+                v, l, dmlt_u128_eq(c->limit, dmlt_u128_from_u64(1)) ? "" : "s");
         else
             say(msg, size,
                 "GuaranteedBaseOffsetAlignment %s is not a power of two of at least %s "
@@ -118,7 +134,7 @@ void check_message(char *msg, size_t size, const struct dmlt_check *c, const str
                 v, l);
         break;
     case DMLT_CHECK_BASE_OFFSET_16:
-        r[fmt_u128(r, (c->value + 15) / 16 * 16)] = '\0';
+        r[fmt_u128(r, round_up(c->value, 16))] = '\0';
         say(msg, size,
             c->passed ? "base offset %s is a multiple of 16"
                       : "base offset %s is not a multiple of 16: bind the "
@@ -126,7 +142,7 @@ void check_message(char *msg, size_t size, const struct dmlt_check *c, const str
             v, r);
         break;
     case DMLT_CHECK_BASE_OFFSET_ALIGNMENT:
-        if (c->limit == 0)
+        if (dmlt_u128_eq(c->limit, dmlt_u128_from_u64(0)))
             say(msg, size, "no GuaranteedBaseOffsetAlignment to honour");
         else if (c->passed)
             say(msg, size, "base offset %s is a multiple of the alignment %s", v, l);
@@ -153,7 +169,7 @@ void check_message(char *msg, size_t size, const struct dmlt_check *c, const str
     case DMLT_CHECK_ALIGNMENT_32:
         if (c->passed)
             say(msg, size, "alignment %s is at least 32 bytes", v);
-        else if (c->value == 0)
+        else if (dmlt_u128_eq(c->value, dmlt_u128_from_u64(0)))
             say(msg, size,
                 "no alignment is guaranteed (0): 32 bytes or more lets DirectML "
                 "use vectorized loads");
@@ -177,10 +193,94 @@ void check_message(char *msg, size_t size, const struct dmlt_check *c, const str
                 "bytes, not %s: do not size this buffer with it",
                 v, l);
         break;
+    case DMLT_CHECK_BINDING_SIZE:
+        if (!d->has_binding_size)
+            say(msg, size, "no binding size given (--binding-size): not checked");
+        else if (dmlt_u128_eq(c->limit, dmlt_u128_max()))
+            say(msg, size, "SizeInBytes %s: the tensor is too large to bind", v);
+        else if (c->passed)
+            say(msg, size, "SizeInBytes %s is at least TotalTensorSizeInBytes %s", v, l);
+        else
+            say(msg, size,
+                "SizeInBytes %s is below TotalTensorSizeInBytes %s: bind at least %s bytes", v, l,
+                l);
+        break;
+    case DMLT_CHECK_BINDING_IN_BUFFER: {
+        /* The range checked: SizeInBytes, else TotalTensorSizeInBytes. */
+        char o[40], n[40];
+        dmlt_u128 range;
+        (void)dmlt_u128_sub(c->value, dmlt_u128_from_u64(d->base_offset), &range);
+        o[fmt_u128(o, dmlt_u128_from_u64(d->base_offset))] = '\0';
+        n[fmt_u128(n, range)] = '\0';
+        const char *what = d->has_binding_size ? "SizeInBytes" : "TotalTensorSizeInBytes";
+        if (!d->has_buffer_size)
+            say(msg, size, "no buffer size given (--buffer-size): not checked");
+        else if (dmlt_u128_eq(c->value, dmlt_u128_max()))
+            say(msg, size, "Offset %s + %s is past 2^128 bytes: no buffer holds it", o, what);
+        else if (c->passed)
+            say(msg, size, "Offset %s + %s %s = %s is within the buffer's %s bytes", o, what, n, v,
+                l);
+        else
+            say(msg, size,
+                "Offset %s + %s %s = %s is past the buffer's %s bytes: move or shrink the "
+                "range, or use a larger buffer",
+                o, what, n, v, l);
+        break;
+    }
     case DMLT_CHECK_COUNT:
         msg[0] = '\0';
         break;
     }
+}
+
+/* --format c: each failed check as a comment, then the snippet; with a
+ * binding given (--base-offset, --binding-size or --buffer-size), its
+ * DML_BUFFER_BINDING too, SizeInBytes defaulting to TotalTensorSizeInBytes. */
+static bool render_c(struct outbuf *out, const struct cli_config *cfg, const struct tensor_desc *td,
+                     const struct dmlt_check checks[], struct cli_error *e)
+{
+    struct c_snippet c;
+    memset(&c, 0, sizeof c);
+    /* The total_size_minimum check carries TotalTensorSizeInBytes: the
+     * one given, else the minimum implied size. */
+    if (!c_total(checks[DMLT_CHECK_TOTAL_MINIMUM].value, &c.total, e))
+        return false;
+    c.name = cfg->c_name;
+    c.t = &td->t;
+    c.flags = td->flags;
+    c.alignment = td->alignment;
+    struct c_binding binding;
+    if (cfg->t.base_offset || td->has_binding_size || td->has_buffer_size) {
+        binding.offset = td->base_offset;
+        binding.size = td->has_binding_size ? td->binding_size : c.total;
+        binding.has_buffer_size = td->has_buffer_size;
+        binding.buffer_size = td->buffer_size;
+        c.binding = &binding;
+    }
+    unsigned order[DMLT_MAX_RANK];
+    const unsigned *o = td->layout_requested ? td->order : NULL;
+    if (o == NULL && dmlt_layout_detect(td->t.rank, td->t.sizes, td->t.strides, order))
+        o = order;
+    struct outbuf layout;
+    ob_init(&layout);
+    if (o) {
+        layout_name(&layout, td->t.rank, o);
+        ob_putc(&layout, '\0');
+        c.layout = layout.failed ? NULL : layout.data;
+    }
+    for (unsigned i = 0; i < DMLT_CHECK_COUNT; i++) {
+        if (checks[i].passed)
+            continue;
+        char msg[600];
+        size_t n = (size_t)snprintf(msg, sizeof msg, "%s %s: ",
+                                    dmlt_check_level(checks[i].id) == DMLT_ERROR ? "FAIL" : "warn",
+                                    dmlt_check_id_name(checks[i].id));
+        check_message(msg + n, sizeof msg - n, &checks[i], td);
+        c_comment(out, msg);
+    }
+    render_c_snippet(out, &c);
+    ob_free(&layout);
+    return true;
 }
 
 bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
@@ -195,8 +295,12 @@ bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_error *
     d.guaranteed_base_offset_alignment = td.alignment;
     d.base_offset_bytes = td.base_offset;
     d.flags = td.flags;
+    d.has_binding_size = td.has_binding_size;
+    d.binding_size_bytes = td.binding_size;
+    d.has_buffer_size = td.has_buffer_size;
+    d.buffer_size_bytes = td.buffer_size;
     struct dmlt_check checks[DMLT_CHECK_COUNT];
-    bool valid = dmlt_validate(&d, td.t.rank, checks);
+    bool valid = dmlt_validate(&d, td.t.rank, checks, DMLT_CHECK_COUNT);
 
     unsigned errors = 0, warnings = 0;
     for (unsigned i = 0; i < DMLT_CHECK_COUNT; i++) {
@@ -206,6 +310,13 @@ bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_error *
             errors++;
         else
             warnings++;
+    }
+    if (cfg->format == FMT_C) {
+        if (!render_c(out, cfg, &td, checks, e))
+            return false;
+        if (!valid)
+            cfg->exit_status = EXIT_RULE;
+        return true;
     }
     const bool json = cfg->format == FMT_JSON;
     if (json) {

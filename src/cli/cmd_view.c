@@ -477,18 +477,16 @@ static bool walk_views(const struct cli_config *cfg, const struct dmlt_tensor *p
 
 /* ---- one view: its descriptor, binding and checks -------------------------- */
 
-/* The view's own checks, beside validate's. binding_in_buffer has the id
- * and meaning of validate's (SPEC section 5): Offset + SizeInBytes <= the
- * buffer's size. */
-enum view_check { VCHECK_WHOLE_BYTE, VCHECK_IN_BUFFER, VCHECK_COUNT };
+/* The view's own check, after validate's (whose binding_size and
+ * binding_in_buffer check the view's binding: SizeInBytes is its
+ * TotalTensorSizeInBytes, the buffer --buffer-size or the parent's end). */
+enum view_check { VCHECK_WHOLE_BYTE, VCHECK_COUNT };
 
 static const struct {
     const char *id, *rule;
 } view_checks[VCHECK_COUNT] = {
     {"view_offset_whole_byte", "a 4-bit tensor starts on a whole byte: its first element is the "
                                "low nibble of the byte at Offset"},
-    {"binding_in_buffer",
-     "the bound range lies inside its buffer: Offset + SizeInBytes <= the buffer's size"},
 };
 
 struct parent_info {
@@ -502,11 +500,10 @@ struct view_result {
     const struct dmlt_view *v;
     uint64_t byte_offset; /* within the parent */
     bool whole_byte;
-    uint64_t size;      /* TotalTensorSizeInBytes = SizeInBytes */
-    uint32_t alignment; /* GuaranteedBaseOffsetAlignment */
-    uint64_t offset;    /* DML_BUFFER_BINDING::Offset */
-    bool end_fits;      /* Offset + SizeInBytes below 2^64 */
-    uint64_t end;       /* ... and its value */
+    uint64_t size;         /* TotalTensorSizeInBytes = SizeInBytes */
+    uint32_t alignment;    /* GuaranteedBaseOffsetAlignment */
+    uint64_t offset;       /* DML_BUFFER_BINDING::Offset */
+    struct tensor_desc vd; /* the view as validate's messages read it */
     struct dmlt_check checks[DMLT_CHECK_COUNT];
     bool passed[VCHECK_COUNT];
     bool valid;
@@ -524,9 +521,8 @@ static bool measure(const struct parent_info *p, const struct dmlt_view *v, stru
                     "Offset and SizeInBytes are UINT64)");
     r->offset = p->td->base_offset + r->byte_offset;
     r->alignment = dmlt_view_alignment(r->byte_offset, p->td->alignment);
-    r->end_fits = r->size <= UINT64_MAX - r->offset;
-    r->end = r->end_fits ? r->offset + r->size : UINT64_MAX;
 
+    /* validate's checks of the view's descriptor and binding. */
     struct dmlt_desc d;
     memset(&d, 0, sizeof d);
     d.t = v->t;
@@ -535,10 +531,20 @@ static bool measure(const struct parent_info *p, const struct dmlt_view *v, stru
     d.guaranteed_base_offset_alignment = r->alignment;
     d.base_offset_bytes = r->offset;
     d.flags = 0;
-    r->valid = dmlt_validate(&d, v->t.rank, r->checks);
+    d.has_binding_size = true;
+    d.binding_size_bytes = r->size;
+    d.has_buffer_size = true;
+    d.buffer_size_bytes = p->buffer_size;
+    r->valid = dmlt_validate(&d, v->t.rank, r->checks, DMLT_CHECK_COUNT);
+    memset(&r->vd, 0, sizeof r->vd);
+    r->vd.t = v->t;
+    r->vd.base_offset = r->offset;
+    r->vd.alignment = r->alignment;
+    r->vd.has_binding_size = r->vd.has_buffer_size = true;
+    r->vd.binding_size = r->size;
+    r->vd.buffer_size = p->buffer_size;
     r->passed[VCHECK_WHOLE_BYTE] = r->whole_byte;
-    r->passed[VCHECK_IN_BUFFER] = r->end_fits && r->end <= p->buffer_size;
-    r->valid = r->valid && r->passed[VCHECK_WHOLE_BYTE] && r->passed[VCHECK_IN_BUFFER];
+    r->valid = r->valid && r->passed[VCHECK_WHOLE_BYTE];
     r->errors = r->warnings = 0;
     for (unsigned i = 0; i < DMLT_CHECK_COUNT; i++) {
         if (r->checks[i].passed)
@@ -575,24 +581,6 @@ static void view_check_message(char *msg, size_t size, enum view_check c,
                 "byte %s; start it at an even element",
                 a, b);
         break;
-    case VCHECK_IN_BUFFER: {
-        char s[24], z[24];
-        *put_u64(s, r->size) = '\0';
-        *put_u64(z, p->buffer_size) = '\0';
-        if (!r->end_fits)
-            say(msg, size, "Offset %s + SizeInBytes %s is past 2^64 - 1", b, s);
-        else {
-            char end[24];
-            *put_u64(end, r->end) = '\0';
-            say(msg, size,
-                r->passed[VCHECK_IN_BUFFER]
-                    ? "Offset %s + SizeInBytes %s = %s is within the buffer's %s bytes"
-                    : "Offset %s + SizeInBytes %s = %s runs past the end of the buffer's %s "
-                      "bytes",
-                b, s, end, z);
-        }
-        break;
-    }
     case VCHECK_COUNT:
         msg[0] = '\0';
         break;
@@ -688,10 +676,7 @@ static void desc_check_message(char *msg, size_t size, const struct dmlt_check *
             a, b, r->byte_offset == 1 ? "" : "s", z);
         return;
     }
-    struct tensor_desc vd;
-    memset(&vd, 0, sizeof vd);
-    vd.t = r->v->t;
-    check_message(msg, size, c, &vd);
+    check_message(msg, size, c, &r->vd);
 }
 
 /* ---- rendering ------------------------------------------------------------- */

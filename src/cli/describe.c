@@ -125,6 +125,18 @@ static bool describe_buffer(const struct tensor_args *a, struct tensor_desc *out
         !parse_uint(a->base_offset, strlen(a->base_offset), 0, UINT64_MAX, &out->base_offset, e,
                     "--base-offset", a->base_offset, "the base offset", NULL))
         return false;
+    if (a->binding_size) {
+        if (!parse_uint(a->binding_size, strlen(a->binding_size), 0, UINT64_MAX, &out->binding_size,
+                        e, "--binding-size", a->binding_size, "the binding size", NULL))
+            return false;
+        out->has_binding_size = true;
+    }
+    if (a->buffer_size) {
+        if (!parse_uint(a->buffer_size, strlen(a->buffer_size), 0, UINT64_MAX, &out->buffer_size, e,
+                        "--buffer-size", a->buffer_size, "the buffer size", NULL))
+            return false;
+        out->has_buffer_size = true;
+    }
     if (a->alignment) {
         if (!parse_uint(a->alignment, strlen(a->alignment), 0, UINT32_MAX, &v, e, "--alignment",
                         a->alignment, "the alignment", NULL))
@@ -276,7 +288,7 @@ bool describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struc
         return true;
     case DMLT_E_INVALID:
         fail(e, "bad_row_pitch", "--row-pitch-align", a->row_pitch_align,
-             "not a whole number of %u-bit elements", (unsigned)err.limit);
+             "not a whole number of %u-bit elements", (unsigned)dmlt_u128_to_u64(err.limit));
         set_hint(e, "use a multiple of the element size, e.g. 256");
         return false;
     case DMLT_E_LAYOUT: {

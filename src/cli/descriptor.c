@@ -27,9 +27,10 @@ enum slot {
     S_COMMAND,
     S_ID,
     S_DIMENSION_COUNT,
-    S_BUFFER_SIZE, /* view */
-    S_OPS,         /* view */
-    S_IGNORED      /* keys `size` prints that describe nothing new */
+    S_BINDING_SIZE,
+    S_BUFFER_SIZE,
+    S_OPS,    /* view */
+    S_IGNORED /* keys `size` prints that describe nothing new */
 };
 
 static const struct key_def {
@@ -56,12 +57,13 @@ static const struct key_def {
     {"GuaranteedBaseOffsetAlignment", S_ALIGNMENT, "--alignment", true},
     {"base_offset_bytes", S_BASE_OFFSET, "--base-offset", false},
     {"flags", S_FLAGS, "--flags", false},
+    {"binding_size_bytes", S_BINDING_SIZE, "--binding-size", false},
+    {"buffer_size_bytes", S_BUFFER_SIZE, "--buffer-size", false},
     {"Flags", S_FLAGS, "--flags", true},
     {"DimensionCount", S_DIMENSION_COUNT, NULL, true},
     {"coord", S_COORD, "--coord", false},
     {"coords", S_COORDS, "--coord", false},
     {"command", S_COMMAND, NULL, false},
-    {"buffer_size_bytes", S_BUFFER_SIZE, "--buffer-size", false},
     {"ops", S_OPS, NULL, false},
     {"id", S_ID, NULL, false},
     {"dml_data_type", S_IGNORED, NULL, false},
@@ -152,7 +154,7 @@ static bool put_other_number(struct descriptor *d, double x, const char *key, st
     if (x == floor(x)) {
         n = x < 0 ? 1 : 0;
         buf[0] = '-';
-        n += fmt_u128(buf + n, (uint64_t)fabs(x));
+        n += fmt_u128(buf + n, dmlt_u128_from_u64((uint64_t)fabs(x)));
     } else {
         n = (size_t)snprintf(buf, sizeof buf, "%.17g", x);
     }
@@ -358,6 +360,8 @@ static const char **slot_text(struct descriptor *d, enum slot s)
         return &t->base_offset;
     case S_FLAGS:
         return &t->flags;
+    case S_BINDING_SIZE:
+        return &t->binding_size;
     case S_BUFFER_SIZE:
         return &t->buffer_size;
     case S_OPS:
@@ -537,8 +541,8 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
             else
                 set_hint(e, "keys: dtype sizes strides layout order broadcast pad rank "
                             "total_tensor_size_bytes guaranteed_base_offset_alignment "
-                            "base_offset_bytes flags command coord coords buffer_size_bytes "
-                            "ops id, or "
+                            "base_offset_bytes binding_size_bytes buffer_size_bytes flags "
+                            "command coord coords ops id, or "
                             "DirectML's DataType Sizes Strides TotalTensorSizeInBytes "
                             "GuaranteedBaseOffsetAlignment Flags DimensionCount");
             return false;
@@ -590,6 +594,7 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
         case S_ALIGNMENT:
         case S_BASE_OFFSET:
         case S_FLAGS:
+        case S_BINDING_SIZE:
         case S_BUFFER_SIZE:
             ok = scalar_text(d, it, key, slot, e);
             break;
@@ -819,6 +824,7 @@ bool descriptor_from_plain(const char *text, size_t len, struct descriptor *d)
         case S_ALIGNMENT:
         case S_BASE_OFFSET:
         case S_FLAGS:
+        case S_BINDING_SIZE:
         case S_BUFFER_SIZE:
             if (list || (k->slot == S_LAYOUT && !is_string))
                 return false;

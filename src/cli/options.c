@@ -2,6 +2,7 @@
  * help text, parser and man page cannot disagree about an option. */
 #include "cli.h"
 #include "parse.h"
+#include "render_c.h"
 #include "dmlt_version.h"
 
 #include <stdlib.h>
@@ -10,7 +11,9 @@
 enum opt_id {
     OPT_ALIGNMENT,
     OPT_BASE_OFFSET,
+    OPT_BINDING_SIZE,
     OPT_BROADCAST,
+    OPT_BUFFER_SIZE,
     OPT_BYTE_OFFSET,
     OPT_COLOR,
     OPT_COORD,
@@ -21,6 +24,7 @@ enum opt_id {
     OPT_HELP,
     OPT_LAYOUT,
     OPT_LIMIT,
+    OPT_NAME,
     OPT_OFFSET,
     OPT_ORDER,
     OPT_PAD,
@@ -33,7 +37,6 @@ enum opt_id {
     OPT_VIEW,
     OPT_WIDTH,
     /* view */
-    OPT_BUFFER_SIZE,
     OPT_SLICE,
     OPT_SELECT,
     OPT_PERMUTE,
@@ -78,8 +81,12 @@ static const struct opt_def options[] = {
     {"--base-offset", "BYTES", OPT_BASE_OFFSET, GROUP_BUFFER,
      CMD_BIT(CMD_OFFSET) | CMD_BIT(CMD_LOCATE) | CMD_BIT(CMD_VALIDATE) | CMD_BIT(CMD_MAP), false,
      "offset of the buffer range in its resource (default 0); byte offsets include it"},
+    {"--binding-size", "BYTES", OPT_BINDING_SIZE, GROUP_BUFFER, CMD_BIT(CMD_VALIDATE), false,
+     "the binding's SizeInBytes (DML_BUFFER_BINDING): at least TotalTensorSizeInBytes"},
     {"--broadcast", "DIMS", OPT_BROADCAST, GROUP_LAYOUT, TENSOR_CMDS, true,
      "broadcast these dims: stride 0 (letters or indices: c, hw, 0,2)"},
+    {"--buffer-size", "BYTES", OPT_BUFFER_SIZE, GROUP_BUFFER, CMD_BIT(CMD_VALIDATE), false,
+     "size of the whole buffer the range is bound in: Offset + SizeInBytes must fit"},
     {"--byte-offset", "B", OPT_BYTE_OFFSET, GROUP_QUERY, CMD_BIT(CMD_LOCATE), false,
      "find the elements holding byte B (counted like offset's byte offsets)"},
     {"--color", "WHEN", OPT_COLOR, GROUP_OUTPUT, CMD_BIT(CMD_MAP), false,
@@ -95,9 +102,13 @@ static const struct opt_def options[] = {
     {"--flags", "FLAGS", OPT_FLAGS, GROUP_BUFFER, CMD_BIT(CMD_VALIDATE), false,
      "DML_TENSOR_FLAGS: none (default), owned_by_dml, or a number"},
     {"--format", "FMT", OPT_FORMAT, GROUP_OUTPUT, CMD_BIT(CMD_SIZE), false,
-     "text (default), json (one line) or env (KEY=value lines for eval)"},
+     "text (default), json (one line), env (KEY=value lines for eval) or c (a C snippet: the "
+     "DML_BUFFER_TENSOR_DESC)"},
+    {"--format", "FMT", OPT_FORMAT, GROUP_OUTPUT, CMD_BIT(CMD_VALIDATE), false,
+     "text (default), json (one line) or c (a C snippet: the DML_BUFFER_TENSOR_DESC and, with "
+     "a binding, the DML_BUFFER_BINDING; failed checks as comments)"},
     {"--format", "FMT", OPT_FORMAT, GROUP_OUTPUT,
-     ALL_CMDS & ~(CMD_BIT(CMD_SIZE) | CMD_BIT(CMD_MAP) | JSONL_CMDS), false,
+     ALL_CMDS & ~(CMD_BIT(CMD_SIZE) | CMD_BIT(CMD_VALIDATE) | CMD_BIT(CMD_MAP) | JSONL_CMDS), false,
      "text (default) or json (one line)"},
     {"--format", "FMT", OPT_FORMAT, GROUP_OUTPUT, CMD_BIT(CMD_MAP), false,
      "text (default, aligned columns), csv (with a header row), jsonl (an object per line) or "
@@ -110,6 +121,9 @@ static const struct opt_def options[] = {
      "list at most N coordinates (default: all of them)"},
     {"--limit", "N", OPT_LIMIT, GROUP_OUTPUT, CMD_BIT(CMD_MAP), false,
      "list at most N elements (default: all); a view draws at most N cells (default 256)"},
+    {"--name", "NAME", OPT_NAME, GROUP_OUTPUT, CMD_BIT(CMD_SIZE) | CMD_BIT(CMD_VALIDATE), false,
+     "with --format c: prefix of the variables (default tensor: tensorSizes, tensorStrides, "
+     "tensorBufferDesc, tensorDesc, tensorBinding, tensorBindingDesc)"},
     {"--offset", "K", OPT_OFFSET, GROUP_QUERY, CMD_BIT(CMD_LOCATE), false,
      "find the coordinates at element offset K"},
     {"--order", "LIST", OPT_ORDER, GROUP_LAYOUT, TENSOR_CMDS, false,
@@ -233,6 +247,10 @@ static const char **slot_for(struct cli_config *cfg, enum opt_id id)
         return &t->alignment;
     case OPT_FLAGS:
         return &t->flags;
+    case OPT_BINDING_SIZE:
+        return &t->binding_size;
+    case OPT_BUFFER_SIZE:
+        return &t->buffer_size;
     case OPT_OFFSET:
         return &cfg->offset;
     case OPT_BYTE_OFFSET:
@@ -249,14 +267,14 @@ static const char **slot_for(struct cli_config *cfg, enum opt_id id)
         return &cfg->coords[cfg->n_coords++]; /* room for argc of them */
     case OPT_FIELD:
         return &cfg->field;
+    case OPT_NAME:
+        return &cfg->c_name;
     case OPT_FORMAT:
         return &cfg->format_text;
     case OPT_BROADCAST:
         return t->n_broadcast < MAX_REPEAT ? &t->broadcast[t->n_broadcast++] : NULL;
     case OPT_PAD:
         return t->n_pad < MAX_REPEAT ? &t->pad[t->n_pad++] : NULL;
-    case OPT_BUFFER_SIZE:
-        return &t->buffer_size;
     case OPT_SLICE:
         return view_op(cfg, VOP_SLICE);
     case OPT_SELECT:
@@ -388,7 +406,7 @@ static const struct {
 } formats[] = {
     {"text", FMT_TEXT, ALL_CMDS},           {"json", FMT_JSON, ALL_CMDS},
     {"env", FMT_ENV, CMD_BIT(CMD_SIZE)},    {"csv", FMT_CSV, CMD_BIT(CMD_MAP)},
-    {"jsonl", FMT_JSONL, CMD_BIT(CMD_MAP)},
+    {"jsonl", FMT_JSONL, CMD_BIT(CMD_MAP)}, {"c", FMT_C, CMD_BIT(CMD_SIZE) | CMD_BIT(CMD_VALIDATE)},
 };
 
 static bool parse_format(struct cli_config *cfg, struct cli_error *e)
@@ -463,6 +481,16 @@ bool parse_command_line(int argc, char **argv, struct cli_config *cfg, struct cl
         return fail(e, "conflicting_options", "--field", cfg->field,
                     "prints one plain value; it cannot be combined with --format %s",
                     cfg->format_text);
+    if (cfg->c_name) {
+        if (cfg->format != FMT_C) {
+            fail(e, "conflicting_options", "--name", cfg->c_name,
+                 "names the variables of --format c");
+            set_hint(e, "add --format c");
+            return false;
+        }
+        if (!c_name_check(cfg->c_name, e))
+            return false;
+    }
     return true;
 }
 
@@ -547,7 +575,9 @@ static const struct command_help helps[] = {
      "fix it. Exit status 1 when any error-level check fails.\n",
      "  dmltensor validate --dtype float16 --sizes 1,3,224,224 --layout nhwc \\\n"
      "      --total-size 301056 --alignment 256\n"
-     "  dmltensor validate --sizes 2,3 --strides 5,1 --total-size 24 --format json\n"},
+     "  dmltensor validate --sizes 2,3 --strides 5,1 --total-size 24 --format json\n"
+     "  dmltensor validate --sizes 1,1,3,5 --base-offset 256 --binding-size 64 \\\n"
+     "      --buffer-size 4096 --format c --name input\n"},
     {CMD_MAP, "dmltensor map --sizes LIST [OPTIONS]",
      "Every element in logical row-major order (the last dim fastest) with its\n"
      "element offset and byte offset, streamed in constant memory: safe to pipe\n"
@@ -565,9 +595,10 @@ static const struct command_help helps[] = {
      "broadcast_to, a reshape without copy, and parts of a split. For each view:\n"
      "its descriptor (TotalTensorSizeInBytes its own minimum implied size), its\n"
      "binding (Offset = where the parent is bound + the view's byte offset), the\n"
-     "parent coordinate of its first element, and the checks: validate's, with\n"
-     "base_offset_16 and base_offset_alignment on the binding's Offset,\n"
-     "view_offset_whole_byte (4-bit types) and binding_in_buffer. A view that\n"
+     "parent coordinate of its first element, and the checks: validate's of the\n"
+     "view's descriptor and binding (base_offset_16, base_offset_alignment,\n"
+     "binding_size, binding_in_buffer against --buffer-size, by default where\n"
+     "the parent ends), then view_offset_whole_byte (4-bit types). A view that\n"
      "breaks a rule is printed all the same, with the smallest --pad or\n"
      "--row-pitch-align of the parent that would fix it; exit status 1. A\n"
      "negative step or an empty slice is exit status 2.\n",
@@ -582,9 +613,10 @@ static const struct command_help helps[] = {
      "--format json, with the descriptor's \"id\" first. Keys: dtype sizes\n"
      "strides layout order broadcast pad rank row_pitch_align\n"
      "total_tensor_size_bytes guaranteed_base_offset_alignment base_offset_bytes\n"
-     "flags, DirectML's DataType Sizes Strides TotalTensorSizeInBytes\n"
-     "GuaranteedBaseOffsetAlignment Flags DimensionCount, and command (size,\n"
-     "validate or offset, with coord or coords) and id. A bad record gives\n"
+     "binding_size_bytes buffer_size_bytes flags, DirectML's DataType Sizes\n"
+     "Strides TotalTensorSizeInBytes GuaranteedBaseOffsetAlignment Flags\n"
+     "DimensionCount, and command (size, validate or offset, with coord or\n"
+     "coords) and id. A bad record gives\n"
      "{\"id\":...,\"line\":N,\"error\":{...}} and the run goes on. Exit status 1\n"
      "when any record failed or broke a rule. \"command\":\"view\" takes \"ops\",\n"
      "like [{\"slice\":\"h=0:2\"},{\"permute\":[1,0]}], and buffer_size_bytes.\n",
@@ -597,7 +629,10 @@ static const struct command_help helps[] = {
      "one JSON line per description: its JSON path, dtype, sizes, strides and\n"
      "validation result (as validate --format json prints it). Other keys of\n"
      "those objects are ignored; an operator's own Strides (a convolution's) are\n"
-     "not a tensor's. Exit status 1 when any description breaks a rule.\n",
+     "not a tensor's. In a DxDispatch model, each tensor a dispatch binds to a\n"
+     "resource gets a line too: the binding's Offset, SizeInBytes and buffer\n"
+     "size, checked (binding_size, binding_in_buffer, base_offset_16). Exit\n"
+     "status 1 when any description or binding breaks a rule.\n",
      "  dmltensor scan model.json | jq -r 'select(.valid == false) | .path'\n"},
     {CMD_DTYPES, "dmltensor dtypes [--format json]",
      "The 13 DirectML data types: name, DML_TENSOR_DATA_TYPE value, size in bits.\n",

@@ -130,29 +130,11 @@ char *put_u64(char *p, uint64_t v)
 
 size_t fmt_u128(char *buf, dmlt_u128 v)
 {
-    if (v <= UINT64_MAX)
-        return (size_t)(put_u64(buf, (uint64_t)v) - buf);
-    char tmp[40];
-    size_t n = 0;
-    /* Peel 19 digits at a time with 64-bit divisions where possible. */
-    do {
-        if (v <= UINT64_MAX) {
-            uint64_t w = (uint64_t)v;
-            do {
-                tmp[n++] = (char)('0' + w % 10);
-                w /= 10;
-            } while (w != 0);
-            break;
-        }
-        uint64_t chunk = (uint64_t)(v % UINT64_C(10000000000000000000));
-        v /= UINT64_C(10000000000000000000);
-        for (int i = 0; i < 19; i++) {
-            tmp[n++] = (char)('0' + chunk % 10);
-            chunk /= 10;
-        }
-    } while (v != 0);
-    for (size_t i = 0; i < n; i++)
-        buf[i] = tmp[n - 1 - i];
+    if (dmlt_u128_fits_u64(v))
+        return (size_t)(put_u64(buf, dmlt_u128_to_u64(v)) - buf);
+    char tmp[DMLT_U128_DEC_SIZE];
+    size_t n = dmlt_u128_to_dec(v, tmp);
+    memcpy(buf, tmp, n);
     return n;
 }
 

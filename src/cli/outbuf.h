@@ -75,8 +75,8 @@ static inline void ob_u64(struct outbuf *b, uint64_t v)
 }
 static inline void ob_u128(struct outbuf *b, dmlt_u128 v)
 {
-    if (v <= UINT64_MAX)
-        ob_u64(b, (uint64_t)v);
+    if (dmlt_u128_fits_u64(v))
+        ob_u64(b, dmlt_u128_to_u64(v));
     else
         ob_u128_slow(b, v);
 }

@@ -3,6 +3,7 @@
  * and --field all read the same field table below, so their keys agree. */
 #include "cli.h"
 #include "parse.h"
+#include "render_c.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -395,10 +396,10 @@ static void put_bytes(struct outbuf *b, dmlt_u128 v)
 {
     static const char *const units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"};
     ob_u128(b, v);
-    ob_puts(b, v == 1 ? " byte" : " bytes");
-    if (v < 1024)
+    ob_puts(b, dmlt_u128_eq(v, dmlt_u128_from_u64(1)) ? " byte" : " bytes");
+    if (dmlt_u128_cmp(v, dmlt_u128_from_u64(1024)) < 0)
         return;
-    double x = (double)v;
+    double x = dmlt_u128_to_double(v);
     unsigned u = 0;
     x /= 1024;
     while (x >= 1024 && u + 1 < sizeof units / sizeof units[0]) {
@@ -537,12 +538,37 @@ static void render_text(struct outbuf *b, const struct size_result *s)
     }
 }
 
+/* The snippet of --format c: the descriptor as given (Flags none, no
+ * alignment: size takes neither), its layout in the heading. */
+static bool render_c(struct outbuf *b, const struct size_result *s, const char *name,
+                     struct cli_error *e)
+{
+    struct c_snippet c;
+    memset(&c, 0, sizeof c);
+    if (!c_total(s->r.total_tensor_size_bytes, &c.total, e))
+        return false;
+    c.name = name;
+    c.t = &s->d->t;
+    struct outbuf layout;
+    ob_init(&layout);
+    const unsigned *order;
+    if (layout_order(s, &order)) {
+        layout_name(&layout, s->d->t.rank, order);
+        ob_putc(&layout, '\0');
+        c.layout = layout.failed ? NULL : layout.data;
+    }
+    render_c_snippet(b, &c);
+    ob_free(&layout);
+    return true;
+}
+
 bool run_size(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 {
     struct tensor_desc d;
     if (!describe_tensor(&cfg->t, &d, e))
         return false;
     struct size_result s;
+    s.r.size = sizeof s.r;
     s.d = &d;
     s.info = dmlt_dtype_get(d.t.dtype);
     struct dmlt_error err;
@@ -561,6 +587,8 @@ bool run_size(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
     case FMT_JSON:
         render_json(out, &s);
         break;
+    case FMT_C:
+        return render_c(out, &s, cfg->c_name, e);
     case FMT_ENV:
         render_env(out, &s);
         break;

@@ -16,4 +16,6 @@ set(DMLT_CLI_SOURCES
   src/cli/outbuf.c
   src/cli/parse.c
   src/cli/records.c
-  src/cli/render_size.c)
+  src/cli/render_c.c
+  src/cli/render_size.c
+  src/cli/scan_dxdispatch.c)

@@ -41,7 +41,7 @@ _dmltensor_options()
     local layout='--broadcast --layout --order --pad --row-pitch-align --strides'
     case $1 in
     size)
-        echo "$tensor $layout --total-size --field --format --help" ;;
+        echo "$tensor $layout --total-size --field --format --name --help" ;;
     offset)
         echo "$tensor $layout --base-offset --coord --format --help" ;;
     locate)
@@ -51,7 +51,8 @@ _dmltensor_options()
         echo "$tensor $layout --base-offset --total-size --color --format --limit --view" \
             "--width --help" ;;
     validate)
-        echo "$tensor $layout --alignment --base-offset --flags --total-size --format --help" ;;
+        echo "$tensor $layout --alignment --base-offset --binding-size --buffer-size --flags" \
+            "--total-size --format --name --help" ;;
     view)
         echo "$tensor $layout --alignment --base-offset --buffer-size --total-size" \
             "--broadcast-to --permute --reshape --select --slice --split --format --help" ;;
@@ -81,7 +82,8 @@ _dmltensor_values()
     --view) echo 'memory grid' ;;
     --format)
         case $1 in
-        size) echo 'text json env' ;;
+        size) echo 'text json env c' ;;
+        validate) echo 'text json c' ;;
         map) echo 'text csv jsonl json' ;;
         *) echo 'text json' ;;
         esac

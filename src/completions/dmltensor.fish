@@ -71,6 +71,8 @@ __dmltensor_opt "$tensor_cmds" --strides 'explicit element strides in logical or
 # Buffer
 __dmltensor_opt validate --alignment 'GuaranteedBaseOffsetAlignment: 0 or a power of two'
 __dmltensor_opt 'offset locate map validate' --base-offset 'offset of the buffer range in its resource'
+__dmltensor_opt validate --binding-size "the binding's SizeInBytes (DML_BUFFER_BINDING)"
+__dmltensor_opt validate --buffer-size 'size of the whole buffer the range is bound in'
 __dmltensor_opt validate --flags DML_TENSOR_FLAGS none owned_by_dml
 __dmltensor_opt 'size locate map validate' --total-size TotalTensorSizeInBytes
 # Query
@@ -82,9 +84,11 @@ __dmltensor_opt locate --offset 'find the coordinates at element offset K'
 __dmltensor_opt layouts --rank 'list every layout name of rank R' 1 2 3 4 5 6 7 8
 # Output
 __dmltensor_opt size --field 'print only this value (a JSON key)' $fields
-__dmltensor_opt size --format 'output format' text json env
+__dmltensor_opt size --format 'output format' text json env c
+__dmltensor_opt validate --format 'output format' text json c
 __dmltensor_opt map --format 'output format' text csv jsonl json
-__dmltensor_opt 'offset locate validate dtypes layouts' --format 'output format' text json
+__dmltensor_opt 'offset locate dtypes layouts' --format 'output format' text json
+__dmltensor_opt 'size validate' --name 'with --format c: prefix of the variables'
 __dmltensor_opt map --color 'colour a view' auto always never
 __dmltensor_opt map --view 'draw instead of listing' memory grid
 __dmltensor_opt map --width 'wrap a view to this many columns'

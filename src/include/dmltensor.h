@@ -12,8 +12,24 @@
  *
  * Sizes and byte counts can exceed 64 bits (float64 sizes {2^32-1, 2^32-1}
  * needs about 2^67 bytes), so they are carried as unsigned 128-bit integers
+ * (dmlt_u128, two 64-bit words: the header is plain C11 for any compiler)
  * and every product and sum is checked: a result that does not fit is the
  * error DMLT_E_RANGE, never a wrapped number.
+ *
+ * Upgrading. A program built against this header keeps working with a later
+ * library of the same major version (the shared library's SONAME):
+ *  - every enum value is pinned: new statuses, diagnostics and checks get
+ *    new numbers, none is renumbered;
+ *  - result structs that may grow (struct dmlt_report, struct dmlt_walk)
+ *    start with a `size` the caller sets to sizeof the struct it has
+ *    (DMLT_REPORT_INIT, DMLT_WALK_INIT); new fields are only ever added at
+ *    the end, and the library writes no byte past `size`, so a program built
+ *    against an older, smaller struct gets the fields it knows;
+ *  - dmlt_validate is told how many results the caller's array holds;
+ *  - dmlt_version() says which library is loaded, DMLT_VERSION_NUMBER which
+ *    header a program was built against.
+ * struct dmlt_error, struct dmlt_check, struct dmlt_diag and the input
+ * structs do not change within a major version.
  */
 #ifndef DMLTENSOR_H
 #define DMLTENSOR_H
@@ -26,17 +42,164 @@
 extern "C" {
 #endif
 
-#if !defined(__SIZEOF_INT128__)
-#error "dmltensor needs a compiler with 128-bit integers (GCC or Clang)"
-#endif
-__extension__ typedef unsigned __int128 dmlt_u128;
-__extension__ typedef __int128 dmlt_i128;
+/* The version of this header: 0.1.0 is 100 (MAJOR x 10000 + MINOR x 100 +
+ * PATCH). The same as the CMake project's version (a test checks it). */
+#define DMLT_VERSION_MAJOR 0
+#define DMLT_VERSION_MINOR 1
+#define DMLT_VERSION_PATCH 0
+#define DMLT_VERSION_NUMBER                                                                        \
+    (DMLT_VERSION_MAJOR * 10000 + DMLT_VERSION_MINOR * 100 + DMLT_VERSION_PATCH)
+#define DMLT_STRINGIFY_(x) #x
+#define DMLT_STRINGIFY(x)  DMLT_STRINGIFY_(x)
+#define DMLT_VERSION_STRING                                                                        \
+    DMLT_STRINGIFY(DMLT_VERSION_MAJOR)                                                             \
+    "." DMLT_STRINGIFY(DMLT_VERSION_MINOR) "." DMLT_STRINGIFY(DMLT_VERSION_PATCH)
 
-#if defined(DMLT_BUILDING_LIBRARY) && defined(__GNUC__)
+/* DMLT_API marks the library's functions. On Windows it is
+ * __declspec(dllexport) while the DLL is built (DMLT_BUILDING_LIBRARY),
+ * __declspec(dllimport) for a program using the DLL, and nothing when
+ * DMLT_STATIC is defined: while building the static library and in every
+ * program linked with it. The CMake targets set these for you
+ * (dmltensor::dmltensor_static carries DMLT_STATIC); by hand, define
+ * DMLT_STATIC when you link libdmltensor statically on Windows. Elsewhere,
+ * the shared library exports only these functions (GCC/Clang visibility). */
+#if defined(_WIN32) || defined(__CYGWIN__)
+#if defined(DMLT_STATIC)
+#define DMLT_API
+#elif defined(DMLT_BUILDING_LIBRARY)
+#define DMLT_API __declspec(dllexport)
+#else
+#define DMLT_API __declspec(dllimport)
+#endif
+#elif defined(DMLT_BUILDING_LIBRARY) && defined(__GNUC__)
 #define DMLT_API __attribute__((visibility("default")))
 #else
 #define DMLT_API
 #endif
+
+/* The version of the library actually loaded, as DMLT_VERSION_NUMBER: a
+ * program can compare it with the header it was built against. */
+DMLT_API unsigned dmlt_version(void);
+
+/* The same as text, "0.1.0". Never NULL. */
+DMLT_API const char *dmlt_version_string(void);
+
+/* ------------------------------------------------------------------------ */
+/* 128-bit unsigned integers                                                */
+/* ------------------------------------------------------------------------ */
+
+/* An unsigned 128-bit integer, value = hi x 2^64 + lo. The same two words on
+ * every compiler (standard C has no 128-bit integer type, and MSVC none at
+ * all), so a program is written the same way everywhere. Read it with the
+ * helpers below; a value that fits 64 bits is simply {v, 0}:
+ *
+ *     struct dmlt_report r = ...;
+ *     if (dmlt_u128_fits_u64(r.minimum_implied_size_bytes))
+ *         printf("%llu\n", (unsigned long long)dmlt_u128_to_u64(r.minimum_implied_size_bytes));
+ *     else {
+ *         char buf[DMLT_U128_DEC_SIZE];
+ *         dmlt_u128_to_dec(r.minimum_implied_size_bytes, buf);
+ *         puts(buf);
+ *     }
+ */
+typedef struct dmlt_u128 {
+    uint64_t lo; /* the low 64 bits */
+    uint64_t hi; /* the high 64 bits */
+} dmlt_u128;
+
+/* Room for the decimal text of any dmlt_u128: 39 digits and a NUL. */
+#define DMLT_U128_DEC_SIZE 40
+
+/* v as a dmlt_u128. */
+static inline dmlt_u128 dmlt_u128_from_u64(uint64_t v)
+{
+    dmlt_u128 r;
+    r.lo = v;
+    r.hi = 0;
+    return r;
+}
+
+/* 2^128 - 1, the largest value. */
+static inline dmlt_u128 dmlt_u128_max(void)
+{
+    dmlt_u128 r;
+    r.lo = UINT64_MAX;
+    r.hi = UINT64_MAX;
+    return r;
+}
+
+/* Whether v fits in 64 bits (v <= UINT64_MAX). */
+static inline bool dmlt_u128_fits_u64(dmlt_u128 v)
+{
+    return v.hi == 0;
+}
+
+/* v as a uint64_t, for a v that dmlt_u128_fits_u64 (otherwise the low 64
+ * bits). */
+static inline uint64_t dmlt_u128_to_u64(dmlt_u128 v)
+{
+    return v.lo;
+}
+
+/* -1, 0 or 1 as a < b, a == b or a > b. */
+static inline int dmlt_u128_cmp(dmlt_u128 a, dmlt_u128 b)
+{
+    if (a.hi != b.hi)
+        return a.hi < b.hi ? -1 : 1;
+    if (a.lo != b.lo)
+        return a.lo < b.lo ? -1 : 1;
+    return 0;
+}
+
+/* Whether a == b. */
+static inline bool dmlt_u128_eq(dmlt_u128 a, dmlt_u128 b)
+{
+    return a.lo == b.lo && a.hi == b.hi;
+}
+
+/* *out = a + b. Returns false, leaving *out alone, when the sum passes
+ * 2^128 - 1. */
+static inline bool dmlt_u128_add(dmlt_u128 a, dmlt_u128 b, dmlt_u128 *out)
+{
+    dmlt_u128 r;
+    r.lo = a.lo + b.lo;
+    r.hi = a.hi + b.hi + (r.lo < a.lo ? 1u : 0u);
+    if (r.hi < a.hi || (r.hi == a.hi && r.lo < a.lo))
+        return false;
+    *out = r;
+    return true;
+}
+
+/* *out = a - b. Returns false, leaving *out alone, when b > a. */
+static inline bool dmlt_u128_sub(dmlt_u128 a, dmlt_u128 b, dmlt_u128 *out)
+{
+    if (dmlt_u128_cmp(a, b) < 0)
+        return false;
+    out->hi = a.hi - b.hi - (a.lo < b.lo ? 1u : 0u);
+    out->lo = a.lo - b.lo;
+    return true;
+}
+
+/* *out = a x b. Returns false, leaving *out alone, when the product passes
+ * 2^128 - 1. */
+DMLT_API bool dmlt_u128_mul(dmlt_u128 a, dmlt_u128 b, dmlt_u128 *out);
+
+/* Division by a 64-bit number: *quotient = a / d and *remainder = a % d
+ * (either pointer may be NULL). Returns false for d == 0. */
+DMLT_API bool dmlt_u128_divmod(dmlt_u128 a, uint64_t d, dmlt_u128 *quotient, uint64_t *remainder);
+
+/* Writes v in decimal, without leading zeros ("0" for 0), and a NUL into
+ * buf. Returns the number of digits: 1 to 39. */
+DMLT_API size_t dmlt_u128_to_dec(dmlt_u128 v, char buf[DMLT_U128_DEC_SIZE]);
+
+/* Parses text[0..len) as a decimal number: one or more ASCII digits, nothing
+ * else (no sign, no spaces). Returns false, leaving *out alone, for any
+ * other text or a value past 2^128 - 1. */
+DMLT_API bool dmlt_u128_parse_dec(const char *text, size_t len, dmlt_u128 *out);
+
+/* v as the nearest double (ties to even), as a C cast of a 128-bit integer
+ * would give: for human-readable sizes ("2 EiB"), never for arithmetic. */
+DMLT_API double dmlt_u128_to_double(dmlt_u128 v);
 
 #define DMLT_MAX_RANK     8
 #define DMLT_MAX_DIM_SIZE UINT32_C(4294967295) /* DirectML sizes are UINT */
@@ -46,20 +209,21 @@ __extension__ typedef __int128 dmlt_i128;
 /* Status codes                                                             */
 /* ------------------------------------------------------------------------ */
 
-/* One list, so the enum and dmlt_status_name() cannot drift apart. */
+/* One list, so the enum and dmlt_status_name() cannot drift apart. Each
+ * value is pinned: a new status takes the next number at the end. */
 #define DMLT_STATUS_LIST(X)                                                                        \
-    X(DMLT_OK, "ok")                                                                               \
-    X(DMLT_E_INVALID, "invalid argument")                                                          \
-    X(DMLT_E_RANK, "rank out of range")                                                            \
-    X(DMLT_E_ZERO_SIZE, "size is zero")                                                            \
-    X(DMLT_E_RANGE, "value out of range")                                                          \
-    X(DMLT_E_DTYPE, "unknown data type")                                                           \
-    X(DMLT_E_LAYOUT, "bad layout")                                                                 \
-    X(DMLT_E_COORD, "coordinate out of range")                                                     \
-    X(DMLT_E_WORK_CAP, "search work limit reached")
+    X(DMLT_OK, 0, "ok")                                                                            \
+    X(DMLT_E_INVALID, 1, "invalid argument")                                                       \
+    X(DMLT_E_RANK, 2, "rank out of range")                                                         \
+    X(DMLT_E_ZERO_SIZE, 3, "size is zero")                                                         \
+    X(DMLT_E_RANGE, 4, "value out of range")                                                       \
+    X(DMLT_E_DTYPE, 5, "unknown data type")                                                        \
+    X(DMLT_E_LAYOUT, 6, "bad layout")                                                              \
+    X(DMLT_E_COORD, 7, "coordinate out of range")                                                  \
+    X(DMLT_E_WORK_CAP, 8, "search work limit reached")
 
 enum dmlt_status {
-#define DMLT_X_ENUM(name, text) name,
+#define DMLT_X_ENUM(name, value, text) name = (value),
     DMLT_STATUS_LIST(DMLT_X_ENUM)
 #undef DMLT_X_ENUM
 };
@@ -206,21 +370,26 @@ enum dmlt_tristate { DMLT_NO = 0, DMLT_YES = 1, DMLT_UNKNOWN = 2 };
 
 enum dmlt_severity { DMLT_INFO = 0, DMLT_WARNING = 1, DMLT_ERROR = 2 };
 
-/* Diagnostics a report can carry; each has a stable id string. */
+/* Diagnostics a report can carry; each has a stable id string and a pinned
+ * number (0, 1, 2, ... in list order: a new one takes the next number). */
 #define DMLT_DIAG_LIST(X)                                                                          \
-    X(DMLT_DIAG_HELPER_OVERFLOW, "helper_overflow", DMLT_WARNING)                                  \
-    X(DMLT_DIAG_HELPER_DTYPE, "helper_unsupported_dtype", DMLT_INFO)                               \
-    X(DMLT_DIAG_RANK_NOT_4_OR_5, "rank_not_4_or_5", DMLT_INFO)                                     \
-    X(DMLT_DIAG_OVERLAP_UNKNOWN, "overlap_unknown", DMLT_WARNING)                                  \
-    X(DMLT_DIAG_TOTAL_TOO_SMALL, "total_size_too_small", DMLT_ERROR)                               \
-    X(DMLT_DIAG_OVER_UINT32_ELEMENTS, "total_size_over_uint32_elements", DMLT_WARNING)
+    X(DMLT_DIAG_HELPER_OVERFLOW, 0, "helper_overflow", DMLT_WARNING)                               \
+    X(DMLT_DIAG_HELPER_DTYPE, 1, "helper_unsupported_dtype", DMLT_INFO)                            \
+    X(DMLT_DIAG_RANK_NOT_4_OR_5, 2, "rank_not_4_or_5", DMLT_INFO)                                  \
+    X(DMLT_DIAG_OVERLAP_UNKNOWN, 3, "overlap_unknown", DMLT_WARNING)                               \
+    X(DMLT_DIAG_TOTAL_TOO_SMALL, 4, "total_size_too_small", DMLT_ERROR)                            \
+    X(DMLT_DIAG_OVER_UINT32_ELEMENTS, 5, "total_size_over_uint32_elements", DMLT_WARNING)
 
 enum dmlt_diag_id {
-#define DMLT_X_ENUM(name, id, sev) name,
+#define DMLT_X_ENUM(name, value, id, sev) name = (value),
     DMLT_DIAG_LIST(DMLT_X_ENUM)
 #undef DMLT_X_ENUM
-        DMLT_DIAG_COUNT
+        DMLT_DIAG_COUNT /* the number of diagnostics this header knows */
 };
+
+/* Room for diagnostics in a report: more than there are, so that later
+ * versions can add some without changing struct dmlt_report's layout. */
+#define DMLT_DIAG_CAPACITY 16
 
 /* Stable id ("helper_overflow") and default severity of a diagnostic. */
 DMLT_API const char *dmlt_diag_id_name(enum dmlt_diag_id id);
@@ -233,8 +402,13 @@ struct dmlt_diag {
 };
 
 /* Everything `size` reports. Byte counts round up to whole DWORDs (4 bytes)
- * as DirectML requires; 4-bit types are counted in bits first. */
+ * as DirectML requires; 4-bit types are counted in bits first.
+ * Set `size` before calling dmlt_report_compute (see "Upgrading" above):
+ *
+ *     struct dmlt_report r = DMLT_REPORT_INIT;
+ */
 struct dmlt_report {
+    size_t size;                          /* set by the caller: sizeof(struct dmlt_report) */
     dmlt_u128 element_count;              /* product of sizes */
     dmlt_u128 index_of_last_element;      /* sum of (size-1) x stride */
     dmlt_u128 packed_size_bytes;          /* roundup(ceil(N x bits/8), 4) */
@@ -251,16 +425,32 @@ struct dmlt_report {
     enum dmlt_tristate padded;
     bool layout_detected;                   /* strides are packed for ... */
     unsigned detected_order[DMLT_MAX_RANK]; /* ... this memory order */
-    unsigned diag_count;
-    struct dmlt_diag diags[DMLT_DIAG_COUNT];
+    unsigned diag_count;                    /* diags[0..diag_count), at most DMLT_DIAG_COUNT */
+    struct dmlt_diag diags[DMLT_DIAG_CAPACITY];
+    /* Fields added in later versions go here, after every field above. */
 };
+
+#ifdef __cplusplus
+#define DMLT_REPORT_INIT                                                                           \
+    {                                                                                              \
+        sizeof(struct dmlt_report)                                                                 \
+    }
+#else
+#define DMLT_REPORT_INIT                                                                           \
+    {                                                                                              \
+        .size = sizeof(struct dmlt_report)                                                         \
+    }
+#endif
 
 /* Work limit for the overlap search (nodes visited); the answer is
  * DMLT_UNKNOWN past it. */
 #define DMLT_OVERLAP_WORK_CAP 2000000u
 
-/* Computes the report. total may be NULL (no total given). Fails only on an
- * invalid tensor or DMLT_E_RANGE (element count beyond 128 bits). */
+/* Computes the report. total may be NULL (no total given). Fails on an
+ * invalid tensor, DMLT_E_RANGE (element count beyond 128 bits), or
+ * DMLT_E_INVALID when out->size is 0 (not set). Writes the first out->size
+ * bytes of the report and nothing past them; diag_count then counts only the
+ * diagnostics that fit. */
 DMLT_API enum dmlt_status dmlt_report_compute(const struct dmlt_tensor *t, const uint64_t *total,
                                               struct dmlt_report *out, struct dmlt_error *err);
 
@@ -317,13 +507,14 @@ DMLT_API enum dmlt_status dmlt_locate(const struct dmlt_tensor *t, dmlt_u128 off
 /* Every coordinate in logical row-major order (the last dim fastest), with
  * its offsets kept up to date by additions: the offset map in constant
  * memory. Read the public fields after dmlt_walk_start and after each
- * dmlt_walk_next that returns true.
+ * dmlt_walk_next that returns true. Set `size` first (see "Upgrading").
  *
- *     struct dmlt_walk w;
+ *     struct dmlt_walk w = DMLT_WALK_INIT;
  *     if (dmlt_walk_start(&w, &t, base) == DMLT_OK)
  *         do use(w.coord, w.offset, w.byte_offset); while (dmlt_walk_next(&w));
  */
 struct dmlt_walk {
+    size_t size; /* set by the caller: sizeof(struct dmlt_walk) */
     uint32_t coord[DMLT_MAX_RANK];
     dmlt_u128 offset;      /* element offset: dot(coord, strides) */
     dmlt_u128 byte_offset; /* base + offset x bits / 8, rounded down */
@@ -334,10 +525,24 @@ struct dmlt_walk {
     struct dmlt_tensor t_;
     unsigned bits_;
     uint64_t base_;
+    /* Fields added in later versions go here. */
 };
 
-/* Starts at coordinate 0 (offset 0, byte offset base). Fails only on an
- * invalid tensor. */
+#ifdef __cplusplus
+#define DMLT_WALK_INIT                                                                             \
+    {                                                                                              \
+        sizeof(struct dmlt_walk)                                                                   \
+    }
+#else
+#define DMLT_WALK_INIT                                                                             \
+    {                                                                                              \
+        .size = sizeof(struct dmlt_walk)                                                           \
+    }
+#endif
+
+/* Starts at coordinate 0 (offset 0, byte offset base). Fails on an invalid
+ * tensor, or with DMLT_E_INVALID when w->size is smaller than this first
+ * version of the struct (through base_). Writes nothing past w->size. */
 DMLT_API enum dmlt_status dmlt_walk_start(struct dmlt_walk *w, const struct dmlt_tensor *t,
                                           uint64_t base_offset_bytes);
 
@@ -357,43 +562,56 @@ struct dmlt_desc {
     uint32_t guaranteed_base_offset_alignment; /* 0 = none */
     uint64_t base_offset_bytes;                /* where the buffer range starts */
     uint32_t flags;                            /* DML_TENSOR_FLAGS */
+    /* The binding (DML_BUFFER_BINDING): its Offset is base_offset_bytes. A
+     * size not given leaves its check passing as not applicable. */
+    bool has_binding_size;
+    uint64_t binding_size_bytes; /* DML_BUFFER_BINDING::SizeInBytes */
+    bool has_buffer_size;
+    uint64_t buffer_size_bytes; /* the size of the whole D3D12 buffer */
 };
 
-/* Every rule, with its stable id, level, and the DirectML rule it enforces.
+/* Every rule, with its pinned number (0, 1, 2, ... in list order: a new
+ * rule takes the next number), stable id, level, and the DirectML rule it
+ * enforces.
  * For 4-bit types "the element size" is taken as 1 byte: the smallest
  * addressable unit, so the alignment rule reads "a power of two >= 1". */
 #define DMLT_CHECK_LIST(X)                                                                         \
-    X(DMLT_CHECK_RANK, "rank", DMLT_ERROR, "DimensionCount is 1 to 8 (DML_BUFFER_TENSOR_DESC)")    \
-    X(DMLT_CHECK_SIZES_NONZERO, "sizes_nonzero", DMLT_ERROR,                                       \
+    X(DMLT_CHECK_RANK, 0, "rank", DMLT_ERROR, "DimensionCount is 1 to 8 (DML_BUFFER_TENSOR_DESC)") \
+    X(DMLT_CHECK_SIZES_NONZERO, 1, "sizes_nonzero", DMLT_ERROR,                                    \
       "a zero size in any dimension is invalid (DML_BUFFER_TENSOR_DESC::Sizes)")                   \
-    X(DMLT_CHECK_STRIDES_COUNT, "strides_count", DMLT_ERROR,                                       \
+    X(DMLT_CHECK_STRIDES_COUNT, 2, "strides_count", DMLT_ERROR,                                    \
       "Strides, when given, has DimensionCount entries")                                           \
-    X(DMLT_CHECK_TOTAL_MINIMUM, "total_size_minimum", DMLT_ERROR,                                  \
+    X(DMLT_CHECK_TOTAL_MINIMUM, 3, "total_size_minimum", DMLT_ERROR,                               \
       "TotalTensorSizeInBytes is at least the minimum implied size (DMLCalcBufferTensorSize)")     \
-    X(DMLT_CHECK_TOTAL_DWORD, "total_size_dword", DMLT_ERROR,                                      \
+    X(DMLT_CHECK_TOTAL_DWORD, 4, "total_size_dword", DMLT_ERROR,                                   \
       "bound buffer sizes are DWORD-aligned: TotalTensorSizeInBytes is a multiple of 4")           \
-    X(DMLT_CHECK_TOTAL_ELEMENTS, "total_size_elements", DMLT_ERROR,                                \
+    X(DMLT_CHECK_TOTAL_ELEMENTS, 5, "total_size_elements", DMLT_ERROR,                             \
       "a buffer tensor's total size cannot exceed 2^32-1 elements")                                \
-    X(DMLT_CHECK_ALIGNMENT_POW2, "alignment_power_of_two", DMLT_ERROR,                             \
+    X(DMLT_CHECK_ALIGNMENT_POW2, 6, "alignment_power_of_two", DMLT_ERROR,                          \
       "GuaranteedBaseOffsetAlignment is 0 or a power of two at least the element size")            \
-    X(DMLT_CHECK_BASE_OFFSET_16, "base_offset_16", DMLT_ERROR,                                     \
+    X(DMLT_CHECK_BASE_OFFSET_16, 7, "base_offset_16", DMLT_ERROR,                                  \
       "buffer tensors always have a minimum alignment of 16 bytes")                                \
-    X(DMLT_CHECK_BASE_OFFSET_ALIGNMENT, "base_offset_alignment", DMLT_ERROR,                       \
+    X(DMLT_CHECK_BASE_OFFSET_ALIGNMENT, 8, "base_offset_alignment", DMLT_ERROR,                    \
       "the buffer range's offset is a multiple of GuaranteedBaseOffsetAlignment")                  \
-    X(DMLT_CHECK_FLAGS, "flags_known", DMLT_ERROR,                                                 \
+    X(DMLT_CHECK_FLAGS, 9, "flags_known", DMLT_ERROR,                                              \
       "Flags is DML_TENSOR_FLAG_NONE or DML_TENSOR_FLAG_OWNED_BY_DML")                             \
-    X(DMLT_CHECK_RANK_4_OR_5, "rank_4_or_5", DMLT_WARNING,                                         \
+    X(DMLT_CHECK_RANK_4_OR_5, 10, "rank_4_or_5", DMLT_WARNING,                                     \
       "most operators take 4-D {N,C,H,W} or 5-D {N,C,D,H,W} tensors")                              \
-    X(DMLT_CHECK_ALIGNMENT_32, "alignment_32", DMLT_WARNING,                                       \
+    X(DMLT_CHECK_ALIGNMENT_32, 11, "alignment_32", DMLT_WARNING,                                   \
       "for best performance, align tensors to 32 bytes or more")                                   \
-    X(DMLT_CHECK_HELPER, "helper_overflow", DMLT_WARNING,                                          \
-      "the published DMLCalcBufferTensorSize sums the strided index in 32 bits")
+    X(DMLT_CHECK_HELPER, 12, "helper_overflow", DMLT_WARNING,                                      \
+      "the published DMLCalcBufferTensorSize sums the strided index in 32 bits")                   \
+    X(DMLT_CHECK_BINDING_SIZE, 13, "binding_size", DMLT_ERROR,                                     \
+      "the bound buffer range is at least TotalTensorSizeInBytes "                                 \
+      "(DML_BUFFER_BINDING::SizeInBytes)")                                                         \
+    X(DMLT_CHECK_BINDING_IN_BUFFER, 14, "binding_in_buffer", DMLT_ERROR,                           \
+      "the bound range lies inside its buffer: Offset + SizeInBytes <= the buffer's size")
 
 enum dmlt_check_id {
-#define DMLT_X_ENUM(name, id, level, rule) name,
+#define DMLT_X_ENUM(name, value, id, level, rule) name = (value),
     DMLT_CHECK_LIST(DMLT_X_ENUM)
 #undef DMLT_X_ENUM
-        DMLT_CHECK_COUNT
+        DMLT_CHECK_COUNT /* the number of checks this header knows */
 };
 
 DMLT_API const char *dmlt_check_id_name(enum dmlt_check_id id);
@@ -401,7 +619,11 @@ DMLT_API enum dmlt_severity dmlt_check_level(enum dmlt_check_id id);
 DMLT_API const char *dmlt_check_rule(enum dmlt_check_id id);
 
 /* One check's outcome. value/limit carry the numbers its message needs:
- * the total and the minimum, the alignment and the element size, ... */
+ * the total and the minimum, the alignment and the element size, ...
+ * binding_size: SizeInBytes and TotalTensorSizeInBytes. binding_in_buffer:
+ * the end of the range (Offset + SizeInBytes, or Offset +
+ * TotalTensorSizeInBytes when no binding size is given: the least any
+ * binding holds) and the buffer's size. */
 struct dmlt_check {
     enum dmlt_check_id id;
     bool passed;
@@ -409,12 +631,15 @@ struct dmlt_check {
     dmlt_u128 limit;
 };
 
-/* Runs every check of DMLT_CHECK_LIST, in order, into out[DMLT_CHECK_COUNT].
+/* Runs every check of DMLT_CHECK_LIST; out[i] gets check number i, for i
+ * below out_count (pass DMLT_CHECK_COUNT with an array of that many: a later
+ * library with more checks writes only the ones the caller has room for).
  * strides_count is the number of strides the caller was given (0 = none).
- * Returns true when no error-level check failed. A tensor too large to
- * measure (DMLT_E_RANGE from dmlt_report_compute) fails total_size_minimum. */
+ * Returns true when no error-level check failed, counting every check the
+ * library has, written or not. A tensor too large to measure (DMLT_E_RANGE
+ * from dmlt_report_compute) fails total_size_minimum. */
 DMLT_API bool dmlt_validate(const struct dmlt_desc *d, unsigned strides_count,
-                            struct dmlt_check out[DMLT_CHECK_COUNT]);
+                            struct dmlt_check out[], size_t out_count);
 
 /* ------------------------------------------------------------------------ */
 /* Views: a tensor seen through slicing, indexing, transposing, broadcasting */

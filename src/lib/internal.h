@@ -3,40 +3,24 @@
 #define DMLT_INTERNAL_H
 
 #include "dmltensor.h"
-
-#define DMLT_U128_MAX (~(dmlt_u128)0)
-
-/* Checked 128-bit arithmetic: return false when the result does not fit. */
-static inline bool u128_mul(dmlt_u128 a, dmlt_u128 b, dmlt_u128 *out)
-{
-    if (a != 0 && b > DMLT_U128_MAX / a)
-        return false;
-    *out = a * b;
-    return true;
-}
-
-static inline bool u128_add(dmlt_u128 a, dmlt_u128 b, dmlt_u128 *out)
-{
-    if (b > DMLT_U128_MAX - a)
-        return false;
-    *out = a + b;
-    return true;
-}
+#include "wide.h"
 
 /* Bytes needed for `elements` elements of `bits` bits, rounded up to a whole
  * DWORD as DirectML requires of every bound buffer. */
-bool dmlt__bytes_dword(dmlt_u128 elements, unsigned bits, dmlt_u128 *bytes);
+bool dmlt__bytes_dword(wu128 elements, unsigned bits, wu128 *bytes);
 
 /* Bounded linear Diophantine search, shared by overlap and locate.
  * Finds integer vectors x with lo[i] <= x[i] <= hi[i] and
  * sum a[i] * x[i] == target (a[i] >= 0), calling fn for each in
- * lexicographic order of the variables as given. n is 1..8. */
-typedef bool (*dmlt__solution_fn)(void *ctx, const dmlt_i128 x[], unsigned n);
+ * lexicographic order of the variables as given. n is 1..8; every a[i],
+ * lo[i] and hi[i] is within +-2^32, so each x[i] fits 64 bits and the sums,
+ * below 2^68, fit the 128-bit target. */
+typedef bool (*dmlt__solution_fn)(void *ctx, const int64_t x[], unsigned n);
 
 enum dmlt__solve_result { DMLT__SOLVE_DONE, DMLT__SOLVE_STOPPED, DMLT__SOLVE_CAPPED };
 
-enum dmlt__solve_result dmlt__solve(unsigned n, const dmlt_i128 a[], const dmlt_i128 lo[],
-                                    const dmlt_i128 hi[], dmlt_i128 target, unsigned long work_cap,
+enum dmlt__solve_result dmlt__solve(unsigned n, const int64_t a[], const int64_t lo[],
+                                    const int64_t hi[], wi128 target, unsigned long work_cap,
                                     dmlt__solution_fn fn, void *ctx);
 
 #endif

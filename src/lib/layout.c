@@ -128,12 +128,12 @@ enum dmlt_status dmlt_strides_from_layout(enum dmlt_dtype dtype, unsigned rank,
         return DMLT_E_LAYOUT;
 
     /* Row pitch in elements: BYTES x 8 bits must hold whole elements. */
-    dmlt_u128 pitch_elems = 1;
+    uint64_t pitch_elems = 1;
     if (spec->row_pitch_align_bytes != 0) {
-        dmlt_u128 align_bits = (dmlt_u128)spec->row_pitch_align_bytes * 8u;
+        uint64_t align_bits = (uint64_t)spec->row_pitch_align_bytes * 8u;
         if (align_bits % info->bits != 0) {
-            err->value = spec->row_pitch_align_bytes;
-            err->limit = info->bits;
+            err->value = dmlt_u128_from_u64(spec->row_pitch_align_bytes);
+            err->limit = dmlt_u128_from_u64(info->bits);
             return DMLT_E_INVALID;
         }
         pitch_elems = align_bits / info->bits;
@@ -141,7 +141,7 @@ enum dmlt_status dmlt_strides_from_layout(enum dmlt_dtype dtype, unsigned rank,
 
     /* Walk from the innermost memory dimension out. The running extent
      * stays below 2^65: every stride assigned from it is checked. */
-    dmlt_u128 extent = 1;
+    wu128 extent = w_u64(1);
     for (unsigned k = rank; k-- > 0;) {
         unsigned d = spec->order[k];
         if (sizes[d] == 0) {
@@ -154,28 +154,30 @@ enum dmlt_status dmlt_strides_from_layout(enum dmlt_dtype dtype, unsigned rank,
             return DMLT_E_LAYOUT;
         }
         if (k + 2 == rank && pitch_elems > 1)
-            extent = (extent + pitch_elems - 1) / pitch_elems * pitch_elems;
+            extent = w_mul_lo(w_divmod64(w_add64(extent, pitch_elems - 1), pitch_elems, NULL),
+                              pitch_elems);
         if (spec->broadcast[d]) {
             strides_out[d] = 0;
-            extent += spec->pad[d];
+            extent = w_add64(extent, spec->pad[d]);
             continue;
         }
-        if (extent > DMLT_MAX_STRIDE && sizes[d] == 1) {
+        const bool too_big = w_lt(w_u64(DMLT_MAX_STRIDE), extent);
+        if (too_big && sizes[d] == 1) {
             /* A size-1 dim's coordinate is always 0, so its stride never
              * moves an offset: 0 stands in (DirectML's 32-bit helper would
              * wrap). Its extent of 1 leaves the running extent alone. */
             strides_out[d] = 0;
-            extent += spec->pad[d];
+            extent = w_add64(extent, spec->pad[d]);
             continue;
         }
-        if (extent > DMLT_MAX_STRIDE) {
+        if (too_big) {
             err->dim = (int)d;
-            err->value = extent;
-            err->limit = DMLT_MAX_STRIDE;
+            err->value = w_to_pub(extent);
+            err->limit = dmlt_u128_from_u64(DMLT_MAX_STRIDE);
             return DMLT_E_RANGE;
         }
-        strides_out[d] = (uint32_t)extent;
-        extent = extent * sizes[d] + spec->pad[d];
+        strides_out[d] = (uint32_t)w_low(extent);
+        extent = w_add64(w_mul64(w_low(extent), sizes[d]), spec->pad[d]);
     }
     return DMLT_OK;
 }

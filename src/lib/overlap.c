@@ -5,7 +5,7 @@
  * exact answers come first; the bounded search decides the rest. */
 #include "internal.h"
 
-static bool stop_at_nonzero(void *ctx, const dmlt_i128 z[], unsigned n)
+static bool stop_at_nonzero(void *ctx, const int64_t z[], unsigned n)
 {
     (void)ctx;
     for (unsigned i = 0; i < n; i++)
@@ -19,7 +19,7 @@ enum dmlt_tristate dmlt_overlapping(const struct dmlt_tensor *t, unsigned long w
     /* Dimensions of size 1 cannot tell two coordinates apart. */
     /* Entries 0..n-1 are filled below; zeroed so that no reader (nor
      * cppcheck's uninitvar) sees an indeterminate value. */
-    dmlt_i128 stride[DMLT_MAX_RANK] = {0}, maxz[DMLT_MAX_RANK] = {0};
+    int64_t stride[DMLT_MAX_RANK] = {0}, maxz[DMLT_MAX_RANK] = {0};
     unsigned n = 0;
     for (unsigned d = 0; d < t->rank; d++) {
         if (t->sizes[d] <= 1)
@@ -34,33 +34,33 @@ enum dmlt_tristate dmlt_overlapping(const struct dmlt_tensor *t, unsigned long w
             k--;
         }
         stride[k] = t->strides[d];
-        maxz[k] = (dmlt_i128)t->sizes[d] - 1;
+        maxz[k] = (int64_t)t->sizes[d] - 1;
     }
 
     /* Sufficient for no overlap: every stride exceeds the farthest reach of
      * all smaller strides (the shape of every packed or padded layout). */
     bool nested = true;
-    dmlt_i128 reach = 0;
+    wu128 reach = w_u64(0); /* below 8 x 2^64 */
     for (unsigned k = n; k-- > 0;) {
-        if (stride[k] <= reach)
+        if (w_le(w_u64((uint64_t)stride[k]), reach))
             nested = false;
-        reach += stride[k] * maxz[k];
+        reach = w_add(reach, w_mul64((uint64_t)stride[k], (uint64_t)maxz[k]));
     }
     if (nested)
         return DMLT_NO;
 
     /* Pigeonhole: more elements than offsets 0..last must overlap. */
-    dmlt_u128 count = 1;
+    wu128 count = w_u64(1);
     bool count_fits = true;
     for (unsigned k = 0; k < n && count_fits; k++)
-        count_fits = u128_mul(count, (dmlt_u128)maxz[k] + 1, &count);
-    if (!count_fits || count > (dmlt_u128)reach + 1)
+        count_fits = w_mul_ok(count, w_u64((uint64_t)maxz[k] + 1), &count);
+    if (!count_fits || w_lt(w_add64(reach, 1), count))
         return DMLT_YES;
 
-    dmlt_i128 lo[DMLT_MAX_RANK];
+    int64_t lo[DMLT_MAX_RANK];
     for (unsigned k = 0; k < n; k++)
         lo[k] = -maxz[k];
-    switch (dmlt__solve(n, stride, lo, maxz, 0, work_cap, stop_at_nonzero, NULL)) {
+    switch (dmlt__solve(n, stride, lo, maxz, wi_i64(0), work_cap, stop_at_nonzero, NULL)) {
     case DMLT__SOLVE_STOPPED:
         return DMLT_YES;
     case DMLT__SOLVE_DONE:

@@ -7,6 +7,7 @@ set(DMLT_LIB_SOURCES
   src/lib/report.c
   src/lib/solve.c
   src/lib/status.c
+  src/lib/u128.c
   src/lib/validate.c
   src/lib/view.c
   src/lib/walk.c)

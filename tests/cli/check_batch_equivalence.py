@@ -22,7 +22,8 @@ several lines, some sharing a line).  Each file is run through
               rank; row_pitch_align;
   buffer      total_tensor_size_bytes / TotalTensorSizeInBytes as numbers
               and as strings (past 2^53 and up to 2^64-1 as strings),
-              guaranteed_base_offset_alignment, base_offset_bytes, flags;
+              guaranteed_base_offset_alignment, base_offset_bytes, flags,
+              binding_size_bytes, buffer_size_bytes;
   commands    size (by default or named), validate, offset with coord or
               coords, view with "ops" (random chains of operations, some
               refused, texts or lists) and buffer_size_bytes; an "id"
@@ -51,8 +52,9 @@ Batch must give, on the record's output line:
     unknown_key, inexact_number, bad_number, bad_dtype, missing_key) and the
     line; "id" is null when the record could not be read as an object.
 
-Keys the single command does not take (base_offset_bytes, flags and
-guaranteed_base_offset_alignment for size; total_tensor_size_bytes, flags
+Keys the single command does not take (base_offset_bytes, flags,
+binding_size_bytes, buffer_size_bytes and guaranteed_base_offset_alignment
+for size; total_tensor_size_bytes, flags
 and the alignment for offset) are part of a descriptor: batch reads them
 and ignores them, so the single command is run without them.
 
@@ -90,7 +92,7 @@ TAKES = {
              "--pad", "--rank", "--row-pitch-align", "--total-size"},
     "validate": {"--dtype", "--sizes", "--strides", "--layout", "--order", "--broadcast",
                  "--pad", "--rank", "--row-pitch-align", "--total-size", "--alignment",
-                 "--base-offset", "--flags"},
+                 "--base-offset", "--flags", "--binding-size", "--buffer-size"},
     "offset": {"--dtype", "--sizes", "--strides", "--layout", "--order", "--broadcast",
                "--pad", "--rank", "--row-pitch-align", "--base-offset", "--coord"},
     "view": {"--dtype", "--sizes", "--strides", "--layout", "--order", "--broadcast",
@@ -345,22 +347,24 @@ def good_record(rng, n):
         "--base-offset": (("base_offset_bytes", "base_offset_bytes"),
                           lambda: rng.choice([0, 16, 32, 48, 256, 4096, 8, 4, 100,
                                               1 << 40, U64_MAX])),
+        "--binding-size": (("binding_size_bytes", "binding_size_bytes"),
+                           lambda: rng.choice([minimum, minimum + 1, max(minimum - 1, 0), 0,
+                                               1 << 40, U64_MAX])),
         "--buffer-size": (("buffer_size_bytes", "buffer_size_bytes"),
-                          lambda: rng.choice([0, 64, 4096, minimum + 16, U64_MAX])),
+                          lambda: rng.choice([minimum, minimum + 16, 4096, 1 << 40, U64_MAX])),
         "--flags": (("Flags", "flags"),
                     lambda: rng.choice(["none", "owned_by_dml", "DML_TENSOR_FLAG_OWNED_BY_DML",
                                         "DML_TENSOR_FLAG_NONE", 0, 1, 2, "0", "1"])),
     }
     want = {"size": {"--total-size": 0.35},
             "validate": {"--total-size": 0.5, "--alignment": 0.4, "--base-offset": 0.3,
-                         "--flags": 0.3},
+                         "--flags": 0.3, "--binding-size": 0.3, "--buffer-size": 0.3},
             "offset": {"--base-offset": 0.3},
             "view": {"--total-size": 0.2, "--alignment": 0.3, "--base-offset": 0.4,
                      "--buffer-size": 0.2}}[rec.cmd]
     # a field the command does not take, now and then: read, then ignored
-    # (not buffer_size_bytes, which validate reads for its binding checks)
     if rec.cmd not in ("validate", "view") and rng.random() < 0.08:
-        other = [o for o in buffer if o not in TAKES[rec.cmd] and o != "--buffer-size"]
+        other = [o for o in buffer if o not in TAKES[rec.cmd]]
         want = dict(want, **{rng.choice(other): 1.0})
     for option, p in want.items():
         if rng.random() >= p:

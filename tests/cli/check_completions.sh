@@ -111,7 +111,8 @@ for sh in bash zsh fish; do
   # shellcheck disable=SC2086
   expect "$sh" "dmltensor size --dtype " $dtypes
   expect "$sh" "dmltensor size --sizes " # nothing, not file names
-  expect "$sh" "dmltensor size --format " text json env
+  expect "$sh" "dmltensor size --format " text json env c
+  expect "$sh" "dmltensor validate --format " text json c
   if [ "$sh" = bash ]; then
     expect bash "dmltensor size --dtype=f" float16 float32 float64
   else

@@ -74,7 +74,8 @@ COMMANDS = {
     "validate": (["validate", "--sizes", "2,3"],
                  {"--sizes": ("list", U32), "--strides": ("list", U32), "--rank": ("num", 8),
                   "--total-size": ("num", U64), "--base-offset": ("num", U64),
-                  "--alignment": ("num", U32), "--flags": ("num", U32)}),
+                  "--alignment": ("num", U32), "--flags": ("num", U32),
+                  "--binding-size": ("num", U64), "--buffer-size": ("num", U64)}),
     "view": (["view", "--sizes", "2,3", "--slice", "h=0:1"],
              {"--sizes": ("list", U32), "--strides": ("list", U32), "--rank": ("num", 8),
               "--total-size": ("num", U64), "--base-offset": ("num", U64),
@@ -87,7 +88,7 @@ COMMANDS = {
 # Options that take a value, per command (for missing values and repeats).
 VALUED = {
     "size": ["--dtype", "--sizes", "--strides", "--layout", "--order", "--rank", "--broadcast",
-             "--pad", "--row-pitch-align", "--total-size", "--field", "--format"],
+             "--pad", "--row-pitch-align", "--total-size", "--field", "--format", "--name"],
     "offset": ["--dtype", "--sizes", "--strides", "--layout", "--order", "--rank", "--broadcast",
                "--pad", "--row-pitch-align", "--base-offset", "--coord", "--format"],
     "locate": ["--dtype", "--sizes", "--strides", "--layout", "--order", "--rank", "--broadcast",
@@ -95,7 +96,8 @@ VALUED = {
                "--byte-offset", "--limit", "--format"],
     "validate": ["--dtype", "--sizes", "--strides", "--layout", "--order", "--rank",
                  "--broadcast", "--pad", "--row-pitch-align", "--total-size", "--base-offset",
-                 "--alignment", "--flags", "--format"],
+                 "--alignment", "--flags", "--binding-size", "--buffer-size", "--format",
+                 "--name"],
     "view": ["--dtype", "--sizes", "--strides", "--layout", "--order", "--rank", "--broadcast",
              "--pad", "--row-pitch-align", "--total-size", "--base-offset", "--alignment",
              "--buffer-size", "--slice", "--select", "--permute", "--broadcast-to", "--reshape",
@@ -111,7 +113,7 @@ GOOD = {"--dtype": "float16", "--sizes": "2,3", "--strides": "3,1", "--layout": 
         "--row-pitch-align": "256", "--total-size": "64", "--field": "strides",
         "--format": "text", "--base-offset": "16", "--coord": "1,1", "--offset": "1",
         "--byte-offset": "4", "--limit": "2", "--alignment": "16", "--flags": "none",
-        "--buffer-size": "64"}
+        "--binding-size": "64", "--buffer-size": "4096", "--name": "input"}
 
 
 def generate():

@@ -366,6 +366,8 @@ def random_jobs(rng, count):
                     + maybe(rng, 0.4, ["--base-offset", str(rng.choice([0, 8, 16, 256, U64]))])
                     + maybe(rng, 0.3, ["--flags", rng.choice(["none", "owned_by_dml", "1",
                                                              "2", "DML_TENSOR_FLAG_NONE"])])
+                    + maybe(rng, 0.3, ["--binding-size", str(rng.choice([0, end - 1, end, U64]))])
+                    + maybe(rng, 0.3, ["--buffer-size", str(rng.choice([0, end, 1 << 40, U64]))])
                     + fmt)
         # offset: one to three coordinates, sometimes one outside the tensor
         coords = []

@@ -23,7 +23,7 @@ int main(void)
     static const uint32_t want_strides[4] = {150528, 1, 672, 3};
     struct dmlt_tensor t = {.rank = 4, .sizes = {1, 3, 224, 224}};
     struct dmlt_layout_spec spec;
-    struct dmlt_report report;
+    struct dmlt_report report = DMLT_REPORT_INIT;
     struct dmlt_error err;
     enum dmlt_status st;
 
@@ -41,12 +41,13 @@ int main(void)
     if (st != DMLT_OK)
         return fail("dmlt_report_compute", st);
 
-    printf("%s 1,3,224,224 %s: strides %u,%u,%u,%u, minimum implied size %llu bytes\n",
+    char bytes[DMLT_U128_DEC_SIZE];
+    dmlt_u128_to_dec(report.minimum_implied_size_bytes, bytes);
+    printf("%s 1,3,224,224 %s: strides %u,%u,%u,%u, minimum implied size %s bytes\n",
            dmlt_dtype_get(t.dtype)->name, layout_name, (unsigned)t.strides[0],
-           (unsigned)t.strides[1], (unsigned)t.strides[2], (unsigned)t.strides[3],
-           (unsigned long long)report.minimum_implied_size_bytes);
+           (unsigned)t.strides[1], (unsigned)t.strides[2], (unsigned)t.strides[3], bytes);
     if (memcmp(t.strides, want_strides, sizeof want_strides) != 0 ||
-        report.minimum_implied_size_bytes != 301056) {
+        !dmlt_u128_eq(report.minimum_implied_size_bytes, dmlt_u128_from_u64(301056))) {
         fprintf(stderr, "consumer: expected strides 150528,1,672,3 and 301056 bytes\n");
         return 1;
     }

@@ -27,7 +27,55 @@
 
 #include <string.h>
 
-#define U128_MAX  (~(dmlt_u128)0)
+/* The reference arithmetic is the compiler's unsigned __int128 (clang and
+ * GCC have it): independent of the library's dmlt_u128 code, which on the
+ * portable build (DMLT_PORTABLE_U128) uses no __int128 at all. R() reads a
+ * library value, P() makes one. */
+__extension__ typedef unsigned __int128 ref_u128;
+
+static ref_u128 R(dmlt_u128 v)
+{
+    return (ref_u128)v.hi << 64 | v.lo;
+}
+
+static dmlt_u128 P(ref_u128 v)
+{
+    dmlt_u128 r = {(uint64_t)v, (uint64_t)(v >> 64)};
+    return r;
+}
+
+#define U128_MAX (~(ref_u128)0)
+
+/* The library's offset functions, on reference values. */
+static enum dmlt_status offset_ref(const struct dmlt_tensor *t, const uint32_t c[], ref_u128 *off,
+                                   struct dmlt_error *err)
+{
+    dmlt_u128 v = {0, 0};
+    enum dmlt_status st = dmlt_offset(t, c, &v, err);
+    if (st == DMLT_OK)
+        *off = R(v);
+    return st;
+}
+
+static enum dmlt_status byte_offset_ref(enum dmlt_dtype dtype, ref_u128 k, uint64_t base,
+                                        ref_u128 *byte, unsigned *nibble)
+{
+    dmlt_u128 v = {0, 0};
+    enum dmlt_status st = dmlt_byte_offset(dtype, P(k), base, &v, nibble);
+    if (st == DMLT_OK)
+        *byte = R(v);
+    return st;
+}
+
+static enum dmlt_status elements_at_byte_ref(enum dmlt_dtype dtype, ref_u128 b, ref_u128 *first,
+                                             unsigned *count, unsigned *in_elem)
+{
+    dmlt_u128 v = {0, 0};
+    enum dmlt_status st = dmlt_elements_at_byte(dtype, P(b), &v, count, in_elem);
+    if (st == DMLT_OK)
+        *first = R(v);
+    return st;
+}
 #define BRUTE_MAX 4096u
 /* Work cap of the locate searches on big tensors: enough for most, small
  * enough to keep each input fast (a capped search is checked too). */
@@ -63,7 +111,7 @@ static uint64_t rd64(struct reader *r)
 
 /* ---- references ------------------------------------------------------------ */
 
-static bool mul_ok(dmlt_u128 a, dmlt_u128 b, dmlt_u128 *out)
+static bool mul_ok(ref_u128 a, ref_u128 b, ref_u128 *out)
 {
     if (a != 0 && b > U128_MAX / a)
         return false;
@@ -72,9 +120,9 @@ static bool mul_ok(dmlt_u128 a, dmlt_u128 b, dmlt_u128 *out)
 }
 
 /* ceil(elements x bits / 8) rounded up to a multiple of 4; false past 2^128. */
-static bool ref_bytes(dmlt_u128 elements, unsigned bits, dmlt_u128 *out)
+static bool ref_bytes(ref_u128 elements, unsigned bits, ref_u128 *out)
 {
-    dmlt_u128 b;
+    ref_u128 b;
     if (!mul_ok(elements, bits, &b))
         return false;
     b = b / 8 + (b % 8 != 0);
@@ -84,11 +132,11 @@ static bool ref_bytes(dmlt_u128 elements, unsigned bits, dmlt_u128 *out)
     return true;
 }
 
-static dmlt_u128 ref_dot(const struct dmlt_tensor *t, const uint32_t c[])
+static ref_u128 ref_dot(const struct dmlt_tensor *t, const uint32_t c[])
 {
-    dmlt_u128 s = 0;
+    ref_u128 s = 0;
     for (unsigned d = 0; d < t->rank; d++)
-        s += (dmlt_u128)c[d] * t->strides[d];
+        s += (ref_u128)c[d] * t->strides[d];
     return s;
 }
 
@@ -113,7 +161,7 @@ static bool has_diag(const struct dmlt_report *r, enum dmlt_diag_id id)
 
 struct collect {
     const struct dmlt_tensor *t;
-    dmlt_u128 offset;
+    ref_u128 offset;
     uint32_t prev[DMLT_MAX_RANK];
     uint64_t calls, stop_after;
     const uint32_t *want; /* a coordinate that must be listed, or NULL */
@@ -139,7 +187,7 @@ static bool on_coord(void *ctx, const uint32_t coord[], unsigned rank)
     return c->calls < c->stop_after;
 }
 
-static enum dmlt_status locate(const struct dmlt_tensor *t, dmlt_u128 offset, unsigned long cap,
+static enum dmlt_status locate(const struct dmlt_tensor *t, ref_u128 offset, unsigned long cap,
                                struct collect *c)
 {
     uint64_t found = 12345;
@@ -147,7 +195,7 @@ static enum dmlt_status locate(const struct dmlt_tensor *t, dmlt_u128 offset, un
     c->offset = offset;
     c->calls = 0;
     c->saw_want = false;
-    enum dmlt_status st = dmlt_locate(t, offset, cap, on_coord, c, &found);
+    enum dmlt_status st = dmlt_locate(t, P(offset), cap, on_coord, c, &found);
     FUZZ_CHECK(st == DMLT_OK || st == DMLT_E_WORK_CAP);
     FUZZ_CHECK(found == c->calls);
     return st;
@@ -220,7 +268,7 @@ static void check_layout(const struct built *b, enum dmlt_status st, const struc
     }
     if (st == DMLT_E_RANGE) {
         FUZZ_CHECK(err->dim >= 0 && err->dim < (int)t->rank);
-        FUZZ_CHECK(err->value > DMLT_MAX_STRIDE && t->sizes[err->dim] > 1);
+        FUZZ_CHECK(R(err->value) > DMLT_MAX_STRIDE && t->sizes[err->dim] > 1);
         FUZZ_CHECK(!spec->broadcast[err->dim]);
         return;
     }
@@ -228,7 +276,7 @@ static void check_layout(const struct built *b, enum dmlt_status st, const struc
     FUZZ_CHECK(spec->pad[spec->order[0]] == 0);
     /* From the innermost memory dim out, each stride is the running extent
      * of the dims inside it: at least their reach, so nothing overlaps. */
-    dmlt_u128 reach = 0;
+    ref_u128 reach = 0;
     for (unsigned k = t->rank; k-- > 0;) {
         unsigned d = spec->order[k];
         if (spec->broadcast[d]) {
@@ -238,11 +286,11 @@ static void check_layout(const struct built *b, enum dmlt_status st, const struc
         if (t->sizes[d] == 1)
             continue; /* its stride moves nothing (and may be 0 past 2^32) */
         FUZZ_CHECK(t->strides[d] > reach);
-        reach += (dmlt_u128)(t->sizes[d] - 1u) * t->strides[d];
+        reach += (ref_u128)(t->sizes[d] - 1u) * t->strides[d];
     }
     if (spec->row_pitch_align_bytes != 0 && t->rank >= 2) {
         unsigned d = spec->order[t->rank - 2];
-        dmlt_u128 pitch = (dmlt_u128)spec->row_pitch_align_bytes * 8u / bits;
+        ref_u128 pitch = (ref_u128)spec->row_pitch_align_bytes * 8u / bits;
         if (!spec->broadcast[d] && t->strides[d] != 0)
             FUZZ_CHECK(t->strides[d] % pitch == 0);
     }
@@ -326,12 +374,12 @@ static void check_report(const struct built *b, const uint64_t *total, struct dm
         return;
     }
     const unsigned bits = dmlt_dtype_get(t->dtype)->bits;
-    dmlt_u128 count = 1, last = 0, span = 1, packed = 0;
+    ref_u128 count = 1, last = 0, span = 1, packed = 0;
     bool fits = true;
     for (unsigned d = 0; d < t->rank; d++) {
         fits = fits && mul_ok(count, t->sizes[d], &count);
-        last += (dmlt_u128)(t->sizes[d] - 1u) * t->strides[d];
-        dmlt_u128 ext = (dmlt_u128)t->sizes[d] * t->strides[d];
+        last += (ref_u128)(t->sizes[d] - 1u) * t->strides[d];
+        ref_u128 ext = (ref_u128)t->sizes[d] * t->strides[d];
         if (t->sizes[d] > 1 && t->strides[d] > 0 && ext > span)
             span = ext;
     }
@@ -342,15 +390,15 @@ static void check_report(const struct built *b, const uint64_t *total, struct dm
     }
     FUZZ_CHECK(st == DMLT_OK);
     *measured = true;
-    dmlt_u128 minimum = 0, padded = 0;
+    ref_u128 minimum = 0, padded = 0;
     FUZZ_CHECK(ref_bytes(last + 1, bits, &minimum) && ref_bytes(span, bits, &padded));
-    FUZZ_CHECK(rep->element_count == count);
-    FUZZ_CHECK(rep->index_of_last_element == last);
-    FUZZ_CHECK(rep->packed_size_bytes == packed);
-    FUZZ_CHECK(rep->minimum_implied_size_bytes == minimum);
-    FUZZ_CHECK(rep->padded_size_bytes == (padded > minimum ? padded : minimum));
+    FUZZ_CHECK(R(rep->element_count) == count);
+    FUZZ_CHECK(R(rep->index_of_last_element) == last);
+    FUZZ_CHECK(R(rep->packed_size_bytes) == packed);
+    FUZZ_CHECK(R(rep->minimum_implied_size_bytes) == minimum);
+    FUZZ_CHECK(R(rep->padded_size_bytes) == (padded > minimum ? padded : minimum));
     FUZZ_CHECK(rep->total_given == (total != NULL));
-    FUZZ_CHECK(rep->total_tensor_size_bytes == (total ? *total : minimum));
+    FUZZ_CHECK(R(rep->total_tensor_size_bytes) == (total ? *total : minimum));
 
     bool any = false;
     for (unsigned d = 0; d < t->rank; d++) {
@@ -379,8 +427,8 @@ static void check_report(const struct built *b, const uint64_t *total, struct dm
     if (last + 1 < count)
         FUZZ_CHECK(rep->overlapping == DMLT_YES);
     if (rep->packed == DMLT_YES)
-        FUZZ_CHECK(rep->index_of_last_element + 1 == rep->element_count &&
-                   rep->minimum_implied_size_bytes == rep->packed_size_bytes);
+        FUZZ_CHECK(R(rep->index_of_last_element) + 1 == R(rep->element_count) &&
+                   R(rep->minimum_implied_size_bytes) == R(rep->packed_size_bytes));
 
     /* A detected layout packs to these strides on every dim of size > 1
      * (a size-1 dim's stride moves no element). */
@@ -402,14 +450,14 @@ static void check_report(const struct built *b, const uint64_t *total, struct dm
         FUZZ_CHECK(helper == 0);
     else if (!wraps)
         FUZZ_CHECK(helper == minimum);
-    dmlt_u128 tot = rep->total_tensor_size_bytes;
+    ref_u128 tot = R(rep->total_tensor_size_bytes);
     bool want[DMLT_DIAG_COUNT] = {false};
     want[DMLT_DIAG_HELPER_DTYPE] = bits < 8;
     want[DMLT_DIAG_HELPER_OVERFLOW] = bits >= 8 && wraps;
     want[DMLT_DIAG_RANK_NOT_4_OR_5] = t->rank != 4 && t->rank != 5;
     want[DMLT_DIAG_OVERLAP_UNKNOWN] = rep->overlapping == DMLT_UNKNOWN;
     want[DMLT_DIAG_TOTAL_TOO_SMALL] = total && *total < minimum;
-    want[DMLT_DIAG_OVER_UINT32_ELEMENTS] = tot * 8u > (dmlt_u128)UINT32_MAX * bits;
+    want[DMLT_DIAG_OVER_UINT32_ELEMENTS] = tot * 8u > (ref_u128)UINT32_MAX * bits;
     unsigned n = 0;
     for (unsigned i = 0; i < DMLT_DIAG_COUNT; i++) {
         FUZZ_CHECK(has_diag(rep, (enum dmlt_diag_id)i) == want[i]);
@@ -419,11 +467,11 @@ static void check_report(const struct built *b, const uint64_t *total, struct dm
 
     /* The last coordinate is at index_of_last_element; coordinate 0 at 0. */
     uint32_t c[DMLT_MAX_RANK] = {0};
-    dmlt_u128 off = 1;
-    FUZZ_CHECK(dmlt_offset(t, c, &off, &err) == DMLT_OK && off == 0);
+    ref_u128 off = 1;
+    FUZZ_CHECK(offset_ref(t, c, &off, &err) == DMLT_OK && off == 0);
     for (unsigned d = 0; d < t->rank; d++)
         c[d] = t->sizes[d] - 1u;
-    FUZZ_CHECK(dmlt_offset(t, c, &off, &err) == DMLT_OK && off == last);
+    FUZZ_CHECK(offset_ref(t, c, &off, &err) == DMLT_OK && off == last);
 }
 
 /* ---- coordinates, offsets, bytes ----------------------------------------------- */
@@ -435,7 +483,7 @@ static void check_coordinate(const struct dmlt_tensor *t, const struct dmlt_repo
     uint8_t how = rd8(r);
     for (unsigned d = 0; d < t->rank; d++)
         c[d] = (how & 1) ? rd32(r, 4) % t->sizes[d] : rd8(r) % t->sizes[d];
-    dmlt_u128 off;
+    ref_u128 off;
     struct dmlt_error err;
     if (how & 2) {
         /* One coordinate out of range: DMLT_E_COORD naming it. */
@@ -443,13 +491,13 @@ static void check_coordinate(const struct dmlt_tensor *t, const struct dmlt_repo
         if (t->sizes[d] < UINT32_MAX) {
             uint32_t saved = c[d];
             c[d] = t->sizes[d] + rd8(r) % (UINT32_MAX - t->sizes[d] + 1u);
-            FUZZ_CHECK(dmlt_offset(t, c, &off, &err) == DMLT_E_COORD);
-            FUZZ_CHECK(err.dim == (int)d && err.value == c[d] && err.limit == t->sizes[d]);
+            FUZZ_CHECK(offset_ref(t, c, &off, &err) == DMLT_E_COORD);
+            FUZZ_CHECK(err.dim == (int)d && R(err.value) == c[d] && R(err.limit) == t->sizes[d]);
             c[d] = saved;
         }
     }
-    FUZZ_CHECK(dmlt_offset(t, c, &off, &err) == DMLT_OK);
-    FUZZ_CHECK(off == ref_dot(t, c) && off <= rep->index_of_last_element);
+    FUZZ_CHECK(offset_ref(t, c, &off, &err) == DMLT_OK);
+    FUZZ_CHECK(off == ref_dot(t, c) && off <= R(rep->index_of_last_element));
 
     /* locate(offset(c)) lists c: complete, or cut by a small work cap. */
     struct collect col;
@@ -473,32 +521,32 @@ static void check_coordinate(const struct dmlt_tensor *t, const struct dmlt_repo
     /* Past the last element: nothing. */
     memset(&col, 0, sizeof col);
     col.stop_after = 1;
-    FUZZ_CHECK(locate(t, rep->index_of_last_element + 1 + rd8(r), cap, &col) == DMLT_OK &&
+    FUZZ_CHECK(locate(t, R(rep->index_of_last_element) + 1 + rd8(r), cap, &col) == DMLT_OK &&
                col.calls == 0);
 }
 
 static void check_bytes(enum dmlt_dtype dtype, struct reader *r)
 {
     const struct dmlt_dtype_info *info = dmlt_dtype_get(dtype);
-    dmlt_u128 k = rd64(r), byte, first;
+    ref_u128 k = rd64(r), byte, first;
     if (rd8(r) & 1)
         k = k << 64 | rd64(r); /* past 2^64, up to 2^128-1 */
     uint64_t base = (rd8(r) & 1) ? rd64(r) : rd32(r, 2);
     unsigned nibble = 9, count = 9, in_elem = 9;
-    enum dmlt_status st = dmlt_byte_offset(dtype, k, base, &byte, &nibble);
+    enum dmlt_status st = byte_offset_ref(dtype, k, base, &byte, &nibble);
     if (info == NULL) {
         FUZZ_CHECK(st == DMLT_E_DTYPE);
-        FUZZ_CHECK(dmlt_elements_at_byte(dtype, k, &first, &count, &in_elem) == DMLT_E_DTYPE);
+        FUZZ_CHECK(elements_at_byte_ref(dtype, k, &first, &count, &in_elem) == DMLT_E_DTYPE);
         return;
     }
-    dmlt_u128 bitpos;
+    ref_u128 bitpos;
     bool fits = mul_ok(k, info->bits, &bitpos) && bitpos / 8 <= U128_MAX - base;
     FUZZ_CHECK((st == DMLT_OK) == fits);
     if (st == DMLT_OK) {
         FUZZ_CHECK(byte == bitpos / 8 + base);
         FUZZ_CHECK(nibble == (info->bits < 8 ? (unsigned)(k % 2) : 0u));
         /* The elements at that byte hold element k. */
-        st = dmlt_elements_at_byte(dtype, byte - base, &first, &count, &in_elem);
+        st = elements_at_byte_ref(dtype, byte - base, &first, &count, &in_elem);
         FUZZ_CHECK(st == DMLT_OK);
         FUZZ_CHECK(first <= k && k - first < count && in_elem == 0);
         FUZZ_CHECK(count == (info->bits < 8 ? 2u : 1u));
@@ -506,8 +554,8 @@ static void check_bytes(enum dmlt_dtype dtype, struct reader *r)
             FUZZ_CHECK(k - first == nibble);
     }
     /* And the other way: any byte b is byte in_elem of element first. */
-    dmlt_u128 b = k;
-    st = dmlt_elements_at_byte(dtype, b, &first, &count, &in_elem);
+    ref_u128 b = k;
+    st = elements_at_byte_ref(dtype, b, &first, &count, &in_elem);
     if (info->bits < 8) {
         FUZZ_CHECK((st == DMLT_OK) == (b <= U128_MAX / 2));
         if (st == DMLT_OK)
@@ -521,7 +569,7 @@ static void check_bytes(enum dmlt_dtype dtype, struct reader *r)
 /* ---- brute force ------------------------------------------------------------------ */
 
 struct pair {
-    dmlt_u128 offset;
+    ref_u128 offset;
     uint32_t index; /* in row-major order */
 };
 
@@ -535,13 +583,13 @@ static int cmp_pair(const void *a, const void *b)
 
 static void brute_force(const struct dmlt_tensor *t, const struct dmlt_report *rep, uint64_t base)
 {
-    const unsigned n = (unsigned)rep->element_count, rank = t->rank;
+    const unsigned n = (unsigned)R(rep->element_count), rank = t->rank;
     static uint32_t coords[BRUTE_MAX * DMLT_MAX_RANK], listed[BRUTE_MAX * DMLT_MAX_RANK];
     static struct pair pairs[BRUTE_MAX];
     const struct dmlt_dtype_info *info = dmlt_dtype_get(t->dtype);
 
     /* dmlt_walk against an odometer. */
-    struct dmlt_walk w;
+    struct dmlt_walk w = DMLT_WALK_INIT;
     FUZZ_CHECK(dmlt_walk_start(&w, t, base) == DMLT_OK);
     uint32_t c[DMLT_MAX_RANK] = {0};
     for (unsigned i = 0; i < n; i++) {
@@ -556,17 +604,17 @@ static void brute_force(const struct dmlt_tensor *t, const struct dmlt_report *r
             FUZZ_CHECK(w.changed == d);
         }
         FUZZ_CHECK(memcmp(w.coord, c, rank * sizeof c[0]) == 0);
-        dmlt_u128 off = ref_dot(t, c), byte;
+        ref_u128 off = ref_dot(t, c), byte;
         unsigned nibble;
-        FUZZ_CHECK(w.offset == off);
-        FUZZ_CHECK(dmlt_byte_offset(t->dtype, off, base, &byte, &nibble) == DMLT_OK);
-        FUZZ_CHECK(w.byte_offset == byte && w.nibble == nibble);
+        FUZZ_CHECK(R(w.offset) == off);
+        FUZZ_CHECK(byte_offset_ref(t->dtype, off, base, &byte, &nibble) == DMLT_OK);
+        FUZZ_CHECK(R(w.byte_offset) == byte && w.nibble == nibble);
         memcpy(coords + (size_t)i * rank, c, rank * sizeof c[0]);
         pairs[i].offset = off;
         pairs[i].index = i;
     }
     FUZZ_CHECK(!dmlt_walk_next(&w));
-    FUZZ_CHECK(w.offset == rep->index_of_last_element); /* left on the last one */
+    FUZZ_CHECK(R(w.offset) == R(rep->index_of_last_element)); /* left on the last one */
     (void)info;
 
     /* Overlap, exactly. */
@@ -618,9 +666,15 @@ static void check_validate(const struct built *b, struct reader *r)
     d.base_offset_bytes = (h & 8) ? rd64(r) : 16u * rd8(r) + ((h & 16) ? rd8(r) % 16u : 0u);
     d.flags = (h & 32) ? rd32(r, 4) : rd8(r) % 2u;
     unsigned strides_count = (h & 64) ? rd8(r) % 10u : d.t.rank;
+    /* The binding: sizes near the total, and anything up to 2^64-1. */
+    uint8_t hb = rd8(r);
+    d.has_binding_size = hb & 1;
+    d.binding_size_bytes = (hb & 2) ? rd64(r) : d.total_tensor_size_bytes + rd8(r) - 128u;
+    d.has_buffer_size = hb & 4;
+    d.buffer_size_bytes = (hb & 8) ? rd64(r) : d.base_offset_bytes + rd32(r, 2);
 
     struct dmlt_check out[DMLT_CHECK_COUNT];
-    bool valid = dmlt_validate(&d, strides_count, out);
+    bool valid = dmlt_validate(&d, strides_count, out, DMLT_CHECK_COUNT);
 
     const struct dmlt_tensor *t = &d.t;
     const struct dmlt_dtype_info *info = dmlt_dtype_get(t->dtype);
@@ -629,12 +683,12 @@ static void check_validate(const struct built *b, struct reader *r)
     bool rank_ok = t->rank >= 1 && t->rank <= DMLT_MAX_RANK, sizes_ok = true;
     for (unsigned i = 0; rank_ok && i < t->rank; i++)
         sizes_ok = sizes_ok && t->sizes[i] != 0;
-    struct dmlt_report rep;
+    struct dmlt_report rep = DMLT_REPORT_INIT;
     struct dmlt_error err;
     bool measured =
         rank_ok && sizes_ok && info && dmlt_report_compute(t, NULL, &rep, &err) == DMLT_OK;
-    dmlt_u128 minimum = measured ? rep.minimum_implied_size_bytes : U128_MAX;
-    dmlt_u128 total = d.has_total ? d.total_tensor_size_bytes : minimum;
+    ref_u128 minimum = measured ? R(rep.minimum_implied_size_bytes) : U128_MAX;
+    ref_u128 total = d.has_total ? d.total_tensor_size_bytes : minimum;
     uint32_t align = d.guaranteed_base_offset_alignment;
     bool pow2 = align != 0 && (align & (align - 1)) == 0;
     bool wraps = false;
@@ -648,7 +702,7 @@ static void check_validate(const struct built *b, struct reader *r)
     want[DMLT_CHECK_TOTAL_MINIMUM] = measured && total >= minimum;
     want[DMLT_CHECK_TOTAL_DWORD] = total % 4 == 0;
     want[DMLT_CHECK_TOTAL_ELEMENTS] =
-        total <= U128_MAX / 8 && total * 8 <= (dmlt_u128)UINT32_MAX * bits;
+        total <= U128_MAX / 8 && total * 8 <= (ref_u128)UINT32_MAX * bits;
     want[DMLT_CHECK_ALIGNMENT_POW2] = align == 0 || (pow2 && align >= elem_bytes);
     want[DMLT_CHECK_BASE_OFFSET_16] = d.base_offset_bytes % 16 == 0;
     want[DMLT_CHECK_BASE_OFFSET_ALIGNMENT] = align == 0 || d.base_offset_bytes % align == 0;
@@ -656,6 +710,12 @@ static void check_validate(const struct built *b, struct reader *r)
     want[DMLT_CHECK_RANK_4_OR_5] = t->rank == 4 || t->rank == 5;
     want[DMLT_CHECK_ALIGNMENT_32] = align >= 32;
     want[DMLT_CHECK_HELPER] = !wraps && bits >= 8;
+    /* Offset + range <= buffer, written without the sum. */
+    ref_u128 range = d.has_binding_size ? d.binding_size_bytes : total;
+    want[DMLT_CHECK_BINDING_SIZE] = !d.has_binding_size || d.binding_size_bytes >= total;
+    want[DMLT_CHECK_BINDING_IN_BUFFER] =
+        !d.has_buffer_size ||
+        (range <= d.buffer_size_bytes && d.base_offset_bytes <= d.buffer_size_bytes - range);
     bool want_valid = true;
     for (unsigned i = 0; i < DMLT_CHECK_COUNT; i++) {
         FUZZ_CHECK(out[i].id == (enum dmlt_check_id)i);
@@ -667,28 +727,28 @@ static void check_validate(const struct built *b, struct reader *r)
     }
     FUZZ_CHECK(valid == want_valid);
     if (want[DMLT_CHECK_TOTAL_MINIMUM] == false && measured)
-        FUZZ_CHECK(out[DMLT_CHECK_TOTAL_MINIMUM].value == total &&
-                   out[DMLT_CHECK_TOTAL_MINIMUM].limit == minimum);
+        FUZZ_CHECK(R(out[DMLT_CHECK_TOTAL_MINIMUM].value) == total &&
+                   R(out[DMLT_CHECK_TOTAL_MINIMUM].limit) == minimum);
 }
 
 /* An invalid tensor is refused by every entry point, with the same status. */
 static void check_invalid(const struct built *b)
 {
-    struct dmlt_report rep;
+    struct dmlt_report rep = DMLT_REPORT_INIT;
     struct dmlt_error err;
     bool measured;
     check_report(b, NULL, &rep, &measured);
     enum dmlt_status st = dmlt_tensor_check(&b->t, &err);
     FUZZ_CHECK(st != DMLT_OK);
     uint32_t c[DMLT_MAX_RANK] = {0};
-    dmlt_u128 off;
-    FUZZ_CHECK(dmlt_offset(&b->t, c, &off, &err) == st);
+    ref_u128 off;
+    FUZZ_CHECK(offset_ref(&b->t, c, &off, &err) == st);
     struct collect col;
     memset(&col, 0, sizeof col);
     col.stop_after = 1;
     uint64_t found = 7;
-    FUZZ_CHECK(dmlt_locate(&b->t, 0, 100, on_coord, &col, &found) == st && found == 0);
-    struct dmlt_walk w;
+    FUZZ_CHECK(dmlt_locate(&b->t, P(0), 100, on_coord, &col, &found) == st && found == 0);
+    struct dmlt_walk w = DMLT_WALK_INIT;
     FUZZ_CHECK(dmlt_walk_start(&w, &b->t, 0) == st);
     FUZZ_CHECK(dmlt_report_compute(&b->t, NULL, &rep, &err) == st);
     for (int i = -1; i <= DMLT_E_WORK_CAP + 1; i++)
@@ -714,7 +774,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const struct dmlt_tensor *t = &b.t;
     uint8_t h = rd8(&r);
     uint64_t total_v = (h & 1) ? rd64(&r) : rd32(&r, 2);
-    struct dmlt_report rep;
+    struct dmlt_report rep = DMLT_REPORT_INIT;
     bool measured;
     check_report(&b, (h & 2) ? &total_v : NULL, &rep, &measured);
 
@@ -740,7 +800,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             check_coordinate(t, &rep, &r);
     }
     check_bytes(t->dtype, &r);
-    if (measured && rep.element_count <= BRUTE_MAX)
+    if (measured && R(rep.element_count) <= BRUTE_MAX)
         brute_force(t, &rep, (rd8(&r) & 1) ? rd64(&r) : 0u);
     return 0;
 }

@@ -25,6 +25,16 @@
 #include <cjson/cJSON.h>
 #include <string.h>
 
+/* Reference arithmetic: the compiler's unsigned __int128, independent of
+ * the library's dmlt_u128 code (pure 64-bit words on the portable build). */
+__extension__ typedef unsigned __int128 ref_u128;
+
+static dmlt_u128 P(ref_u128 v)
+{
+    dmlt_u128 r = {(uint64_t)v, (uint64_t)(v >> 64)};
+    return r;
+}
+
 static const struct {
     uint64_t min, max;
     const char *noun;
@@ -88,7 +98,7 @@ static enum ref_result ref_uint(const char *t, size_t len, uint64_t min, uint64_
 {
     if (len == 0)
         return REF_EMPTY;
-    dmlt_u128 v = 0;
+    ref_u128 v = 0;
     bool big = false;
     for (size_t i = 0; i < len; i++) {
         if (!is_digit(t[i]))
@@ -179,7 +189,7 @@ static void fuzz_uint(uint8_t param, const char *text, size_t len, const char *w
     if (ok) {
         FUZZ_CHECK(got == want && got >= min && got <= max);
         char buf[48];
-        size_t n = fmt_u128(buf, got);
+        size_t n = fmt_u128(buf, dmlt_u128_from_u64(got));
         /* Printed back: the text itself when canonical, else without its
          * leading zeros. */
         size_t z = 0;
@@ -243,7 +253,7 @@ static void fuzz_list(uint8_t param, const char *text)
         FUZZ_CHECK(got[i] == want[i]);
         if (i)
             joined[len++] = ',';
-        len += fmt_u128(joined + len, got[i]);
+        len += fmt_u128(joined + len, dmlt_u128_from_u64(got[i]));
     }
     bool canon = true;
     for (const char *p = text; *p; p++)
@@ -445,18 +455,32 @@ static void fuzz_layout(uint8_t param, const char *text, size_t len)
 static void fuzz_format(const char *text, size_t len, const char *whole)
 {
     /* fmt_u128 on 16 bytes of the input, read back digit by digit. */
-    dmlt_u128 v = 0;
+    ref_u128 v = 0;
     for (size_t i = 0; i < 16; i++)
         v = (v << 8) | (i < len ? (uint8_t)text[i] : 0u);
     char buf[48];
-    size_t n = fmt_u128(buf, v);
+    size_t n = fmt_u128(buf, P(v));
     FUZZ_CHECK(n >= 1 && n <= 39 && (buf[0] != '0' || n == 1));
-    dmlt_u128 back = 0;
+    ref_u128 back = 0;
     for (size_t i = 0; i < n; i++) {
         FUZZ_CHECK(is_digit(buf[i]));
         back = back * 10 + (unsigned)(buf[i] - '0');
     }
     FUZZ_CHECK(back == v);
+    /* ... and by the library's parser, which also takes the input itself
+     * exactly when it is digits of a value below 2^128. */
+    dmlt_u128 parsed = {0, 0};
+    FUZZ_CHECK(dmlt_u128_parse_dec(buf, n, &parsed) && dmlt_u128_eq(parsed, P(v)));
+    ref_u128 ref = 0;
+    bool ref_ok = len > 0;
+    for (size_t i = 0; i < len && ref_ok; i++) {
+        unsigned dgt = (unsigned)(text[i] - '0');
+        ref_ok = is_digit(text[i]) && ref <= (~(ref_u128)0 - dgt) / 10;
+        ref = ref * 10 + dgt;
+    }
+    FUZZ_CHECK(dmlt_u128_parse_dec(text, len, &parsed) == ref_ok);
+    if (ref_ok)
+        FUZZ_CHECK(dmlt_u128_eq(parsed, P(ref)));
 
     /* ob_json_str: JSON for any bytes, decoding to the same bytes where
      * they are valid UTF-8 and to U+FFFD for each byte that is not. */

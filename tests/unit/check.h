@@ -12,7 +12,28 @@
 
 static unsigned long check_passed, check_failed;
 
-static inline void check_u128_str(char *buf, dmlt_u128 v)
+/* The tests' reference arithmetic is the compiler's own unsigned __int128
+ * (GCC and Clang): independent of the library's dmlt_u128 code, which on
+ * the portable build (DMLT_PORTABLE_U128) uses no __int128 at all. R() reads
+ * a library value into it, P() makes one for the library. */
+#if !defined(__SIZEOF_INT128__)
+#error "the unit tests need unsigned __int128 (GCC or Clang) as their reference"
+#endif
+__extension__ typedef unsigned __int128 ref_u128;
+__extension__ typedef __int128 ref_i128;
+
+static inline ref_u128 R(dmlt_u128 v)
+{
+    return (ref_u128)v.hi << 64 | v.lo;
+}
+
+static inline dmlt_u128 P(ref_u128 v)
+{
+    dmlt_u128 r = {(uint64_t)v, (uint64_t)(v >> 64)};
+    return r;
+}
+
+static inline void check_u128_str(char *buf, ref_u128 v)
 {
     char tmp[48];
     int n = 0;
@@ -25,7 +46,7 @@ static inline void check_u128_str(char *buf, dmlt_u128 v)
     buf[n] = '\0';
 }
 
-static inline bool check_eq_u128(dmlt_u128 a, dmlt_u128 b, const char *ea, const char *eb,
+static inline bool check_eq_u128(ref_u128 a, ref_u128 b, const char *ea, const char *eb,
                                  const char *file, int line)
 {
     if (a == b) {
@@ -40,7 +61,30 @@ static inline bool check_eq_u128(dmlt_u128 a, dmlt_u128 b, const char *ea, const
     return false;
 }
 
-#define CHECK_EQ(a, b) check_eq_u128((dmlt_u128)(a), (dmlt_u128)(b), #a, #b, __FILE__, __LINE__)
+/* Any integer or dmlt_u128 as a ref_u128 (signed ones converted as a cast
+ * would: -1 is 2^128 - 1). */
+static inline ref_u128 check_ref_same(ref_u128 v)
+{
+    return v;
+}
+static inline ref_u128 check_ref_int(long long v)
+{
+    return (ref_u128)v;
+}
+static inline ref_u128 check_ref_i128(ref_i128 v)
+{
+    return (ref_u128)v;
+}
+#define CHECK_REF(x)                                                                               \
+    _Generic((x), dmlt_u128                                                                        \
+             : R, int                                                                              \
+             : check_ref_int, long                                                                 \
+             : check_ref_int, long long                                                            \
+             : check_ref_int, ref_i128                                                             \
+             : check_ref_i128, default                                                             \
+             : check_ref_same)(x)
+
+#define CHECK_EQ(a, b) check_eq_u128(CHECK_REF(a), CHECK_REF(b), #a, #b, __FILE__, __LINE__)
 
 #define CHECK(cond)                                                                                \
     ((cond) ? (check_passed++, true)                                                               \

@@ -46,9 +46,9 @@ static void enumerate(const struct dmlt_tensor *t, struct brute *b)
     free(seen);
 }
 
-static dmlt_u128 dword_bytes(uint64_t elements, unsigned bits)
+static ref_u128 dword_bytes(uint64_t elements, unsigned bits)
 {
-    dmlt_u128 bytes = ((dmlt_u128)elements * bits + 7) / 8;
+    ref_u128 bytes = ((ref_u128)elements * bits + 7) / 8;
     return (bytes + 3) / 4 * 4;
 }
 
@@ -131,7 +131,7 @@ static void check_tensor(const struct dmlt_tensor *t)
 {
     enumerate(t, &b);
     const unsigned bits = dmlt_dtype_get(t->dtype)->bits;
-    struct dmlt_report r;
+    struct dmlt_report r = DMLT_REPORT_INIT;
     struct dmlt_error err;
     if (!CHECK(dmlt_report_compute(t, NULL, &r, &err) == DMLT_OK))
         return;
@@ -145,11 +145,11 @@ static void check_tensor(const struct dmlt_tensor *t)
     for (unsigned d = 0; d < t->rank; d++)
         if (t->sizes[d] > 1 && t->strides[d] > 0 && (uint64_t)t->sizes[d] * t->strides[d] > span)
             span = (uint64_t)t->sizes[d] * t->strides[d];
-    dmlt_u128 padded = dword_bytes(span, bits);
-    if (padded < r.minimum_implied_size_bytes)
-        padded = r.minimum_implied_size_bytes;
+    ref_u128 padded = dword_bytes(span, bits);
+    if (padded < R(r.minimum_implied_size_bytes))
+        padded = R(r.minimum_implied_size_bytes);
     CHECK_EQ(r.padded_size_bytes, padded);
-    CHECK(r.padded_size_bytes >= r.minimum_implied_size_bytes);
+    CHECK(R(r.padded_size_bytes) >= R(r.minimum_implied_size_bytes));
 
     bool broadcast = false;
     for (unsigned d = 0; d < t->rank; d++) {
@@ -167,7 +167,7 @@ static void check_tensor(const struct dmlt_tensor *t)
     CHECK_EQ(r.packed, !b.overlap && b.max_offset + 1 == b.n ? DMLT_YES : DMLT_NO);
     CHECK_EQ(r.padded, !b.overlap && b.max_offset + 1 > b.n ? DMLT_YES : DMLT_NO);
     if (!b.overlap)
-        CHECK(r.minimum_implied_size_bytes >= r.packed_size_bytes);
+        CHECK(R(r.minimum_implied_size_bytes) >= R(r.packed_size_bytes));
 
     /* Offsets, and locate against the brute-force inverse. */
     for (uint64_t i = 0; i < b.n; i++) {
@@ -180,7 +180,7 @@ static void check_tensor(const struct dmlt_tensor *t)
     for (uint64_t off = 0; off <= b.max_offset + 1; off++) {
         uint64_t found;
         got.n = 0;
-        CHECK(dmlt_locate(t, off, 1000000, collect_coord, &got, &found) == DMLT_OK);
+        CHECK(dmlt_locate(t, P(off), 1000000, collect_coord, &got, &found) == DMLT_OK);
         CHECK_EQ(found, got.n);
         uint64_t k = 0; /* the brute-force matches, in row-major order */
         bool same = true;
@@ -269,7 +269,7 @@ static void test_search_is_not_enumeration(void)
     memcpy(t.strides, strides, sizeof strides);
     for (int i = 0; i < 200; i++) {
         uint64_t off = check_rand() % 4194304, found = 0, n = 0;
-        CHECK(dmlt_locate(&t, off, 64, count_only, &n, &found) == DMLT_OK);
+        CHECK(dmlt_locate(&t, P(off), 64, count_only, &n, &found) == DMLT_OK);
         CHECK_EQ(found, 1);
     }
     /* Col-major rank 8, sizes 16: one coordinate per offset. */
@@ -281,7 +281,7 @@ static void test_search_is_not_enumeration(void)
         s *= 16;
     }
     uint64_t found = 0, n = 0;
-    CHECK(dmlt_locate(&t, 4000000000u, 64, count_only, &n, &found) == DMLT_OK);
+    CHECK(dmlt_locate(&t, P(4000000000u), 64, count_only, &n, &found) == DMLT_OK);
     CHECK_EQ(found, 1);
     /* A broadcast tensor has many: 1x3x4x4 broadcast on h,w -> 16 per offset. */
     t.rank = 4;
@@ -289,7 +289,7 @@ static void test_search_is_not_enumeration(void)
     memcpy(t.sizes, bs, sizeof bs);
     memcpy(t.strides, bst, sizeof bst);
     n = 0;
-    CHECK(dmlt_locate(&t, 2, 64, count_only, &n, &found) == DMLT_OK);
+    CHECK(dmlt_locate(&t, P(2), 64, count_only, &n, &found) == DMLT_OK);
     CHECK_EQ(found, 16);
     /* A work cap that is too small says so rather than guessing. */
     t.rank = 3;

@@ -177,7 +177,7 @@ static void test_modifiers_and_limits(void)
     dmlt_layout_spec_init(&spec, 3);
     CHECK(dmlt_strides_from_layout(DMLT_DTYPE_FLOAT32, 3, big, &spec, s, &err) == DMLT_E_RANGE);
     CHECK_EQ(err.dim, 0);
-    CHECK_EQ(err.value, (dmlt_u128)1 << 32);
+    CHECK_EQ(err.value, (ref_u128)1 << 32);
     /* Just fits: 65535 * 65537 = 4294967295. */
     const uint32_t edge[3] = {2, 65535, 65537};
     CHECK(dmlt_strides_from_layout(DMLT_DTYPE_FLOAT32, 3, edge, &spec, s, &err) == DMLT_OK);

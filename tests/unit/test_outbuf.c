@@ -17,7 +17,7 @@ static void check_u64(uint64_t v)
     *end = '\0';
     CHECK_STR(got, want);
     char buf[48];
-    buf[fmt_u128(buf, v)] = '\0';
+    buf[fmt_u128(buf, P(v))] = '\0';
     CHECK_STR(buf, want);
 
     struct outbuf b;
@@ -31,15 +31,15 @@ static void check_u64(uint64_t v)
     ob_free(&b);
 }
 
-static void check_u128(dmlt_u128 v)
+static void check_u128(ref_u128 v)
 {
     char want[48], got[48];
     check_u128_str(want, v);
-    got[fmt_u128(got, v)] = '\0';
+    got[fmt_u128(got, P(v))] = '\0';
     CHECK_STR(got, want);
     struct outbuf b;
     ob_init(&b);
-    ob_u128(&b, v);
+    ob_u128(&b, P(v));
     ob_putc(&b, '\0');
     CHECK(!b.failed);
     if (!b.failed)
@@ -69,16 +69,16 @@ static void test_numbers(void)
     for (int i = 0; i < 20000; i++)
         check_u64(check_rand() >> (check_rand() % 64));
 
-    dmlt_u128 q = 1;
+    ref_u128 q = 1;
     for (int k = 0; k <= 38; k++, q *= 10) {
         check_u128(q - 1);
         check_u128(q);
         check_u128(q + 1);
     }
-    check_u128(~(dmlt_u128)0);
-    check_u128((dmlt_u128)UINT64_MAX + 1);
+    check_u128(~(ref_u128)0);
+    check_u128((ref_u128)UINT64_MAX + 1);
     for (int i = 0; i < 5000; i++)
-        check_u128(((dmlt_u128)check_rand() << 64 | check_rand()) >> (check_rand() % 128));
+        check_u128(((ref_u128)check_rand() << 64 | check_rand()) >> (check_rand() % 128));
 }
 
 /* Reference: one byte at a time, as JSON (RFC 8259) requires, with

@@ -28,7 +28,7 @@ static bool has_diag(const struct dmlt_report *r, enum dmlt_diag_id id, dmlt_u12
 
 static void test_documented(void)
 {
-    struct dmlt_report r;
+    struct dmlt_report r = DMLT_REPORT_INIT;
     struct dmlt_error err;
     /* float16 1,3,224,224 NHWC: 301056 bytes, packed. */
     const uint32_t img[4] = {1, 3, 224, 224}, img_s[4] = {150528, 1, 672, 3};
@@ -76,7 +76,7 @@ static void test_documented(void)
 
 static void test_four_bit(void)
 {
-    struct dmlt_report r;
+    struct dmlt_report r = DMLT_REPORT_INIT;
     struct dmlt_error err;
     /* int4, 3 elements: 12 bits -> 2 bytes -> 4 after rounding. */
     const uint32_t n3[1] = {3}, s1[1] = {1};
@@ -96,20 +96,20 @@ static void test_four_bit(void)
 
 static void test_big_values(void)
 {
-    struct dmlt_report r;
+    struct dmlt_report r = DMLT_REPORT_INIT;
     struct dmlt_error err;
     /* float64 {2^32-1, 2^32-1}: every byte count is past 2^64 and exact. */
     const uint32_t sz[2] = {4294967295u, 4294967295u}, st[2] = {4294967295u, 1};
     struct dmlt_tensor t = tensor(DMLT_DTYPE_FLOAT64, 2, sz, st);
     CHECK(dmlt_report_compute(&t, NULL, &r, &err) == DMLT_OK);
-    const dmlt_u128 n = (dmlt_u128)4294967295u * 4294967295u;
+    const ref_u128 n = (ref_u128)4294967295u * 4294967295u;
     CHECK_EQ(r.element_count, n);
-    CHECK(r.element_count > ((dmlt_u128)1 << 53));
+    CHECK(R(r.element_count) > ((ref_u128)1 << 53));
     CHECK_EQ(r.index_of_last_element, n - 1);
     CHECK_EQ(r.minimum_implied_size_bytes, n * 8);
-    CHECK(r.minimum_implied_size_bytes > (dmlt_u128)UINT64_MAX);
+    CHECK(R(r.minimum_implied_size_bytes) > (ref_u128)UINT64_MAX);
     CHECK(r.packed == DMLT_YES);
-    dmlt_u128 helper = 0;
+    dmlt_u128 helper = {0, 0};
     /* The helper's 32-bit index: (-2)(-1) + (-2)(1) = 0 mod 2^32 -> 8 bytes. */
     CHECK(has_diag(&r, DMLT_DIAG_HELPER_OVERFLOW, &helper));
     CHECK_EQ(helper, 8);
@@ -127,7 +127,7 @@ static void test_big_values(void)
     const uint32_t sz3[2] = {2, 4294967295u}, st3[2] = {2, 1};
     t = tensor(DMLT_DTYPE_UINT8, 2, sz3, st3);
     CHECK(dmlt_report_compute(&t, NULL, &r, &err) == DMLT_OK);
-    CHECK_EQ(r.index_of_last_element, (dmlt_u128)1 << 32);
+    CHECK_EQ(r.index_of_last_element, (ref_u128)1 << 32);
     CHECK(has_diag(&r, DMLT_DIAG_HELPER_OVERFLOW, &helper));
     CHECK_EQ(helper, 4);
 
@@ -149,14 +149,14 @@ static void test_big_values(void)
 
 static void test_total_and_checks(void)
 {
-    struct dmlt_report r;
+    struct dmlt_report r = DMLT_REPORT_INIT;
     struct dmlt_error err;
     const uint32_t hw[2] = {2, 3}, st[2] = {3, 1};
     struct dmlt_tensor t = tensor(DMLT_DTYPE_FLOAT32, 2, hw, st);
     uint64_t total = 20;
     CHECK(dmlt_report_compute(&t, &total, &r, &err) == DMLT_OK);
     CHECK_EQ(r.total_tensor_size_bytes, 20);
-    dmlt_u128 v = 0;
+    dmlt_u128 v = {0, 0};
     CHECK(has_diag(&r, DMLT_DIAG_TOTAL_TOO_SMALL, &v));
     CHECK_EQ(v, 24);
     total = 24;

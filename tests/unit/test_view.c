@@ -99,7 +99,7 @@ static void check_view(const struct dmlt_view *v, const struct dmlt_tensor *pare
     /* The binding's size is the report's minimum implied size. */
     uint64_t byte_offset, size_bytes;
     bool whole;
-    struct dmlt_report r;
+    struct dmlt_report r = DMLT_REPORT_INIT;
     struct dmlt_error err;
     CHECK(dmlt_view_bytes(v, &byte_offset, &whole, &size_bytes) == DMLT_OK);
     CHECK(dmlt_report_compute(&v->t, NULL, &r, &err) == DMLT_OK);

@@ -22,7 +22,7 @@ static uint32_t pick_stride(void)
 
 static void walk_one(const struct dmlt_tensor *t, uint64_t base)
 {
-    struct dmlt_walk w;
+    struct dmlt_walk w = DMLT_WALK_INIT;
     CHECK_EQ(dmlt_walk_start(&w, t, base), DMLT_OK);
     uint32_t expect[DMLT_MAX_RANK] = {0};
     uint64_t steps = 0;
@@ -54,7 +54,7 @@ static void walk_one(const struct dmlt_tensor *t, uint64_t base)
         CHECK(dmlt_walk_next(&w));
         CHECK_EQ(w.changed, d - 1);
     }
-    struct dmlt_report r;
+    struct dmlt_report r = DMLT_REPORT_INIT;
     struct dmlt_error err;
     CHECK_EQ(dmlt_report_compute(t, NULL, &r, &err), DMLT_OK);
     CHECK_EQ(steps, r.element_count);
@@ -78,7 +78,7 @@ int main(void)
     }
     /* An invalid tensor does not start. */
     struct dmlt_tensor bad = {DMLT_DTYPE_FLOAT32, 2, {2, 0}, {1, 1}};
-    struct dmlt_walk w;
+    struct dmlt_walk w = DMLT_WALK_INIT;
     CHECK_EQ(dmlt_walk_start(&w, &bad, 0), DMLT_E_ZERO_SIZE);
     return check_finish("test_walk");
 }

@@ -1,0 +1,454 @@
+/* scan_dxdispatch.c - see scan_dxdispatch.h. Byte counts are uint64_t, as
+ * DML_BUFFER_BINDING's are, and every product and sum is checked: a value
+ * past 2^64-1 is an error that says so, never a wrapped number. */
+#include "scan_dxdispatch.h"
+#include "parse.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MAX_SAFE 9007199254740991.0 /* 2^53 - 1: larger JSON numbers are not exact */
+
+struct walk {
+    const cJSON *resources, *dispatchables;
+    dxd_binding_fn fn;
+    void *ctx;
+    struct outbuf path, tensor_path;
+};
+
+static bool has_type(const cJSON *v, int type)
+{
+    return v != NULL && (v->type & 0xFF) == type;
+}
+
+static bool is_tensor(const cJSON *v)
+{
+    return has_type(v, cJSON_Object) && cJSON_GetObjectItemCaseSensitive(v, "DataType") &&
+           cJSON_GetObjectItemCaseSensitive(v, "Sizes");
+}
+
+static bool equals_nocase(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (ascii_lower(*a) != ascii_lower(*b))
+            return false;
+    return *a == *b;
+}
+
+/* $.a.b[2]["odd key"], as scan writes every path. */
+static void push_key(struct outbuf *p, const char *key)
+{
+    bool plain =
+        (key[0] >= 'a' && key[0] <= 'z') || (key[0] >= 'A' && key[0] <= 'Z') || key[0] == '_';
+    for (const char *c = key; plain && *c; c++)
+        plain = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+                *c == '_';
+    if (plain) {
+        ob_putc(p, '.');
+        ob_puts(p, key);
+    } else {
+        ob_putc(p, '[');
+        ob_json_str(p, key);
+        ob_putc(p, ']');
+    }
+}
+
+static void push_index(struct outbuf *p, unsigned long i)
+{
+    ob_putc(p, '[');
+    ob_u64(p, i);
+    ob_putc(p, ']');
+}
+
+/* The paths as C strings: NUL-terminated in place, the NUL dropped again
+ * by the next push (each push starts at len). */
+static const char *path_text(struct outbuf *p)
+{
+    ob_putc(p, '\0');
+    p->len--;
+    return p->failed ? "$" : p->data;
+}
+
+static bool u64_mul(uint64_t a, uint64_t b, uint64_t *out)
+{
+    if (a != 0 && b > UINT64_MAX / a)
+        return false;
+    *out = a * b;
+    return true;
+}
+
+static bool u64_add(uint64_t a, uint64_t b, uint64_t *out)
+{
+    if (b > UINT64_MAX - a)
+        return false;
+    *out = a + b;
+    return true;
+}
+
+/* Bytes that count elements of `bits` bits take: ceil(count x bits / 8). */
+static bool bytes_of(uint64_t count, uint64_t bits, uint64_t *out)
+{
+    if (bits < 8) { /* 4-bit: two a byte */
+        *out = count / 2 + count % 2;
+        return true;
+    }
+    return u64_mul(count, bits / 8, out);
+}
+
+static bool out_of_range(struct cli_error *e, const char *key, const char *what)
+{
+    fail(e, "out_of_range", NULL, NULL, "%s is past 2^64-1 bytes", what);
+    e->key = key;
+    return false;
+}
+
+/* A count or byte size: a JSON number up to 2^53-1 or a string of digits up
+ * to 2^64-1, read as the command line reads its numbers. */
+static bool read_u64(const cJSON *v, const char *key, uint64_t *out, struct cli_error *e)
+{
+    char buf[48];
+    const char *text = buf;
+    if (has_type(v, cJSON_String)) {
+        text = v->valuestring;
+    } else if (has_type(v, cJSON_Number)) {
+        double x = v->valuedouble;
+        if (fabs(x) > MAX_SAFE) {
+            fail(e, "inexact_number", NULL, NULL,
+                 "a number past 2^53 is not exact as a JSON number");
+            set_hint(e, "give it as a string of digits, e.g. \"18446744073709551615\"");
+            e->key = key;
+            return false;
+        }
+        if (x == floor(x))
+            snprintf(buf, sizeof buf, "%s%.0f", x < 0 ? "-" : "", fabs(x));
+        else
+            snprintf(buf, sizeof buf, "%.17g", x);
+    } else {
+        fail(e, "bad_type", NULL, NULL, "expected a number");
+        e->key = key;
+        return false;
+    }
+    if (!parse_uint(text, strlen(text), 0, UINT64_MAX, out, e, NULL, text, key, NULL)) {
+        e->key = key;
+        return false;
+    }
+    return true;
+}
+
+/* An optional number: 0 when absent. */
+static bool read_opt(const cJSON *obj, const char *key, uint64_t *out, struct cli_error *e)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    *out = 0;
+    return v == NULL || read_u64(v, key, out, e);
+}
+
+/* The bits of a data type name ("FLOAT16", "DML_TENSOR_DATA_TYPE_INT8"),
+ * or 0 (absent, UNKNOWN, not a type). */
+static unsigned dtype_bits(const cJSON *v)
+{
+    enum dmlt_dtype t;
+    if (has_type(v, cJSON_String) &&
+        dmlt_dtype_parse(v->valuestring, strlen(v->valuestring), &t) == DMLT_OK)
+        return dmlt_dtype_get(t)->bits;
+    if (has_type(v, cJSON_Number) && v->valuedouble >= 1 && v->valuedouble <= DMLT_DTYPE_COUNT &&
+        v->valuedouble == floor(v->valuedouble))
+        return dmlt_dtype_get((enum dmlt_dtype)v->valuedouble)->bits;
+    return 0;
+}
+
+/* The resource's size in bytes, when the model says it (see the header). */
+static bool resource_size(const cJSON *res, bool *known, uint64_t *size, struct cli_error *e)
+{
+    *known = false;
+    const cJSON *given = cJSON_GetObjectItemCaseSensitive(res, "sizeInBytes");
+    if (given) {
+        *known = true;
+        return read_u64(given, "sizeInBytes", size, e);
+    }
+    unsigned bits = dtype_bits(cJSON_GetObjectItemCaseSensitive(res, "initialValuesDataType"));
+    const cJSON *values = cJSON_GetObjectItemCaseSensitive(res, "initialValues");
+    const cJSON *value_count = has_type(values, cJSON_Object)
+                                   ? cJSON_GetObjectItemCaseSensitive(values, "valueCount")
+                                   : NULL;
+    /* Unknown for an UNKNOWN data type (typed entries), values from a file
+     * (sourcePath) or "deferred": those are sized elsewhere. */
+    if (bits == 0 || (!has_type(values, cJSON_Array) && value_count == NULL))
+        return true;
+    uint64_t count = (uint64_t)cJSON_GetArraySize(values);
+    if (value_count && !read_u64(value_count, "valueCount", &count, e))
+        return false;
+    uint64_t offset, bytes;
+    if (!read_opt(res, "initialValuesOffsetInBytes", &offset, e))
+        return false;
+    if (!bytes_of(count, bits, &bytes) || !u64_add(bytes, offset, &bytes) ||
+        !u64_add(bytes, 3, &bytes))
+        return out_of_range(e, "initialValues", "the resource's size");
+    *size = bytes / 4 * 4; /* rounded up to 4, as DxDispatch does */
+    *known = true;
+    return true;
+}
+
+/* One source bound to one tensor. */
+static void bind_one(struct walk *w, const cJSON *src, const cJSON *tensor)
+{
+    struct dxd_binding b;
+    memset(&b, 0, sizeof b);
+    struct cli_error e;
+    b.path = path_text(&w->path);
+    b.tensor_path = path_text(&w->tensor_path);
+    b.tensor = tensor;
+    uint64_t elem_offset = 0, elem_count = 0, elem_size = 0;
+    if (has_type(src, cJSON_String)) {
+        b.resource = src->valuestring;
+    } else if (has_type(src, cJSON_Object)) {
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(src, "name");
+        if (!has_type(name, cJSON_String)) {
+            fail(&e, "bad_binding", NULL, NULL, "a binding range names its resource");
+            set_hint(&e,
+                     "for example {\"name\": \"A\", \"elementOffset\": 4, \"elementCount\": 8}");
+            e.key = "name";
+            w->fn(w->ctx, &b, &e);
+            return;
+        }
+        b.resource = name->valuestring;
+        if (!read_opt(src, "elementOffset", &elem_offset, &e) ||
+            !read_opt(src, "elementCount", &elem_count, &e) ||
+            !read_opt(src, "elementSizeInBytes", &elem_size, &e)) {
+            w->fn(w->ctx, &b, &e);
+            return;
+        }
+    } else {
+        fail(&e, "bad_binding", NULL, NULL,
+             "a binding is a resource's name, an object with \"name\", or a list of those");
+        w->fn(w->ctx, &b, &e);
+        return;
+    }
+    const cJSON *res = cJSON_GetObjectItemCaseSensitive(w->resources, b.resource);
+    if (!has_type(res, cJSON_Object)) {
+        fail(&e, "resource_missing", NULL, b.resource,
+             "no resource named \"%.200s\" in $.resources", b.resource);
+        w->fn(w->ctx, &b, &e);
+        return;
+    }
+    if (!resource_size(res, &b.has_buffer_size, &b.buffer_size, &e)) {
+        w->fn(w->ctx, &b, &e);
+        return;
+    }
+    /* The element size, in bits: elementSizeInBytes, else the resource's
+     * data type, else the tensor's. */
+    uint64_t bits = elem_size;
+    if (bits != 0 && !u64_mul(bits, 8, &bits)) {
+        out_of_range(&e, "elementSizeInBytes", "the element size");
+        w->fn(w->ctx, &b, &e);
+        return;
+    }
+    if (bits == 0)
+        bits = dtype_bits(cJSON_GetObjectItemCaseSensitive(res, "initialValuesDataType"));
+    if (bits == 0)
+        bits = dtype_bits(cJSON_GetObjectItemCaseSensitive(tensor, "DataType"));
+    if (bits == 0 && (elem_offset || elem_count)) {
+        fail(&e, "element_size_unknown", NULL, b.resource,
+             "the element size is unknown: the resource has no initialValuesDataType and the "
+             "tensor no DataType dmltensor knows");
+        set_hint(&e, "give elementSizeInBytes");
+        w->fn(w->ctx, &b, &e);
+        return;
+    }
+    /* Offset: a whole number of bytes (two 4-bit elements a byte). */
+    bool ok = bits < 8 ? elem_offset % 2 == 0 : u64_mul(elem_offset, bits / 8, &b.offset);
+    if (bits < 8)
+        b.offset = elem_offset / 2;
+    if (!ok) {
+        if (bits < 8)
+            fail(&e, "bad_binding", NULL, NULL,
+                 "elementOffset %llu of 4-bit elements is not a whole byte",
+                 (unsigned long long)elem_offset);
+        else
+            out_of_range(&e, "elementOffset", "the binding's offset");
+        e.key = "elementOffset";
+        w->fn(w->ctx, &b, &e);
+        return;
+    }
+    if (elem_count != 0) {
+        if (!bytes_of(elem_count, bits, &b.size)) {
+            out_of_range(&e, "elementCount", "the binding's size");
+            w->fn(w->ctx, &b, &e);
+            return;
+        }
+        b.has_size = true;
+    } else if (b.has_buffer_size) { /* the rest of the buffer */
+        b.size = b.offset <= b.buffer_size ? b.buffer_size - b.offset : 0;
+        b.has_size = true;
+    }
+    w->fn(w->ctx, &b, NULL);
+}
+
+/* A dispatchable whose bindings name tensor fields: a DirectML operator. */
+static const cJSON *operator_desc(const cJSON *dispatchable)
+{
+    const cJSON *type = cJSON_GetObjectItemCaseSensitive(dispatchable, "type");
+    if (has_type(type, cJSON_String) &&
+        (equals_nocase(type->valuestring, "hlsl") || equals_nocase(type->valuestring, "onnx") ||
+         equals_nocase(type->valuestring, "dmlSerializedGraph")))
+        return NULL;
+    const cJSON *desc = cJSON_GetObjectItemCaseSensitive(dispatchable, "desc");
+    return has_type(desc, cJSON_Object) ? desc : NULL;
+}
+
+/* Each member of a "bindings" object against the desc's tensor fields.
+ * w->path holds the bindings' path; name is the dispatchable's. */
+static void bind_fields(struct walk *w, const char *name, const cJSON *desc, const cJSON *bindings)
+{
+    const size_t mark = w->path.len;
+    for (const cJSON *f = bindings->child; f; f = f->next) {
+        push_key(&w->path, f->string);
+        ob_reset(&w->tensor_path);
+        ob_putc(&w->tensor_path, '$');
+        push_key(&w->tensor_path, "dispatchables");
+        push_key(&w->tensor_path, name);
+        push_key(&w->tensor_path, "desc");
+        push_key(&w->tensor_path, f->string);
+        const size_t tmark = w->tensor_path.len;
+        const cJSON *field = cJSON_GetObjectItemCaseSensitive(desc, f->string);
+        const bool many = has_type(field, cJSON_Array);
+        const bool list = has_type(f, cJSON_Array);
+        int tensors = many ? cJSON_GetArraySize(field) : is_tensor(field) ? 1 : 0;
+        int sources = list ? cJSON_GetArraySize(f) : 1;
+        struct dxd_binding b;
+        memset(&b, 0, sizeof b);
+        struct cli_error e;
+        if (tensors == 0 && many) {
+            b.path = path_text(&w->path);
+            fail(&e, "binding_count", NULL, NULL, "bound to an empty list of tensors");
+            e.key = f->string;
+            w->fn(w->ctx, &b, &e);
+        } else if (tensors == 0) {
+            b.path = path_text(&w->path);
+            fail(&e, "binding_field", NULL, NULL,
+                 "the desc of dispatchable \"%.200s\" has no tensor field of this name", name);
+            e.key = f->string;
+            w->fn(w->ctx, &b, &e);
+        } else if (tensors != sources) {
+            b.path = path_text(&w->path);
+            b.tensor_path = path_text(&w->tensor_path);
+            fail(&e, "binding_count", NULL, NULL, "%d resource%s bound to %d tensor%s", sources,
+                 sources == 1 ? "" : "s", tensors, tensors == 1 ? "" : "s");
+            set_hint(&e, "bind one resource to each tensor of the list, in order");
+            e.key = f->string;
+            w->fn(w->ctx, &b, &e);
+        } else {
+            const cJSON *src = list ? f->child : f;
+            const cJSON *tensor = many ? field->child : field;
+            for (unsigned long i = 0; src && tensor; i++, src = src->next, tensor = tensor->next) {
+                const size_t smark = w->path.len;
+                if (list)
+                    push_index(&w->path, i);
+                if (many)
+                    push_index(&w->tensor_path, i);
+                if (is_tensor(tensor)) {
+                    bind_one(w, src, tensor);
+                } else {
+                    b.path = path_text(&w->path);
+                    b.tensor_path = path_text(&w->tensor_path);
+                    fail(&e, "binding_field", NULL, NULL,
+                         "bound to a tensor field that holds no tensor description (DataType "
+                         "and Sizes)");
+                    e.key = f->string;
+                    w->fn(w->ctx, &b, &e);
+                }
+                w->path.len = smark;
+                w->tensor_path.len = tmark;
+                if (!list && !many)
+                    break;
+            }
+        }
+        w->path.len = mark;
+    }
+}
+
+bool dxd_is_model(const cJSON *root)
+{
+    return has_type(root, cJSON_Object) &&
+           has_type(cJSON_GetObjectItemCaseSensitive(root, "resources"), cJSON_Object) &&
+           has_type(cJSON_GetObjectItemCaseSensitive(root, "dispatchables"), cJSON_Object) &&
+           has_type(cJSON_GetObjectItemCaseSensitive(root, "commands"), cJSON_Array);
+}
+
+bool dxd_scan_bindings(const cJSON *root, dxd_binding_fn fn, void *ctx)
+{
+    struct walk w;
+    w.resources = cJSON_GetObjectItemCaseSensitive(root, "resources");
+    w.dispatchables = cJSON_GetObjectItemCaseSensitive(root, "dispatchables");
+    w.fn = fn;
+    w.ctx = ctx;
+    ob_init(&w.path);
+    ob_init(&w.tensor_path);
+
+    /* A dispatchable's own bindings, made when it is initialized. */
+    for (const cJSON *d = w.dispatchables->child; d; d = d->next) {
+        const cJSON *desc = operator_desc(d);
+        const cJSON *bindings = cJSON_GetObjectItemCaseSensitive(d, "bindings");
+        if (desc == NULL || !has_type(bindings, cJSON_Object))
+            continue;
+        ob_reset(&w.path);
+        ob_putc(&w.path, '$');
+        push_key(&w.path, "dispatchables");
+        push_key(&w.path, d->string);
+        push_key(&w.path, "bindings");
+        bind_fields(&w, d->string, desc, bindings);
+    }
+
+    /* Each dispatch command's. */
+    const cJSON *commands = cJSON_GetObjectItemCaseSensitive(root, "commands");
+    unsigned long i = 0;
+    for (const cJSON *c = commands->child; c; c = c->next, i++) {
+        const cJSON *type = cJSON_GetObjectItemCaseSensitive(c, "type");
+        if (!has_type(type, cJSON_String) || !equals_nocase(type->valuestring, "dispatch"))
+            continue;
+        ob_reset(&w.path);
+        ob_putc(&w.path, '$');
+        push_key(&w.path, "commands");
+        push_index(&w.path, i);
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(c, "dispatchable");
+        const cJSON *d = has_type(name, cJSON_String)
+                             ? cJSON_GetObjectItemCaseSensitive(w.dispatchables, name->valuestring)
+                             : NULL;
+        const cJSON *bindings = cJSON_GetObjectItemCaseSensitive(c, "bindings");
+        struct dxd_binding b;
+        memset(&b, 0, sizeof b);
+        struct cli_error e;
+        if (d == NULL) {
+            push_key(&w.path, "dispatchable");
+            b.path = path_text(&w.path);
+            const char *missing = has_type(name, cJSON_String) ? name->valuestring : NULL;
+            if (missing)
+                fail(&e, "dispatchable_missing", NULL, missing,
+                     "no dispatchable named \"%.200s\" in $.dispatchables", missing);
+            else
+                fail(&e, "dispatchable_missing", NULL, NULL,
+                     "a dispatch command names its dispatchable");
+            e.key = "dispatchable";
+            fn(ctx, &b, &e);
+            continue;
+        }
+        const cJSON *desc = operator_desc(d);
+        if (desc == NULL)
+            continue; /* shader registers or graph inputs: no tensor fields */
+        push_key(&w.path, "bindings");
+        if (!has_type(bindings, cJSON_Object)) {
+            b.path = path_text(&w.path);
+            fail(&e, "bad_binding", NULL, NULL,
+                 "a dispatch command's bindings are an object: tensor field -> resource");
+            e.key = "bindings";
+            fn(ctx, &b, &e);
+            continue;
+        }
+        bind_fields(&w, d->string, desc, bindings);
+    }
+    bool ok = !w.path.failed && !w.tensor_path.failed;
+    ob_free(&w.path);
+    ob_free(&w.tensor_path);
+    return ok;
+}
