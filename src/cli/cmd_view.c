@@ -468,7 +468,7 @@ static bool walk_views(const struct cli_config *cfg, const struct dmlt_tensor *p
                        void *ctx, struct cli_error *e)
 {
     struct walk w = {cfg, fn, ctx, 0, false};
-    struct dmlt_view v;
+    struct dmlt_view v = DMLT_VIEW_INIT;
     struct dmlt_error err;
     if (dmlt_view_init(&v, parent, &err) != DMLT_OK)
         return fail(e, "internal", NULL, NULL, "the parent is not a valid tensor");
@@ -977,7 +977,7 @@ bool run_view(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
     struct parent_info p;
     p.td = &td;
     p.info = dmlt_dtype_get(td.t.dtype);
-    struct dmlt_view whole;
+    struct dmlt_view whole = DMLT_VIEW_INIT;
     struct dmlt_error err;
     uint64_t zero, minimum;
     bool w;

@@ -20,11 +20,11 @@
  * library of the same major version (the shared library's SONAME):
  *  - every enum value is pinned: new statuses, diagnostics and checks get
  *    new numbers, none is renumbered;
- *  - result structs that may grow (struct dmlt_report, struct dmlt_walk)
- *    start with a `size` the caller sets to sizeof the struct it has
- *    (DMLT_REPORT_INIT, DMLT_WALK_INIT); new fields are only ever added at
- *    the end, and the library writes no byte past `size`, so a program built
- *    against an older, smaller struct gets the fields it knows;
+ *  - result structs that may grow (struct dmlt_report, struct dmlt_walk,
+ *    struct dmlt_view) start with a `size` the caller sets to sizeof the
+ *    struct it has (DMLT_REPORT_INIT, DMLT_WALK_INIT, DMLT_VIEW_INIT); new fields are only ever
+ * added at the end, and the library writes no byte past `size`, so a program built against an
+ * older, smaller struct gets the fields it knows;
  *  - dmlt_validate is told how many results the caller's array holds;
  *  - dmlt_version() says which library is loaded, DMLT_VERSION_NUMBER which
  *    header a program was built against.
@@ -666,6 +666,7 @@ struct dmlt_view_step { /* private */
 };
 
 struct dmlt_view {
+    size_t size;                    /* set by the caller: sizeof(struct dmlt_view) */
     struct dmlt_tensor t;           /* the view: the parent's dtype, its own sizes, strides */
     uint64_t offset;                /* element offset of element 0 in the parent */
     unsigned parent_rank;           /* the parent's rank */
@@ -673,9 +674,28 @@ struct dmlt_view {
     /* private */
     unsigned n_steps_;
     struct dmlt_view_step steps_[DMLT_VIEW_MAX_STEPS];
+    /* Fields added in later versions go here. */
 };
 
-/* The whole parent as a view (offset 0). Fails as dmlt_tensor_check(). */
+#ifdef __cplusplus
+#define DMLT_VIEW_INIT                                                                             \
+    {                                                                                              \
+        sizeof(struct dmlt_view)                                                                   \
+    }
+#else
+#define DMLT_VIEW_INIT                                                                             \
+    {                                                                                              \
+        .size = sizeof(struct dmlt_view)                                                           \
+    }
+#endif
+
+/* The whole parent as a view (offset 0). Set `size` first (see "Upgrading"):
+ *
+ *     struct dmlt_view v = DMLT_VIEW_INIT;
+ *     if (dmlt_view_init(&v, &parent, &err) == DMLT_OK) ...
+ *
+ * Fails as dmlt_tensor_check(), or with DMLT_E_INVALID for a size smaller
+ * than this first version of the struct. */
 DMLT_API enum dmlt_status dmlt_view_init(struct dmlt_view *v, const struct dmlt_tensor *parent,
                                          struct dmlt_error *err);
 

@@ -196,10 +196,16 @@ static void commit_step(struct dmlt_view *v)
 enum dmlt_status dmlt_view_init(struct dmlt_view *v, const struct dmlt_tensor *parent,
                                 struct dmlt_error *err)
 {
+    /* The first version of the struct ends with steps_ (see the header). */
+    const size_t size = v->size;
+    err->dim = -1;
+    if (size < offsetof(struct dmlt_view, steps_) + sizeof v->steps_)
+        return DMLT_E_INVALID;
     enum dmlt_status st = dmlt_tensor_check(parent, err);
     if (st != DMLT_OK)
         return st;
-    memset(v, 0, sizeof *v);
+    memset(v, 0, size < sizeof *v ? size : sizeof *v);
+    v->size = size;
     v->t = *parent;
     v->parent_rank = parent->rank;
     return DMLT_OK;

@@ -422,7 +422,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
         parent.sizes[d] = rd_size(&r);
     for (unsigned d = 0; d < parent.rank; d++)
         parent.strides[d] = rd_stride(&r);
-    struct dmlt_view v;
+    struct dmlt_view v = DMLT_VIEW_INIT;
     struct dmlt_error err;
     FUZZ_CHECK(dmlt_view_init(&v, &parent, &err) == DMLT_OK);
     check_view(&v, &parent, &r);

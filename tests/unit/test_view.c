@@ -391,7 +391,7 @@ static void test_random_chains(void)
     for (int iter = 0; iter < 6000; iter++) {
         struct dmlt_tensor parent;
         random_parent(&parent);
-        struct dmlt_view v;
+        struct dmlt_view v = DMLT_VIEW_INIT;
         struct dmlt_error err;
         CHECK(dmlt_view_init(&v, &parent, &err) == DMLT_OK);
         m.rank = parent.rank;
@@ -446,7 +446,7 @@ static void test_slice_resolve(void)
 static void test_examples_and_limits(void)
 {
     struct dmlt_tensor t = {DMLT_DTYPE_FLOAT16, 2, {4, 3}, {3, 1}};
-    struct dmlt_view v;
+    struct dmlt_view v = DMLT_VIEW_INIT;
     struct dmlt_error err;
     const int64_t one = 1, two = 2;
     uint64_t off, size;
@@ -479,7 +479,7 @@ static void test_examples_and_limits(void)
     /* The same three parts with dmlt_view_split, equal or by sizes. */
     const uint32_t thirds[3] = {64, 64, 64}, uneven[3] = {128, 32, 32};
     for (unsigned part = 0; part < 3; part++) {
-        struct dmlt_view a, b, c;
+        struct dmlt_view a = DMLT_VIEW_INIT, b, c;
         CHECK(dmlt_view_init(&a, &qkv, &err) == DMLT_OK);
         b = c = a;
         CHECK(dmlt_view_split(&a, 2, 3, NULL, part, &err) == DMLT_OK);
@@ -554,6 +554,10 @@ static void test_examples_and_limits(void)
     CHECK(dmlt_view_broadcast_to(&v, 2, (const uint32_t[]){3, 4}, &err) == DMLT_OK &&
           v.t.strides[0] == 0 && v.t.strides[1] == 1);
     CHECK(dmlt_view_broadcast_to(&v, 1, (const uint32_t[]){4}, &err) == DMLT_E_RANK);
+    /* A size below the first version of the struct is refused. */
+    struct dmlt_view small = DMLT_VIEW_INIT;
+    small.size = offsetof(struct dmlt_view, steps_);
+    CHECK(dmlt_view_init(&small, &one_d, &err) == DMLT_E_INVALID);
     /* At most DMLT_VIEW_MAX_STEPS operations. */
     CHECK(dmlt_view_init(&v, &one_d, &err) == DMLT_OK);
     for (unsigned i = 0; i < DMLT_VIEW_MAX_STEPS; i++)
