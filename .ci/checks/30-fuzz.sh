@@ -63,6 +63,9 @@ sc=0; wait $c || sc=$?
 sd=0; wait $d || sd=$?
 report core $sc || failed=1
 report json $sd || failed=1
+run view & e=$!
+se=0; wait $e || se=$?
+report view $se || failed=1
 if [ "$failed" != 0 ]; then
   echo "fuzz: a target failed; the inputs are in $work" >&2
   exit 1

@@ -16,22 +16,30 @@ enum command {
     CMD_LAYOUTS,
     CMD_MAP,
     CMD_BATCH,
-    CMD_SCAN
+    CMD_SCAN,
+    CMD_VIEW
 };
 #define CMD_BIT(c) (1u << (c))
 
 enum format { FMT_TEXT, FMT_JSON, FMT_ENV, FMT_CSV, FMT_JSONL, FMT_C };
 
-#define MAX_REPEAT 16
+#define MAX_REPEAT   16
+#define MAX_VIEW_OPS DMLT_VIEW_MAX_STEPS /* view: operations in all */
+
+/* view's operations (--slice ... --split), applied in the order given. */
+enum view_op_kind { VOP_SLICE, VOP_SELECT, VOP_PERMUTE, VOP_BROADCAST_TO, VOP_RESHAPE, VOP_SPLIT };
 
 struct tensor_args {
     const char *dtype, *sizes, *strides, *layout, *order, *rank;
     const char *row_pitch_align, *total_size;
     const char *base_offset, *alignment, *flags; /* the rest of the desc */
-    const char *binding_size, *buffer_size;      /* the binding (validate) */
+    const char *binding_size, *buffer_size;      /* the binding (validate, view) */
     const char *broadcast[MAX_REPEAT];
     const char *pad[MAX_REPEAT];
     unsigned n_broadcast, n_pad;
+    /* batch: a "layout" given beside explicit strides only describes them;
+     * it is preferred when several layouts fit the strides. */
+    const char *described_layout;
 };
 
 struct cli_config {
@@ -50,6 +58,10 @@ struct cli_config {
     const char *input;                        /* batch, scan: FILE, or "-" */
     bool progress;                            /* batch --progress */
     FILE *in, *err;                           /* stdin and stderr, as cli_main got them */
+    /* view: the operations, in command-line order */
+    enum view_op_kind op_kind[MAX_VIEW_OPS];
+    const char *op_text[MAX_VIEW_OPS];
+    unsigned n_ops;
 };
 
 /* A tensor and what the user asked for, ready for the core and renderers. */
@@ -64,6 +76,7 @@ struct tensor_desc {
     uint64_t base_offset; /* --base-offset, bytes */
     uint32_t alignment;   /* --alignment */
     uint32_t flags;       /* --flags */
+    bool order_preferred; /* explicit strides with a described layout in order[] */
     bool has_binding_size, has_buffer_size;
     uint64_t binding_size; /* --binding-size: DML_BUFFER_BINDING::SizeInBytes */
     uint64_t buffer_size;  /* --buffer-size: the whole buffer's size */
@@ -93,6 +106,12 @@ bool run_layouts(struct cli_config *cfg, struct outbuf *out, struct cli_error *e
 bool run_map(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
 bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
 bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
+bool run_view(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
+
+/* cmd_validate.c: the sentence for one check's outcome, with its numbers;
+ * and the cheap snprintf() it uses, whose only conversion is %s. */
+void check_message(char *msg, size_t size, const struct dmlt_check *c, const struct tensor_desc *d);
+void say(char *msg, size_t size, const char *fmt, ...);
 
 /* The whole command line: parse argv, run, write to out/err. Returns the
  * exit status. main() calls it with the standard streams. */

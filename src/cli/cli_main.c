@@ -123,6 +123,9 @@ int cli_main(int argc, char **argv, FILE *in, FILE *fout, FILE *ferr)
     case CMD_SCAN:
         ok = run_scan(&cfg, &out, &e);
         break;
+    case CMD_VIEW:
+        ok = run_view(&cfg, &out, &e);
+        break;
     case CMD_NONE:
         break;
     }

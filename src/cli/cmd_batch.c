@@ -63,6 +63,7 @@ static bool run_descriptor(struct descriptor *d, struct outbuf *rec, struct cli_
     }
     bool ok = d->cfg.cmd == CMD_OFFSET     ? run_offset(&d->cfg, rec, e)
               : d->cfg.cmd == CMD_VALIDATE ? run_validate(&d->cfg, rec, e)
+              : d->cfg.cmd == CMD_VIEW     ? run_view(&d->cfg, rec, e)
                                            : run_size(&d->cfg, rec, e);
     if (!ok)
         descriptor_name_key(d, e);

@@ -28,7 +28,7 @@ static void say_part(char *msg, size_t size, size_t *len, const char *s, size_t 
  * already written as text: each "%s" takes the next argument, everything
  * else is copied. Cut at size - 1 bytes, always NUL-terminated. (printf's
  * full machinery took a fifth of the time of a validate record in batch.) */
-static void say(char *msg, size_t size, const char *fmt, ...)
+void say(char *msg, size_t size, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -67,8 +67,7 @@ static dmlt_u128 round_up(dmlt_u128 v, uint64_t m)
 }
 
 /* The sentence for one check, with its numbers. */
-static void check_message(char *msg, size_t size, const struct dmlt_check *c,
-                          const struct tensor_desc *d)
+void check_message(char *msg, size_t size, const struct dmlt_check *c, const struct tensor_desc *d)
 {
     char v[40], l[40], r[40];
     v[fmt_u128(v, c->value)] = '\0';

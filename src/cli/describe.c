@@ -250,7 +250,12 @@ bool describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struc
             set_hint(e, "write the strides you want in --strides (0 to broadcast)");
             return false;
         }
-        return describe_strides(a, given_rank, out, e);
+        if (!describe_strides(a, given_rank, out, e))
+            return false;
+        const char *dl = a->described_layout;
+        out->order_preferred =
+            dl && dmlt_layout_parse(dl, strlen(dl), t->rank, out->order) == DMLT_OK;
+        return true;
     }
 
     struct dmlt_layout_spec spec;

@@ -32,6 +32,7 @@ enum slot {
     S_DIMENSION_COUNT,
     S_BINDING_SIZE,
     S_BUFFER_SIZE,
+    S_OPS,    /* view */
     S_IGNORED /* keys `size` prints that describe nothing new */
 };
 
@@ -66,6 +67,7 @@ static const struct key_def {
     {"coord", S_COORD, "--coord", false},
     {"coords", S_COORDS, "--coord", false},
     {"command", S_COMMAND, NULL, false},
+    {"ops", S_OPS, NULL, false},
     {"id", S_ID, NULL, false},
     {"dml_data_type", S_IGNORED, NULL, false},
     {"dml_data_type_value", S_IGNORED, NULL, false},
@@ -358,6 +360,7 @@ static const char **slot_text(struct descriptor *d, enum slot s)
         return &t->binding_size;
     case S_BUFFER_SIZE:
         return &t->buffer_size;
+    case S_OPS:
     case S_COORD:
     case S_COORDS:
     case S_COMMAND:
@@ -374,7 +377,8 @@ static bool read_command(struct descriptor *d, const cJSON *v, const char *key, 
     static const struct {
         const char *name;
         enum command cmd;
-    } cmds[] = {{"size", CMD_SIZE}, {"validate", CMD_VALIDATE}, {"offset", CMD_OFFSET}};
+    } cmds[] = {
+        {"size", CMD_SIZE}, {"validate", CMD_VALIDATE}, {"offset", CMD_OFFSET}, {"view", CMD_VIEW}};
     if (has_type(v, cJSON_String))
         for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
             if (strcmp(v->valuestring, cmds[i].name) == 0) {
@@ -383,7 +387,7 @@ static bool read_command(struct descriptor *d, const cJSON *v, const char *key, 
                 return true;
             }
     fail(e, "bad_command", NULL, has_type(v, cJSON_String) ? v->valuestring : NULL,
-         "not a batch command (size, validate or offset)");
+         "not a batch command (size, validate, offset or view)");
     e->key = key;
     return false;
 }
@@ -415,6 +419,50 @@ static void remember(struct descriptor *d, const char *option, const char *key)
     }
 }
 
+/* "ops": [{"slice":"h=0:2"},{"permute":[1,0]}]: view's operations, in
+ * order, each as the option's text (a list is joined with commas). */
+static bool read_ops(struct descriptor *d, const cJSON *v, const char *key, struct cli_error *e)
+{
+    static const struct {
+        const char *name, *option;
+        enum view_op_kind kind;
+    } ops[] = {
+        {"slice", "--slice", VOP_SLICE},       {"select", "--select", VOP_SELECT},
+        {"permute", "--permute", VOP_PERMUTE}, {"broadcast_to", "--broadcast-to", VOP_BROADCAST_TO},
+        {"reshape", "--reshape", VOP_RESHAPE}, {"split", "--split", VOP_SPLIT}};
+    const size_t n = sizeof ops / sizeof ops[0];
+    if (!has_type(v, cJSON_Array))
+        return bad_value(e, key, "bad_type",
+                         "expected a list of operations, like [{\"slice\":\"h=0:2\"}]");
+    for (const cJSON *it = v->child; it; it = it->next) {
+        if (!has_type(it, cJSON_Object) || it->child == NULL || it->child->next != NULL)
+            return bad_value(e, key, "bad_operation",
+                             "each operation is an object with one key: slice, select, permute, "
+                             "broadcast_to, reshape or split");
+        const cJSON *op = it->child;
+        size_t i = 0;
+        while (i < n && strcmp(ops[i].name, op->string) != 0)
+            i++;
+        if (i == n) {
+            fail(e, "bad_operation", NULL, op->string, "not an operation");
+            set_hint(e, "operations: slice, select, permute, broadcast_to, reshape, split");
+            e->key = key;
+            return false;
+        }
+        if (d->cfg.n_ops == MAX_VIEW_OPS)
+            return bad_value(e, key, "too_many_values", "more than 16 operations");
+        if (!list_text(d, op, key, &d->cfg.op_text[d->cfg.n_ops], e))
+            return false;
+        d->cfg.op_kind[d->cfg.n_ops++] = ops[i].kind;
+        bool named = false; /* errors of this option name the key */
+        for (unsigned k = 0; k < d->n_from; k++)
+            named = named || strcmp(d->from[k].option, ops[i].option) == 0;
+        if (!named)
+            remember(d, ops[i].option, key);
+    }
+    return true;
+}
+
 /* cJSON_GetObjectItemCaseSensitive(obj, "id") without the library call:
  * the first item named "id", looking no further than an item without a
  * name, as cJSON does. */
@@ -442,6 +490,7 @@ static void explicit_strides_describe(struct descriptor *d)
 {
     if (d->cfg.t.strides) {
         d->layout_check = d->cfg.t.layout;
+        d->cfg.t.described_layout = d->cfg.t.layout;
         d->cfg.t.layout = NULL;
         if (d->n_broadcast_check) {
             d->cfg.t.broadcast[0] = NULL;
@@ -499,7 +548,7 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
                 set_hint(e, "keys: dtype sizes strides layout order broadcast pad rank "
                             "total_tensor_size_bytes guaranteed_base_offset_alignment "
                             "base_offset_bytes binding_size_bytes buffer_size_bytes flags "
-                            "command coord coords id, or "
+                            "command coord coords ops id, or "
                             "DirectML's DataType Sizes Strides TotalTensorSizeInBytes "
                             "GuaranteedBaseOffsetAlignment Flags DimensionCount");
             return false;
@@ -564,6 +613,9 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
         case S_COMMAND:
             ok = read_command(d, it, key, e);
             break;
+        case S_OPS:
+            ok = read_ops(d, it, key, e);
+            break;
         case S_DIMENSION_COUNT:
             dimension_count = it;
             break;
@@ -598,6 +650,11 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
     if (d->cfg.cmd == CMD_OFFSET && d->cfg.n_coords == 0) {
         fail(e, "missing_key", NULL, NULL, "missing: offset needs coord or coords");
         e->key = "coords";
+        return false;
+    }
+    if (d->cfg.cmd != CMD_VIEW && seen[S_OPS]) {
+        fail(e, "unexpected_key", NULL, NULL, "only for \"command\": \"view\"");
+        e->key = "ops";
         return false;
     }
     if (d->cfg.cmd != CMD_OFFSET && d->cfg.n_coords != 0) {
@@ -806,6 +863,7 @@ bool descriptor_from_plain(const char *text, size_t len, struct descriptor *d)
         case S_COORD:
         case S_COORDS:
         case S_DIMENSION_COUNT:
+        case S_OPS:
         case S_IGNORED:
             return false;
         }

@@ -36,9 +36,24 @@ enum opt_id {
     OPT_TOTAL_SIZE,
     OPT_VIEW,
     OPT_WIDTH,
+    /* view */
+    OPT_SLICE,
+    OPT_SELECT,
+    OPT_PERMUTE,
+    OPT_BROADCAST_TO,
+    OPT_RESHAPE,
+    OPT_SPLIT,
 };
 
-enum opt_group { GROUP_TENSOR, GROUP_LAYOUT, GROUP_BUFFER, GROUP_QUERY, GROUP_OUTPUT, GROUP_OTHER };
+enum opt_group {
+    GROUP_TENSOR,
+    GROUP_LAYOUT,
+    GROUP_BUFFER,
+    GROUP_QUERY,
+    GROUP_OPERATIONS,
+    GROUP_OUTPUT,
+    GROUP_OTHER
+};
 
 struct opt_def {
     const char *name;
@@ -52,7 +67,7 @@ struct opt_def {
 
 #define TENSOR_CMDS                                                                                \
     (CMD_BIT(CMD_SIZE) | CMD_BIT(CMD_OFFSET) | CMD_BIT(CMD_LOCATE) | CMD_BIT(CMD_VALIDATE) |       \
-     CMD_BIT(CMD_MAP))
+     CMD_BIT(CMD_MAP) | CMD_BIT(CMD_VIEW))
 #define ALL_CMDS                                                                                   \
     (TENSOR_CMDS | CMD_BIT(CMD_DTYPES) | CMD_BIT(CMD_LAYOUTS) | CMD_BIT(CMD_BATCH) |               \
      CMD_BIT(CMD_SCAN))
@@ -137,6 +152,33 @@ static const struct opt_def options[] = {
      "grid (each 2-D slice with the offset in each cell)"},
     {"--width", "COLUMNS", OPT_WIDTH, GROUP_OUTPUT, CMD_BIT(CMD_MAP), false,
      "wrap a view to this many columns (default: $COLUMNS, else the terminal's width, else 80)"},
+    /* view: the parent's binding and the operations, sorted by name */
+    {"--alignment", "BYTES", OPT_ALIGNMENT, GROUP_BUFFER, CMD_BIT(CMD_VIEW), false,
+     "the parent's GuaranteedBaseOffsetAlignment (default 16: a bound tensor is always 16-byte "
+     "aligned); a view's is the largest power of two dividing its offset, at most this"},
+    {"--base-offset", "BYTES", OPT_BASE_OFFSET, GROUP_BUFFER, CMD_BIT(CMD_VIEW), false,
+     "where the parent is bound in its buffer (its DML_BUFFER_BINDING Offset; default 0)"},
+    {"--broadcast-to", "SIZES", OPT_BROADCAST_TO, GROUP_OPERATIONS, CMD_BIT(CMD_VIEW), true,
+     "NumPy's broadcast_to: dims aligned on the right, a size-1 dim grows with stride 0, new "
+     "leading dims get stride 0"},
+    {"--buffer-size", "BYTES", OPT_BUFFER_SIZE, GROUP_BUFFER, CMD_BIT(CMD_VIEW), false,
+     "size of the whole buffer (default: base offset + the parent's total size); each view's "
+     "range must fit in it"},
+    {"--permute", "ORDER", OPT_PERMUTE, GROUP_OPERATIONS, CMD_BIT(CMD_VIEW), true,
+     "new dim order, as NumPy's transpose: dim i of the result is dim ORDER[i] (indices 1,0,2 "
+     "or the current rank's letters: nhwc)"},
+    {"--reshape", "SIZES", OPT_RESHAPE, GROUP_OPERATIONS, CMD_BIT(CMD_VIEW), true,
+     "new sizes, one of them may be -1; only without a copy (NumPy's rule), else exit 1 "
+     "naming the dims that cannot be merged"},
+    {"--select", "DIM=INDEX", OPT_SELECT, GROUP_OPERATIONS, CMD_BIT(CMD_VIEW), true,
+     "take one index of DIM and drop the dim (negative counts from the end)"},
+    {"--slice", "DIM=START:STOP[:STEP]", OPT_SLICE, GROUP_OPERATIONS, CMD_BIT(CMD_VIEW), true,
+     "keep part of DIM, with Python's rules (omitted: the whole dim, negative: from the end); "
+     "STEP >= 1"},
+    {"--split", "DIM=N|DIM=A+B+..", OPT_SPLIT, GROUP_OPERATIONS, CMD_BIT(CMD_VIEW), true,
+     "several views: DIM cut into N equal parts, or into parts of sizes A, B, ..."},
+    {"--total-size", "BYTES", OPT_TOTAL_SIZE, GROUP_BUFFER, CMD_BIT(CMD_VIEW), false,
+     "the parent's TotalTensorSizeInBytes (default: its minimum implied size)"},
 };
 #define N_OPTIONS (sizeof options / sizeof options[0])
 
@@ -150,6 +192,7 @@ static const struct {
     {"locate", CMD_LOCATE, "every coordinate at an element or byte offset"},
     {"map", CMD_MAP, "every element's offsets, streamed; or a picture of the buffer"},
     {"validate", CMD_VALIDATE, "check a whole DML_BUFFER_TENSOR_DESC against DirectML's rules"},
+    {"view", CMD_VIEW, "slice, select, permute, broadcast, reshape or split a bound tensor"},
     {"batch", CMD_BATCH, "many descriptors as JSON Lines or an array: a JSON result each"},
     {"scan", CMD_SCAN, "find and validate every tensor description in a JSON document"},
     {"dtypes", CMD_DTYPES, "the data types, their enum values and sizes"},
@@ -162,11 +205,22 @@ static const char *const group_titles[] = {
     [GROUP_LAYOUT] = "Layout (give --strides, or --layout/--order with modifiers)",
     [GROUP_BUFFER] = "Buffer",
     [GROUP_QUERY] = "Query",
+    [GROUP_OPERATIONS] = "Operations (in order; DIM: a letter of the current rank or an index)",
     [GROUP_OUTPUT] = "Output",
     [GROUP_OTHER] = "Other",
 };
 _Static_assert(sizeof group_titles / sizeof group_titles[0] == GROUP_OTHER + 1,
                "a title for every option group");
+
+/* The slot of view's next operation, in the order given; NULL past
+ * MAX_VIEW_OPS of them. */
+static const char **view_op(struct cli_config *cfg, enum view_op_kind kind)
+{
+    if (cfg->n_ops == MAX_VIEW_OPS)
+        return NULL;
+    cfg->op_kind[cfg->n_ops] = kind;
+    return &cfg->op_text[cfg->n_ops++];
+}
 
 static const char **slot_for(struct cli_config *cfg, enum opt_id id)
 {
@@ -222,6 +276,18 @@ static const char **slot_for(struct cli_config *cfg, enum opt_id id)
         return t->n_broadcast < MAX_REPEAT ? &t->broadcast[t->n_broadcast++] : NULL;
     case OPT_PAD:
         return t->n_pad < MAX_REPEAT ? &t->pad[t->n_pad++] : NULL;
+    case OPT_SLICE:
+        return view_op(cfg, VOP_SLICE);
+    case OPT_SELECT:
+        return view_op(cfg, VOP_SELECT);
+    case OPT_PERMUTE:
+        return view_op(cfg, VOP_PERMUTE);
+    case OPT_BROADCAST_TO:
+        return view_op(cfg, VOP_BROADCAST_TO);
+    case OPT_RESHAPE:
+        return view_op(cfg, VOP_RESHAPE);
+    case OPT_SPLIT:
+        return view_op(cfg, VOP_SPLIT);
     case OPT_HELP:
     case OPT_PROGRESS:
         break;
@@ -317,6 +383,9 @@ static bool parse_options(int argc, char **argv, int first, struct cli_config *c
             return false;
         }
         const char **slot = slot_for(cfg, o->id);
+        if (slot == NULL && o->group == GROUP_OPERATIONS)
+            return fail(e, "too_many_values", o->name, value, "more than %d operations",
+                        MAX_VIEW_OPS);
         if (slot == NULL)
             return fail(e, "too_many_values", o->name, value, "given more than %d times",
                         MAX_REPEAT);
@@ -522,6 +591,23 @@ static const struct command_help helps[] = {
      "  dmltensor map --sizes 2,3 --pad w=2 --view memory\n"
      "  dmltensor map --sizes 1,2,2,3 --layout nhwc --view grid\n"
      "  dmltensor map --dtype float16 --sizes 1,3,224,224 --layout nhwc --format csv | head\n"},
+    {CMD_VIEW, "dmltensor view --sizes LIST [OPTIONS] [OPERATIONS]",
+     "The DML_BUFFER_TENSOR_DESC and DML_BUFFER_BINDING of views of a tensor that\n"
+     "lives in a buffer, as NumPy makes views: slices, an index, a transpose,\n"
+     "broadcast_to, a reshape without copy, and parts of a split. For each view:\n"
+     "its descriptor (TotalTensorSizeInBytes its own minimum implied size), its\n"
+     "binding (Offset = where the parent is bound + the view's byte offset), the\n"
+     "parent coordinate of its first element, and the checks: validate's of the\n"
+     "view's descriptor and binding (base_offset_16, base_offset_alignment,\n"
+     "binding_size, binding_in_buffer against --buffer-size, by default where\n"
+     "the parent ends), then view_offset_whole_byte (4-bit types). A view that\n"
+     "breaks a rule is printed all the same, with the smallest --pad or\n"
+     "--row-pitch-align of the parent that would fix it; exit status 1. A\n"
+     "negative step or an empty slice is exit status 2.\n",
+     "  dmltensor view --dtype float16 --sizes 8,3,64,64 --slice n=2:4\n"
+     "  dmltensor view --sizes 2,3,4 --permute 0,2,1 --format json\n"
+     "  dmltensor view --dtype float16 --sizes 1,128,2304 --split w=3\n"
+     "  dmltensor view --sizes 64 --reshape 1,64,1,1 --broadcast-to 2,64,7,7\n"},
     {CMD_BATCH, "dmltensor batch [FILE|-] [--progress]",
      "Reads tensor descriptors, one JSON object per line (JSON Lines) or one\n"
      "JSON array of them, from FILE or stdin, and writes one compact JSON result\n"
@@ -534,7 +620,8 @@ static const struct command_help helps[] = {
      "DimensionCount, and command (size, validate or offset, with coord or\n"
      "coords) and id. A bad record gives\n"
      "{\"id\":...,\"line\":N,\"error\":{...}} and the run goes on. Exit status 1\n"
-     "when any record failed or broke a rule.\n",
+     "when any record failed or broke a rule. \"command\":\"view\" takes \"ops\",\n"
+     "like [{\"slice\":\"h=0:2\"},{\"permute\":[1,0]}], and buffer_size_bytes.\n",
      "  echo '{\"id\":1,\"dtype\":\"float16\",\"sizes\":[1,3,224,224],\"layout\":\"nhwc\"}' \\\n"
      "      | dmltensor batch | jq .minimum_implied_size_bytes\n"
      "  dmltensor batch descriptors.jsonl > results.jsonl\n"},

@@ -12,6 +12,8 @@ struct size_result {
     const struct tensor_desc *d;
     const struct dmlt_dtype_info *info;
     struct dmlt_report r;
+    bool layout_detected; /* as r's, preferring a described layout */
+    unsigned detected_order[DMLT_MAX_RANK];
 };
 
 enum flavor { FL_JSON, FL_ENV, FL_FIELD };
@@ -102,8 +104,8 @@ static bool layout_order(const struct size_result *s, const unsigned **order)
         *order = s->d->order;
         return true;
     }
-    *order = s->r.detected_order;
-    return s->r.layout_detected;
+    *order = s->detected_order;
+    return s->layout_detected;
 }
 
 static void f_layout(struct outbuf *b, const struct size_result *s, enum flavor fl)
@@ -581,6 +583,11 @@ bool run_size(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
         return fail(e, "element_count_range", "--sizes", cfg->t.sizes,
                     "the element count times the element size is past 2^128 bits, "
                     "beyond what dmltensor computes exactly");
+    s.layout_detected = s.r.layout_detected;
+    memcpy(s.detected_order, s.r.detected_order, sizeof s.detected_order);
+    if (d.order_preferred)
+        s.layout_detected =
+            dmlt_layout_detect_prefer(d.t.rank, d.t.sizes, d.t.strides, d.order, s.detected_order);
     if (cfg->field)
         return render_field(out, &s, cfg->field, e);
     switch (cfg->format) {

@@ -7,6 +7,7 @@ set(DMLT_CLI_SOURCES
   src/cli/cmd_map.c
   src/cli/cmd_offset.c
   src/cli/cmd_validate.c
+  src/cli/cmd_view.c
   src/cli/describe.c
   src/cli/descriptor.c
   src/cli/errors.c

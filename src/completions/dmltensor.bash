@@ -12,7 +12,7 @@
 #   - a command that takes file arguments: add it to _dmltensor_file_commands;
 #   - values to offer for an option: a branch in _dmltensor_values.
 
-_dmltensor_commands='size offset locate map validate batch scan dtypes layouts'
+_dmltensor_commands='size offset locate map validate view batch scan dtypes layouts'
 
 # Options that take no value; every other option takes one.
 _dmltensor_flags='-h --help --version --progress'
@@ -53,6 +53,9 @@ _dmltensor_options()
     validate)
         echo "$tensor $layout --alignment --base-offset --binding-size --buffer-size --flags" \
             "--total-size --format --name --help" ;;
+    view)
+        echo "$tensor $layout --alignment --base-offset --buffer-size --total-size" \
+            "--broadcast-to --permute --reshape --select --slice --split --format --help" ;;
     batch)
         echo '--progress --help' ;;
     scan)

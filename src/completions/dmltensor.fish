@@ -12,8 +12,8 @@
 #     directly with -r -F;
 #   - a command that takes file arguments: add it to the -F line below.
 
-set -g __dmltensor_commands size offset locate map validate batch scan dtypes layouts
-set -l tensor_cmds size offset locate map validate
+set -g __dmltensor_commands size offset locate map validate view batch scan dtypes layouts
+set -l tensor_cmds size offset locate map validate view
 
 # `dmltensor dtypes`
 set -l dtypes float32 float16 uint32 uint16 uint8 int32 int16 int8 float64 uint64 int64 uint4 int4
@@ -34,6 +34,7 @@ complete -c dmltensor -n $no_cmd -a offset -d 'element and byte offset of coordi
 complete -c dmltensor -n $no_cmd -a locate -d 'every coordinate at an element or byte offset'
 complete -c dmltensor -n $no_cmd -a map -d "every element's offsets, streamed; or a picture of the buffer"
 complete -c dmltensor -n $no_cmd -a validate -d "check a whole DML_BUFFER_TENSOR_DESC against DirectML's rules"
+complete -c dmltensor -n $no_cmd -a view -d 'slice, select, permute, broadcast, reshape or split a bound tensor'
 complete -c dmltensor -n $no_cmd -a batch -d 'many descriptors as JSON Lines or an array: a JSON result each'
 complete -c dmltensor -n $no_cmd -a scan -d 'find and validate every tensor description in a JSON document'
 complete -c dmltensor -n $no_cmd -a dtypes -d 'the data types, their enum values and sizes'
@@ -92,6 +93,18 @@ __dmltensor_opt map --color 'colour a view' auto always never
 __dmltensor_opt map --view 'draw instead of listing' memory grid
 __dmltensor_opt map --width 'wrap a view to this many columns'
 __dmltensor_opt batch --progress 'show records and records/s on stderr' -
+# view: the parent's binding, and the operations
+__dmltensor_opt view --alignment "the parent's GuaranteedBaseOffsetAlignment"
+__dmltensor_opt view --base-offset 'where the parent is bound in its buffer'
+__dmltensor_opt view --buffer-size 'size of the whole buffer'
+__dmltensor_opt view --total-size "the parent's TotalTensorSizeInBytes"
+__dmltensor_opt view --broadcast-to 'NumPy broadcast_to: new sizes'
+__dmltensor_opt view --permute 'new dim order (transpose): 1,0,2 or letters'
+__dmltensor_opt view --reshape 'new sizes, one may be -1 (no copy)'
+__dmltensor_opt view --select 'take one index of DIM and drop the dim (DIM=INDEX)'
+__dmltensor_opt view --slice 'keep part of DIM (DIM=START:STOP[:STEP])'
+__dmltensor_opt view --split 'several views: DIM=N equal parts or DIM=A+B+..'
+__dmltensor_opt view --format 'output format' text json
 # Other
 __dmltensor_opt "$__dmltensor_commands" --help 'show this help' -
 

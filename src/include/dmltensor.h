@@ -20,11 +20,11 @@
  * library of the same major version (the shared library's SONAME):
  *  - every enum value is pinned: new statuses, diagnostics and checks get
  *    new numbers, none is renumbered;
- *  - result structs that may grow (struct dmlt_report, struct dmlt_walk)
- *    start with a `size` the caller sets to sizeof the struct it has
- *    (DMLT_REPORT_INIT, DMLT_WALK_INIT); new fields are only ever added at
- *    the end, and the library writes no byte past `size`, so a program built
- *    against an older, smaller struct gets the fields it knows;
+ *  - result structs that may grow (struct dmlt_report, struct dmlt_walk,
+ *    struct dmlt_view) start with a `size` the caller sets to sizeof the
+ *    struct it has (DMLT_REPORT_INIT, DMLT_WALK_INIT, DMLT_VIEW_INIT); new fields are only ever
+ * added at the end, and the library writes no byte past `size`, so a program built against an
+ * older, smaller struct gets the fields it knows;
  *  - dmlt_validate is told how many results the caller's array holds;
  *  - dmlt_version() says which library is loaded, DMLT_VERSION_NUMBER which
  *    header a program was built against.
@@ -326,10 +326,21 @@ DMLT_API enum dmlt_status dmlt_packed_strides(unsigned rank, const uint32_t size
                                               const unsigned order[], uint32_t strides_out[],
                                               struct dmlt_error *err);
 
-/* Detects the memory order whose packed strides equal the given strides.
- * Returns true and fills order when one exists. Dimensions of size 1 may sit
- * in several places; ties are broken towards logical order, so strides
- * {15,15,5,1} for sizes {1,1,3,5} give nchw, not cnhw. */
+/* Detects the memory order (the layout) whose packed strides equal the
+ * given strides, ignoring the strides of size-1 dims (they move no element;
+ * NumPy's contiguity flags ignore them too). Returns true and fills order
+ * when one exists. When several orders fit (size-1 dims may sit anywhere):
+ * preferred when it is one of them (the --layout given; may be NULL), else
+ * the first, in lexicographic order of the dims' indices (the order
+ * `layouts --rank R` lists them), of those whose packed strides match
+ * exactly, size-1 dims included, else the first of all. Sizes {1,3,4,4},
+ * strides {0,16,4,1} give nchw; sizes {2,1,4,4}, strides {16,1,4,1} nhwc;
+ * strides {15,15,5,1} for sizes {1,1,3,5} nchw, not cnhw. */
+DMLT_API bool dmlt_layout_detect_prefer(unsigned rank, const uint32_t sizes[],
+                                        const uint32_t strides[], const unsigned preferred[],
+                                        unsigned order[]);
+
+/* dmlt_layout_detect_prefer() without a preferred order. */
 DMLT_API bool dmlt_layout_detect(unsigned rank, const uint32_t sizes[], const uint32_t strides[],
                                  unsigned order[]);
 
@@ -639,6 +650,153 @@ struct dmlt_check {
  * from dmlt_report_compute) fails total_size_minimum. */
 DMLT_API bool dmlt_validate(const struct dmlt_desc *d, unsigned strides_count,
                             struct dmlt_check out[], size_t out_count);
+
+/* ------------------------------------------------------------------------ */
+/* Views: a tensor seen through slicing, indexing, transposing, broadcasting */
+/* and reshaping without a copy, as NumPy's views                           */
+/* ------------------------------------------------------------------------ */
+
+/* A view of a parent tensor that lives in a buffer: the view's own sizes and
+ * strides, and where its element 0 sits in the parent. Every element of the
+ * view is an element of the parent: the view's coordinate c is at the
+ * parent's element offset `offset + dot(c, t.strides)`. Start with
+ * dmlt_view_init(), then apply operations; each one leaves the view as it
+ * was when it fails. Offsets are uint64_t, as DML_BUFFER_BINDING's Offset:
+ * an offset past 2^64 - 1 is DMLT_E_RANGE. At most DMLT_VIEW_MAX_STEPS
+ * operations (DMLT_E_RANGE past them): the view keeps each one to map its
+ * coordinates back to the parent's. */
+#define DMLT_VIEW_MAX_STEPS 16
+
+struct dmlt_view_step { /* private */
+    unsigned char kind, dim, rank_in, rank_out;
+    uint32_t first, step;
+    unsigned char order[DMLT_MAX_RANK];
+    uint32_t sizes_in[DMLT_MAX_RANK];
+    uint32_t sizes_out[DMLT_MAX_RANK];
+};
+
+struct dmlt_view {
+    size_t size;                    /* set by the caller: sizeof(struct dmlt_view) */
+    struct dmlt_tensor t;           /* the view: the parent's dtype, its own sizes, strides */
+    uint64_t offset;                /* element offset of element 0 in the parent */
+    unsigned parent_rank;           /* the parent's rank */
+    uint32_t source[DMLT_MAX_RANK]; /* the parent coordinate of element 0 */
+    /* private */
+    unsigned n_steps_;
+    struct dmlt_view_step steps_[DMLT_VIEW_MAX_STEPS];
+    /* Fields added in later versions go here. */
+};
+
+#ifdef __cplusplus
+#define DMLT_VIEW_INIT                                                                             \
+    {                                                                                              \
+        sizeof(struct dmlt_view)                                                                   \
+    }
+#else
+#define DMLT_VIEW_INIT                                                                             \
+    {                                                                                              \
+        .size = sizeof(struct dmlt_view)                                                           \
+    }
+#endif
+
+/* The whole parent as a view (offset 0). Set `size` first (see "Upgrading"):
+ *
+ *     struct dmlt_view v = DMLT_VIEW_INIT;
+ *     if (dmlt_view_init(&v, &parent, &err) == DMLT_OK) ...
+ *
+ * Fails as dmlt_tensor_check(), or with DMLT_E_INVALID for a size smaller
+ * than this first version of the struct. */
+DMLT_API enum dmlt_status dmlt_view_init(struct dmlt_view *v, const struct dmlt_tensor *parent,
+                                         struct dmlt_error *err);
+
+/* Python's slice rules for one dim of `size` elements: start and stop may
+ * be NULL (omitted: the whole dim), negative (counted from the end) and
+ * out of range (clamped). Fills *first and *count (elements taken, every
+ * step-th from first). DMLT_E_INVALID when step < 1 (a negative step would
+ * reverse the dim, which unsigned strides cannot); DMLT_E_ZERO_SIZE when
+ * the slice selects nothing (DirectML has no empty dims). Example: size 5,
+ * start -2, stop NULL, step 1 -> first 3, count 2. */
+DMLT_API enum dmlt_status dmlt_slice_resolve(uint32_t size, const int64_t *start,
+                                             const int64_t *stop, int64_t step, uint32_t *first,
+                                             uint32_t *count);
+
+/* Keeps `count` elements of dim `dim`, every step-th from `first`: the
+ * offset grows by first x stride and the stride by step (unless count is
+ * 1). DMLT_E_INVALID (err->dim set) for a dim past the rank; DMLT_E_COORD
+ * when first + (count - 1) x step is past the dim; DMLT_E_ZERO_SIZE for
+ * count 0; DMLT_E_RANGE when the stride passes 4294967295 or the offset
+ * 2^64 - 1. */
+DMLT_API enum dmlt_status dmlt_view_narrow(struct dmlt_view *v, unsigned dim, uint32_t first,
+                                           uint32_t count, uint32_t step, struct dmlt_error *err);
+
+/* Part `part` of NumPy's split along dim `dim`: n_parts equal parts when
+ * part_sizes is NULL (n_parts must divide the dim, as np.split requires),
+ * else parts of part_sizes[0..n_parts), which add up to the dim. The view
+ * becomes that part (dmlt_view_narrow). DMLT_E_INVALID (err->dim set) for
+ * a dim past the rank, n_parts 0, a division with a remainder, part sizes
+ * that do not add up to the dim, or part >= n_parts; DMLT_E_ZERO_SIZE for a
+ * part of size 0. */
+DMLT_API enum dmlt_status dmlt_view_split(struct dmlt_view *v, unsigned dim, unsigned n_parts,
+                                          const uint32_t part_sizes[], unsigned part,
+                                          struct dmlt_error *err);
+
+/* NumPy's a[..., start:stop:step, ...] on dim `dim`: dmlt_slice_resolve()
+ * then dmlt_view_narrow(), with their errors. */
+DMLT_API enum dmlt_status dmlt_view_slice(struct dmlt_view *v, unsigned dim, const int64_t *start,
+                                          const int64_t *stop, int64_t step,
+                                          struct dmlt_error *err);
+
+/* NumPy's a[..., index, ...]: takes one index of dim `dim` (negative counts
+ * from the end) and drops the dim. DMLT_E_COORD for an index out of range;
+ * DMLT_E_RANK when the view has one dim (a DirectML tensor keeps rank >= 1);
+ * DMLT_E_INVALID for a dim past the rank. */
+DMLT_API enum dmlt_status dmlt_view_select(struct dmlt_view *v, unsigned dim, int64_t index,
+                                           struct dmlt_error *err);
+
+/* NumPy's transpose(order): output dim i is input dim order[i] (rank
+ * entries). DMLT_E_LAYOUT when order is not a permutation of 0..rank-1. */
+DMLT_API enum dmlt_status dmlt_view_permute(struct dmlt_view *v, const unsigned order[],
+                                            struct dmlt_error *err);
+
+/* NumPy's broadcast_to(sizes): dims aligned on the right; a dim of size 1
+ * may take any size (stride 0), new leading dims get stride 0, other dims
+ * keep their size. DMLT_E_RANK when rank is below the view's or past 8;
+ * DMLT_E_ZERO_SIZE for a size 0; DMLT_E_INVALID (err->dim = the target
+ * dim) when a dim of size over 1 would change. */
+DMLT_API enum dmlt_status dmlt_view_broadcast_to(struct dmlt_view *v, unsigned rank,
+                                                 const uint32_t sizes[], struct dmlt_error *err);
+
+/* NumPy's reshape(sizes) when it needs no copy (_attempt_nocopy_reshape,
+ * in C order): one entry may be -1, computed from the others. Errors:
+ * DMLT_E_RANK for rank outside 1..8; DMLT_E_ZERO_SIZE for a 0 entry;
+ * DMLT_E_INVALID for another negative entry, two -1s, or an element count
+ * that differs from the view's (err->dim = -1) ; DMLT_E_RANGE when a size
+ * passes 4294967295 or a new stride does; DMLT_E_LAYOUT when the reshape
+ * needs a copy: err->dim is a dim of the view (not of size 1) whose stride
+ * is not the stride of the next dim of size over 1 times that dim's size,
+ * so the two cannot be merged. */
+DMLT_API enum dmlt_status dmlt_view_reshape(struct dmlt_view *v, unsigned rank,
+                                            const int64_t sizes[], struct dmlt_error *err);
+
+/* The parent coordinate of the view's coordinate `coord` (the element the
+ * view's element comes from), through every operation in turn. DMLT_E_COORD
+ * (err->dim set) when coord is outside the view. */
+DMLT_API enum dmlt_status dmlt_view_parent_coord(const struct dmlt_view *v, const uint32_t coord[],
+                                                 uint32_t parent[], struct dmlt_error *err);
+
+/* Where the view sits in the buffer: its byte offset from the parent's
+ * first byte (offset x bits / 8, rounded down; *whole_byte false when a
+ * 4-bit view starts on a high nibble) and its minimum implied size
+ * (DMLCalcBufferTensorSize of the view, exact: the same value as
+ * dmlt_report_compute()'s). DMLT_E_RANGE when either passes 2^64 - 1. */
+DMLT_API enum dmlt_status dmlt_view_bytes(const struct dmlt_view *v, uint64_t *byte_offset,
+                                          bool *whole_byte, uint64_t *size_bytes);
+
+/* GuaranteedBaseOffsetAlignment of a view at byte_offset within a parent
+ * whose own alignment is parent_alignment: the largest power of two that
+ * divides byte_offset, at most the parent's alignment, which counts as 16
+ * when below (a bound buffer tensor is always 16-byte aligned). */
+DMLT_API uint32_t dmlt_view_alignment(uint64_t byte_offset, uint32_t parent_alignment);
 
 #ifdef __cplusplus
 }

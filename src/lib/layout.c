@@ -213,39 +213,127 @@ bool dmlt_strides_follow_order(unsigned rank, const uint32_t sizes[], const uint
     return true;
 }
 
+/* Layout detection (SPEC section 1). The dims of size > 1, taken by
+ * increasing stride, must be packed: the first stride 1, each next one the
+ * previous stride times the previous size. That fixes their memory order
+ * (`chain`, outermost first); a dim of size 1 moves no element, so it may sit
+ * anywhere, and every such interleaving is a layout that fits. Between two
+ * consecutive chain dims (a "slot") the packed stride of a size-1 dim is the
+ * product of the sizes inside it: slot 0 (outermost) has the element count,
+ * slot k the stride of chain[k-1], the innermost slot 1. Products grow going
+ * outward, so a size-1 dim matches its given stride exactly in one slot at
+ * most (DirectML's CalculateStrides gives a stride past 4294967295 as 0). */
+struct chain {
+    unsigned n;                       /* dims of size > 1 */
+    unsigned dim[DMLT_MAX_RANK];      /* outermost first */
+    uint64_t slot[DMLT_MAX_RANK + 1]; /* packed stride of a size-1 dim in slot k */
+};
+
+static bool packed_chain(unsigned rank, const uint32_t sizes[], const uint32_t strides[],
+                         struct chain *c)
+{
+    bool used[DMLT_MAX_RANK] = {false};
+    unsigned big = 0;
+    for (unsigned d = 0; d < rank; d++)
+        big += sizes[d] > 1;
+    c->n = big;
+    /* From the innermost out: the one unused dim of size > 1 with stride =
+     * extent. Two would overlap; none means not packed. */
+    uint64_t extent = 1;
+    c->slot[big] = 1;
+    for (unsigned k = big; k-- > 0;) {
+        unsigned found = DMLT_MAX_RANK;
+        for (unsigned d = 0; d < rank; d++) {
+            if (sizes[d] <= 1 || used[d] || strides[d] != extent)
+                continue;
+            if (found != DMLT_MAX_RANK)
+                return false;
+            found = d;
+        }
+        if (found == DMLT_MAX_RANK)
+            return false;
+        used[found] = true;
+        c->dim[k] = found;
+        extent *= sizes[found]; /* a stride below 2^32 times a size: below 2^64 */
+        c->slot[k] = extent;
+    }
+    return true;
+}
+
+/* Whether the dims of size > 1 appear in `order` as in the chain. */
+static bool order_fits(unsigned rank, const uint32_t sizes[], const struct chain *c,
+                       const unsigned order[])
+{
+    if (!is_permutation(rank, order))
+        return false;
+    unsigned k = 0;
+    for (unsigned i = 0; i < rank; i++)
+        if (sizes[order[i]] > 1 && (k >= c->n || c->dim[k++] != order[i]))
+            return false;
+    return k == c->n;
+}
+
+bool dmlt_layout_detect_prefer(unsigned rank, const uint32_t sizes[], const uint32_t strides[],
+                               const unsigned preferred[], unsigned order[])
+{
+    struct chain c;
+    if (rank < 1 || rank > DMLT_MAX_RANK || !packed_chain(rank, sizes, strides, &c))
+        return false;
+    if (preferred && order_fits(rank, sizes, &c, preferred)) {
+        memcpy(order, preferred, rank * sizeof order[0]);
+        return true;
+    }
+    /* The slot of each size-1 dim whose stride is its packed one there; if
+     * every size-1 dim has one, the orders that match exactly are those, and
+     * the first in lexicographic order sorts each slot by index. */
+    unsigned slot_of[DMLT_MAX_RANK];
+    bool exact = true;
+    for (unsigned d = 0; d < rank && exact; d++) {
+        if (sizes[d] > 1)
+            continue;
+        exact = false;
+        for (unsigned k = 0; k <= c.n && !exact; k++) {
+            uint64_t packed = c.slot[k] > DMLT_MAX_STRIDE ? 0 : c.slot[k];
+            if (strides[d] == packed) {
+                slot_of[d] = k;
+                exact = true;
+            }
+        }
+    }
+    unsigned pos = 0;
+    if (exact) {
+        for (unsigned k = 0; k <= c.n; k++) {
+            for (unsigned d = 0; d < rank; d++)
+                if (sizes[d] <= 1 && slot_of[d] == k)
+                    order[pos++] = d;
+            if (k < c.n)
+                order[pos++] = c.dim[k];
+        }
+        return true;
+    }
+    /* Else the first in lexicographic order (the order `layouts --rank R`
+     * lists them): at each position the smallest dim that can go there, a
+     * size-1 one or the next of the chain. */
+    bool placed[DMLT_MAX_RANK] = {false};
+    unsigned next = 0;
+    for (pos = 0; pos < rank; pos++) {
+        unsigned pick = next < c.n ? c.dim[next] : DMLT_MAX_RANK;
+        for (unsigned d = 0; d < rank && d < pick; d++) {
+            if (sizes[d] <= 1 && !placed[d]) {
+                pick = d;
+                break;
+            }
+        }
+        if (next < c.n && pick == c.dim[next])
+            next++;
+        placed[pick] = true;
+        order[pos] = pick;
+    }
+    return true;
+}
+
 bool dmlt_layout_detect(unsigned rank, const uint32_t sizes[], const uint32_t strides[],
                         unsigned order[])
 {
-    if (rank < 1 || rank > DMLT_MAX_RANK)
-        return false;
-    bool placed[DMLT_MAX_RANK] = {false};
-    uint64_t extent = 1; /* a stride (< 2^32) times a size (< 2^32) */
-    unsigned pos = rank;
-    while (pos > 0) {
-        unsigned big = DMLT_MAX_RANK, group = 0;
-        for (unsigned d = 0; d < rank; d++) {
-            if (placed[d] || strides[d] != extent)
-                continue;
-            if (sizes[d] > 1) {
-                if (big != DMLT_MAX_RANK)
-                    return false;
-                big = d;
-            }
-            group++;
-        }
-        if (group == 0)
-            return false;
-        for (unsigned d = rank; d-- > 0;) {
-            if (!placed[d] && strides[d] == extent && d != big) {
-                placed[d] = true;
-                order[--pos] = d;
-            }
-        }
-        if (big != DMLT_MAX_RANK) {
-            placed[big] = true;
-            order[--pos] = big;
-            extent *= sizes[big];
-        }
-    }
-    return true;
+    return dmlt_layout_detect_prefer(rank, sizes, strides, NULL, order);
 }

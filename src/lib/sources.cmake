@@ -9,4 +9,5 @@ set(DMLT_LIB_SOURCES
   src/lib/status.c
   src/lib/u128.c
   src/lib/validate.c
+  src/lib/view.c
   src/lib/walk.c)

@@ -25,8 +25,10 @@ several lines, some sharing a line).  Each file is run through
               guaranteed_base_offset_alignment, base_offset_bytes, flags,
               binding_size_bytes, buffer_size_bytes;
   commands    size (by default or named), validate, offset with coord or
-              coords; an "id" (number or string; sometimes none, sometimes
-              not the first key).
+              coords, view with "ops" (random chains of operations, some
+              refused, texts or lists) and buffer_size_bytes; an "id"
+              (number or string; sometimes none, sometimes not the first
+              key).
 
 About 15% are deliberately bad: zero size, unknown key, malformed JSON,
 negative number, fraction, 9 dims, bad dtype, coordinate out of range, and
@@ -94,6 +96,9 @@ TAKES = {
                  "--base-offset", "--flags", "--binding-size", "--buffer-size"},
     "offset": {"--dtype", "--sizes", "--strides", "--layout", "--order", "--broadcast",
                "--pad", "--rank", "--row-pitch-align", "--base-offset", "--coord"},
+    "view": {"--dtype", "--sizes", "--strides", "--layout", "--order", "--broadcast",
+             "--pad", "--rank", "--row-pitch-align", "--total-size", "--alignment",
+             "--base-offset", "--buffer-size"},
 }
 
 ALIASES = {"float16": ["fp16", "half", "Float16"], "float32": ["f32", "fp32", "single"],
@@ -205,7 +210,7 @@ def random_sizes(rng, cmd):
     sizes = []
     for _ in range(rank):
         r = rng.random()
-        if cmd == "offset" or r < 0.7:
+        if cmd in ("offset", "view") or r < 0.7:
             sizes.append(rng.randint(1, 8))
         elif r < 0.95:
             sizes.append(rng.randint(1, 300))
@@ -231,7 +236,8 @@ def good_record(rng, n):
     """A well-formed descriptor with its single-command equivalent."""
     rec = Record()
     r = rng.random()
-    rec.cmd = "size" if r < 0.5 else "validate" if r < 0.75 else "offset"
+    rec.cmd = ("size" if r < 0.45 else "validate" if r < 0.68 else "offset" if r < 0.9
+               else "view")
     sizes = random_sizes(rng, rec.cmd)
     rank = len(sizes)
     t = m.random_tensor(rng, sizes, explicit_p=0.35, explicit_strides=explicit_strides,
@@ -354,9 +360,11 @@ def good_record(rng, n):
     want = {"size": {"--total-size": 0.35},
             "validate": {"--total-size": 0.5, "--alignment": 0.4, "--base-offset": 0.3,
                          "--flags": 0.3, "--binding-size": 0.3, "--buffer-size": 0.3},
-            "offset": {"--base-offset": 0.3}}[rec.cmd]
+            "offset": {"--base-offset": 0.3},
+            "view": {"--total-size": 0.2, "--alignment": 0.3, "--base-offset": 0.4,
+                     "--buffer-size": 0.2}}[rec.cmd]
     # a field the command does not take, now and then: read, then ignored
-    if rec.cmd != "validate" and rng.random() < 0.08:
+    if rec.cmd not in ("validate", "view") and rng.random() < 0.08:
         other = [o for o in buffer if o not in TAKES[rec.cmd]]
         want = dict(want, **{rng.choice(other): 1.0})
     for option, p in want.items():
@@ -386,6 +394,20 @@ def good_record(rng, n):
             rec.set("coords", [list_form(rng, c, 0.3) for c in coords])
         for c in coords:
             rec.cli += ["--coord", digits(c)]
+
+    if rec.cmd == "view":
+        ops = []
+        for kind, text in m.random_view_ops(rng, list(full_sizes), rng.randint(0, 3)):
+            value = text
+            if kind in ("reshape", "broadcast_to") and rng.random() < 0.5:
+                value = [int(x) for x in text.split(",") if x.lstrip("-").isdigit()]
+                if ",".join(map(str, value)) != text:
+                    value = text
+            elif kind == "permute" and text[0].isdigit() and rng.random() < 0.5:
+                value = [int(x) for x in text.split(",")]
+            ops.append({kind: value})
+            rec.cli += ["--" + kind.replace("_", "-"), text]
+        rec.set("ops", ops)
 
     if rec.id_given and id_last:
         rec.set("id", rec.id)
@@ -699,7 +721,7 @@ def expected_outcome(rec, expected):
         return True, False
     if not isinstance(sdoc, dict) or "error" in sdoc:
         return True, False
-    return False, rec.cmd == "validate" and sdoc.get("valid") is False
+    return False, rec.cmd in ("validate", "view") and sdoc.get("valid") is False
 
 
 def check_record(rec, text, line_no, got, expected):
@@ -771,7 +793,7 @@ def check_record(rec, text, line_no, got, expected):
     # a result
     if rec.kind not in ("good", "big_number"):  # a big total or base offset is in range
         fail("meant as a bad record (%s), but the single command succeeds" % rec.kind)
-    invalid = rec.cmd == "validate" and sdoc.get("valid") is False
+    invalid = rec.cmd in ("validate", "view") and sdoc.get("valid") is False
     want_rc = 1 if invalid else 0
     if rc != want_rc:
         fail("single command: exit %d, expected %d" % (rc, want_rc))

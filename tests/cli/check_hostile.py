@@ -3,13 +3,14 @@
 
 Usage: check_hostile.py DMLTENSOR [--lenient] [--list] [--every=N]
 
-For each command (size offset locate validate dtypes layouts) it takes a
+For each command (size offset locate validate view dtypes layouts) it takes a
 valid invocation and breaks one thing: a bad number in each numeric option
 ("-1", "+1", "1e3", "0x10", " 1", "", "1,,2", 2^32, 2^64, "１", "٣",
 control bytes, ...), a list of 65,536 items (the longest one argv word can
 hold), a number of 10^5 digits, 9 dimensions, an empty field, an
 unknown or misplaced option, a missing value, conflicting options, an
-option given twice, an unknown data type or layout, ... Every one must:
+option given twice, an unknown data type or layout, a malformed or refused
+view operation, ... Every one must:
 
   - exit with status 2 (usage error),
   - print a message on stderr that starts with "dmltensor: ",
@@ -75,6 +76,11 @@ COMMANDS = {
                   "--total-size": ("num", U64), "--base-offset": ("num", U64),
                   "--alignment": ("num", U32), "--flags": ("num", U32),
                   "--binding-size": ("num", U64), "--buffer-size": ("num", U64)}),
+    "view": (["view", "--sizes", "2,3", "--slice", "h=0:1"],
+             {"--sizes": ("list", U32), "--strides": ("list", U32), "--rank": ("num", 8),
+              "--total-size": ("num", U64), "--base-offset": ("num", U64),
+              "--alignment": ("num", U32), "--buffer-size": ("num", U64),
+              "--broadcast-to": ("list", U32)}),
     "dtypes": (["dtypes"], {}),
     "layouts": (["layouts"], {"--rank": ("num", 8)}),
 }
@@ -92,10 +98,15 @@ VALUED = {
                  "--broadcast", "--pad", "--row-pitch-align", "--total-size", "--base-offset",
                  "--alignment", "--flags", "--binding-size", "--buffer-size", "--format",
                  "--name"],
+    "view": ["--dtype", "--sizes", "--strides", "--layout", "--order", "--rank", "--broadcast",
+             "--pad", "--row-pitch-align", "--total-size", "--base-offset", "--alignment",
+             "--buffer-size", "--slice", "--select", "--permute", "--broadcast-to", "--reshape",
+             "--split", "--format"],
     "dtypes": ["--format"],
     "layouts": ["--rank", "--format"],
 }
-REPEATABLE = {"--coord", "--broadcast", "--pad"}
+REPEATABLE = {"--coord", "--broadcast", "--pad", "--slice", "--select", "--permute",
+              "--broadcast-to", "--reshape", "--split"}
 # A valid value for each option, to give it twice.
 GOOD = {"--dtype": "float16", "--sizes": "2,3", "--strides": "3,1", "--layout": "hw",
         "--order": "0,1", "--rank": "2", "--broadcast": "h", "--pad": "w=1",
@@ -148,7 +159,8 @@ def generate():
                                   "extra", "1,3", "\uff0d\uff0dsizes"]):
             yield f"{cmd} junk#{j}", base + [junk], True
         misplaced = {"size": "--coord", "offset": "--limit", "locate": "--coord",
-                     "validate": "--field", "dtypes": "--sizes", "layouts": "--dtype"}[cmd]
+                     "validate": "--field", "dtypes": "--sizes", "layouts": "--dtype",
+                     "view": "--flags"}[cmd]
         yield f"{cmd} misplaced {misplaced}", base + [misplaced, "1"], True
         if cmd in ("dtypes", "layouts"):
             for j, fmt in enumerate(["yaml", "JSON", "", "env", "json ", "text,json"]):
@@ -215,6 +227,27 @@ def generate():
     for j, b in enumerate(NOT_NUMBERS + over(U64)):
         yield f"locate --byte-offset bad#{j}", ["locate", "--sizes", "2,3", "--byte-offset", b], True
     yield "validate flags name", ["validate", "--sizes", "2", "--flags", "DML_TENSOR_FLAG_X"], True
+    # view: each operation's malformed and refused texts (on sizes 2,3).
+    view_bad = {
+        "--slice": ["", "h", "h=", "h=1", "x=0:1", "2=0:1", "=0:1", "h=a:b", "h=1.5:", "h=+1:",
+                    "h=0:1:0", "h=::-1", "h=0:1:-2", "h=2:1", "h=5:", "h=:-9", "h=0:1:1:1",
+                    "h=0x1:", "h=\x01:", "h=" + "9" * 100 + ":" + "9" * 100, "h=0:1:" + "9" * 40 + "x",
+                    "h= 0:1", "\uff48=0:1"],
+        "--select": ["", "h", "h=", "h=2", "h=-3", "h=1.0", "h=+1", "q=0", "h=0=1",
+                     "h=" + "9" * 100, "h=-" + "9" * 100],
+        "--permute": ["", "h", "hh", "0,0", "0,1,2", "1,0,", "2,0", "x,y", "-1,0", "hwx"],
+        "--broadcast-to": ["3", "4,4", "2,4", "0,3", "1,2,3,4,5,6,7,8,9", "-1,3"],
+        "--reshape": ["", "0", "4", "-1,-1", "7,-1", "-2,3", "1.5,4", "2,3,", "4294967296,1",
+                      "1,1,1,1,1,1,1,1,6", "6,-1," , "+6"],
+        "--split": ["", "h", "h=", "h=0", "h=3", "h=1+2", "h=1+", "h=+1", "h=1++1", "h=-1",
+                    "h=2+0", "h=4097", "q=2", "w=2"],
+    }
+    for opt, values in view_bad.items():
+        for j, value in enumerate(values):
+            yield f"view {opt} bad#{j}", ["view", "--sizes", "2,3", opt, value], True
+    yield "view ops x17", ["view", "--sizes", "2,3"] + ["--slice", "h=:"] * 17, True
+    yield "view select rank1", ["view", "--sizes", "2", "--select", "w=0"], True
+    yield "view too many views", ["view", "--sizes", "4097", "--split", "w=4097"], True
     for j, cmd in enumerate(["sise", "", "SIZE", "--sizes", "Size", "size ", "\x01",
                              "dtype", "layout", "-", "--", "--versions", "--help=1"]):
         yield f"command bad#{j}", [cmd, "--sizes", "1"], True

@@ -60,10 +60,10 @@ U64 = m.U64_MAX
 # status comes with the error object (when JSON was asked for).
 RESULT_STATUS = {"size": {0}, "offset": {0}, "locate": {0}, "map": {0},
                  "validate": {0, 1}, "dtypes": {0}, "layouts": {0},
-                 "batch": {0, 1}, "scan": {0, 1}}
+                 "batch": {0, 1}, "scan": {0, 1}, "view": {0, 1}}
 SCHEMA_OF = {"size": "size", "offset": "offset", "locate": "locate", "map": "map-row",
              "validate": "validate", "dtypes": "dtypes", "layouts": "layouts",
-             "batch": "batch-record", "scan": "scan-record"}
+             "batch": "batch-record", "scan": "scan-record", "view": "view"}
 
 
 # ---------------------------------------------------------------- schemas
@@ -176,6 +176,11 @@ class Checker:
             return
         ok, doc = self.parse(text, where)
         if not ok:
+            return
+        if cmd == "view" and isinstance(doc, dict) and "error" in doc:
+            if status != 1:  # a reshape that needs a copy: exit 1, an error
+                self.bad(where, f"an error object with exit status {status}")
+            self.object("error", doc, where)
             return
         if cmd == "map":  # --format json: an array of map rows
             if not isinstance(doc, list) or not doc:
@@ -394,6 +399,14 @@ def random_jobs(rng, count):
         jobs.append(["map"] + targs + mlimit
                     + maybe(rng, 0.3, ["--base-offset", str(rng.choice([4, U64 - 3]))])
                     + ["--format", rng.choice(["json", "jsonl"])])
+        # view: random operations, sometimes refused; where it is bound
+        if n <= 4096:
+            ops = m.random_view_ops(rng, list(sizes), rng.randint(1, 4))
+            jobs.append(["view"] + targs + [w for k, t in ops for w in ("--" + k.replace("_", "-"), t)]
+                        + maybe(rng, 0.4, ["--base-offset", str(rng.choice([0, 8, 16, 4096]))])
+                        + maybe(rng, 0.2, ["--alignment", str(rng.choice([0, 16, 256]))])
+                        + maybe(rng, 0.2, ["--buffer-size", str(rng.choice([0, end, U64]))])
+                        + fmt)
         # a usage error, with --format json
         cmd = rng.choice(["size", "offset", "locate", "map", "validate"])
         extra = {"offset": ["--coord", ",".join("0" * rank)], "locate": ["--offset", "0"]}
@@ -425,6 +438,12 @@ def random_jobs(rng, count):
         ["map", "--sizes", "4294967295,4294967295", "--strides", "4294967295,1", "--limit", "3",
          "--format", "json"],
         ["map", "--sizes", "2,3", "--view", "memory", "--format", "json"],
+        # view: a fix, a copy refused (exit 1, an error object), offsets past 2^32
+        ["view", "--dtype", "float16", "--sizes", "4,3", "--slice", "h=1:3", "--format", "json"],
+        ["view", "--sizes", "2,3", "--permute", "1,0", "--reshape", "6", "--format", "json"],
+        ["view", "--dtype", "uint8", "--sizes", "65536,65536", "--select", "h=-1",
+         "--base-offset", "18446744069414584320", "--format", "json"],
+        ["view", "--dtype", "int4", "--sizes", "5", "--split", "w=1+4", "--format", "json"],
         # the overlap search stops at its work limit: packed, padded and
         # overlapping are null (test_limits.c's tensor)
         ["size", "--dtype", "uint8", "--sizes", "8,8,8,8,8,8,8,8", "--strides",

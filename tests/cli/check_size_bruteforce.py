@@ -17,7 +17,6 @@ Prints one line per failure and ends with "N passed, M failed".
 Exit status 1 if anything failed, else 0.  Standard library only.
 """
 
-import itertools
 import json
 import random
 import re
@@ -42,16 +41,6 @@ def brute_overlap(sizes, strides):
             return True
         seen.add(off)
     return False
-
-
-def matching_orders(sizes, strides):
-    """Every permutation whose packed strides equal the given strides."""
-    rank = len(sizes)
-    found = set()
-    for perm in itertools.permutations(range(rank)):
-        if layout_strides(sizes, perm) == list(strides):
-            found.add(perm)
-    return found
 
 
 def helper_size(sizes, strides, bits):
@@ -131,6 +120,11 @@ def explicit_strides(rng, sizes):
         if rng.random() < 0.3:
             d = rng.randrange(rank)
             strides[d] = rng.randint(0, 12)
+        elif rng.random() < 0.4:
+            # A size-1 dim's stride moves no element: any value still fits.
+            for d in range(rank):
+                if sizes[d] == 1 and rng.random() < 0.6:
+                    strides[d] = rng.choice([0, 1, rng.randint(0, 40)])
         return strides
     return [rng.randint(0, 12) for _ in range(rank)]
 
@@ -151,7 +145,7 @@ def make_random_case(rng):
     args = t["args"]
     case = {"dtype": t["dtype"], "sizes": sizes, "strides": t["strides"]}
     if t["order"] is None:
-        case["layout_detect"] = matching_orders(sizes, t["strides"])
+        case["layout_detect"] = m.detect_layout(sizes, t["strides"])
     else:
         case["layout_echo"] = order_name(t["order"])
 
@@ -180,7 +174,7 @@ def fixed_cases():
         if layout_echo is not None:
             c["layout_echo"] = layout_echo
         else:
-            c["layout_detect"] = matching_orders(sizes, strides)
+            c["layout_detect"] = m.detect_layout(sizes, strides)
         cases.append(c)
 
     # The brief's headline: 2^64-scale element count, 2^67-scale bytes, helper wraps to 8.
@@ -327,15 +321,12 @@ def check_case(tool, case):
         if layout != case["layout_echo"]:
             differ("layout", case["layout_echo"], layout)
     else:
-        allowed = case["layout_detect"]
-        if not allowed:
+        want = case["layout_detect"]
+        if want is None:
             if layout is not None:
                 differ("layout", None, layout)
-        else:
-            parsed = parse_order_name(layout, len(case["sizes"]))
-            if parsed not in allowed:
-                names = sorted(order_name(p) for p in allowed)
-                differ("layout", "one of " + "|".join(names), layout)
+        elif parse_order_name(layout, len(case["sizes"])) != want:
+            differ("layout", order_name(want), layout)
 
     # diagnostics
     dl = got.get("diagnostics")

@@ -102,6 +102,41 @@ def layout_strides(sizes, order, broadcast=(), pad=None):
     return strides
 
 
+def packed_strides(sizes, order):
+    """Packed strides of a memory order as dmltensor gives them: as
+    layout_strides, except that a size-1 dim whose stride would pass
+    4294967295 gets 0 (its coordinate is always 0)."""
+    strides = [0] * len(sizes)
+    extent = 1
+    for dim in reversed(order):  # innermost first
+        strides[dim] = 0 if sizes[dim] == 1 and extent > U32_MAX else extent
+        extent *= sizes[dim]
+    return strides
+
+
+def detect_layout(sizes, strides, preferred=None):
+    """SPEC section 1's layout detection, by trying every memory order in
+    lexicographic order of the dims' indices (the order `layouts --rank R`
+    lists them). An order fits when its packed strides equal the given ones
+    on every dim of size > 1 (a size-1 dim moves no element). Of the orders
+    that fit: `preferred` (the --layout given) if it is one, else the first
+    whose packed strides match exactly, size-1 dims included, else the first.
+    None when no order fits."""
+    rank = len(sizes)
+    first_fit = first_exact = None
+    for perm in itertools.permutations(range(rank)):
+        packed = packed_strides(sizes, perm)
+        if any(packed[d] != strides[d] for d in range(rank) if sizes[d] > 1):
+            continue
+        if preferred is not None and tuple(preferred) == perm:
+            return perm
+        if first_fit is None:
+            first_fit = perm
+        if first_exact is None and packed == list(strides):
+            first_exact = perm
+    return first_exact if first_exact is not None else first_fit
+
+
 def order_arg(order):
     """A memory order as a --layout value: letters (ranks 1..5) or indices."""
     rank = len(order)
@@ -342,3 +377,116 @@ def summarize(results):
             passed += 1
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
+
+
+# ---------------------------------------------------------------- view operations
+
+VIEW_OPS = ["slice", "select", "permute", "broadcast_to", "reshape", "split"]
+
+
+def _random_factors(rng, count):
+    """Random sizes whose product is count, with size-1 dims now and then."""
+    sizes, left = [], count
+    while left > 1 and len(sizes) < 6:
+        f = rng.randint(2, 6)
+        if left % f == 0:
+            sizes.append(f)
+            left //= f
+        elif rng.random() < 0.25:
+            sizes.append(left)
+            left = 1
+    if left > 1:
+        sizes.append(left)
+    while len(sizes) < 8 and (not sizes or rng.random() < 0.2):
+        sizes.insert(rng.randint(0, len(sizes)), 1)
+    return sizes
+
+
+def random_view_op(rng, shape, max_elements=4096):
+    """One random view operation on a view of this shape: (kind, text, shape
+    after it, or None when the operation is meant to fail or the shape after
+    it is not worth following). Most are valid; some are refused by design
+    (an empty slice, a negative step, an index out of range, a reshape to
+    another element count, ...). The text is what --KIND takes; DIM is a
+    letter of the current rank (sometimes) or an index."""
+    rank = len(shape)
+    kind = rng.choice(VIEW_OPS)
+    d = rng.randrange(rank)
+    dt = dim_text(d, rank, rng)
+    n = shape[d]
+    if kind == "slice":
+        def bound():
+            r = rng.random()
+            return "" if r < 0.25 else str(rng.randint(-n - 2, n + 2))
+        start, stop = bound(), bound()
+        r = rng.random()
+        step = "" if r < 0.5 else str(rng.randint(1, 3)) if r < 0.95 else str(rng.randint(-2, 0))
+        text = "%s=%s:%s" % (dt, start, stop) + (":" + step if step or rng.random() < 0.2 else "")
+        st = int(step) if step else 1
+        if st < 1:
+            return kind, text, None
+        k = len(range(n)[slice(int(start) if start else None, int(stop) if stop else None, st)])
+        return kind, text, (shape[:d] + [k] + shape[d + 1:]) if k else None
+    if kind == "select":
+        index = rng.randint(-n - 1, n)
+        ok = -n <= index < n and rank > 1
+        return kind, "%s=%d" % (dt, index), (shape[:d] + shape[d + 1:]) if ok else None
+    if kind == "permute":
+        order = rng.sample(range(rank), rank)
+        if rng.random() < 0.05:
+            return kind, ",".join(str(x) for x in order[:-1] + [order[0]]), None
+        if rank <= 5 and rng.random() < 0.5:
+            text = "".join(LETTERS[rank][x] for x in order)
+        else:
+            text = ",".join(map(str, order))
+        return kind, text, [shape[x] for x in order]
+    if kind == "broadcast_to":
+        lead = rng.randint(0, min(2, 8 - rank))
+        new = [rng.randint(1, 3) for _ in range(lead)]
+        new += [rng.randint(1, 3) if s == 1 else s for s in shape]
+        ok = True
+        if rng.random() < 0.08 and any(s > 1 for s in shape):
+            i = lead + next(i for i, s in enumerate(shape) if s > 1)
+            new[i] += 1
+            ok = False
+        if product(new) > max_elements:
+            return kind, ",".join(map(str, shape)), shape
+        return kind, ",".join(map(str, new)), new if ok else None
+    if kind == "reshape":
+        new = _random_factors(rng, product(shape))
+        words = [str(s) for s in new]
+        ok = True
+        if rng.random() < 0.08:
+            words[rng.randrange(len(words))] = str(new[0] + 1)
+            ok = False
+        elif rng.random() < 0.3:
+            words[rng.randrange(len(words))] = "-1"
+        return kind, ",".join(words), new if ok else None
+    # split: N equal parts, or part sizes; the shape followed is the first part's
+    divisors = [k for k in range(1, n + 1) if n % k == 0]
+    if rng.random() < 0.5:
+        parts = rng.choice(divisors) if rng.random() < 0.9 else rng.randint(1, n + 1)
+        text = "%s=%d" % (dt, parts)
+        first = n // parts if n % parts == 0 else None
+    else:
+        sizes, left = [], n
+        while left > 0:
+            s = rng.randint(1, left)
+            sizes.append(s)
+            left -= s
+        if rng.random() < 0.08:
+            sizes[-1] += 1
+        text = "%s=%s" % (dt, "+".join(map(str, sizes)))
+        first = sizes[0] if sum(sizes) == n else None
+    return kind, text, (shape[:d] + [first] + shape[d + 1:]) if first else None
+
+
+def random_view_ops(rng, shape, count):
+    """Up to count operations, stopping after one meant to fail."""
+    ops = []
+    for _ in range(count):
+        kind, text, shape = random_view_op(rng, shape)
+        ops.append((kind, text))
+        if shape is None:
+            break
+    return ops

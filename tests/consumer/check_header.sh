@@ -29,11 +29,15 @@ int main(void)
 {
     struct dmlt_report r = DMLT_REPORT_INIT;
     struct dmlt_walk w = DMLT_WALK_INIT;
+    struct dmlt_view v = DMLT_VIEW_INIT;
     dmlt_u128 a = dmlt_u128_from_u64(UINT64_MAX), b = dmlt_u128_max(), c;
     int ok = dmlt_u128_add(a, a, &c) && !dmlt_u128_add(b, a, &c) && dmlt_u128_sub(b, a, &c) &&
              dmlt_u128_cmp(a, b) < 0 && !dmlt_u128_eq(a, b) && dmlt_u128_fits_u64(a) &&
              dmlt_u128_to_u64(a) == UINT64_MAX;
-    return ok && r.size == sizeof r && w.size == sizeof w && DMLT_VERSION_NUMBER > 0 ? 0 : 1;
+    return ok && r.size == sizeof r && w.size == sizeof w && v.size == sizeof v &&
+                   DMLT_VERSION_NUMBER > 0
+               ? 0
+               : 1;
 }
 C
 strict="-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wstrict-prototypes -Wundef -Werror"

@@ -11,6 +11,8 @@ parse: for each parser (byte 0) a few parameters (byte 1) and texts: good
        and bad numbers, lists, dimensions, data type and layout names.
 core:  tensors encoded as fuzz_core.c reads them: documented examples and
        deterministic pseudo-random bytes.
+view:  parents and chains of operations as fuzz_view.c reads them: the
+       examples of docs/views.md and deterministic pseudo-random bytes.
 Seeds are small and named for what they hold; libFuzzer's own finds go to a
 scratch directory (see .ci/checks/30-fuzz.sh), not here.
 """
@@ -208,11 +210,45 @@ def core_seeds():
         write("core", f"random-{i:02d}", bytes(rng.randrange(256) for _ in range(rng.randrange(16, 96))))
 
 
+def view_seeds():
+    # fuzz_view.c's encoding: dtype, rank, sizes (byte < 200: b % 6 + 1;
+    # < 250: 2 bytes + 1; else 4 bytes), strides (< 200: b % 16; else 4
+    # bytes), then operations: kind byte % 7 (slice, select, permute,
+    # broadcast_to, reshape, split, narrow) and its bytes.
+    def size(v):
+        return bytes([v - 1]) if 1 <= v <= 6 else bytes([249]) + struct.pack(">H", v - 1)
+
+    def stride(v):
+        return bytes([v]) if v < 16 else bytes([255]) + struct.pack(">I", v)
+
+    def parent(dtype, sizes, strides):
+        return (bytes([dtype - 1, len(sizes) - 1]) + b"".join(size(v) for v in sizes) +
+                b"".join(stride(v) for v in strides))
+
+    align = b"\0\0\0\x10"  # the parent alignment each check reads
+    # float16 4x3, rows 1:3 (slice: dim 0, start and stop given, step 1)
+    write("view", "rows-f16", parent(2, [4, 3], [3, 1]) + align +
+          bytes([0, 0, 3, 13, 14]) + align)
+    # QKV: 1x128x2304 narrowed along w
+    write("view", "qkv", parent(2, [1, 128, 2304], [294912, 2304, 1]) + align +
+          bytes([6, 2, 0, 3, 0]) + align + bytes([5, 2, 2, 1, 0, 0, 0]) + align)
+    # a bias: 64 -> reshape 1,64,1,1 -> broadcast 2,64,7,7
+    write("view", "bias", parent(1, [64], [1]) + align +
+          bytes([4, 210, 4, 32 + 1, 200, 0, 64, 1, 1]) + align + bytes([3, 0] + [1, 0, 6, 6]) + align)
+    # transpose, then a reshape that needs a copy
+    write("view", "copy", parent(1, [2, 3, 4], [12, 4, 1]) + align +
+          bytes([2, 1, 0, 200]) + align + bytes([4, 210, 1, 250, 0, 0, 0, 0, 0, 0, 0, 24]))
+    rng = random.Random(9)
+    for i in range(24):
+        write("view", f"random-{i:02d}", bytes(rng.randrange(256) for _ in range(rng.randrange(8, 120))))
+
+
 def main():
     cli_seeds()
     parse_seeds()
     core_seeds()
-    for t in ("cli", "parse", "core"):
+    view_seeds()
+    for t in ("cli", "parse", "core", "view"):
         print(t, len(os.listdir(os.path.join(HERE, "corpus", t))), "seeds")
 
 

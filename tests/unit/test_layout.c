@@ -194,51 +194,164 @@ static void test_modifiers_and_limits(void)
     CHECK_EQ(s[0], 0);
 }
 
-/* Detection: the packed strides of every order of random sizes are detected
- * as an order whose packed strides are the same; ties prefer logical order. */
+/* Steps order to the next permutation in lexicographic order; false after
+ * the last. */
+static bool next_permutation(unsigned n, unsigned order[])
+{
+    int i = (int)n - 2;
+    while (i >= 0 && order[i] > order[i + 1])
+        i--;
+    if (i < 0)
+        return false;
+    unsigned j = n - 1;
+    while (order[j] < order[i])
+        j--;
+    unsigned t = order[i];
+    order[i] = order[j];
+    order[j] = t;
+    for (unsigned x = (unsigned)i + 1, y = n - 1; x < y; x++, y--) {
+        t = order[x];
+        order[x] = order[y];
+        order[y] = t;
+    }
+    return true;
+}
+
+/* SPEC section 1's detection by brute force: every order in lexicographic
+ * order; it fits when its packed strides equal the given ones on the dims of
+ * size > 1. Returns false when none fits, else the preferred one if it fits,
+ * else the first exact match (size-1 dims included), else the first fit. */
+static bool brute_detect(unsigned rank, const uint32_t sizes[], const uint32_t strides[],
+                         const unsigned preferred[], unsigned out[])
+{
+    unsigned perm[DMLT_MAX_RANK], fit[DMLT_MAX_RANK], exact[DMLT_MAX_RANK];
+    bool any_fit = false, any_exact = false;
+    for (unsigned i = 0; i < rank; i++)
+        perm[i] = i;
+    do {
+        uint32_t p[DMLT_MAX_RANK];
+        struct dmlt_error err;
+        if (dmlt_packed_strides(rank, sizes, perm, p, &err) != DMLT_OK)
+            continue;
+        bool fits = true, same = true;
+        for (unsigned d = 0; d < rank; d++) {
+            fits = fits && (sizes[d] == 1 || p[d] == strides[d]);
+            same = same && p[d] == strides[d];
+        }
+        if (!fits)
+            continue;
+        if (preferred && memcmp(preferred, perm, rank * sizeof perm[0]) == 0) {
+            memcpy(out, perm, rank * sizeof perm[0]);
+            return true;
+        }
+        if (!any_fit)
+            memcpy(fit, perm, sizeof fit);
+        if (same && !any_exact)
+            memcpy(exact, perm, sizeof exact);
+        any_fit = true;
+        any_exact = any_exact || same;
+    } while (next_permutation(rank, perm));
+    if (any_fit)
+        memcpy(out, any_exact ? exact : fit, rank * sizeof out[0]);
+    return any_fit;
+}
+
+static void shuffle(unsigned n, unsigned v[])
+{
+    for (unsigned i = n; i-- > 1;) { /* Fisher-Yates */
+        unsigned j = check_range(0, i), t = v[i];
+        v[i] = v[j];
+        v[j] = t;
+    }
+}
+
+/* Detection against brute force: the packed strides of random orders of
+ * random sizes (many of them 1), often with the strides of size-1 dims
+ * changed (they move no element) or one stride of a larger dim nudged, and
+ * with or without a preferred order. */
 static void test_detect(void)
 {
-    for (int iter = 0; iter < 5000; iter++) {
-        unsigned rank = check_range(1, 8);
-        uint32_t sizes[DMLT_MAX_RANK], s[DMLT_MAX_RANK], s2[DMLT_MAX_RANK];
-        unsigned order[DMLT_MAX_RANK], found[DMLT_MAX_RANK];
+    for (int iter = 0; iter < 10000; iter++) {
+        unsigned rank = check_range(1, 7);
+        uint32_t sizes[DMLT_MAX_RANK], s[DMLT_MAX_RANK];
+        unsigned order[DMLT_MAX_RANK], pref[DMLT_MAX_RANK], found[DMLT_MAX_RANK],
+            want[DMLT_MAX_RANK];
         for (unsigned i = 0; i < rank; i++) {
-            sizes[i] = check_range(1, 4);
-            order[i] = i;
+            sizes[i] = check_range(0, 2) == 0 ? check_range(2, 4) : check_range(1, 2);
+            order[i] = pref[i] = i;
         }
-        for (unsigned i = rank; i-- > 1;) { /* Fisher-Yates */
-            unsigned j = check_range(0, i), t = order[i];
-            order[i] = order[j];
-            order[j] = t;
-        }
+        shuffle(rank, order);
+        shuffle(rank, pref);
         struct dmlt_error err;
         CHECK(dmlt_packed_strides(rank, sizes, order, s, &err) == DMLT_OK);
-        if (!CHECK(dmlt_layout_detect(rank, sizes, s, found)))
+        switch (check_range(0, 3)) {
+        case 0: /* as packed */
+            break;
+        case 1: /* other strides on size-1 dims */
+            for (unsigned d = 0; d < rank; d++)
+                if (sizes[d] == 1 && check_range(0, 1))
+                    s[d] =
+                        check_range(0, 3) == 0 ? check_range(0, 100) : s[check_range(0, rank - 1)];
+            break;
+        case 2: /* a nudged stride */
+            s[check_range(0, rank - 1)] += check_range(0, 1) ? 1 : UINT32_C(4294967295);
+            break;
+        default: /* small random strides */
+            for (unsigned d = 0; d < rank; d++)
+                s[d] = check_range(0, 12);
+            break;
+        }
+        const unsigned *p = check_range(0, 1) ? pref : NULL;
+        bool got = dmlt_layout_detect_prefer(rank, sizes, s, p, found);
+        bool expect = brute_detect(rank, sizes, s, p, want);
+        if (!CHECK(got == expect) || !got)
             continue;
-        CHECK(dmlt_packed_strides(rank, sizes, found, s2, &err) == DMLT_OK);
-        for (unsigned i = 0; i < rank; i++)
-            CHECK_EQ(s2[i], s[i]);
-        /* Perturbing one stride of a dim of size > 1 breaks packing. */
-        for (unsigned d = 0; d < rank; d++) {
-            if (sizes[d] > 1) {
-                s[d] += 1;
-                if (dmlt_layout_detect(rank, sizes, s, found)) {
-                    CHECK(dmlt_packed_strides(rank, sizes, found, s2, &err) == DMLT_OK);
-                    bool same = true;
-                    for (unsigned i = 0; i < rank; i++)
-                        same = same && s2[i] == s[i];
-                    CHECK(same);
-                }
-                break;
-            }
+        bool same = memcmp(found, want, rank * sizeof found[0]) == 0;
+        if (!CHECK(same)) {
+            fprintf(stderr, "  rank %u sizes", rank);
+            for (unsigned d = 0; d < rank; d++)
+                fprintf(stderr, " %u/%u", sizes[d], s[d]);
+            fprintf(stderr, ": got");
+            for (unsigned d = 0; d < rank; d++)
+                fprintf(stderr, " %u", found[d]);
+            fprintf(stderr, ", want");
+            for (unsigned d = 0; d < rank; d++)
+                fprintf(stderr, " %u", want[d]);
+            fprintf(stderr, "\n");
+        }
+        if (p == NULL) {
+            unsigned plain[DMLT_MAX_RANK];
+            CHECK(dmlt_layout_detect(rank, sizes, s, plain) &&
+                  memcmp(plain, found, rank * sizeof found[0]) == 0);
         }
     }
+    /* The and the header's examples. */
     unsigned o[DMLT_MAX_RANK];
     const uint32_t small[4] = {1, 1, 3, 5};
     const uint32_t nchw[4] = {15, 15, 5, 1}, nhwc[4] = {15, 1, 5, 1}, bc[4] = {15, 0, 5, 1};
     CHECK(dmlt_layout_detect(4, small, nchw, o) && o[0] == 0 && o[1] == 1 && o[2] == 2);
     CHECK(dmlt_layout_detect(4, small, nhwc, o) && o[0] == 0 && o[1] == 2 && o[3] == 1);
-    CHECK(!dmlt_layout_detect(4, small, bc, o));
+    /* c's stride 0 is no packed stride of any order: the first, nchw. */
+    CHECK(dmlt_layout_detect(4, small, bc, o) && o[0] == 0 && o[1] == 1 && o[2] == 2);
+    const uint32_t s1344[4] = {1, 3, 4, 4}, st1344[4] = {0, 16, 4, 1};
+    CHECK(dmlt_layout_detect(4, s1344, st1344, o) && o[0] == 0 && o[1] == 1 && o[2] == 2);
+    const uint32_t s2144[4] = {2, 1, 4, 4}, st2144[4] = {16, 1, 4, 1};
+    CHECK(dmlt_layout_detect(4, s2144, st2144, o) && o[0] == 0 && o[1] == 2 && o[2] == 3 &&
+          o[3] == 1);
+    /* ... and with nchw given, which fits as well (C = 1). */
+    const unsigned given[4] = {0, 1, 2, 3};
+    CHECK(dmlt_layout_detect_prefer(4, s2144, st2144, given, o) && o[1] == 1);
+    /* A preferred order that does not fit is not taken. */
+    const unsigned hwcn[4] = {2, 3, 1, 0};
+    CHECK(dmlt_layout_detect_prefer(4, s2144, st2144, hwcn, o) && o[3] == 1);
+    /* A broadcast dim of size > 1 fits no layout. */
+    const uint32_t s2344[4] = {2, 3, 4, 4}, b2344[4] = {48, 0, 4, 1};
+    CHECK(!dmlt_layout_detect(4, s2344, b2344, o));
+    /* A size-1 dim's packed stride past 2^32-1 is 0 (dmlt_strides_from_layout):
+     * outermost, c's packed stride 2^32 is written 0, an exact match; n's
+     * 65536 is the packed stride between h and w: c,h,n,w. */
+    const uint32_t big[4] = {1, 1, 65536, 65536}, bigs[4] = {65536, 0, 65536, 1};
+    CHECK(dmlt_layout_detect(4, big, bigs, o) && o[0] == 1 && o[1] == 2 && o[2] == 0);
 }
 
 /* Strides from any layout and its modifiers follow that layout's order;
