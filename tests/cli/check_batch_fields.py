@@ -28,7 +28,7 @@ VALUES = {
     "total_tensor_size_bytes": "24", "TotalTensorSizeInBytes": "24",
     "guaranteed_base_offset_alignment": "16", "GuaranteedBaseOffsetAlignment": "16",
     "base_offset_bytes": "0", "flags": "0", "Flags": "0", "DimensionCount": "2",
-    "command": '"size"', "coord": "[0,1]", "coords": "[[0,1]]", "id": "1",
+    "command": '"size"', "coord": "[0,1]", "coords": "[[0,1]]", "id": "1", "ops": "[]",
 }
 
 
