@@ -117,8 +117,4 @@ void say(char *msg, size_t size, const char *fmt, ...);
  * exit status. main() calls it with the standard streams. */
 int cli_main(int argc, char **argv, FILE *in, FILE *out, FILE *err);
 
-/* Writes what out holds to out->sink and empties it. False on a write error,
- * with e filled (exit 3), or with exit status 0 for a closed pipe. */
-bool drain(struct outbuf *out, struct cli_error *e);
-
 #endif

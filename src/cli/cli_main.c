@@ -2,6 +2,7 @@
  * to exit statuses (0 ok, 1 rule broken, 2 usage, 3 I/O). The streams are
  * parameters so that tests and fuzzers can run the whole path in memory. */
 #include "cli.h"
+#include "platform.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -15,27 +16,13 @@ static int write_out(struct outbuf *b, FILE *f, FILE *ferr)
     if (ob_flush_to(b, f))
         return EXIT_OK;
     int err = errno;
-    if (err == EPIPE)
+    if (plat_closed_pipe(err))
         return EXIT_OK;
     if (b->failed)
         fprintf(ferr, "dmltensor: out of memory\n");
     else
         fprintf(ferr, "dmltensor: write error: %s\n", strerror(err ? err : EIO));
     return EXIT_IO;
-}
-
-bool drain(struct outbuf *out, struct cli_error *e)
-{
-    errno = 0;
-    bool ok = ob_flush_to(out, out->sink);
-    int err = errno;
-    ob_reset(out);
-    if (ok)
-        return true;
-    fail(e, "io_error", NULL, NULL, "write error: %s",
-         out->failed ? "out of memory" : strerror(err ? err : EIO));
-    e->exit_code = err == EPIPE ? EXIT_OK : EXIT_IO; /* a closed pipe is quiet */
-    return false;
 }
 
 static int report_error(const struct cli_error *e, enum format fmt, FILE *out, FILE *ferr)

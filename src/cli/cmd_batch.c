@@ -3,8 +3,8 @@
  * JSON document, validated). A record runs through the same code as the
  * single command with --format json; a bad record becomes an error record
  * and the run goes on. */
-#define _POSIX_C_SOURCE 200809L /* fileno, clock_gettime */
 #include "cli.h"
+#include "platform.h"
 #include "descriptor.h"
 #include "json_parse.h"
 #include "records.h"
@@ -14,9 +14,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #define BATCH_CHUNK ((size_t)64 << 10)
 
@@ -73,37 +71,28 @@ static bool run_descriptor(struct descriptor *d, struct outbuf *rec, struct cli_
 struct progress {
     bool on, shown, tty;
     FILE *err;
-    struct timespec start, last;
+    double start, last; /* plat_seconds() */
 };
-
-static double seconds_since(const struct timespec *t)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) / 1e9;
-}
 
 static void progress_init(struct progress *p, const struct cli_config *cfg)
 {
-    int fd = fileno(cfg->err);
-    p->tty = fd >= 0 && isatty(fd);
+    p->tty = plat_isatty(cfg->err);
     p->on = cfg->progress || p->tty; /* on a terminal it shows after a second */
     p->shown = false;
     p->err = cfg->err;
-    clock_gettime(CLOCK_MONOTONIC, &p->start);
-    p->last = p->start;
+    p->start = p->last = plat_seconds();
 }
 
 static void progress_tick(struct progress *p, uint64_t records, bool last)
 {
     if (!p->on)
         return;
-    double total = seconds_since(&p->start);
-    if (!last && (total < 1.0 || seconds_since(&p->last) < (p->tty ? 0.25 : 1.0)))
+    double now = plat_seconds(), total = now - p->start;
+    if (!last && (total < 1.0 || now - p->last < (p->tty ? 0.25 : 1.0)))
         return;
     if (last && !p->shown)
         return; /* a quick run says nothing */
-    clock_gettime(CLOCK_MONOTONIC, &p->last);
+    p->last = now;
     fprintf(p->err, "%sdmltensor: %llu records, %.0f records/s%s", p->tty ? "\r\033[K" : "",
             (unsigned long long)records, total > 0 ? (double)records / total : 0.0,
             p->tty && !last ? "" : "\n");
@@ -163,16 +152,15 @@ static FILE *open_input(struct cli_config *cfg, struct cli_error *e, bool *opene
     *opened = false;
     if (cfg->input == NULL || strcmp(cfg->input, "-") == 0)
         return cfg->in;
-    FILE *f = fopen(cfg->input, "rb");
-    if (f == NULL) {
-        fail(e, "cannot_open", NULL, cfg->input, "cannot open: %s", strerror(errno));
-        return NULL;
-    }
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(f); /* a usage error, like a missing file: not a failed read */
+    int err;
+    FILE *f = plat_open_read(cfg->input, &err);
+    if (f == NULL && err == EISDIR) { /* a usage error, like a missing file: not a failed read */
         fail(e, "cannot_open", NULL, cfg->input, "cannot open: it is a directory");
         set_hint(e, "give a JSON file, or - for standard input");
+        return NULL;
+    }
+    if (f == NULL) {
+        fail(e, "cannot_open", NULL, cfg->input, "cannot open: %s", strerror(err));
         return NULL;
     }
     *opened = true;
@@ -362,7 +350,7 @@ bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
             error_record(out, NULL, NULL, line, &re);
             note_failure(&t, line, &re);
         }
-        if (out->len >= BATCH_CHUNK && !drain(out, e)) {
+        if (out->len >= BATCH_CHUNK && !cli_drain(out, e)) {
             ok = false;
             break;
         }
@@ -455,7 +443,7 @@ static void scan_value(struct scan *s, const cJSON *v)
     if (cJSON_IsObject(v) && cJSON_GetObjectItemCaseSensitive(v, "DataType") &&
         cJSON_GetObjectItemCaseSensitive(v, "Sizes")) {
         scan_hit(s, v);
-        if (s->out->len >= BATCH_CHUNK && !drain(s->out, s->e))
+        if (s->out->len >= BATCH_CHUNK && !cli_drain(s->out, s->e))
             s->failed_write = true;
         return; /* a tensor description holds no other */
     }
@@ -546,7 +534,7 @@ static void scan_binding(void *ctx, const struct dxd_binding *b, const struct cl
         if (s->d->cfg.exit_status != EXIT_OK)
             s->t.broken++;
     }
-    if (s->out->len >= BATCH_CHUNK && !drain(s->out, s->e))
+    if (s->out->len >= BATCH_CHUNK && !cli_drain(s->out, s->e))
         s->failed_write = true;
 }
 

@@ -3,14 +3,12 @@
  * by hand in place into the output buffer; the part of a line that only
  * outer coordinates decide is built once per row and copied. Views draw the
  * buffer (--view memory) or each 2-D slice (--view grid), bounded by --limit. */
-#define _POSIX_C_SOURCE 200809L /* fileno */
 #include "cli.h"
+#include "platform.h"
 #include "parse.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 
 #define MAP_CHUNK          ((size_t)256 << 10) /* write out when the buffer holds this much */
 #define MAP_LINE_MAX       1024u               /* a row's line is shorter than this */
@@ -209,7 +207,7 @@ static bool map_rows(const struct tensor_desc *d, const struct dmlt_report *rep,
         }
         p = put_row(p, &r, &w);
         out->len = (size_t)(p - out->data);
-        if (out->len >= MAP_CHUNK && !drain(out, e))
+        if (out->len >= MAP_CHUNK && !cli_drain(out, e))
             return false;
     } while (++n != limit && dmlt_walk_next(&w));
     if (fmt == FMT_JSON) {
@@ -285,7 +283,7 @@ static void locate_cell(const struct dmlt_tensor *t, dmlt_u128 k, struct view_wo
                         struct cell *c)
 {
     uint64_t found;
-    const unsigned long cap = w->budget / (w->cells_left ? w->cells_left : 1);
+    const unsigned long cap = (unsigned long)(w->budget / (w->cells_left ? w->cells_left : 1));
     unsigned long left = cap;
     c->count = 0;
     c->complete = dmlt_locate_budget(t, k, &left, collect, c, &found) == DMLT_OK;
@@ -607,7 +605,7 @@ static bool view_grid(const struct tensor_desc *d, const struct dmlt_report *rep
             }
             ob_puts(out, c < cols ? " ...\n" : "\n");
             stopped = c < cols_shown; /* --limit cut the row */
-            if (out->len >= MAP_CHUNK && !drain(out, e))
+            if (out->len >= MAP_CHUNK && !cli_drain(out, e))
                 return false;
         }
         /* The next slice: count up the outer dims, the last fastest. */
@@ -649,32 +647,16 @@ done:
 
 /* ---- the command ---------------------------------------------------------- */
 
-static unsigned terminal_width(FILE *f)
-{
-    const char *cols = getenv("COLUMNS");
-    if (cols && *cols) {
-        char *end;
-        unsigned long v = strtoul(cols, &end, 10);
-        if (*end == '\0' && v >= 20 && v <= 1000)
-            return (unsigned)v;
-    }
-    struct winsize ws;
-    int fd = fileno(f);
-    if (fd >= 0 && isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
-        return ws.ws_col;
-    return 80;
-}
-
 static bool want_color(const char *when, FILE *f, struct cli_error *e, bool *out)
 {
     if (when == NULL || strcmp(when, "auto") == 0) {
-        const char *no = getenv("NO_COLOR");
-        int fd = fileno(f);
-        *out = (no == NULL || *no == '\0') && fd >= 0 && isatty(fd);
+        *out = plat_color_auto(f);
         return true;
     }
     if (strcmp(when, "always") == 0 || strcmp(when, "never") == 0) {
         *out = when[0] == 'a';
+        if (*out)
+            plat_color_enable(f);
         return true;
     }
     fail(e, "bad_color", "--color", when, "not auto, always or never");
@@ -718,7 +700,7 @@ bool run_map(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
         return fail(e, "conflicting_options", cfg->color ? "--color" : "--width",
                     cfg->color ? cfg->color : cfg->width, "applies to --view only");
     }
-    struct style st = {false, width ? (unsigned)width : terminal_width(out->sink)};
+    struct style st = {false, width ? (unsigned)width : plat_term_width(out->sink)};
     if (!want_color(cfg->color, out->sink, e, &st.color))
         return false;
 

@@ -2,6 +2,7 @@
  * every coordinate there). The core does the arithmetic and the search;
  * this file parses the queries and renders the answers. */
 #include "cli.h"
+#include "platform.h"
 #include "parse.h"
 
 #include <inttypes.h>
@@ -207,7 +208,7 @@ static bool on_coord(void *ctx, const uint32_t coord[], unsigned rank)
             insert_at(lo->out, lo->header_at + lo->head.len, ":\n", 2);
             lo->streamed = true;
         }
-        if (!drain(lo->out, lo->e)) {
+        if (!cli_drain(lo->out, lo->e)) {
             lo->write_failed = true;
             return false;
         }

@@ -17,7 +17,9 @@ struct cli_error {
     char hint[240];
 };
 
-#if defined(__GNUC__)
+#if defined(__MINGW_PRINTF_FORMAT) /* MinGW's C99 printf (__USE_MINGW_ANSI_STDIO) */
+#define DMLT_PRINTF(f, a) __attribute__((format(__MINGW_PRINTF_FORMAT, f, a)))
+#elif defined(__GNUC__)
 #define DMLT_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else
 #define DMLT_PRINTF(f, a)

@@ -1,11 +1,14 @@
 /* main.c - the dmltensor executable: everything is in cli_main(). */
 #include "cli.h"
+#include "platform.h"
 
-#include <signal.h>
 #include <stdio.h>
 
 int main(int argc, char **argv)
 {
-    signal(SIGPIPE, SIG_IGN); /* a closed pipe is EPIPE, which ends quietly */
+    if (!plat_init(&argc, &argv)) {
+        fputs("dmltensor: out of memory\n", stderr);
+        return EXIT_IO;
+    }
     return cli_main(argc, argv, stdin, stdout, stderr);
 }

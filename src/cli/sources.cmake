@@ -15,6 +15,7 @@ set(DMLT_CLI_SOURCES
   src/cli/options.c
   src/cli/outbuf.c
   src/cli/parse.c
+  src/cli/platform.c
   src/cli/records.c
   src/cli/render_c.c
   src/cli/render_size.c

@@ -1,0 +1,245 @@
+/* platform.c - what differs between POSIX and Windows, in one place (see
+ * platform.h). Each function has its two halves side by side. */
+#if !defined(_WIN32)
+#define _POSIX_C_SOURCE 200809L /* fileno, isatty, fstat, clock_gettime */
+#endif
+
+#include "platform.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(_WIN32)
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h> /* first: shellapi.h needs its types */
+
+#include <fcntl.h>
+#include <io.h>
+#include <shellapi.h>
+#else
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#endif
+
+#if defined(_WIN32)
+/* UTF-8 <-> UTF-16 for the wide API. NULL when memory runs out or the text
+ * is not valid in its encoding. The caller frees. */
+static wchar_t *utf8_to_wide(const char *s)
+{
+    int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s, -1, NULL, 0);
+    if (n <= 0)
+        return NULL;
+    wchar_t *w = malloc((size_t)n * sizeof *w);
+    if (w && MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s, -1, w, n) != n) {
+        free(w);
+        w = NULL;
+    }
+    return w;
+}
+
+static char *wide_to_utf8(const wchar_t *w)
+{
+    int n = WideCharToMultiByte(CP_UTF8, 0, w, -1, NULL, 0, NULL, NULL);
+    if (n <= 0)
+        return NULL;
+    char *s = malloc((size_t)n);
+    if (s && WideCharToMultiByte(CP_UTF8, 0, w, -1, s, n, NULL, NULL) != n) {
+        free(s);
+        s = NULL;
+    }
+    return s;
+}
+
+static HANDLE console_of(FILE *f)
+{
+    int fd = _fileno(f);
+    if (fd < 0 || !_isatty(fd))
+        return INVALID_HANDLE_VALUE;
+    HANDLE h = (HANDLE)_get_osfhandle(fd);
+    DWORD mode;
+    return h != INVALID_HANDLE_VALUE && GetConsoleMode(h, &mode) ? h : INVALID_HANDLE_VALUE;
+}
+#endif
+
+bool plat_init(int *argc, char ***argv)
+{
+#if defined(_WIN32)
+    (void)_setmode(_fileno(stdin), _O_BINARY);
+    (void)_setmode(_fileno(stdout), _O_BINARY);
+    /* The arguments again, as UTF-16 from Windows and then UTF-8: the
+     * narrow argv is in the ANSI code page and loses what it cannot show. */
+    int n = 0;
+    wchar_t **wargv = CommandLineToArgvW(GetCommandLineW(), &n);
+    if (wargv == NULL)
+        return true; /* keep the narrow argv */
+    char **args = calloc((size_t)n + 1, sizeof *args);
+    bool ok = args != NULL;
+    for (int i = 0; ok && i < n; i++)
+        ok = (args[i] = wide_to_utf8(wargv[i])) != NULL;
+    LocalFree(wargv);
+    if (!ok)
+        return false;
+    /* Lives as long as the process, as argv does. */
+    *argc = n;
+    *argv = args;
+    return true;
+#else
+    (void)argc;
+    (void)argv;
+    signal(SIGPIPE, SIG_IGN); /* a closed pipe is EPIPE, which ends quietly */
+    return true;
+#endif
+}
+
+bool plat_isatty(FILE *f)
+{
+#if defined(_WIN32)
+    int fd = _fileno(f);
+    return fd >= 0 && _isatty(fd);
+#else
+    int fd = fileno(f);
+    return fd >= 0 && isatty(fd);
+#endif
+}
+
+/* $COLUMNS as a width, or 0 when it is not plain digits from 20 to 1000. */
+static unsigned columns_from_env(void)
+{
+    const char *s = getenv("COLUMNS");
+    if (s == NULL || *s == '\0')
+        return 0;
+    unsigned v = 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9' || v > 1000)
+            return 0;
+        v = v * 10u + (unsigned)(*s - '0');
+    }
+    return v >= 20 && v <= 1000 ? v : 0;
+}
+
+unsigned plat_term_width(FILE *f)
+{
+    unsigned v = columns_from_env();
+    if (v)
+        return v;
+#if defined(_WIN32)
+    HANDLE h = console_of(f);
+    CONSOLE_SCREEN_BUFFER_INFO info;
+    if (h != INVALID_HANDLE_VALUE && GetConsoleScreenBufferInfo(h, &info)) {
+        int cols = info.srWindow.Right - info.srWindow.Left + 1;
+        if (cols >= 20)
+            return (unsigned)cols;
+    }
+#else
+    struct winsize ws;
+    int fd = fileno(f);
+    if (fd >= 0 && isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+        return ws.ws_col;
+#endif
+    return 80;
+}
+
+void plat_color_enable(FILE *f)
+{
+#if defined(_WIN32)
+    HANDLE h = console_of(f);
+    DWORD mode;
+    if (h != INVALID_HANDLE_VALUE && GetConsoleMode(h, &mode))
+        (void)SetConsoleMode(h, mode | ENABLE_VIRTUAL_TERMINAL_PROCESSING);
+#else
+    (void)f;
+#endif
+}
+
+bool plat_color_auto(FILE *f)
+{
+    const char *no = getenv("NO_COLOR");
+    if ((no != NULL && *no != '\0') || !plat_isatty(f))
+        return false;
+#if defined(_WIN32)
+    /* Windows Terminal and conhost since Windows 10 take escape sequences
+     * once asked; an older console refuses, and gets no colour. */
+    HANDLE h = console_of(f);
+    DWORD mode;
+    if (h == INVALID_HANDLE_VALUE || !GetConsoleMode(h, &mode))
+        return false;
+    return (mode & ENABLE_VIRTUAL_TERMINAL_PROCESSING) ||
+           SetConsoleMode(h, mode | ENABLE_VIRTUAL_TERMINAL_PROCESSING);
+#else
+    return true;
+#endif
+}
+
+FILE *plat_open_read(const char *path, int *err)
+{
+#if defined(_WIN32)
+    wchar_t *w = utf8_to_wide(path);
+    if (w == NULL) {
+        *err = EILSEQ; /* not UTF-8 (or no memory for its UTF-16) */
+        return NULL;
+    }
+    DWORD attr = GetFileAttributesW(w);
+    if (attr != INVALID_FILE_ATTRIBUTES && (attr & FILE_ATTRIBUTE_DIRECTORY)) {
+        free(w);
+        *err = EISDIR; /* _wfopen would say EACCES */
+        return NULL;
+    }
+    FILE *f = _wfopen(w, L"rb");
+    *err = f ? 0 : errno;
+    free(w);
+    return f;
+#else
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        *err = errno;
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        *err = EISDIR;
+        return NULL;
+    }
+    *err = 0;
+    return f;
+#endif
+}
+
+double plat_seconds(void)
+{
+#if defined(_WIN32)
+    LARGE_INTEGER now, freq;
+    QueryPerformanceCounter(&now);
+    QueryPerformanceFrequency(&freq);
+    return (double)now.QuadPart / (double)freq.QuadPart;
+#else
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+#endif
+}
+
+bool plat_closed_pipe(int err)
+{
+    /* Windows' C library maps ERROR_BROKEN_PIPE and ERROR_NO_DATA (the
+     * reader of a pipe went away) to EPIPE too. */
+    return err == EPIPE;
+}
+
+bool cli_drain(struct outbuf *out, struct cli_error *e)
+{
+    errno = 0;
+    bool ok = ob_flush_to(out, out->sink);
+    int err = errno;
+    ob_reset(out);
+    if (ok)
+        return true;
+    fail(e, "io_error", NULL, NULL, "write error: %s",
+         out->failed ? "out of memory" : strerror(err ? err : EIO));
+    e->exit_code = plat_closed_pipe(err) ? EXIT_OK : EXIT_IO; /* a closed pipe is quiet */
+    return false;
+}

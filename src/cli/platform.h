@@ -1,0 +1,56 @@
+/* platform.h - the CLI's one room for what differs between operating systems
+ * (POSIX and Windows): the process's streams, terminals, colour, opening
+ * files by UTF-8 name, a monotonic clock, and writing a streamed result out
+ * with the wording of its failure. No other CLI file has an #ifdef _WIN32.
+ *
+ * It sits above the output buffer (outbuf.h) and the error type (errors.h):
+ * commands call down into it, never up into the dispatcher. */
+#ifndef DMLT_PLATFORM_H
+#define DMLT_PLATFORM_H
+
+#include "errors.h"
+#include "outbuf.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* Once, first thing in main(): a write to a closed pipe becomes the error
+ * EPIPE instead of a signal (POSIX); stdin and stdout are binary, so output
+ * bytes are the same as on Linux (LF, never CRLF), and argv is replaced by
+ * the command line in UTF-8 (Windows). False only when memory runs out. */
+bool plat_init(int *argc, char ***argv);
+
+/* Whether f is a terminal (a console on Windows). */
+bool plat_isatty(FILE *f);
+
+/* The width to draw in: $COLUMNS when it is plain digits from 20 to 1000
+ * (" 50", "+50" and "-18446744073709551566" are ignored), else the
+ * terminal's width when f is one, else 80. */
+unsigned plat_term_width(FILE *f);
+
+/* Whether colour is on by default for f: NO_COLOR unset or empty, f a
+ * terminal, and (Windows) the console takes escape sequences, which this
+ * turns on (virtual-terminal mode). */
+bool plat_color_auto(FILE *f);
+
+/* Turns on escape sequences for f if it is a Windows console (for
+ * --color always); nothing elsewhere. */
+void plat_color_enable(FILE *f);
+
+/* Opens the file named by the UTF-8 text path for reading, binary. NULL
+ * with *err set to an errno value on failure; a directory is EISDIR on
+ * every platform. */
+FILE *plat_open_read(const char *path, int *err);
+
+/* Seconds on a monotonic clock, for progress and rates. */
+double plat_seconds(void);
+
+/* Whether errno value err means the reader went away (a closed pipe): not
+ * a failure, the command ends quietly with status 0. */
+bool plat_closed_pipe(int err);
+
+/* Writes what out holds to out->sink and empties it. False on a write
+ * error, with e filled (exit 3), or with exit status 0 for a closed pipe. */
+bool cli_drain(struct outbuf *out, struct cli_error *e);
+
+#endif
