@@ -12,6 +12,14 @@
 #   share/bash-completion/completions/dmltensor   shell completions
 #   share/zsh/site-functions/_dmltensor
 #   share/fish/vendor_completions.d/dmltensor.fish
+#   share/doc/dmltensor/copyright                 the MIT license (LICENSE), as Debian names it
+#
+# On Windows (the zip, `cpack -G ZIP`): bin/dmltensor.exe (cJSON linked in
+# statically) and bin/libdmltensor.dll (dmltensor.dll with MSVC), lib/ with
+# the static library and the DLL's import library, include/, the CMake and
+# pkg-config files, share/doc/dmltensor/dmltensor.html (the man page, when
+# mandoc is found to render it; else the page's source), README.md and
+# LICENSE at the top; no shell completions.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -44,6 +52,10 @@ target_compile_options(dmltensor_shared PRIVATE ${DMLT_WARNINGS})
 set_target_properties(dmltensor_lib PROPERTIES
   EXPORT_NAME dmltensor_static
   POSITION_INDEPENDENT_CODE ON)
+if(MSVC)
+  # The DLL's import library is dmltensor.lib: the static one needs another name.
+  set_target_properties(dmltensor_lib PROPERTIES OUTPUT_NAME dmltensor_static)
+endif()
 
 # The names consumers use, also inside this build (add_subdirectory users).
 add_library(dmltensor::dmltensor ALIAS dmltensor_shared)
@@ -59,14 +71,32 @@ install(TARGETS dmltensor_shared dmltensor_lib EXPORT dmltensorTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/src/include/dmltensor.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(FILES ${PROJECT_SOURCE_DIR}/man/dmltensor.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 
-install(FILES ${PROJECT_SOURCE_DIR}/src/completions/dmltensor.bash
-  DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME dmltensor)
-install(FILES ${PROJECT_SOURCE_DIR}/src/completions/_dmltensor
-  DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/site-functions)
-install(FILES ${PROJECT_SOURCE_DIR}/src/completions/dmltensor.fish
-  DESTINATION ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d)
+if(WIN32)
+  # No man on Windows: the page rendered to HTML when mandoc is at hand.
+  find_program(DMLT_MANDOC mandoc)
+  if(DMLT_MANDOC)
+    add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/generated/dmltensor.html
+      COMMAND ${DMLT_MANDOC} -T html -O style= ${PROJECT_SOURCE_DIR}/man/dmltensor.1
+              > ${PROJECT_BINARY_DIR}/generated/dmltensor.html
+      DEPENDS ${PROJECT_SOURCE_DIR}/man/dmltensor.1 VERBATIM)
+    add_custom_target(dmltensor_man_html ALL DEPENDS ${PROJECT_BINARY_DIR}/generated/dmltensor.html)
+    install(FILES ${PROJECT_BINARY_DIR}/generated/dmltensor.html
+      DESTINATION ${CMAKE_INSTALL_DOCDIR})
+  else()
+    install(FILES ${PROJECT_SOURCE_DIR}/man/dmltensor.1 DESTINATION ${CMAKE_INSTALL_DOCDIR})
+  endif()
+  install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION .)
+else()
+  install(FILES ${PROJECT_SOURCE_DIR}/man/dmltensor.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+  install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR} RENAME copyright)
+  install(FILES ${PROJECT_SOURCE_DIR}/src/completions/dmltensor.bash
+    DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME dmltensor)
+  install(FILES ${PROJECT_SOURCE_DIR}/src/completions/_dmltensor
+    DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/site-functions)
+  install(FILES ${PROJECT_SOURCE_DIR}/src/completions/dmltensor.fish
+    DESTINATION ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d)
+endif()
 
 # --- pkg-config ------------------------------------------------------------
 # With the usual relative install dirs the .pc file finds the prefix from
@@ -100,16 +130,28 @@ install(FILES
   ${PROJECT_BINARY_DIR}/generated/dmltensorConfigVersion.cmake
   DESTINATION ${DMLT_CMAKE_DIR})
 
-# --- The .deb: cpack -G DEB (in the build directory) ------------------------
+# --- Packages: the .deb (cpack -G DEB), the Windows zip (cpack -G ZIP) -------
 set(CPACK_PACKAGE_NAME dmltensor)
 set(CPACK_PACKAGE_VENDOR dmltensor)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
 set(CPACK_PACKAGE_CONTACT "${DMLT_PACKAGE_MAINTAINER}")
 set(CPACK_PACKAGE_HOMEPAGE_URL "${DMLT_PACKAGE_HOMEPAGE}")
-set(CPACK_GENERATOR DEB)
+set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
 set(CPACK_PACKAGE_DIRECTORY ${PROJECT_BINARY_DIR}/packages)
 set(CPACK_STRIP_FILES OFF)
+if(WIN32)
+  set(CPACK_GENERATOR ZIP)
+  # dmltensor-0.1.0-win64.zip, its files under a folder of the same name.
+  if(CMAKE_SIZEOF_VOID_P EQUAL 8)
+    set(CPACK_PACKAGE_FILE_NAME dmltensor-${PROJECT_VERSION}-win64)
+  else()
+    set(CPACK_PACKAGE_FILE_NAME dmltensor-${PROJECT_VERSION}-win32)
+  endif()
+  include(CPack)
+  return()
+endif()
+set(CPACK_GENERATOR DEB)
 
 set(CPACK_DEBIAN_PACKAGE_NAME dmltensor)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT) # dmltensor_0.1.0_amd64.deb

@@ -16,7 +16,7 @@ static int write_out(struct outbuf *b, FILE *f, FILE *ferr)
     if (ob_flush_to(b, f))
         return EXIT_OK;
     int err = errno;
-    if (plat_closed_pipe(err))
+    if (plat_closed_pipe(f, err))
         return EXIT_OK;
     if (b->failed)
         fprintf(ferr, "dmltensor: out of memory\n");

@@ -61,6 +61,23 @@ static const char digit_pairs[] = "000102030405060708091011121314151617181920212
                                   "62636465666768697071727374757677787980818283848586878889909192"
                                   "93949596979899";
 
+/* The number of bits up to v's highest set bit (v > 0). The portable form
+ * is what MSVC compiles; the `portable` CMake preset builds and tests it. */
+static unsigned bit_length(uint64_t v)
+{
+#if defined(__GNUC__) && !defined(DMLT_PORTABLE_U128)
+    return 64u - (unsigned)__builtin_clzll(v);
+#else
+    unsigned n = 0;
+    for (unsigned step = 32; step; step /= 2)
+        if (v >> step) {
+            v >>= step;
+            n += step;
+        }
+    return n + 1;
+#endif
+}
+
 /* Decimal digits in v (v >= 10): log2 scaled by log10(2) ~ 1233/4096 gives
  * the count or one more, which one comparison settles. */
 static unsigned decimal_digits(uint64_t v)
@@ -85,8 +102,7 @@ static unsigned decimal_digits(uint64_t v)
                                        100000000000000000u,
                                        1000000000000000000u,
                                        10000000000000000000u};
-    unsigned bits = 64u - (unsigned)__builtin_clzll(v);
-    unsigned t = (bits * 1233u) >> 12;
+    unsigned t = (bit_length(v) * 1233u) >> 12;
     return t + (v >= pow10[t]);
 }
 

@@ -70,6 +70,7 @@ bool plat_init(int *argc, char ***argv)
 #if defined(_WIN32)
     (void)_setmode(_fileno(stdin), _O_BINARY);
     (void)_setmode(_fileno(stdout), _O_BINARY);
+    (void)_setmode(_fileno(stderr), _O_BINARY); /* messages end in LF too */
     /* The arguments again, as UTF-16 from Windows and then UTF-8: the
      * narrow argv is in the ANSI code page and loses what it cannot show. */
     int n = 0;
@@ -223,11 +224,24 @@ double plat_seconds(void)
 #endif
 }
 
-bool plat_closed_pipe(int err)
+bool plat_closed_pipe(FILE *f, int err)
 {
-    /* Windows' C library maps ERROR_BROKEN_PIPE and ERROR_NO_DATA (the
-     * reader of a pipe went away) to EPIPE too. */
+#if defined(_WIN32)
+    /* Windows fails a write to a pipe whose reader went away with
+     * ERROR_NO_DATA (Wine: ERROR_PIPE_NOT_CONNECTED), which the C library
+     * reports as EINVAL, and by the time it returns the system's last error
+     * may be cleared; ERROR_BROKEN_PIPE it reports as EPIPE. A write of
+     * valid bytes to a pipe fails for no other reason, so EINVAL from a
+     * pipe is taken as the reader's going. */
+    if (err == EPIPE)
+        return true;
+    int fd = _fileno(f);
+    HANDLE h = fd >= 0 ? (HANDLE)_get_osfhandle(fd) : INVALID_HANDLE_VALUE;
+    return err == EINVAL && h != INVALID_HANDLE_VALUE && GetFileType(h) == FILE_TYPE_PIPE;
+#else
+    (void)f;
     return err == EPIPE;
+#endif
 }
 
 bool cli_drain(struct outbuf *out, struct cli_error *e)
@@ -235,11 +249,12 @@ bool cli_drain(struct outbuf *out, struct cli_error *e)
     errno = 0;
     bool ok = ob_flush_to(out, out->sink);
     int err = errno;
+    bool closed = !ok && plat_closed_pipe(out->sink, err);
     ob_reset(out);
     if (ok)
         return true;
     fail(e, "io_error", NULL, NULL, "write error: %s",
          out->failed ? "out of memory" : strerror(err ? err : EIO));
-    e->exit_code = plat_closed_pipe(err) ? EXIT_OK : EXIT_IO; /* a closed pipe is quiet */
+    e->exit_code = closed ? EXIT_OK : EXIT_IO; /* a closed pipe is quiet */
     return false;
 }

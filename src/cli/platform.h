@@ -15,8 +15,8 @@
 #include <stdio.h>
 
 /* Once, first thing in main(): a write to a closed pipe becomes the error
- * EPIPE instead of a signal (POSIX); stdin and stdout are binary, so output
- * bytes are the same as on Linux (LF, never CRLF), and argv is replaced by
+ * EPIPE instead of a signal (POSIX); the standard streams are binary, so
+ * output bytes are the same as on Linux (LF, never CRLF), and argv is replaced by
  * the command line in UTF-8 (Windows). False only when memory runs out. */
 bool plat_init(int *argc, char ***argv);
 
@@ -45,9 +45,10 @@ FILE *plat_open_read(const char *path, int *err);
 /* Seconds on a monotonic clock, for progress and rates. */
 double plat_seconds(void);
 
-/* Whether errno value err means the reader went away (a closed pipe): not
- * a failure, the command ends quietly with status 0. */
-bool plat_closed_pipe(int err);
+/* Whether errno value err, from a write to f that failed, means the reader
+ * went away (a closed pipe): not a failure, the command ends quietly with
+ * status 0. */
+bool plat_closed_pipe(FILE *f, int err);
 
 /* Writes what out holds to out->sink and empties it. False on a write
  * error, with e filled (exit 3), or with exit status 0 for a closed pipe. */
