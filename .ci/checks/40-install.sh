@@ -50,7 +50,7 @@ for f in bin/dmltensor include/dmltensor.h lib/libdmltensor.a lib/libdmltensor.s
   lib/cmake/dmltensor/dmltensorConfig.cmake lib/cmake/dmltensor/dmltensorConfigVersion.cmake \
   lib/cmake/dmltensor/dmltensorTargets.cmake share/man/man1/dmltensor.1 \
   share/bash-completion/completions/dmltensor share/zsh/site-functions/_dmltensor \
-  share/fish/vendor_completions.d/dmltensor.fish; do
+  share/fish/vendor_completions.d/dmltensor.fish share/doc/dmltensor/copyright; do
   grep -qx "$f" "$tmp/files" || fail "not installed: $f"
 done
 
@@ -112,7 +112,7 @@ for f in ./usr/bin/dmltensor ./usr/include/dmltensor.h ./usr/lib/libdmltensor.a 
   "./usr/lib/libdmltensor.so.$version" ./usr/lib/pkgconfig/dmltensor.pc \
   ./usr/lib/cmake/dmltensor/dmltensorConfig.cmake ./usr/share/man/man1/dmltensor.1 \
   ./usr/share/bash-completion/completions/dmltensor ./usr/share/zsh/vendor-completions/_dmltensor \
-  ./usr/share/fish/vendor_completions.d/dmltensor.fish; do
+  ./usr/share/fish/vendor_completions.d/dmltensor.fish ./usr/share/doc/dmltensor/copyright; do
   grep -q " $f\( ->.*\)\?$" "$tmp/contents" || fail "not in the .deb: $f"
 done
 dpkg-deb -x "$deb" "$tmp/deb"
