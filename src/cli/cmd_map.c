@@ -597,7 +597,7 @@ static bool view_grid(const struct tensor_desc *d, const struct dmlt_report *rep
                     struct cell cl;
                     locate_cell(t, k, &work, &cl);
                     enum cell_kind ck = cell_kind(&cl);
-                    num[len++] = ck == CELL_SHARED ? '*' : ck == CELL_UNKNOWN ? '?' : ' ';
+                    num[len++] = (char)(ck == CELL_SHARED ? '*' : ck == CELL_UNKNOWN ? '?' : ' ');
                     sgr = ck == CELL_SHARED ? HI_ON : NULL;
                     unknown += ck == CELL_UNKNOWN;
                 }
