@@ -6,7 +6,7 @@
 
 #include "errors.h"
 
-enum command {
+enum command_id {
     CMD_NONE = 0,
     CMD_SIZE,
     CMD_OFFSET,
@@ -21,7 +21,10 @@ enum command {
 };
 #define CMD_BIT(c) (1u << (c))
 
+struct command;
+
 enum format { FMT_TEXT, FMT_JSON, FMT_ENV, FMT_CSV, FMT_JSONL, FMT_C };
+#define FMT_BIT(f) (1u << (f))
 
 #define MAX_REPEAT   16
 #define MAX_VIEW_OPS DMLT_VIEW_MAX_STEPS /* view: operations in all */
@@ -43,7 +46,7 @@ struct tensor_args {
 };
 
 struct cli_config {
-    enum command cmd;
+    enum command_id cmd;
     const char *cmd_name;
     enum format format;
     const char *format_text, *field;
@@ -55,9 +58,12 @@ struct cli_config {
     const char *offset, *byte_offset, *limit; /* locate, map */
     const char *view, *color, *width;         /* map */
     int exit_status;                          /* set by a command whose output is a failed check */
-    const char *input;                        /* batch, scan: FILE, or "-" */
-    bool progress;                            /* batch --progress */
-    FILE *in, *err;                           /* stdin and stderr, as cli_main got them */
+    /* batch wrote the result object's opening brace and the record's id
+     * member (`{"id":X,`): the command's JSON goes on from there. */
+    bool json_opened;
+    const char *input; /* batch, scan: FILE, or "-" */
+    bool progress;     /* batch --progress */
+    FILE *in, *err;    /* stdin and stderr, as cli_main got them */
     /* view: the operations, in command-line order */
     enum view_op_kind op_kind[MAX_VIEW_OPS];
     const char *op_text[MAX_VIEW_OPS];
@@ -87,7 +93,7 @@ bool parse_command_line(int argc, char **argv, struct cli_config *cfg, struct cl
 void free_command_line(struct cli_config *cfg);
 enum format format_from_argv(int argc, char **argv);
 void render_main_help(struct outbuf *b);
-void render_command_help(struct outbuf *b, enum command cmd);
+void render_command_help(struct outbuf *b, const struct command *cmd);
 void render_version(struct outbuf *b);
 
 /* describe.c */
@@ -95,18 +101,42 @@ bool describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struc
 /* Name of a memory order: "nhwc", "row-major", "0,2,1,3,4,5". */
 void layout_name(struct outbuf *b, unsigned rank, const unsigned order[]);
 
-/* Runs a command into out. Long outputs (locate) are written to stdout as
- * they grow; a failed write is reported through e with exit status 3. */
-bool run_size(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
-bool run_offset(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
-bool run_locate(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
-bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
-bool run_dtypes(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
-bool run_layouts(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
-bool run_map(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
-bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
-bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
-bool run_view(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
+/* A command: one entry each, defined in its cmd_*.c, listed once in
+ * commands.c. The dispatcher, `--help`, the formats --format accepts and
+ * batch's "command" key all walk that list. */
+struct command {
+    const char *name;     /* dmltensor NAME */
+    enum command_id id;   /* the bit its options carry (options.c) */
+    const char *summary;  /* its line in `dmltensor --help` */
+    const char *usage;    /* after "Usage: " */
+    const char *about;    /* what it does: lines of at most 79 columns */
+    const char *examples; /* "  dmltensor ..." lines, run by docs/help_examples */
+    unsigned formats;     /* FMT_BIT()s of the formats it prints */
+    bool batch;           /* batch records may name it ("command": NAME) */
+    /* Runs the command into out. Long outputs (locate, map, batch) are
+     * written to stdout as they grow (cli_drain); a failed write is reported
+     * through e with exit status 3. */
+    bool (*run)(struct cli_config *cfg, struct outbuf *out, struct cli_error *e);
+};
+
+/* commands.c: the commands, in the order `dmltensor --help` lists them. */
+extern const struct command *const cli_commands[];
+extern const size_t cli_n_commands;
+/* The entry of a command, by name (NULL if none) or by id. */
+const struct command *cli_command_named(const char *name);
+const struct command *cli_command_of(enum command_id id);
+
+/* Each command's entry, in its cmd_*.c. */
+extern const struct command cmd_size, cmd_offset, cmd_locate, cmd_map, cmd_validate, cmd_view,
+    cmd_batch, cmd_scan, cmd_dtypes, cmd_layouts;
+
+/* The opening brace of a command's JSON result object, unless batch has
+ * written it already with the record's id (cfg->json_opened). */
+static inline void cli_json_open(const struct cli_config *cfg, struct outbuf *b)
+{
+    if (!cfg->json_opened)
+        ob_putc(b, '{');
+}
 
 /* cmd_validate.c: the sentence for one check's outcome, with its numbers;
  * and the cheap snprintf() it uses, whose only conversion is %s. */

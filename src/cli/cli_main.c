@@ -77,45 +77,11 @@ int cli_main(int argc, char **argv, FILE *in, FILE *fout, FILE *ferr)
     cfg.in = in;
     cfg.err = ferr;
     if (cfg.help) {
-        render_command_help(&out, cfg.cmd);
+        render_command_help(&out, cli_command_of(cfg.cmd));
         status = write_out(&out, fout, ferr);
         goto done;
     }
-    bool ok = false;
-    switch (cfg.cmd) {
-    case CMD_SIZE:
-        ok = run_size(&cfg, &out, &e);
-        break;
-    case CMD_OFFSET:
-        ok = run_offset(&cfg, &out, &e);
-        break;
-    case CMD_LOCATE:
-        ok = run_locate(&cfg, &out, &e);
-        break;
-    case CMD_VALIDATE:
-        ok = run_validate(&cfg, &out, &e);
-        break;
-    case CMD_DTYPES:
-        ok = run_dtypes(&cfg, &out, &e);
-        break;
-    case CMD_LAYOUTS:
-        ok = run_layouts(&cfg, &out, &e);
-        break;
-    case CMD_MAP:
-        ok = run_map(&cfg, &out, &e);
-        break;
-    case CMD_BATCH:
-        ok = run_batch(&cfg, &out, &e);
-        break;
-    case CMD_SCAN:
-        ok = run_scan(&cfg, &out, &e);
-        break;
-    case CMD_VIEW:
-        ok = run_view(&cfg, &out, &e);
-        break;
-    case CMD_NONE:
-        break;
-    }
+    bool ok = cli_command_of(cfg.cmd)->run(&cfg, &out, &e);
     if (!ok) {
         status = report_error(&e, cfg.format, fout, ferr);
         goto done;

@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-bool run_dtypes(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
+static bool run_dtypes(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 {
     (void)e;
     const bool json = cfg->format == FMT_JSON;
@@ -96,7 +96,7 @@ static void permutations(struct outbuf *b, const char *letters, bool json)
     }
 }
 
-bool run_layouts(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
+static bool run_layouts(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 {
     const bool json = cfg->format == FMT_JSON;
     if (cfg->t.rank) {
@@ -166,3 +166,29 @@ bool run_layouts(struct cli_config *cfg, struct outbuf *out, struct cli_error *e
     ob_puts(out, json ? "]\n" : "\nAny rank also takes --order with indices, outermost first.\n");
     return true;
 }
+
+const struct command cmd_dtypes = {
+    .name = "dtypes",
+    .id = CMD_DTYPES,
+    .summary = "the data types, their enum values and sizes",
+    .usage = "dmltensor dtypes [--format json]",
+    .about = "The 13 DirectML data types: name, DML_TENSOR_DATA_TYPE value, size in bits.\n",
+    .examples = "  dmltensor dtypes --format json | jq -r '.[] | select(.bits == 16) | .name'\n",
+    .formats = FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_JSON),
+    .batch = false,
+    .run = run_dtypes,
+};
+
+const struct command cmd_layouts = {
+    .name = "layouts",
+    .id = CMD_LAYOUTS,
+    .summary = "the layout names of each rank",
+    .usage = "dmltensor layouts [--rank R] [--format json]",
+    .about = "Layout names by rank: the dimension letters, the named layouts, and with\n"
+             "--rank every permutation of that rank's letters.\n",
+    .examples = "  dmltensor layouts\n"
+                "  dmltensor layouts --rank 3\n",
+    .formats = FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_JSON),
+    .batch = false,
+    .run = run_layouts,
+};

@@ -664,7 +664,7 @@ static bool want_color(const char *when, FILE *f, struct cli_error *e, bool *out
     return false;
 }
 
-bool run_map(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
+static bool run_map(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 {
     struct tensor_desc d;
     if (!describe_tensor(&cfg->t, &d, e))
@@ -728,3 +728,25 @@ bool run_map(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
         cfg->format = FMT_TEXT;
     return ok;
 }
+
+const struct command cmd_map = {
+    .name = "map",
+    .id = CMD_MAP,
+    .summary = "every element's offsets, streamed; or a picture of the buffer",
+    .usage = "dmltensor map --sizes LIST [OPTIONS]",
+    .about = "Every element in logical row-major order (the last dim fastest) with its\n"
+             "element offset and byte offset, streamed in constant memory: safe to pipe\n"
+             "into head, or to write millions of lines. --view draws the buffer instead:\n"
+             "memory shows each cell of the buffer and which element is in it (x for\n"
+             "padding, * for a cell several coordinates share, ? for one the search\n"
+             "could not settle within the view's work limit); grid shows each 2-D\n"
+             "slice (the last two logical dims) with the offset in each cell.\n",
+    .examples =
+        "  dmltensor map --sizes 2,3 --pad w=2\n"
+        "  dmltensor map --sizes 2,3 --pad w=2 --view memory\n"
+        "  dmltensor map --sizes 1,2,2,3 --layout nhwc --view grid\n"
+        "  dmltensor map --dtype float16 --sizes 1,3,224,224 --layout nhwc --format csv | head\n",
+    .formats = FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_JSON) | FMT_BIT(FMT_CSV) | FMT_BIT(FMT_JSONL),
+    .batch = false,
+    .run = run_map,
+};

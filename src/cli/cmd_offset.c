@@ -65,7 +65,7 @@ static void tensor_summary_json(struct outbuf *b, const struct tensor_desc *d)
     ob_u64(b, d->base_offset);
 }
 
-bool run_offset(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
+static bool run_offset(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 {
     struct tensor_desc d;
     if (!describe_tensor(&cfg->t, &d, e))
@@ -83,7 +83,7 @@ bool run_offset(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
     size_t coord_w = 13, offset_w = 6, byte_w = 11;
     for (int pass = json ? 1 : 0; pass < 2; pass++) {
         if (pass == 1 && json) {
-            ob_putc(out, '{');
+            cli_json_open(cfg, out);
             tensor_summary_json(out, &d);
             ob_puts(out, ",\"offsets\":[");
         } else if (pass == 1) {
@@ -301,7 +301,7 @@ static bool buffer_end(const struct tensor_desc *d, const char *sizes, dmlt_u128
     return true;
 }
 
-bool run_locate(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
+static bool run_locate(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 {
     struct tensor_desc d;
     if (!describe_tensor(&cfg->t, &d, e))
@@ -393,3 +393,36 @@ bool run_locate(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
         ob_puts(out, "]}\n");
     return ok;
 }
+
+const struct command cmd_offset = {
+    .name = "offset",
+    .id = CMD_OFFSET,
+    .summary = "element and byte offset of coordinates",
+    .usage = "dmltensor offset --sizes LIST --coord LIST... [OPTIONS]",
+    .about = "Element offset (dot product of coordinate and strides) and byte offset of\n"
+             "each coordinate. For 4-bit types, the byte and the nibble (low for even\n"
+             "element offsets). A coordinate outside the tensor is exit status 1.\n",
+    .examples =
+        "  dmltensor offset --sizes 2,2,3 --coord 1,0,1              # 7\n"
+        "  dmltensor offset --sizes 1,3,4,4 --layout nhwc --coord 0,2,1,1 --coord 0,0,3,3\n",
+    .formats = FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_JSON),
+    .batch = true,
+    .run = run_offset,
+};
+
+const struct command cmd_locate = {
+    .name = "locate",
+    .id = CMD_LOCATE,
+    .summary = "every coordinate at an element or byte offset",
+    .usage = "dmltensor locate --sizes LIST (--offset K | --byte-offset B) [OPTIONS]",
+    .about = "Every coordinate whose element offset is K, or whose element holds byte B,\n"
+             "found by solving per dimension (never by walking the tensor). Broadcast\n"
+             "and overlapping tensors can have many; an offset that no coordinate\n"
+             "reaches is padding. An offset past the buffer's end is exit status 1.\n",
+    .examples = "  dmltensor locate --sizes 2,3 --pad w=2 --offset 6     # 1,1\n"
+                "  dmltensor locate --sizes 2,3 --pad w=2 --offset 3     # padding\n"
+                "  dmltensor locate --sizes 1,3,4,4 --broadcast hw --offset 1 --limit 4\n",
+    .formats = FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_JSON),
+    .batch = false,
+    .run = run_locate,
+};

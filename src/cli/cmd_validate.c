@@ -283,7 +283,7 @@ static bool render_c(struct outbuf *out, const struct cli_config *cfg, const str
     return true;
 }
 
-bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
+static bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 {
     struct tensor_desc td;
     if (!describe_tensor(&cfg->t, &td, e))
@@ -320,7 +320,8 @@ bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_error *
     }
     const bool json = cfg->format == FMT_JSON;
     if (json) {
-        ob_puts(out, valid ? "{\"valid\":true" : "{\"valid\":false");
+        cli_json_open(cfg, out);
+        ob_puts(out, valid ? "\"valid\":true" : "\"valid\":false");
         ob_puts(out, ",\"errors\":");
         ob_u64(out, errors);
         ob_puts(out, ",\"warnings\":");
@@ -365,3 +366,21 @@ bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_error *
         cfg->exit_status = EXIT_RULE;
     return true;
 }
+
+const struct command cmd_validate = {
+    .name = "validate",
+    .id = CMD_VALIDATE,
+    .summary = "check a whole DML_BUFFER_TENSOR_DESC against DirectML's rules",
+    .usage = "dmltensor validate --sizes LIST [OPTIONS]",
+    .about = "Checks a whole DML_BUFFER_TENSOR_DESC against DirectML's rules: each check\n"
+             "has a stable id, a level (error or warning), and a message saying how to\n"
+             "fix it. Exit status 1 when any error-level check fails.\n",
+    .examples = "  dmltensor validate --dtype float16 --sizes 1,3,224,224 --layout nhwc \\\n"
+                "      --total-size 301056 --alignment 256\n"
+                "  dmltensor validate --sizes 2,3 --strides 5,1 --total-size 24 --format json\n"
+                "  dmltensor validate --sizes 1,1,3,5 --base-offset 256 --binding-size 64 \\\n"
+                "      --buffer-size 4096 --format c --name input\n",
+    .formats = FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_JSON) | FMT_BIT(FMT_C),
+    .batch = true,
+    .run = run_validate,
+};

@@ -898,7 +898,7 @@ static bool render_view(void *ctx, const struct dmlt_view *v, unsigned index)
 static void json_parent(struct outbuf *b, const struct parent_info *p)
 {
     const struct tensor_desc *td = p->td;
-    ob_puts(b, "{\"parent\":{\"dtype\":\"");
+    ob_puts(b, "\"parent\":{\"dtype\":\"");
     ob_puts(b, p->info->name);
     ob_puts(b, "\",\"sizes\":");
     ob_u32_list(b, td->t.sizes, td->t.rank, 1, true);
@@ -969,7 +969,7 @@ static void render_fix(struct outbuf *b, const struct fix *f, bool json)
     ob_putc(b, '\n');
 }
 
-bool run_view(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
+static bool run_view(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 {
     struct tensor_desc td;
     if (!describe_tensor(&cfg->t, &td, e))
@@ -1000,9 +1000,10 @@ bool run_view(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
     }
 
     struct render rd = {out, &p, cfg->format == FMT_JSON, true, false, e, false};
-    if (rd.json)
+    if (rd.json) {
+        cli_json_open(cfg, out);
         json_parent(out, &p);
-    else
+    } else
         text_parent(out, &p);
     if (!walk_views(cfg, &td.t, render_view, &rd, e) || rd.failed)
         return false;
@@ -1022,3 +1023,29 @@ bool run_view(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
         cfg->exit_status = EXIT_RULE;
     return true;
 }
+
+const struct command cmd_view = {
+    .name = "view",
+    .id = CMD_VIEW,
+    .summary = "slice, select, permute, broadcast, reshape or split a bound tensor",
+    .usage = "dmltensor view --sizes LIST [OPTIONS] [OPERATIONS]",
+    .about = "The DML_BUFFER_TENSOR_DESC and DML_BUFFER_BINDING of views of a tensor that\n"
+             "lives in a buffer, as NumPy makes views: slices, an index, a transpose,\n"
+             "broadcast_to, a reshape without copy, and parts of a split. For each view:\n"
+             "its descriptor (TotalTensorSizeInBytes its own minimum implied size), its\n"
+             "binding (Offset = where the parent is bound + the view's byte offset), the\n"
+             "parent coordinate of its first element, and the checks: validate's of the\n"
+             "view's descriptor and binding (base_offset_16, base_offset_alignment,\n"
+             "binding_size, binding_in_buffer against --buffer-size, by default where\n"
+             "the parent ends), then view_offset_whole_byte (4-bit types). A view that\n"
+             "breaks a rule is printed all the same, with the smallest --pad or\n"
+             "--row-pitch-align of the parent that would fix it; exit status 1. A\n"
+             "negative step or an empty slice is exit status 2.\n",
+    .examples = "  dmltensor view --dtype float16 --sizes 8,3,64,64 --slice n=2:4\n"
+                "  dmltensor view --sizes 2,3,4 --permute 0,2,1 --format json\n"
+                "  dmltensor view --dtype float16 --sizes 1,128,2304 --split w=3\n"
+                "  dmltensor view --sizes 64 --reshape 1,64,1,1 --broadcast-to 2,64,7,7\n",
+    .formats = FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_JSON),
+    .batch = true,
+    .run = run_view,
+};

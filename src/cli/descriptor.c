@@ -374,20 +374,30 @@ static const char **slot_text(struct descriptor *d, enum slot s)
 
 static bool read_command(struct descriptor *d, const cJSON *v, const char *key, struct cli_error *e)
 {
-    static const struct {
-        const char *name;
-        enum command cmd;
-    } cmds[] = {
-        {"size", CMD_SIZE}, {"validate", CMD_VALIDATE}, {"offset", CMD_OFFSET}, {"view", CMD_VIEW}};
-    if (has_type(v, cJSON_String))
-        for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
-            if (strcmp(v->valuestring, cmds[i].name) == 0) {
-                d->cfg.cmd = cmds[i].cmd;
-                d->cfg.cmd_name = cmds[i].name;
-                return true;
-            }
+    const struct command *c = has_type(v, cJSON_String) ? cli_command_named(v->valuestring) : NULL;
+    if (c && c->batch) {
+        d->cfg.cmd = c->id;
+        d->cfg.cmd_name = c->name;
+        return true;
+    }
+    /* "not a batch command (size, offset, validate or view)" */
+    char names[200] = "";
+    size_t count = 0, n = 0;
+    for (size_t i = 0; i < cli_n_commands; i++)
+        count += cli_commands[i]->batch;
+    for (size_t i = 0; i < cli_n_commands; i++) {
+        if (!cli_commands[i]->batch)
+            continue;
+        n++;
+        size_t used = strlen(names);
+        snprintf(names + used, sizeof names - used, "%s%s",
+                 n == 1       ? ""
+                 : n == count ? " or "
+                              : ", ",
+                 cli_commands[i]->name);
+    }
     fail(e, "bad_command", NULL, has_type(v, cJSON_String) ? v->valuestring : NULL,
-         "not a batch command (size, validate, offset or view)");
+         "not a batch command (%s)", names);
     e->key = key;
     return false;
 }

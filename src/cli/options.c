@@ -182,24 +182,6 @@ static const struct opt_def options[] = {
 };
 #define N_OPTIONS (sizeof options / sizeof options[0])
 
-static const struct {
-    const char *name;
-    enum command cmd;
-    const char *summary;
-} commands[] = {
-    {"size", CMD_SIZE, "strides, buffer sizes and properties of a tensor"},
-    {"offset", CMD_OFFSET, "element and byte offset of coordinates"},
-    {"locate", CMD_LOCATE, "every coordinate at an element or byte offset"},
-    {"map", CMD_MAP, "every element's offsets, streamed; or a picture of the buffer"},
-    {"validate", CMD_VALIDATE, "check a whole DML_BUFFER_TENSOR_DESC against DirectML's rules"},
-    {"view", CMD_VIEW, "slice, select, permute, broadcast, reshape or split a bound tensor"},
-    {"batch", CMD_BATCH, "many descriptors as JSON Lines or an array: a JSON result each"},
-    {"scan", CMD_SCAN, "find and validate every tensor description in a JSON document"},
-    {"dtypes", CMD_DTYPES, "the data types, their enum values and sizes"},
-    {"layouts", CMD_LAYOUTS, "the layout names of each rank"},
-};
-#define N_COMMANDS (sizeof commands / sizeof commands[0])
-
 static const char *const group_titles[] = {
     [GROUP_TENSOR] = "Tensor",
     [GROUP_LAYOUT] = "Layout (give --strides, or --layout/--order with modifiers)",
@@ -296,7 +278,7 @@ static const char **slot_for(struct cli_config *cfg, enum opt_id id)
 }
 
 /* The entry for `name` that belongs to cmd, else any entry of that name. */
-static const struct opt_def *find_option(const char *name, size_t len, enum command cmd)
+static const struct opt_def *find_option(const char *name, size_t len, enum command_id cmd)
 {
     const struct opt_def *any = NULL;
     for (size_t i = 0; i < N_OPTIONS; i++) {
@@ -399,23 +381,23 @@ static bool parse_options(int argc, char **argv, int first, struct cli_config *c
     return true;
 }
 
-/* Which command prints which formats. */
+/* The formats, in the order a hint lists them; each command says which it
+ * prints (struct command's formats). */
 static const struct {
     const char *name;
     enum format fmt;
-    unsigned commands;
 } formats[] = {
-    {"text", FMT_TEXT, ALL_CMDS},           {"json", FMT_JSON, ALL_CMDS},
-    {"env", FMT_ENV, CMD_BIT(CMD_SIZE)},    {"csv", FMT_CSV, CMD_BIT(CMD_MAP)},
-    {"jsonl", FMT_JSONL, CMD_BIT(CMD_MAP)}, {"c", FMT_C, CMD_BIT(CMD_SIZE) | CMD_BIT(CMD_VALIDATE)},
+    {"text", FMT_TEXT}, {"json", FMT_JSON},   {"env", FMT_ENV},
+    {"csv", FMT_CSV},   {"jsonl", FMT_JSONL}, {"c", FMT_C},
 };
 
 static bool parse_format(struct cli_config *cfg, struct cli_error *e)
 {
     const char *names[sizeof formats / sizeof formats[0]];
     size_t n = 0;
+    const unsigned prints = cli_command_of(cfg->cmd)->formats;
     for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
-        if ((formats[i].commands & CMD_BIT(cfg->cmd)) == 0)
+        if ((prints & FMT_BIT(formats[i].fmt)) == 0)
             continue;
         if (strcmp(cfg->format_text, formats[i].name) == 0) {
             cfg->format = formats[i].fmt;
@@ -451,21 +433,20 @@ bool parse_command_line(int argc, char **argv, struct cli_config *cfg, struct cl
     if (cfg->coords == NULL)
         return fail(e, "out_of_memory", NULL, NULL, "out of memory");
     const char *name = argv[1];
-    for (size_t i = 0; i < N_COMMANDS; i++) {
-        if (strcmp(name, commands[i].name) == 0) {
-            cfg->cmd = commands[i].cmd;
-            cfg->cmd_name = commands[i].name;
-        }
-    }
-    if (cfg->cmd == CMD_NONE) {
-        const char *names[N_COMMANDS];
-        for (size_t i = 0; i < N_COMMANDS; i++)
-            names[i] = commands[i].name;
+    const struct command *c = cli_command_named(name);
+    if (c) {
+        cfg->cmd = c->id;
+        cfg->cmd_name = c->name;
+    } else {
+        const char *names[32]; /* more than there are commands */
+        size_t n = 0;
+        for (; n < cli_n_commands && n < sizeof names / sizeof names[0]; n++)
+            names[n] = cli_commands[n]->name;
         if (name[0] == '-')
             fail(e, "unknown_option", NULL, name, "unknown option");
         else
             fail(e, "unknown_command", NULL, name, "unknown command");
-        const char *s = suggest(name, names, N_COMMANDS);
+        const char *s = suggest(name, names, n);
         if (s)
             set_hint(e, "did you mean '%s'? See 'dmltensor --help'", s);
         else
@@ -524,12 +505,12 @@ void render_main_help(struct outbuf *b)
 {
     ob_puts(b, "dmltensor - layout calculator for DirectML buffer tensors\n\n"
                "Usage: dmltensor COMMAND [OPTIONS]\n\nCommands:\n");
-    for (size_t i = 0; i < N_COMMANDS; i++) {
+    for (size_t i = 0; i < cli_n_commands; i++) {
         size_t start = b->len;
         ob_puts(b, "  ");
-        ob_puts(b, commands[i].name);
+        ob_puts(b, cli_commands[i]->name);
         ob_pad_to(b, start, 12);
-        ob_puts(b, commands[i].summary);
+        ob_puts(b, cli_commands[i]->summary);
         ob_putc(b, '\n');
     }
     ob_puts(b, "\nOptions:\n"
@@ -541,119 +522,8 @@ void render_main_help(struct outbuf *b)
                "malformed input, 3 I/O error. See dmltensor(1).\n");
 }
 
-struct command_help {
-    enum command cmd;
-    const char *usage, *about, *examples;
-};
-
-static const struct command_help helps[] = {
-    {CMD_SIZE, "dmltensor size --sizes LIST [OPTIONS]",
-     "Strides, element counts and buffer sizes of a DirectML buffer tensor:\n"
-     "the minimum implied size (DMLCalcBufferTensorSize, exact), packed, padded\n"
-     "and total sizes, broadcast/overlap/packed/padded properties, and warnings\n"
-     "such as the published helper's 32-bit overflow.\n",
-     "  dmltensor size --dtype float16 --sizes 1,3,224,224 --layout nhwc\n"
-     "  dmltensor size --sizes 2,3 --pad w=2            # row stride 5\n"
-     "  dmltensor size --sizes 1,3,4,4 --broadcast h,w --format json\n"
-     "  bytes=$(dmltensor size --sizes 1,64,56,56 --field minimum_implied_size_bytes)\n"},
-    {CMD_OFFSET, "dmltensor offset --sizes LIST --coord LIST... [OPTIONS]",
-     "Element offset (dot product of coordinate and strides) and byte offset of\n"
-     "each coordinate. For 4-bit types, the byte and the nibble (low for even\n"
-     "element offsets). A coordinate outside the tensor is exit status 1.\n",
-     "  dmltensor offset --sizes 2,2,3 --coord 1,0,1              # 7\n"
-     "  dmltensor offset --sizes 1,3,4,4 --layout nhwc --coord 0,2,1,1 --coord 0,0,3,3\n"},
-    {CMD_LOCATE, "dmltensor locate --sizes LIST (--offset K | --byte-offset B) [OPTIONS]",
-     "Every coordinate whose element offset is K, or whose element holds byte B,\n"
-     "found by solving per dimension (never by walking the tensor). Broadcast\n"
-     "and overlapping tensors can have many; an offset that no coordinate\n"
-     "reaches is padding. An offset past the buffer's end is exit status 1.\n",
-     "  dmltensor locate --sizes 2,3 --pad w=2 --offset 6     # 1,1\n"
-     "  dmltensor locate --sizes 2,3 --pad w=2 --offset 3     # padding\n"
-     "  dmltensor locate --sizes 1,3,4,4 --broadcast hw --offset 1 --limit 4\n"},
-    {CMD_VALIDATE, "dmltensor validate --sizes LIST [OPTIONS]",
-     "Checks a whole DML_BUFFER_TENSOR_DESC against DirectML's rules: each check\n"
-     "has a stable id, a level (error or warning), and a message saying how to\n"
-     "fix it. Exit status 1 when any error-level check fails.\n",
-     "  dmltensor validate --dtype float16 --sizes 1,3,224,224 --layout nhwc \\\n"
-     "      --total-size 301056 --alignment 256\n"
-     "  dmltensor validate --sizes 2,3 --strides 5,1 --total-size 24 --format json\n"
-     "  dmltensor validate --sizes 1,1,3,5 --base-offset 256 --binding-size 64 \\\n"
-     "      --buffer-size 4096 --format c --name input\n"},
-    {CMD_MAP, "dmltensor map --sizes LIST [OPTIONS]",
-     "Every element in logical row-major order (the last dim fastest) with its\n"
-     "element offset and byte offset, streamed in constant memory: safe to pipe\n"
-     "into head, or to write millions of lines. --view draws the buffer instead:\n"
-     "memory shows each cell of the buffer and which element is in it (x for\n"
-     "padding, * for a cell several coordinates share, ? for one the search\n"
-     "could not settle within the view's work limit); grid shows each 2-D\n"
-     "slice (the last two logical dims) with the offset in each cell.\n",
-     "  dmltensor map --sizes 2,3 --pad w=2\n"
-     "  dmltensor map --sizes 2,3 --pad w=2 --view memory\n"
-     "  dmltensor map --sizes 1,2,2,3 --layout nhwc --view grid\n"
-     "  dmltensor map --dtype float16 --sizes 1,3,224,224 --layout nhwc --format csv | head\n"},
-    {CMD_VIEW, "dmltensor view --sizes LIST [OPTIONS] [OPERATIONS]",
-     "The DML_BUFFER_TENSOR_DESC and DML_BUFFER_BINDING of views of a tensor that\n"
-     "lives in a buffer, as NumPy makes views: slices, an index, a transpose,\n"
-     "broadcast_to, a reshape without copy, and parts of a split. For each view:\n"
-     "its descriptor (TotalTensorSizeInBytes its own minimum implied size), its\n"
-     "binding (Offset = where the parent is bound + the view's byte offset), the\n"
-     "parent coordinate of its first element, and the checks: validate's of the\n"
-     "view's descriptor and binding (base_offset_16, base_offset_alignment,\n"
-     "binding_size, binding_in_buffer against --buffer-size, by default where\n"
-     "the parent ends), then view_offset_whole_byte (4-bit types). A view that\n"
-     "breaks a rule is printed all the same, with the smallest --pad or\n"
-     "--row-pitch-align of the parent that would fix it; exit status 1. A\n"
-     "negative step or an empty slice is exit status 2.\n",
-     "  dmltensor view --dtype float16 --sizes 8,3,64,64 --slice n=2:4\n"
-     "  dmltensor view --sizes 2,3,4 --permute 0,2,1 --format json\n"
-     "  dmltensor view --dtype float16 --sizes 1,128,2304 --split w=3\n"
-     "  dmltensor view --sizes 64 --reshape 1,64,1,1 --broadcast-to 2,64,7,7\n"},
-    {CMD_BATCH, "dmltensor batch [FILE|-] [--progress]",
-     "Reads tensor descriptors, one JSON object per line (JSON Lines) or one\n"
-     "JSON array of them, from FILE or stdin, and writes one compact JSON result\n"
-     "per descriptor, in input order: the object the single command prints with\n"
-     "--format json, with the descriptor's \"id\" first. Keys: dtype sizes\n"
-     "strides layout order broadcast pad rank row_pitch_align\n"
-     "total_tensor_size_bytes guaranteed_base_offset_alignment base_offset_bytes\n"
-     "binding_size_bytes buffer_size_bytes flags, DirectML's DataType Sizes\n"
-     "Strides TotalTensorSizeInBytes GuaranteedBaseOffsetAlignment Flags\n"
-     "DimensionCount, and command (size, validate or offset, with coord or\n"
-     "coords) and id. A bad record gives\n"
-     "{\"id\":...,\"line\":N,\"error\":{...}} and the run goes on. Exit status 1\n"
-     "when any record failed or broke a rule. \"command\":\"view\" takes \"ops\",\n"
-     "like [{\"slice\":\"h=0:2\"},{\"permute\":[1,0]}], and buffer_size_bytes.\n",
-     "  echo '{\"id\":1,\"dtype\":\"float16\",\"sizes\":[1,3,224,224],\"layout\":\"nhwc\"}' \\\n"
-     "      | dmltensor batch | jq .minimum_implied_size_bytes\n"
-     "  dmltensor batch descriptors.jsonl > results.jsonl\n"},
-    {CMD_SCAN, "dmltensor scan FILE|-",
-     "Finds every DirectML tensor description (an object with DataType and\n"
-     "Sizes) anywhere in a JSON document, such as a DxDispatch model, and writes\n"
-     "one JSON line per description: its JSON path, dtype, sizes, strides and\n"
-     "validation result (as validate --format json prints it). Other keys of\n"
-     "those objects are ignored; an operator's own Strides (a convolution's) are\n"
-     "not a tensor's. In a DxDispatch model, each tensor a dispatch binds to a\n"
-     "resource gets a line too: the binding's Offset, SizeInBytes and buffer\n"
-     "size, checked (binding_size, binding_in_buffer, base_offset_16). Exit\n"
-     "status 1 when any description or binding breaks a rule.\n",
-     "  dmltensor scan model.json | jq -r 'select(.valid == false) | .path'\n"},
-    {CMD_DTYPES, "dmltensor dtypes [--format json]",
-     "The 13 DirectML data types: name, DML_TENSOR_DATA_TYPE value, size in bits.\n",
-     "  dmltensor dtypes --format json | jq -r '.[] | select(.bits == 16) | .name'\n"},
-    {CMD_LAYOUTS, "dmltensor layouts [--rank R] [--format json]",
-     "Layout names by rank: the dimension letters, the named layouts, and with\n"
-     "--rank every permutation of that rank's letters.\n",
-     "  dmltensor layouts\n"
-     "  dmltensor layouts --rank 3\n"},
-};
-
-void render_command_help(struct outbuf *b, enum command cmd)
+void render_command_help(struct outbuf *b, const struct command *h)
 {
-    const struct command_help *h = NULL;
-    for (size_t i = 0; i < sizeof helps / sizeof helps[0]; i++)
-        if (helps[i].cmd == cmd)
-            h = &helps[i];
-    if (h == NULL)
-        return;
     ob_puts(b, "Usage: ");
     ob_puts(b, h->usage);
     ob_puts(b, "\n\n");
@@ -662,7 +532,7 @@ void render_command_help(struct outbuf *b, enum command cmd)
         bool any = false;
         for (size_t i = 0; i < N_OPTIONS; i++) {
             const struct opt_def *o = &options[i];
-            if (o->group != g || (o->commands & CMD_BIT(cmd)) == 0)
+            if (o->group != g || (o->commands & CMD_BIT(h->id)) == 0)
                 continue;
             if (!any) {
                 ob_putc(b, '\n');

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
 struct walk {
     const cJSON *resources, *dispatchables;
     dxd_binding_fn fn;

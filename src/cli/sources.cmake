@@ -2,10 +2,13 @@
 # dmltensor_cli so that the executable, tests and fuzzers share them.
 set(DMLT_CLI_SOURCES
   src/cli/cli_main.c
+  src/cli/commands.c
   src/cli/cmd_batch.c
   src/cli/cmd_lists.c
   src/cli/cmd_map.c
   src/cli/cmd_offset.c
+  src/cli/cmd_scan.c
+  src/cli/cmd_size.c
   src/cli/cmd_validate.c
   src/cli/cmd_view.c
   src/cli/describe.c
@@ -17,6 +20,6 @@ set(DMLT_CLI_SOURCES
   src/cli/parse.c
   src/cli/platform.c
   src/cli/records.c
+  src/cli/results.c
   src/cli/render_c.c
-  src/cli/render_size.c
   src/cli/scan_dxdispatch.c)

@@ -317,9 +317,9 @@ static const struct field fields[] = {
 };
 #define N_FIELDS (sizeof fields / sizeof fields[0])
 
-static void render_json(struct outbuf *b, const struct size_result *s)
+static void render_json(struct outbuf *b, const struct size_result *s, const struct cli_config *cfg)
 {
-    ob_putc(b, '{');
+    cli_json_open(cfg, b);
     for (size_t i = 0; i < N_FIELDS; i++) {
         const struct field *f = &fields[i];
         if (i) {
@@ -569,7 +569,7 @@ static bool render_c(struct outbuf *b, const struct size_result *s, const char *
     return true;
 }
 
-bool run_size(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
+static bool run_size(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 {
     struct tensor_desc d;
     if (!describe_tensor(&cfg->t, &d, e))
@@ -592,7 +592,7 @@ bool run_size(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
         return render_field(out, &s, cfg->field, e);
     switch (cfg->format) {
     case FMT_JSON:
-        render_json(out, &s);
+        render_json(out, &s, cfg);
         break;
     case FMT_C:
         return render_c(out, &s, cfg->c_name, e);
@@ -607,3 +607,21 @@ bool run_size(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
     }
     return true;
 }
+
+const struct command cmd_size = {
+    .name = "size",
+    .id = CMD_SIZE,
+    .summary = "strides, buffer sizes and properties of a tensor",
+    .usage = "dmltensor size --sizes LIST [OPTIONS]",
+    .about = "Strides, element counts and buffer sizes of a DirectML buffer tensor:\n"
+             "the minimum implied size (DMLCalcBufferTensorSize, exact), packed, padded\n"
+             "and total sizes, broadcast/overlap/packed/padded properties, and warnings\n"
+             "such as the published helper's 32-bit overflow.\n",
+    .examples = "  dmltensor size --dtype float16 --sizes 1,3,224,224 --layout nhwc\n"
+                "  dmltensor size --sizes 2,3 --pad w=2            # row stride 5\n"
+                "  dmltensor size --sizes 1,3,4,4 --broadcast h,w --format json\n"
+                "  bytes=$(dmltensor size --sizes 1,64,56,56 --field minimum_implied_size_bytes)\n",
+    .formats = FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_JSON) | FMT_BIT(FMT_ENV) | FMT_BIT(FMT_C),
+    .batch = true,
+    .run = run_size,
+};

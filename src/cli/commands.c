@@ -1,0 +1,30 @@
+/* commands.c - the list of commands, once: each entry is defined beside its
+ * code (cmd_*.c). To add a command: its cmd_NAME.c with a struct command,
+ * a line here, an enum command_id value (cli.h), its bit on the options it
+ * takes (options.c), and its prose (man page, docs/cli.md). */
+#include "cli.h"
+
+#include <string.h>
+
+/* In the order `dmltensor --help` lists them. */
+const struct command *const cli_commands[] = {
+    &cmd_size, &cmd_offset, &cmd_locate, &cmd_map,    &cmd_validate,
+    &cmd_view, &cmd_batch,  &cmd_scan,   &cmd_dtypes, &cmd_layouts,
+};
+const size_t cli_n_commands = sizeof cli_commands / sizeof cli_commands[0];
+
+const struct command *cli_command_named(const char *name)
+{
+    for (size_t i = 0; i < cli_n_commands; i++)
+        if (strcmp(name, cli_commands[i]->name) == 0)
+            return cli_commands[i];
+    return NULL;
+}
+
+const struct command *cli_command_of(enum command_id id)
+{
+    for (size_t i = 0; i < cli_n_commands; i++)
+        if (cli_commands[i]->id == id)
+            return cli_commands[i];
+    return NULL;
+}

@@ -1,0 +1,130 @@
+/* results.c - what batch and scan share: running a descriptor's command,
+ * the error records and the tally of failures, opening the input. */
+#include "results.h"
+#include "platform.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+/* A JSON value as given: strings through ob_json_str (valid UTF-8 out
+ * whatever came in), numbers as they were written, lists and objects item
+ * by item. */
+void put_json_value(struct outbuf *b, const cJSON *v)
+{
+    if (v == NULL || cJSON_IsNull(v)) {
+        ob_puts(b, "null");
+    } else if (cJSON_IsString(v)) {
+        ob_json_str(b, v->valuestring);
+    } else if (cJSON_IsBool(v)) {
+        ob_puts(b, cJSON_IsTrue(v) ? "true" : "false");
+    } else if (cJSON_IsNumber(v)) {
+        ob_puts(b, json_number_text(v)); /* strict JSON: ASCII */
+    } else if (cJSON_IsArray(v) || cJSON_IsObject(v)) {
+        const bool object = cJSON_IsObject(v);
+        ob_putc(b, object ? '{' : '[');
+        for (const cJSON *c = v->child; c; c = c->next) {
+            if (c != v->child)
+                ob_putc(b, ',');
+            if (object) {
+                ob_json_str(b, c->string ? c->string : "");
+                ob_putc(b, ':');
+            }
+            put_json_value(b, c);
+        }
+        ob_putc(b, object ? '}' : ']');
+    }
+}
+
+/* Runs d's command into rec (one JSON object and a newline). */
+bool run_descriptor(struct descriptor *d, struct outbuf *rec, struct cli_error *e)
+{
+    if (d->layout_check || d->n_broadcast_check) {
+        struct tensor_desc td;
+        if (!describe_tensor(&d->cfg.t, &td, e) || !descriptor_check_described(d, &td, e)) {
+            descriptor_name_key(d, e);
+            return false;
+        }
+    }
+    bool ok = cli_command_of(d->cfg.cmd)->run(&d->cfg, rec, e);
+    if (!ok)
+        descriptor_name_key(d, e);
+    return ok;
+}
+
+void note_failure(struct tally *t, unsigned long line, const struct cli_error *e)
+{
+    if (t->failed++ == 0) {
+        t->first_line = line;
+        snprintf(t->first_message, sizeof t->first_message, "%.150s%s%.400s",
+                 e->key      ? e->key
+                 : e->option ? e->option
+                             : "",
+                 e->key || e->option ? ": " : "", e->message);
+        for (char *c = t->first_message; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f)
+                *c = '?'; /* a key from the input may hold control bytes */
+    }
+}
+
+/* A record's id as given: from the tree, or the text the plain path kept. */
+void put_id(struct outbuf *out, const struct descriptor *d)
+{
+    if (d && d->id_text)
+        ob_write(out, d->id_text, d->id_len);
+    else
+        put_json_value(out, d ? d->id : NULL);
+}
+
+void error_record(struct outbuf *out, const struct descriptor *d, const char *path,
+                  unsigned long line, const struct cli_error *e)
+{
+    ob_puts(out, "{\"id\":");
+    put_id(out, d);
+    if (path) {
+        ob_puts(out, ",\"path\":");
+        ob_json_str(out, path);
+    } else {
+        ob_puts(out, ",\"line\":");
+        ob_u64(out, line);
+    }
+    ob_putc(out, ',');
+    render_error_member(out, e);
+    ob_puts(out, "}\n");
+}
+
+FILE *open_input(struct cli_config *cfg, struct cli_error *e, bool *opened)
+{
+    *opened = false;
+    if (cfg->input == NULL || strcmp(cfg->input, "-") == 0)
+        return cfg->in;
+    int err;
+    FILE *f = plat_open_read(cfg->input, &err);
+    if (f == NULL && err == EISDIR) { /* a usage error, like a missing file: not a failed read */
+        fail(e, "cannot_open", NULL, cfg->input, "cannot open: it is a directory");
+        set_hint(e, "give a JSON file, or - for standard input");
+        return NULL;
+    }
+    if (f == NULL) {
+        fail(e, "cannot_open", NULL, cfg->input, "cannot open: %s", strerror(err));
+        return NULL;
+    }
+    *opened = true;
+    return f;
+}
+
+void summary(const struct cli_config *cfg, const struct tally *t, const char *what)
+{
+    if (t->failed) {
+        char where[40] = "";
+        if (t->first_line)
+            snprintf(where, sizeof where, ", at line %lu", t->first_line);
+        fprintf(cfg->err, "dmltensor: %s: %llu of %llu %s failed; the first%s: %s\n", cfg->cmd_name,
+                (unsigned long long)t->failed, (unsigned long long)t->records, what, where,
+                t->first_message);
+    }
+    if (t->broken)
+        fprintf(cfg->err,
+                "dmltensor: %s: %llu of %llu %s break a DirectML rule (\"valid\":false)\n",
+                cfg->cmd_name, (unsigned long long)t->broken, (unsigned long long)t->records, what);
+}
