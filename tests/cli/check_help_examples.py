@@ -263,7 +263,8 @@ def main():
     # The sources, in order: the main help, each command's, the man page.
     main_help = help_text(exe, [])
     m = re.search(r"^Commands:\n(.*?)^$", main_help, re.S | re.M)
-    commands = [line.split()[0] for line in m.group(1).splitlines() if len(line.split()) > 1] if m else []
+    rows = m.group(1).splitlines() if m else []
+    commands = [row.split()[0] for row in rows if len(row.split()) > 1]
     if not commands:
         sys.exit("no commands found in 'dmltensor --help'")
     sources = [("dmltensor --help", help_examples(main_help))]
