@@ -1,4 +1,4 @@
-/* render_size.c - the `size` command: compute the report, then render it as
+/* cmd_size.c - the `size` command: compute the report, then render it as
  * text (people), JSON (one line), env (KEY=value) or one --field. JSON, env
  * and --field all read the same field table below, so their keys agree. */
 #include "cli.h"

@@ -14,7 +14,7 @@ struct outbuf {
     char *data;
     size_t len, cap;
     bool failed; /* an allocation failed; the buffer is unusable */
-    FILE *sink;  /* where drain() writes a streamed result */
+    FILE *sink;  /* where cli_drain() writes a streamed result */
 };
 
 void ob_init(struct outbuf *b);
