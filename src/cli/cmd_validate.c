@@ -208,7 +208,7 @@ void check_message(char *msg, size_t size, const struct dmlt_check *c, const str
     case DMLT_CHECK_BINDING_IN_BUFFER: {
         /* The range checked: SizeInBytes, else TotalTensorSizeInBytes. */
         char o[40], n[40];
-        dmlt_u128 range;
+        dmlt_u128 range = dmlt_u128_from_u64(0); /* Offset + range is c->value */
         (void)dmlt_u128_sub(c->value, dmlt_u128_from_u64(d->base_offset), &range);
         o[fmt_u128(o, dmlt_u128_from_u64(d->base_offset))] = '\0';
         n[fmt_u128(n, range)] = '\0';

@@ -147,7 +147,7 @@ static bool put_number(struct descriptor *d, const cJSON *v, const char *key, st
     size_t n = 0; /* the usual case first: digits alone (JSON has no leading zero) */
     while (n <= MAX_DIGITS && text[n] >= '0' && text[n] <= '9')
         n++;
-    if (text[n] == '\0' && n <= MAX_DIGITS)
+    if (n <= MAX_DIGITS && text[n] == '\0')
         return arena_put(d, text, n, key, e);
     char digits[MAX_DIGITS + 1];
     switch (json_integer_digits(text, digits, sizeof digits, &n)) {

@@ -408,7 +408,7 @@ enum json_integer json_integer_digits(const char *num, char *buf, size_t cap, si
     size_t k = 0;
     while (k < cap && is_digit(num[k]))
         k++;
-    if (num[k] == '\0' && k < cap) {
+    if (k < cap && num[k] == '\0') {
         memcpy(buf, num, k + 1);
         *n = k;
         return JSON_INTEGER;

@@ -60,8 +60,8 @@ enum dmlt_tristate dmlt_overlapping(const struct dmlt_tensor *t, unsigned long w
     int64_t lo[DMLT_MAX_RANK];
     for (unsigned k = 0; k < n; k++)
         lo[k] = -maxz[k];
-    switch (dmlt__solve(n, stride, lo, maxz, wi_i64(0), work_cap, true, NULL, stop_at_nonzero,
-                        NULL)) {
+    switch (
+        dmlt__solve(n, stride, lo, maxz, wi_i64(0), work_cap, true, NULL, stop_at_nonzero, NULL)) {
     case DMLT__SOLVE_STOPPED:
         return DMLT_YES;
     case DMLT__SOLVE_DONE:
