@@ -77,7 +77,7 @@ if(WIN32)
   find_program(DMLT_MANDOC mandoc)
   if(DMLT_MANDOC)
     add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/generated/dmltensor.html
-      COMMAND ${DMLT_MANDOC} -T html -O style= ${PROJECT_SOURCE_DIR}/man/dmltensor.1
+      COMMAND ${DMLT_MANDOC} -T html ${PROJECT_SOURCE_DIR}/man/dmltensor.1
               > ${PROJECT_BINARY_DIR}/generated/dmltensor.html
       DEPENDS ${PROJECT_SOURCE_DIR}/man/dmltensor.1 VERBATIM)
     add_custom_target(dmltensor_man_html ALL DEPENDS ${PROJECT_BINARY_DIR}/generated/dmltensor.html)

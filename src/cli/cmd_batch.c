@@ -144,9 +144,10 @@ static void batch_record(const char *text, size_t len, unsigned long line, struc
     cJSON *root = json_parse(text, len, &je);
     if (root == NULL) {
         if (je.at >= len)
-            fail(&e, "bad_json", NULL, NULL, "%s at the end of the record", je.message);
+            fail(&e, CLI_E_BAD_JSON, NULL, NULL, "%s at the end of the record", je.message);
         else
-            fail(&e, "bad_json", NULL, NULL, "%s at byte %zu of the record", je.message, je.at + 1);
+            fail(&e, CLI_E_BAD_JSON, NULL, NULL, "%s at byte %zu of the record", je.message,
+                 je.at + 1);
         error_record(out, NULL, NULL, line, &e);
         note_failure(t, line, &e);
         return;
@@ -172,7 +173,7 @@ static bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_err
         free(d);
         if (opened)
             fclose(in);
-        return fail(e, "out_of_memory", NULL, NULL, "out of memory");
+        return fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     }
     record_reader_init(r, in);
     struct tally t = {0};
@@ -188,7 +189,7 @@ static bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_err
         if (st == RECORD_END)
             break;
         if (st == RECORD_IO_ERROR) {
-            ok = fail(e, "io_error", NULL, cfg->input ? cfg->input : "-", "read error: %s",
+            ok = fail(e, CLI_E_IO_ERROR, NULL, cfg->input ? cfg->input : "-", "read error: %s",
                       strerror(errno ? errno : EIO));
             e->exit_code = EXIT_IO;
             break;
@@ -199,10 +200,10 @@ static bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_err
         } else {
             struct cli_error re;
             if (st == RECORD_TOO_LONG)
-                fail(&re, "record_too_long", NULL, NULL, "the record is longer than %zu bytes",
+                fail(&re, CLI_E_RECORD_TOO_LONG, NULL, NULL, "the record is longer than %zu bytes",
                      RECORD_MAX);
             else
-                fail(&re, "bad_json", NULL, NULL,
+                fail(&re, CLI_E_BAD_JSON, NULL, NULL,
                      "the JSON array is not closed by a single ']' (or has a trailing comma)");
             error_record(out, NULL, NULL, line, &re);
             note_failure(&t, line, &re);

@@ -200,7 +200,7 @@ static bool map_rows(const struct tensor_desc *d, const struct dmlt_report *rep,
             build_prefix(&r, w.coord);
         char *p = ob_space(out, MAP_LINE_MAX + 2);
         if (p == NULL)
-            return fail(e, "out_of_memory", NULL, NULL, "out of memory");
+            return fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
         if (fmt == FMT_JSON && n != 0) {
             *p++ = ',';
             *p++ = '\n';
@@ -354,7 +354,7 @@ static bool view_memory(const struct tensor_desc *d, const struct dmlt_report *r
     if (at == NULL || kind == NULL) {
         free(at);
         free(kind);
-        return fail(e, "out_of_memory", NULL, NULL, "out of memory");
+        return fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     }
     unsigned cell_w = digits_u64(shown - 1);
     uint64_t count[4] = {0}; /* cells of each kind */
@@ -659,7 +659,7 @@ static bool want_color(const char *when, FILE *f, struct cli_error *e, bool *out
             plat_color_enable(f);
         return true;
     }
-    fail(e, "bad_color", "--color", when, "not auto, always or never");
+    fail(e, CLI_E_BAD_COLOR, "--color", when, "not auto, always or never");
     set_hint(e, "colour is on only on a terminal by default; NO_COLOR turns it off");
     return false;
 }
@@ -677,7 +677,7 @@ static bool run_map(struct cli_config *cfg, struct outbuf *out, struct cli_error
                                   cfg->width, "the width", NULL))
         return false;
     if (cfg->view && limit > VIEW_MAX_CELLS) {
-        fail(e, "out_of_range", "--limit", cfg->limit, "a view draws at most %u cells",
+        fail(e, CLI_E_OUT_OF_RANGE, "--limit", cfg->limit, "a view draws at most %u cells",
              VIEW_MAX_CELLS);
         set_hint(e, "for more, list the elements: drop --view");
         return false;
@@ -689,15 +689,15 @@ static bool run_map(struct cli_config *cfg, struct outbuf *out, struct cli_error
         } else if (strcmp(cfg->view, "grid") == 0) {
             view = VIEW_GRID;
         } else {
-            fail(e, "bad_view", "--view", cfg->view, "not a view (memory or grid)");
+            fail(e, CLI_E_BAD_VIEW, "--view", cfg->view, "not a view (memory or grid)");
             set_hint(e, "memory draws the buffer cell by cell; grid draws each 2-D slice");
             return false;
         }
         if (cfg->format_text && cfg->format != FMT_TEXT)
-            return fail(e, "conflicting_options", "--view", cfg->view,
+            return fail(e, CLI_E_CONFLICTING_OPTIONS, "--view", cfg->view,
                         "draws text; it cannot be combined with --format %s", cfg->format_text);
     } else if (cfg->color || cfg->width) {
-        return fail(e, "conflicting_options", cfg->color ? "--color" : "--width",
+        return fail(e, CLI_E_CONFLICTING_OPTIONS, cfg->color ? "--color" : "--width",
                     cfg->color ? cfg->color : cfg->width, "applies to --view only");
     }
     struct style st = {false, width ? (unsigned)width : plat_term_width(out->sink)};
@@ -708,7 +708,7 @@ static bool run_map(struct cli_config *cfg, struct outbuf *out, struct cli_error
     rep.size = sizeof rep;
     struct dmlt_error err;
     if (dmlt_report_compute(&d.t, d.has_total ? &d.total : NULL, &rep, &err) != DMLT_OK)
-        return fail(e, "element_count_range", "--sizes", cfg->t.sizes,
+        return fail(e, CLI_E_ELEMENT_COUNT_RANGE, "--sizes", cfg->t.sizes,
                     "the tensor is past 2^128 bits, beyond what dmltensor computes exactly");
     bool ok = false;
     switch (view) {

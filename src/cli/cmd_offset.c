@@ -42,7 +42,7 @@ static bool parse_coord(const char *text, const struct tensor_desc *d, uint32_t 
                          "coordinates"))
         return false;
     if (n != d->t.rank && n != d->given_rank) {
-        fail(e, "coordinate_count", "--coord", text, "%u values for a rank-%u tensor", n,
+        fail(e, CLI_E_COORDINATE_COUNT, "--coord", text, "%u values for a rank-%u tensor", n,
              d->t.rank);
         set_hint(e, "give one coordinate per dimension, in logical order");
         return false;
@@ -71,7 +71,7 @@ static bool run_offset(struct cli_config *cfg, struct outbuf *out, struct cli_er
     if (!describe_tensor(&cfg->t, &d, e))
         return false;
     if (cfg->n_coords == 0) {
-        fail(e, "missing_option", "--coord", NULL, "missing; give at least one coordinate");
+        fail(e, CLI_E_MISSING_OPTION, "--coord", NULL, "missing; give at least one coordinate");
         set_hint(e, "for example --coord 0,1,2,3 (logical order)");
         return false;
     }
@@ -108,7 +108,7 @@ static bool run_offset(struct cli_config *cfg, struct outbuf *out, struct cli_er
             if (dmlt_offset(&d.t, c, &off, &err) != DMLT_OK) {
                 char dn[8];
                 dim_name(dn, d.t.rank, (unsigned)err.dim);
-                fail(e, "coordinate_out_of_range", "--coord", cfg->coords[i],
+                fail(e, CLI_E_COORDINATE_OUT_OF_RANGE, "--coord", cfg->coords[i],
                      "coordinate %d is %" PRIu32 ", outside dimension %d (%s) of size %" PRIu32,
                      err.dim, (uint32_t)dmlt_u128_to_u64(err.value), err.dim, dn,
                      (uint32_t)dmlt_u128_to_u64(err.limit));
@@ -118,7 +118,7 @@ static bool run_offset(struct cli_config *cfg, struct outbuf *out, struct cli_er
                 return false;
             }
             if (dmlt_byte_offset(d.t.dtype, off, d.base_offset, &byte, &nibble) != DMLT_OK)
-                return fail(e, "out_of_range", "--base-offset", cfg->t.base_offset,
+                return fail(e, CLI_E_OUT_OF_RANGE, "--base-offset", cfg->t.base_offset,
                             "the byte offset passes 2^128");
             if (pass == 0) {
                 char num[48];
@@ -295,7 +295,7 @@ static bool buffer_end(const struct tensor_desc *d, const char *sizes, dmlt_u128
     r.size = sizeof r;
     struct dmlt_error err;
     if (dmlt_report_compute(&d->t, d->has_total ? &d->total : NULL, &r, &err) != DMLT_OK)
-        return fail(e, "element_count_range", "--sizes", sizes,
+        return fail(e, CLI_E_ELEMENT_COUNT_RANGE, "--sizes", sizes,
                     "the tensor is past 2^128 bits, beyond what dmltensor computes exactly");
     *end = r.total_tensor_size_bytes;
     return true;
@@ -308,9 +308,9 @@ static bool run_locate(struct cli_config *cfg, struct outbuf *out, struct cli_er
         return false;
     if ((cfg->offset == NULL) == (cfg->byte_offset == NULL)) {
         if (cfg->offset)
-            return fail(e, "conflicting_options", "--byte-offset", NULL,
+            return fail(e, CLI_E_CONFLICTING_OPTIONS, "--byte-offset", NULL,
                         "conflicts with --offset: give one");
-        fail(e, "missing_option", "--offset", NULL, "missing; give --offset or --byte-offset");
+        fail(e, CLI_E_MISSING_OPTION, "--offset", NULL, "missing; give --offset or --byte-offset");
         set_hint(e, "for example --offset 7");
         return false;
     }
@@ -337,7 +337,7 @@ static bool run_locate(struct cli_config *cfg, struct outbuf *out, struct cli_er
     unsigned count = 1, in_element = 0, nibble;
     if (cfg->byte_offset) {
         if (q < d.base_offset) {
-            fail(e, "offset_out_of_range", opt, text,
+            fail(e, CLI_E_OFFSET_OUT_OF_RANGE, opt, text,
                  "before the tensor, which starts at --base-offset %" PRIu64, d.base_offset);
             e->exit_code = EXIT_RULE;
             return false;
@@ -350,7 +350,7 @@ static bool run_locate(struct cli_config *cfg, struct outbuf *out, struct cli_er
     if (dmlt_u128_cmp(last_byte, end) >= 0) {
         char n[40];
         n[fmt_u128(n, end)] = '\0';
-        fail(e, "offset_out_of_range", opt, text, "past the end of the %s-byte buffer", n);
+        fail(e, CLI_E_OFFSET_OUT_OF_RANGE, opt, text, "past the end of the %s-byte buffer", n);
         set_hint(e, "%s",
                  d.has_total ? "the buffer is --total-size bytes"
                              : "the buffer is the minimum implied size; "

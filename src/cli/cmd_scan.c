@@ -182,7 +182,8 @@ static void scan_binding(void *ctx, const struct dxd_binding *b, const struct cl
 static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 {
     if (cfg->input == NULL) {
-        fail(e, "missing_argument", NULL, NULL, "missing: the JSON file to scan (or - for stdin)");
+        fail(e, CLI_E_MISSING_ARGUMENT, NULL, NULL,
+             "missing: the JSON file to scan (or - for stdin)");
         set_hint(e, "dmltensor scan model.json");
         return false;
     }
@@ -203,12 +204,12 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     if (read_error || doc.failed || doc.len > SCAN_MAX_INPUT) {
         ob_free(&doc);
         if (read_error) {
-            fail(e, "io_error", NULL, cfg->input, "read error: %s",
+            fail(e, CLI_E_IO_ERROR, NULL, cfg->input, "read error: %s",
                  strerror(read_errno ? read_errno : EIO));
             e->exit_code = EXIT_IO;
             return false;
         }
-        return fail(e, "input_too_large", NULL, cfg->input,
+        return fail(e, CLI_E_INPUT_TOO_LARGE, NULL, cfg->input,
                     "larger than %u MiB; scan reads a document whole",
                     (unsigned)(SCAN_MAX_INPUT >> 20));
     }
@@ -223,7 +224,7 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
         for (size_t i = 0; i < off && i < doc.len; i++)
             line += data[i] == '\n';
         ob_free(&doc);
-        return fail(e, "bad_json", NULL, cfg->input, "%s at line %lu", je.message, line);
+        return fail(e, CLI_E_BAD_JSON, NULL, cfg->input, "%s at line %lu", je.message, line);
     }
     ob_free(&doc);
     struct scan s;
@@ -240,11 +241,11 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     bool ok = s.d != NULL && !s.failed_write;
     if (ok && dxd_is_model(root) && !dxd_scan_bindings(root, scan_binding, &s)) {
         ok = false;
-        fail(e, "out_of_memory", NULL, NULL, "out of memory");
+        fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     }
     ok = ok && !s.failed_write;
     if (s.d == NULL)
-        fail(e, "out_of_memory", NULL, NULL, "out of memory");
+        fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     cJSON_Delete(root);
     free(s.d);
     ob_free(&s.rec);

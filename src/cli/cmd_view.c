@@ -23,11 +23,11 @@ static bool parse_int(const char *p, size_t len, int64_t *out, struct cli_error 
     bool neg = len > 0 && p[0] == '-';
     size_t i = neg ? 1 : 0;
     if (i == len)
-        return fail(e, "empty_field", option, whole, "%s is empty", what);
+        return fail(e, CLI_E_EMPTY_FIELD, option, whole, "%s is empty", what);
     uint64_t v = 0;
     for (; i < len; i++) {
         if (p[i] < '0' || p[i] > '9') {
-            fail(e, "bad_number", option, whole, "%s \"%.*s\" is not a decimal integer", what,
+            fail(e, CLI_E_BAD_NUMBER, option, whole, "%s \"%.*s\" is not a decimal integer", what,
                  (int)(len > 40 ? 40 : len), p);
             if (p[i] == '+')
                 set_hint(e, "write a positive number without a sign");
@@ -46,7 +46,7 @@ static bool parse_dim_eq(const char *text, unsigned rank, unsigned *dim, const c
 {
     const char *eq = strchr(text, '=');
     if (eq == NULL) {
-        fail(e, "bad_operation", option, text, "expected %s", example);
+        fail(e, CLI_E_BAD_OPERATION, option, text, "expected %s", example);
         return false;
     }
     if (!parse_dim(text, (size_t)(eq - text), rank, dim, e, option, text))
@@ -74,7 +74,7 @@ static void sizes_text(char *buf, size_t size, const uint32_t *v, unsigned n)
 
 static bool range_error(struct cli_error *e, const char *option, const char *text)
 {
-    fail(e, "out_of_range", option, text,
+    fail(e, CLI_E_OUT_OF_RANGE, option, text,
          "the view's offset would pass 2^64 - 1 elements, or a stride 4294967295 (DirectML "
          "strides are 32-bit)");
     return false;
@@ -88,14 +88,14 @@ static bool apply_slice(struct dmlt_view *v, const char *text, struct cli_error 
         return false;
     const char *c1 = strchr(rest, ':');
     if (c1 == NULL) {
-        fail(e, "bad_operation", opt, text, "expected DIM=START:STOP[:STEP], like h=0:2");
+        fail(e, CLI_E_BAD_OPERATION, opt, text, "expected DIM=START:STOP[:STEP], like h=0:2");
         set_hint(e, "to take one index and drop the dim, use --select DIM=INDEX");
         return false;
     }
     const char *c2 = strchr(c1 + 1, ':');
     const char *stop_end = c2 ? c2 : c1 + 1 + strlen(c1 + 1);
     if (c2 && strchr(c2 + 1, ':'))
-        return fail(e, "bad_operation", opt, text, "more than two ':' (DIM=START:STOP[:STEP])");
+        return fail(e, CLI_E_BAD_OPERATION, opt, text, "more than two ':' (DIM=START:STOP[:STEP])");
     int64_t start = 0, stop = 0, step = 1;
     bool has_start = c1 > rest, has_stop = stop_end > c1 + 1;
     if (has_start && !parse_int(rest, (size_t)(c1 - rest), &start, e, opt, text, "START"))
@@ -106,9 +106,9 @@ static bool apply_slice(struct dmlt_view *v, const char *text, struct cli_error 
         return false;
     char dn[8];
     if (step == 0)
-        return fail(e, "bad_step", opt, text, "the step is 0 (a slice steps by 1 or more)");
+        return fail(e, CLI_E_BAD_STEP, opt, text, "the step is 0 (a slice steps by 1 or more)");
     if (step < 0) {
-        fail(e, "negative_step", opt, text,
+        fail(e, CLI_E_NEGATIVE_STEP, opt, text,
              "a negative step reverses the dim: DirectML strides are unsigned, so a reversed "
              "view needs a copy");
         set_hint(e, "slice with a positive step and reverse the data in a copy");
@@ -120,7 +120,7 @@ static bool apply_slice(struct dmlt_view *v, const char *text, struct cli_error 
     case DMLT_OK:
         return true;
     case DMLT_E_ZERO_SIZE:
-        fail(e, "empty_slice", opt, text,
+        fail(e, CLI_E_EMPTY_SLICE, opt, text,
              "selects nothing from %s (size %" PRIu32 "): DirectML has no zero sizes",
              dname(dn, v->t.rank, dim), v->t.sizes[dim]);
         set_hint(e, "indices of %s are 0..%" PRIu32 " (or -%" PRIu32 "..-1 from the end)", dn,
@@ -136,7 +136,7 @@ static bool apply_slice(struct dmlt_view *v, const char *text, struct cli_error 
     case DMLT_E_WORK_CAP:
         break;
     }
-    return fail(e, "internal", opt, text, "unexpected error slicing");
+    return fail(e, CLI_E_INTERNAL, opt, text, "unexpected error slicing");
 }
 
 static bool apply_select(struct dmlt_view *v, const char *text, struct cli_error *e)
@@ -153,13 +153,13 @@ static bool apply_select(struct dmlt_view *v, const char *text, struct cli_error
     case DMLT_OK:
         return true;
     case DMLT_E_COORD:
-        fail(e, "index_range", opt, text, "index %.40s is outside %s (size %" PRIu32 ")", rest,
+        fail(e, CLI_E_INDEX_RANGE, opt, text, "index %.40s is outside %s (size %" PRIu32 ")", rest,
              dname(dn, v->t.rank, dim), v->t.sizes[dim]);
         set_hint(e, "indices of %s are 0..%" PRIu32 " (or -%" PRIu32 "..-1 from the end)", dn,
                  v->t.sizes[dim] - 1, v->t.sizes[dim]);
         return false;
     case DMLT_E_RANK:
-        fail(e, "select_rank", opt, text,
+        fail(e, CLI_E_SELECT_RANK, opt, text,
              "would drop the only dim: a DirectML tensor has rank 1 to 8");
         if (index == -1)
             set_hint(e, "keep one element as a rank-1 view with --slice %s=-1:",
@@ -177,7 +177,7 @@ static bool apply_select(struct dmlt_view *v, const char *text, struct cli_error
     case DMLT_E_WORK_CAP:
         break;
     }
-    return fail(e, "internal", opt, text, "unexpected error selecting");
+    return fail(e, CLI_E_INTERNAL, opt, text, "unexpected error selecting");
 }
 
 static bool apply_permute(struct dmlt_view *v, const char *text, struct cli_error *e)
@@ -186,7 +186,7 @@ static bool apply_permute(struct dmlt_view *v, const char *text, struct cli_erro
     struct dmlt_error err;
     if (dmlt_layout_parse(text, strlen(text), v->t.rank, order) != DMLT_OK) {
         const char *letters = dmlt_dim_letters(v->t.rank);
-        fail(e, "bad_order", "--permute", text, "not an order of the %u dims of the view",
+        fail(e, CLI_E_BAD_ORDER, "--permute", text, "not an order of the %u dims of the view",
              v->t.rank);
         if (letters)
             set_hint(e, "give each dim once: indices 0..%u, or the letters %s in the new order",
@@ -221,14 +221,14 @@ static bool apply_broadcast_to(struct dmlt_view *v, const char *text, struct cli
     case DMLT_OK:
         break;
     case DMLT_E_RANK:
-        fail(e, "broadcast_rank", opt, text,
+        fail(e, CLI_E_BROADCAST_RANK, opt, text,
              "%u sizes for a view of rank %u (sizes %s): broadcasting adds leading dims, it "
              "removes none",
              n, v->t.rank, have);
         return false;
     case DMLT_E_INVALID: {
         unsigned lead = n - v->t.rank, d = (unsigned)err.dim;
-        fail(e, "broadcast_size", opt, text,
+        fail(e, CLI_E_BROADCAST_SIZE, opt, text,
              "dim %u of the view has size %" PRIu32 ", which cannot become %" PRIu32
              " (only size-1 dims grow)",
              d - lead, v->t.sizes[d - lead], sizes[d]);
@@ -244,7 +244,7 @@ static bool apply_broadcast_to(struct dmlt_view *v, const char *text, struct cli
     case DMLT_E_WORK_CAP:
         break;
     }
-    return fail(e, "internal", opt, text, "unexpected error broadcasting");
+    return fail(e, CLI_E_INTERNAL, opt, text, "unexpected error broadcasting");
 }
 
 static bool apply_reshape(struct dmlt_view *v, const char *text, struct cli_error *e)
@@ -253,12 +253,12 @@ static bool apply_reshape(struct dmlt_view *v, const char *text, struct cli_erro
     int64_t sizes[DMLT_MAX_RANK];
     unsigned n = 0;
     if (text[0] == '\0')
-        return fail(e, "empty_field", opt, text, "empty list (expected sizes like 2,-1)");
+        return fail(e, CLI_E_EMPTY_FIELD, opt, text, "empty list (expected sizes like 2,-1)");
     for (const char *p = text;;) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
         if (n == DMLT_MAX_RANK)
-            return fail(e, "too_many_dims", opt, text, "more than %u sizes (rank is 1..%u)",
+            return fail(e, CLI_E_TOO_MANY_DIMS, opt, text, "more than %u sizes (rank is 1..%u)",
                         DMLT_MAX_RANK, DMLT_MAX_RANK);
         char what[24] = "size ";
         *put_u64(what + 5, n) = '\0';
@@ -281,7 +281,8 @@ static bool apply_reshape(struct dmlt_view *v, const char *text, struct cli_erro
     for (unsigned i = 0; i < n; i++)
         inferred += sizes[i] == -1;
     if (inferred > 1)
-        return fail(e, "bad_size", opt, text, "%u sizes are -1; one at most is computed", inferred);
+        return fail(e, CLI_E_BAD_SIZE, opt, text, "%u sizes are -1; one at most is computed",
+                    inferred);
     struct dmlt_error err;
     enum dmlt_status st = dmlt_view_reshape(v, n, sizes, &err);
     if (st == DMLT_OK)
@@ -293,23 +294,23 @@ static bool apply_reshape(struct dmlt_view *v, const char *text, struct cli_erro
         break;
     case DMLT_E_INVALID:
         if (err.dim >= 0)
-            fail(e, "reshape_count", opt, text,
+            fail(e, CLI_E_RESHAPE_COUNT, opt, text,
                  "the view's sizes %s do not divide by the other sizes: -1 has no whole value",
                  have);
         else
-            fail(e, "reshape_count", opt, text,
+            fail(e, CLI_E_RESHAPE_COUNT, opt, text,
                  "the view's sizes %s have another element count: a reshape keeps every "
                  "element",
                  have);
         return false;
     case DMLT_E_RANGE:
-        return fail(e, "out_of_range", opt, text,
+        return fail(e, CLI_E_OUT_OF_RANGE, opt, text,
                     "a size or a stride of the result would pass 4294967295");
     case DMLT_E_LAYOUT: {
         unsigned i = (unsigned)err.dim, j = i + 1;
         while (j < v->t.rank && v->t.sizes[j] == 1)
             j++;
-        fail(e, "reshape_copy", opt, text,
+        fail(e, CLI_E_RESHAPE_COPY, opt, text,
              "needs a copy: dims %s (stride %" PRIu32 ") and %s (size %" PRIu32 ", stride %" PRIu32
              ") cannot be merged, since %" PRIu32 " is not %" PRIu32 " x %" PRIu32,
              dname(dn, v->t.rank, i), v->t.strides[i], dname(dn2, v->t.rank, j), v->t.sizes[j],
@@ -326,7 +327,7 @@ static bool apply_reshape(struct dmlt_view *v, const char *text, struct cli_erro
     case DMLT_E_WORK_CAP:
         break;
     }
-    return fail(e, "internal", opt, text, "unexpected error reshaping");
+    return fail(e, CLI_E_INTERNAL, opt, text, "unexpected error reshaping");
 }
 
 /* --split DIM=N or DIM=A+B+...: the start and size of each part. */
@@ -351,7 +352,7 @@ static bool parse_split(const struct dmlt_view *v, const char *text, struct spli
                         NULL))
             return false;
         if (size % n != 0) {
-            fail(e, "split_unequal", opt, text,
+            fail(e, CLI_E_SPLIT_UNEQUAL, opt, text,
                  "%s has size %" PRIu32 ", which %" PRIu64 " equal parts do not divide", dn, size,
                  n);
             if (n <= size && n <= 16) {
@@ -380,7 +381,7 @@ static bool parse_split(const struct dmlt_view *v, const char *text, struct spli
         const char *plus = strchr(p, '+');
         size_t len = plus ? (size_t)(plus - p) : strlen(p);
         if (s->n == MAX_VIEWS)
-            return fail(e, "too_many_values", opt, text, "more than %d parts", MAX_VIEWS);
+            return fail(e, CLI_E_TOO_MANY_VALUES, opt, text, "more than %d parts", MAX_VIEWS);
         char what[24] = "part ";
         *put_u64(what + 5, s->n) = '\0';
         uint64_t u;
@@ -393,7 +394,7 @@ static bool parse_split(const struct dmlt_view *v, const char *text, struct spli
         p = plus + 1;
     }
     if (sum != size)
-        return fail(e, "split_sum", opt, text,
+        return fail(e, CLI_E_SPLIT_SUM, opt, text,
                     "the parts add up to %" PRIu64 ", but %s has size %" PRIu32, sum, dn, size);
     return true;
 }
@@ -454,7 +455,7 @@ static bool walk_from(struct walk *w, const struct dmlt_view *at, unsigned op, s
             return false;
     }
     if (w->count == MAX_VIEWS) {
-        fail(e, "too_many_views", NULL, NULL, "more than %d views", MAX_VIEWS);
+        fail(e, CLI_E_TOO_MANY_VIEWS, NULL, NULL, "more than %d views", MAX_VIEWS);
         set_hint(e, "split into fewer parts");
         return false;
     }
@@ -471,7 +472,7 @@ static bool walk_views(const struct cli_config *cfg, const struct dmlt_tensor *p
     struct dmlt_view v = DMLT_VIEW_INIT;
     struct dmlt_error err;
     if (dmlt_view_init(&v, parent, &err) != DMLT_OK)
-        return fail(e, "internal", NULL, NULL, "the parent is not a valid tensor");
+        return fail(e, CLI_E_INTERNAL, NULL, NULL, "the parent is not a valid tensor");
     return walk_from(&w, &v, 0, e);
 }
 
@@ -516,7 +517,7 @@ static bool measure(const struct parent_info *p, const struct dmlt_view *v, stru
     r->v = v;
     if (dmlt_view_bytes(v, &r->byte_offset, &r->whole_byte, &r->size) != DMLT_OK ||
         r->byte_offset > UINT64_MAX - p->td->base_offset)
-        return fail(e, "out_of_range", NULL, NULL,
+        return fail(e, CLI_E_OUT_OF_RANGE, NULL, NULL,
                     "a view's offset or size is past 2^64 - 1 bytes (DML_BUFFER_BINDING's "
                     "Offset and SizeInBytes are UINT64)");
     r->offset = p->td->base_offset + r->byte_offset;
@@ -983,7 +984,7 @@ static bool run_view(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     bool w;
     if (dmlt_view_init(&whole, &td.t, &err) != DMLT_OK ||
         dmlt_view_bytes(&whole, &zero, &w, &minimum) != DMLT_OK)
-        return fail(e, "out_of_range", "--sizes", cfg->t.sizes,
+        return fail(e, CLI_E_OUT_OF_RANGE, "--sizes", cfg->t.sizes,
                     "the tensor's minimum implied size is past 2^64 - 1 bytes "
                     "(DML_BUFFER_BINDING sizes are UINT64)");
     p.total = td.has_total ? td.total : minimum;
@@ -993,7 +994,7 @@ static bool run_view(struct cli_config *cfg, struct outbuf *out, struct cli_erro
                         NULL))
             return false;
     } else if (p.total > UINT64_MAX - td.base_offset) {
-        return fail(e, "out_of_range", "--base-offset", cfg->t.base_offset,
+        return fail(e, CLI_E_OUT_OF_RANGE, "--base-offset", cfg->t.base_offset,
                     "the base offset plus the tensor's size is past 2^64 - 1 bytes");
     } else {
         p.buffer_size = td.base_offset + p.total;

@@ -19,7 +19,7 @@ static bool describe_dtype(const char *text, enum dmlt_dtype *out, struct cli_er
     const char *names[DMLT_DTYPE_COUNT];
     for (int i = 0; i < DMLT_DTYPE_COUNT; i++)
         names[i] = dmlt_dtype_get((enum dmlt_dtype)(i + 1))->name;
-    fail(e, "bad_dtype", "--dtype", text, "not a DirectML data type");
+    fail(e, CLI_E_BAD_DTYPE, "--dtype", text, "not a DirectML data type");
     const char *s = suggest(text, names, DMLT_DTYPE_COUNT);
     if (s)
         set_hint(e, "did you mean %s?", s);
@@ -34,13 +34,13 @@ static bool describe_pad(const char *text, unsigned rank, uint32_t pad[], struct
 {
     const char *p = text;
     if (*p == '\0')
-        return fail(e, "empty_field", "--pad", text, "no DIM=N given");
+        return fail(e, CLI_E_EMPTY_FIELD, "--pad", text, "no DIM=N given");
     for (;;) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
         const char *eq = memchr(p, '=', len);
         if (eq == NULL) {
-            fail(e, "bad_pad", "--pad", text, "expected DIM=N, like w=2");
+            fail(e, CLI_E_BAD_PAD, "--pad", text, "expected DIM=N, like w=2");
             return false;
         }
         unsigned d;
@@ -50,7 +50,7 @@ static bool describe_pad(const char *text, unsigned rank, uint32_t pad[], struct
                         text, "the padding", NULL))
             return false;
         if (n > UINT32_MAX - pad[d])
-            return fail(e, "out_of_range", "--pad", text, "padding adds up past %" PRIu32,
+            return fail(e, CLI_E_OUT_OF_RANGE, "--pad", text, "padding adds up past %" PRIu32,
                         UINT32_MAX);
         pad[d] += (uint32_t)n;
         if (!comma)
@@ -106,7 +106,7 @@ static bool describe_flags(const char *text, uint32_t *out, struct cli_error *e)
         *out = (uint32_t)v;
         return true;
     }
-    fail(e, "bad_flags", "--flags", text, "not a DML_TENSOR_FLAGS value");
+    fail(e, CLI_E_BAD_FLAGS, "--flags", text, "not a DML_TENSOR_FLAGS value");
     set_hint(e, "use none, owned_by_dml, or a number");
     return false;
 }
@@ -151,7 +151,7 @@ static bool layout_error(const struct tensor_args *a, unsigned rank, struct cli_
     const char *opt = a->order ? "--order" : "--layout";
     const char *text = a->order ? a->order : a->layout;
     const char *letters = dmlt_dim_letters(rank);
-    fail(e, "bad_layout", opt, text, "not a memory order for rank %u", rank);
+    fail(e, CLI_E_BAD_LAYOUT, opt, text, "not a memory order for rank %u", rank);
     if (letters)
         set_hint(e, "use a permutation of %s, row-major, col-major, or indices like %s", letters,
                  rank == 4 ? "0,2,3,1" : "0,1,...");
@@ -171,14 +171,14 @@ static bool describe_strides(const struct tensor_args *a, unsigned given_rank,
                          "stride", "strides"))
         return false;
     if (n != t->rank && n != given_rank) {
-        fail(e, "stride_count", "--strides", a->strides,
+        fail(e, CLI_E_STRIDE_COUNT, "--strides", a->strides,
              "%u strides for %u sizes (give one stride per dimension)", n, t->rank);
         return false;
     }
     unsigned lead = t->rank - n;
     uint64_t s0 = lead ? leading_stride(n, t->sizes + lead, v) : 0;
     if (s0 > DMLT_MAX_STRIDE) {
-        fail(e, "stride_range", "--rank", a->rank,
+        fail(e, CLI_E_STRIDE_RANGE, "--rank", a->rank,
              "the added dims would need stride %" PRIu64 ", over 4294967295", s0);
         set_hint(e, "give all %u strides in --strides", t->rank);
         return false;
@@ -196,7 +196,7 @@ bool describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struc
     if (!describe_dtype(a->dtype, &t->dtype, e))
         return false;
     if (a->sizes == NULL) {
-        fail(e, "missing_option", "--sizes", NULL, "missing; it is required");
+        fail(e, CLI_E_MISSING_OPTION, "--sizes", NULL, "missing; it is required");
         set_hint(e, "for example --sizes 1,3,224,224 (logical order: N,C,H,W)");
         return false;
     }
@@ -212,7 +212,7 @@ bool describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struc
                         "the rank", NULL))
             return false;
         if (r < given_rank)
-            return fail(e, "bad_rank", "--rank", a->rank,
+            return fail(e, CLI_E_BAD_RANK, "--rank", a->rank,
                         "smaller than the %u sizes given (--rank only adds leading dims)",
                         given_rank);
         t->rank = (unsigned)r;
@@ -231,7 +231,7 @@ bool describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struc
     const char *first = NULL;
     for (int i = 0; i < 3; i++) {
         if (src[i] && first) {
-            fail(e, "conflicting_options", src[i], NULL, "conflicts with %s", first);
+            fail(e, CLI_E_CONFLICTING_OPTIONS, src[i], NULL, "conflicts with %s", first);
             set_hint(e, "strides come from one of --strides, --layout or --order");
             return false;
         }
@@ -244,7 +244,7 @@ bool describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struc
                           : a->row_pitch_align ? "--row-pitch-align"
                                                : NULL;
         if (mod) {
-            fail(e, "conflicting_options", mod, NULL,
+            fail(e, CLI_E_CONFLICTING_OPTIONS, mod, NULL,
                  "modifies a layout; it cannot be "
                  "combined with --strides");
             set_hint(e, "write the strides you want in --strides (0 to broadcast)");
@@ -275,7 +275,7 @@ bool describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struc
                         "--row-pitch-align", a->row_pitch_align, "the alignment", NULL))
             return false;
         if (t->rank < 2)
-            return fail(e, "bad_row_pitch", "--row-pitch-align", a->row_pitch_align,
+            return fail(e, CLI_E_BAD_ROW_PITCH, "--row-pitch-align", a->row_pitch_align,
                         "a rank-1 tensor has no rows");
         spec.row_pitch_align_bytes = (uint32_t)r;
     }
@@ -287,7 +287,7 @@ bool describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struc
     case DMLT_OK:
         return true;
     case DMLT_E_INVALID:
-        fail(e, "bad_row_pitch", "--row-pitch-align", a->row_pitch_align,
+        fail(e, CLI_E_BAD_ROW_PITCH, "--row-pitch-align", a->row_pitch_align,
              "not a whole number of %u-bit elements", (unsigned)dmlt_u128_to_u64(err.limit));
         set_hint(e, "use a multiple of the element size, e.g. 256");
         return false;
@@ -304,7 +304,7 @@ bool describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struc
                 break;
             }
         }
-        fail(e, "bad_pad", "--pad", text,
+        fail(e, CLI_E_BAD_PAD, "--pad", text,
              "%s is the outermost dimension of this layout; padding after it changes no stride",
              dn);
         set_hint(e, "for bytes after the tensor, use --total-size");
@@ -314,7 +314,7 @@ bool describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struc
         char dn[8], num[40];
         dim_name(dn, t->rank, (unsigned)err.dim);
         num[fmt_u128(num, err.value)] = '\0';
-        return fail(e, "stride_range", "--sizes", a->sizes,
+        return fail(e, CLI_E_STRIDE_RANGE, "--sizes", a->sizes,
                     "the stride of dimension %d (%s) would be %s, over 4294967295 (DirectML "
                     "strides are 32-bit)",
                     err.dim, dn, num);
@@ -326,7 +326,7 @@ bool describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struc
     case DMLT_E_WORK_CAP:
         break;
     }
-    return fail(e, "internal", NULL, NULL, "unexpected error computing strides");
+    return fail(e, CLI_E_INTERNAL, NULL, NULL, "unexpected error computing strides");
 }
 
 void layout_name(struct outbuf *b, unsigned rank, const unsigned order[])

@@ -105,7 +105,7 @@ static char *arena_begin(struct descriptor *d)
 
 static bool too_long(const char *key, struct cli_error *e)
 {
-    fail(e, "too_long", NULL, NULL, "the values are too long (more than %zu bytes in all)",
+    fail(e, CLI_E_TOO_LONG, NULL, NULL, "the values are too long (more than %zu bytes in all)",
          sizeof((struct descriptor *)0)->arena);
     e->key = key;
     return false;
@@ -130,7 +130,8 @@ static bool arena_end(struct descriptor *d, const char *key, struct cli_error *e
     return true;
 }
 
-static bool bad_value(struct cli_error *e, const char *key, const char *id, const char *message)
+static bool bad_value(struct cli_error *e, const char *key, enum cli_error_id id,
+                      const char *message)
 {
     fail(e, id, NULL, NULL, "%s", message);
     e->key = key;
@@ -158,8 +159,8 @@ static bool put_number(struct descriptor *d, const cJSON *v, const char *key, st
     case JSON_INTEGER_HUGE:
         break;
     }
-    fail(e, "out_of_range", NULL, text, "a whole number of more than %d digits, past every range",
-         MAX_DIGITS);
+    fail(e, CLI_E_OUT_OF_RANGE, NULL, text,
+         "a whole number of more than %d digits, past every range", MAX_DIGITS);
     e->key = key;
     return false;
 }
@@ -186,7 +187,7 @@ static bool list_text(struct descriptor *d, const cJSON *v, const char *key, con
         return true;
     }
     if (!has_type(v, cJSON_Array))
-        return bad_value(e, key, "bad_type", "expected a list, like [1,2,3], or \"1,2,3\"");
+        return bad_value(e, key, CLI_E_BAD_TYPE, "expected a list, like [1,2,3], or \"1,2,3\"");
     *out = arena_begin(d);
     bool first = true;
     for (const cJSON *it = v->child; it; it = it->next) {
@@ -200,7 +201,7 @@ static bool list_text(struct descriptor *d, const cJSON *v, const char *key, con
             if (!arena_put(d, it->valuestring, strlen(it->valuestring), key, e))
                 return false;
         } else {
-            return bad_value(e, key, "bad_type", "list items are numbers or strings");
+            return bad_value(e, key, CLI_E_BAD_TYPE, "list items are numbers or strings");
         }
     }
     return arena_end(d, key, e);
@@ -215,7 +216,7 @@ static bool scalar_text(struct descriptor *d, const cJSON *v, const char *key, c
         return true;
     }
     if (!has_type(v, cJSON_Number))
-        return bad_value(e, key, "bad_type", "expected a number or a string");
+        return bad_value(e, key, CLI_E_BAD_TYPE, "expected a number or a string");
     *out = arena_begin(d);
     return put_number(d, v, key, e) && arena_end(d, key, e);
 }
@@ -228,12 +229,12 @@ static bool dtype_text(const cJSON *v, const char *key, const char **out, struct
         const struct dmlt_dtype_info *info =
             x >= 1 && x <= DMLT_DTYPE_COUNT ? dmlt_dtype_get((enum dmlt_dtype)x) : NULL;
         if (info == NULL)
-            return bad_value(e, key, "bad_dtype", "not a DML_TENSOR_DATA_TYPE value (1..13)");
+            return bad_value(e, key, CLI_E_BAD_DTYPE, "not a DML_TENSOR_DATA_TYPE value (1..13)");
         *out = info->name;
         return true;
     }
     if (!has_type(v, cJSON_String))
-        return bad_value(e, key, "bad_type", "expected a data type name, like \"float16\"");
+        return bad_value(e, key, CLI_E_BAD_TYPE, "expected a data type name, like \"float16\"");
     *out = v->valuestring;
     return true;
 }
@@ -246,10 +247,10 @@ static bool broadcast_text(struct descriptor *d, const cJSON *v, const char *key
         unsigned n = 0;
         for (const cJSON *it = v->child; it; it = it->next) {
             if (!cJSON_IsBool(it))
-                return bad_value(e, key, "bad_type",
+                return bad_value(e, key, CLI_E_BAD_TYPE,
                                  "a list of booleans, one per dimension, or of dimensions");
             if (n == DMLT_MAX_RANK)
-                return bad_value(e, key, "too_many_values",
+                return bad_value(e, key, CLI_E_TOO_MANY_VALUES,
                                  "more than 8 booleans (one per dimension)");
             d->broadcast_check[n++] = cJSON_IsTrue(it);
         }
@@ -288,7 +289,7 @@ static bool pad_text(struct descriptor *d, const cJSON *v, const char *key, cons
         if (!arena_put(d, it->string, strlen(it->string), key, e) || !arena_put(d, "=", 1, key, e))
             return false;
         if (!has_type(it, cJSON_Number))
-            return bad_value(e, key, "bad_type", "pad amounts are numbers: {\"w\": 2}");
+            return bad_value(e, key, CLI_E_BAD_TYPE, "pad amounts are numbers: {\"w\": 2}");
         if (!put_number(d, it, key, e))
             return false;
     }
@@ -396,7 +397,7 @@ static bool read_command(struct descriptor *d, const cJSON *v, const char *key, 
                               : ", ",
                  cli_commands[i]->name);
     }
-    fail(e, "bad_command", NULL, has_type(v, cJSON_String) ? v->valuestring : NULL,
+    fail(e, CLI_E_BAD_COMMAND, NULL, has_type(v, cJSON_String) ? v->valuestring : NULL,
          "not a batch command (%s)", names);
     e->key = key;
     return false;
@@ -410,10 +411,11 @@ static bool read_coords(struct descriptor *d, const cJSON *v, const char *key, b
         return list_text(d, v, key, &d->coords[0], e);
     }
     if (!has_type(v, cJSON_Array))
-        return bad_value(e, key, "bad_type", "expected a list of coordinates: [[0,1],[1,2]]");
+        return bad_value(e, key, CLI_E_BAD_TYPE, "expected a list of coordinates: [[0,1],[1,2]]");
     for (const cJSON *it = v->child; it; it = it->next) {
         if (d->cfg.n_coords == DESC_MAX_COORDS)
-            return bad_value(e, key, "too_many_values", "more than 256 coordinates in one record");
+            return bad_value(e, key, CLI_E_TOO_MANY_VALUES,
+                             "more than 256 coordinates in one record");
         if (!list_text(d, it, key, &d->coords[d->cfg.n_coords++], e))
             return false;
     }
@@ -442,11 +444,11 @@ static bool read_ops(struct descriptor *d, const cJSON *v, const char *key, stru
         {"reshape", "--reshape", VOP_RESHAPE}, {"split", "--split", VOP_SPLIT}};
     const size_t n = sizeof ops / sizeof ops[0];
     if (!has_type(v, cJSON_Array))
-        return bad_value(e, key, "bad_type",
+        return bad_value(e, key, CLI_E_BAD_TYPE,
                          "expected a list of operations, like [{\"slice\":\"h=0:2\"}]");
     for (const cJSON *it = v->child; it; it = it->next) {
         if (!has_type(it, cJSON_Object) || it->child == NULL || it->child->next != NULL)
-            return bad_value(e, key, "bad_operation",
+            return bad_value(e, key, CLI_E_BAD_OPERATION,
                              "each operation is an object with one key: slice, select, permute, "
                              "broadcast_to, reshape or split");
         const cJSON *op = it->child;
@@ -454,13 +456,13 @@ static bool read_ops(struct descriptor *d, const cJSON *v, const char *key, stru
         while (i < n && strcmp(ops[i].name, op->string) != 0)
             i++;
         if (i == n) {
-            fail(e, "bad_operation", NULL, op->string, "not an operation");
+            fail(e, CLI_E_BAD_OPERATION, NULL, op->string, "not an operation");
             set_hint(e, "operations: slice, select, permute, broadcast_to, reshape, split");
             e->key = key;
             return false;
         }
         if (d->cfg.n_ops == MAX_VIEW_OPS)
-            return bad_value(e, key, "too_many_values", "more than 16 operations");
+            return bad_value(e, key, CLI_E_TOO_MANY_VALUES, "more than 16 operations");
         if (!list_text(d, op, key, &d->cfg.op_text[d->cfg.n_ops], e))
             return false;
         d->cfg.op_kind[d->cfg.n_ops++] = ops[i].kind;
@@ -532,7 +534,7 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
 {
     descriptor_reset(d, mode);
     if (!has_type(obj, cJSON_Object)) {
-        fail(e, "bad_record", NULL, NULL,
+        fail(e, CLI_E_BAD_RECORD, NULL, NULL,
              "a descriptor is a JSON object, like {\"sizes\":[1,3,8,8]}");
         return false;
     }
@@ -549,7 +551,7 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
             const char *names[N_KEYS];
             for (size_t i = 0; i < N_KEYS; i++)
                 names[i] = keys[i].name;
-            fail(e, "unknown_key", NULL, NULL, "not a descriptor key");
+            fail(e, CLI_E_UNKNOWN_KEY, NULL, NULL, "not a descriptor key");
             e->key = key;
             const char *s = suggest(key, names, N_KEYS);
             if (s)
@@ -568,7 +570,7 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
         const enum slot field = k->slot == S_COORDS ? S_COORD : k->slot;
         const char *before = field == S_IGNORED ? earlier_key(obj, it) : seen[field];
         if (before) {
-            fail(e, "duplicate_key", NULL, NULL, "given twice (also as \"%s\")", before);
+            fail(e, CLI_E_DUPLICATE_KEY, NULL, NULL, "given twice (also as \"%s\")", before);
             e->key = key;
             return false;
         }
@@ -594,7 +596,7 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
             if (has_type(it, cJSON_NULL))
                 break; /* `size` prints null when no named layout fits */
             if (!has_type(it, cJSON_String))
-                return bad_value(e, key, "bad_type", "expected a layout name, like \"nhwc\"");
+                return bad_value(e, key, CLI_E_BAD_TYPE, "expected a layout name, like \"nhwc\"");
             *slot = it->valuestring;
             break;
         case S_BROADCAST:
@@ -638,7 +640,7 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
         remember(d, k->option, key);
     }
     if (d->cfg.t.sizes == NULL) {
-        fail(e, "missing_key", NULL, NULL, "missing: every descriptor has sizes");
+        fail(e, CLI_E_MISSING_KEY, NULL, NULL, "missing: every descriptor has sizes");
         e->key = mode == DESC_SCAN ? "Sizes" : "sizes";
         set_hint(e, "for example {\"sizes\":[1,3,224,224]}");
         return false;
@@ -650,25 +652,25 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
         for (const char *c = d->cfg.t.sizes; *c; c++)
             n += *c == ',';
         if (small_integer(dimension_count) != n) {
-            fail(e, "dimension_count", NULL, NULL, "DimensionCount is not the number of Sizes (%d)",
-                 n);
+            fail(e, CLI_E_DIMENSION_COUNT, NULL, NULL,
+                 "DimensionCount is not the number of Sizes (%d)", n);
             e->key = "DimensionCount";
             return false;
         }
     }
     explicit_strides_describe(d);
     if (d->cfg.cmd == CMD_OFFSET && d->cfg.n_coords == 0) {
-        fail(e, "missing_key", NULL, NULL, "missing: offset needs coord or coords");
+        fail(e, CLI_E_MISSING_KEY, NULL, NULL, "missing: offset needs coord or coords");
         e->key = "coords";
         return false;
     }
     if (d->cfg.cmd != CMD_VIEW && seen[S_OPS]) {
-        fail(e, "unexpected_key", NULL, NULL, "only for \"command\": \"view\"");
+        fail(e, CLI_E_UNEXPECTED_KEY, NULL, NULL, "only for \"command\": \"view\"");
         e->key = "ops";
         return false;
     }
     if (d->cfg.cmd != CMD_OFFSET && d->cfg.n_coords != 0) {
-        fail(e, "unexpected_key", NULL, NULL, "only for \"command\": \"offset\"");
+        fail(e, CLI_E_UNEXPECTED_KEY, NULL, NULL, "only for \"command\": \"offset\"");
         e->key = "coords";
         return false;
     }
@@ -922,7 +924,7 @@ bool descriptor_check_described(struct descriptor *d, const struct tensor_desc *
         for (unsigned i = 0; ok && i < t->t.rank; i++)
             ok = d->broadcast_check[i] == (t->t.sizes[i] > 1 && t->t.strides[i] == 0);
         if (!ok) {
-            fail(e, "conflicting_keys", NULL, NULL,
+            fail(e, CLI_E_CONFLICTING_KEYS, NULL, NULL,
                  "does not match the strides (a dim is broadcast when its size is over 1 "
                  "and its stride 0)");
             e->key = "broadcast";
@@ -938,12 +940,12 @@ bool descriptor_check_described(struct descriptor *d, const struct tensor_desc *
     unsigned order[DMLT_MAX_RANK];
     const unsigned rank = t->t.rank;
     if (dmlt_layout_parse(d->layout_check, strlen(d->layout_check), rank, order) != DMLT_OK) {
-        fail(e, "bad_layout", NULL, d->layout_check, "not a memory order for rank %u", rank);
+        fail(e, CLI_E_BAD_LAYOUT, NULL, d->layout_check, "not a memory order for rank %u", rank);
         e->key = "layout";
         return false;
     }
     if (!dmlt_strides_follow_order(rank, t->t.sizes, t->t.strides, order)) {
-        fail(e, "conflicting_keys", NULL, d->layout_check,
+        fail(e, CLI_E_CONFLICTING_KEYS, NULL, d->layout_check,
              "the strides given do not follow this layout's memory order");
         e->key = "layout";
         /* The layout's own strides, with the dims the strides broadcast. */

@@ -8,11 +8,21 @@
 /* Long or binary text from the command line is cut and escaped. */
 #define TEXT_MAX 120
 
-bool fail(struct cli_error *e, const char *id, const char *option, const char *text,
+const char *cli_error_name(enum cli_error_id id)
+{
+    static const char *const names[] = {
+#define CLI_ERROR_NAME(name, text) text,
+        CLI_ERRORS(CLI_ERROR_NAME)
+#undef CLI_ERROR_NAME
+    };
+    return (unsigned)id < CLI_E_COUNT ? names[id] : "internal";
+}
+
+bool fail(struct cli_error *e, enum cli_error_id id, const char *option, const char *text,
           const char *fmt, ...)
 {
     e->exit_code = EXIT_USAGE;
-    e->id = id;
+    e->id = cli_error_name(id);
     e->option = option;
     e->key = NULL;
     e->text = text;

@@ -7,6 +7,93 @@
 
 enum exit_code { EXIT_OK = 0, EXIT_RULE = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
 
+/* Every error id the command line reports, once: the JSON error object's
+ * "id" (docs/schema/error.schema.json lists the same, which the test
+ * docs/error_ids checks). Sorted by name; scripts depend on these texts. */
+#define CLI_ERRORS(X)                                                                              \
+    X(BAD_BINDING, "bad_binding")                                                                  \
+    X(BAD_COLOR, "bad_color")                                                                      \
+    X(BAD_COMMAND, "bad_command")                                                                  \
+    X(BAD_DIMENSION, "bad_dimension")                                                              \
+    X(BAD_DTYPE, "bad_dtype")                                                                      \
+    X(BAD_FIELD, "bad_field")                                                                      \
+    X(BAD_FLAGS, "bad_flags")                                                                      \
+    X(BAD_FORMAT, "bad_format")                                                                    \
+    X(BAD_JSON, "bad_json")                                                                        \
+    X(BAD_LAYOUT, "bad_layout")                                                                    \
+    X(BAD_NAME, "bad_name")                                                                        \
+    X(BAD_NUMBER, "bad_number")                                                                    \
+    X(BAD_OPERATION, "bad_operation")                                                              \
+    X(BAD_ORDER, "bad_order")                                                                      \
+    X(BAD_PAD, "bad_pad")                                                                          \
+    X(BAD_RANK, "bad_rank")                                                                        \
+    X(BAD_RECORD, "bad_record")                                                                    \
+    X(BAD_ROW_PITCH, "bad_row_pitch")                                                              \
+    X(BAD_SIZE, "bad_size")                                                                        \
+    X(BAD_STEP, "bad_step")                                                                        \
+    X(BAD_TYPE, "bad_type")                                                                        \
+    X(BAD_VIEW, "bad_view")                                                                        \
+    X(BINDING_COUNT, "binding_count")                                                              \
+    X(BINDING_FIELD, "binding_field")                                                              \
+    X(BROADCAST_RANK, "broadcast_rank")                                                            \
+    X(BROADCAST_SIZE, "broadcast_size")                                                            \
+    X(CANNOT_OPEN, "cannot_open")                                                                  \
+    X(CONFLICTING_KEYS, "conflicting_keys")                                                        \
+    X(CONFLICTING_OPTIONS, "conflicting_options")                                                  \
+    X(COORDINATE_COUNT, "coordinate_count")                                                        \
+    X(COORDINATE_OUT_OF_RANGE, "coordinate_out_of_range")                                          \
+    X(DIMENSION_COUNT, "dimension_count")                                                          \
+    X(DISPATCHABLE_MISSING, "dispatchable_missing")                                                \
+    X(DUPLICATE_KEY, "duplicate_key")                                                              \
+    X(DUPLICATE_OPTION, "duplicate_option")                                                        \
+    X(ELEMENT_COUNT_RANGE, "element_count_range")                                                  \
+    X(ELEMENT_SIZE_UNKNOWN, "element_size_unknown")                                                \
+    X(EMPTY_FIELD, "empty_field")                                                                  \
+    X(EMPTY_SLICE, "empty_slice")                                                                  \
+    X(INDEX_RANGE, "index_range")                                                                  \
+    X(INPUT_TOO_LARGE, "input_too_large")                                                          \
+    X(INTERNAL, "internal")                                                                        \
+    X(IO_ERROR, "io_error")                                                                        \
+    X(MISSING_ARGUMENT, "missing_argument")                                                        \
+    X(MISSING_KEY, "missing_key")                                                                  \
+    X(MISSING_OPTION, "missing_option")                                                            \
+    X(MISSING_VALUE, "missing_value")                                                              \
+    X(NEGATIVE_STEP, "negative_step")                                                              \
+    X(OFFSET_OUT_OF_RANGE, "offset_out_of_range")                                                  \
+    X(OUT_OF_MEMORY, "out_of_memory")                                                              \
+    X(OUT_OF_RANGE, "out_of_range")                                                                \
+    X(RECORD_TOO_LONG, "record_too_long")                                                          \
+    X(RESHAPE_COPY, "reshape_copy")                                                                \
+    X(RESHAPE_COUNT, "reshape_count")                                                              \
+    X(RESOURCE_MISSING, "resource_missing")                                                        \
+    X(SELECT_RANK, "select_rank")                                                                  \
+    X(SPLIT_SUM, "split_sum")                                                                      \
+    X(SPLIT_UNEQUAL, "split_unequal")                                                              \
+    X(STRIDE_COUNT, "stride_count")                                                                \
+    X(STRIDE_RANGE, "stride_range")                                                                \
+    X(TOO_LONG, "too_long")                                                                        \
+    X(TOO_MANY_DIMS, "too_many_dims")                                                              \
+    X(TOO_MANY_VALUES, "too_many_values")                                                          \
+    X(TOO_MANY_VIEWS, "too_many_views")                                                            \
+    X(TOTAL_SIZE_RANGE, "total_size_range")                                                        \
+    X(UNEXPECTED_ARGUMENT, "unexpected_argument")                                                  \
+    X(UNEXPECTED_KEY, "unexpected_key")                                                            \
+    X(UNEXPECTED_VALUE, "unexpected_value")                                                        \
+    X(UNKNOWN_COMMAND, "unknown_command")                                                          \
+    X(UNKNOWN_KEY, "unknown_key")                                                                  \
+    X(UNKNOWN_OPTION, "unknown_option")                                                            \
+    X(ZERO_SIZE, "zero_size")
+
+enum cli_error_id {
+#define CLI_ERROR_ENUM(name, text) CLI_E_##name,
+    CLI_ERRORS(CLI_ERROR_ENUM)
+#undef CLI_ERROR_ENUM
+        CLI_E_COUNT
+};
+
+/* The id's text, "bad_number". */
+const char *cli_error_name(enum cli_error_id id);
+
 struct cli_error {
     int exit_code;
     const char *id;     /* "zero_size", "bad_number", ... */
@@ -26,7 +113,7 @@ struct cli_error {
 #endif
 
 /* Fills e as a usage error (exit 2); returns false for `return fail(...)`. */
-bool fail(struct cli_error *e, const char *id, const char *option, const char *text,
+bool fail(struct cli_error *e, enum cli_error_id id, const char *option, const char *text,
           const char *fmt, ...) DMLT_PRINTF(5, 6);
 void set_hint(struct cli_error *e, const char *fmt, ...) DMLT_PRINTF(2, 3);
 

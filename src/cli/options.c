@@ -312,7 +312,7 @@ static bool unknown_option(struct cli_error *e, const char *arg, size_t len, con
         names[i] = options[i].name;
     char name[64];
     snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), arg);
-    fail(e, "unknown_option", NULL, arg, "unknown option for %s", cmd);
+    fail(e, CLI_E_UNKNOWN_OPTION, NULL, arg, "unknown option for %s", cmd);
     const char *s = suggest(name, names, N_OPTIONS);
     if (s)
         set_hint(e, "did you mean %s? See 'dmltensor %s --help'", s, cmd);
@@ -336,7 +336,8 @@ static bool parse_options(int argc, char **argv, int first, struct cli_config *c
             continue;
         }
         if (arg[0] != '-' || arg[1] != '-') {
-            fail(e, "unexpected_argument", NULL, arg, "unexpected argument to %s", cfg->cmd_name);
+            fail(e, CLI_E_UNEXPECTED_ARGUMENT, NULL, arg, "unexpected argument to %s",
+                 cfg->cmd_name);
             set_hint(e, "options start with --; see 'dmltensor %s --help'", cfg->cmd_name);
             return false;
         }
@@ -346,10 +347,12 @@ static bool parse_options(int argc, char **argv, int first, struct cli_config *c
         if (o == NULL)
             return unknown_option(e, arg, len, cfg->cmd_name);
         if ((o->commands & CMD_BIT(cfg->cmd)) == 0)
-            return fail(e, "unknown_option", o->name, NULL, "not an option of %s", cfg->cmd_name);
+            return fail(e, CLI_E_UNKNOWN_OPTION, o->name, NULL, "not an option of %s",
+                        cfg->cmd_name);
         if (o->metavar == NULL) {
             if (eq)
-                return fail(e, "unexpected_value", o->name, eq + 1, "this option takes no value");
+                return fail(e, CLI_E_UNEXPECTED_VALUE, o->name, eq + 1,
+                            "this option takes no value");
             if (o->id == OPT_PROGRESS)
                 cfg->progress = true;
             continue;
@@ -360,19 +363,19 @@ static bool parse_options(int argc, char **argv, int first, struct cli_config *c
         } else if (i + 1 < argc) {
             value = argv[++i];
         } else {
-            fail(e, "missing_value", o->name, NULL, "needs a value (%s)", o->metavar);
+            fail(e, CLI_E_MISSING_VALUE, o->name, NULL, "needs a value (%s)", o->metavar);
             set_hint(e, "%s %s: %s", o->name, o->metavar, o->help);
             return false;
         }
         const char **slot = slot_for(cfg, o->id);
         if (slot == NULL && o->group == GROUP_OPERATIONS)
-            return fail(e, "too_many_values", o->name, value, "more than %d operations",
+            return fail(e, CLI_E_TOO_MANY_VALUES, o->name, value, "more than %d operations",
                         MAX_VIEW_OPS);
         if (slot == NULL)
-            return fail(e, "too_many_values", o->name, value, "given more than %d times",
+            return fail(e, CLI_E_TOO_MANY_VALUES, o->name, value, "given more than %d times",
                         MAX_REPEAT);
         if (*slot && !o->repeatable) {
-            fail(e, "duplicate_option", o->name, value, "given twice (first as \"%s\")", *slot);
+            fail(e, CLI_E_DUPLICATE_OPTION, o->name, value, "given twice (first as \"%s\")", *slot);
             set_hint(e, "give each option once");
             return false;
         }
@@ -415,7 +418,7 @@ static bool parse_format(struct cli_config *cfg, struct cli_error *e)
                          names[i]);
         used += w > 0 ? (size_t)w : 0;
     }
-    fail(e, "bad_format", "--format", cfg->format_text, "not a format of %s", cfg->cmd_name);
+    fail(e, CLI_E_BAD_FORMAT, "--format", cfg->format_text, "not a format of %s", cfg->cmd_name);
     set_hint(e, "%s prints %s", cfg->cmd_name, list);
     return false;
 }
@@ -431,7 +434,7 @@ bool parse_command_line(int argc, char **argv, struct cli_config *cfg, struct cl
     memset(cfg, 0, sizeof *cfg);
     cfg->coords = calloc((size_t)argc, sizeof cfg->coords[0]);
     if (cfg->coords == NULL)
-        return fail(e, "out_of_memory", NULL, NULL, "out of memory");
+        return fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     const char *name = argv[1];
     const struct command *c = cli_command_named(name);
     if (c) {
@@ -443,9 +446,9 @@ bool parse_command_line(int argc, char **argv, struct cli_config *cfg, struct cl
         for (; n < cli_n_commands && n < sizeof names / sizeof names[0]; n++)
             names[n] = cli_commands[n]->name;
         if (name[0] == '-')
-            fail(e, "unknown_option", NULL, name, "unknown option");
+            fail(e, CLI_E_UNKNOWN_OPTION, NULL, name, "unknown option");
         else
-            fail(e, "unknown_command", NULL, name, "unknown command");
+            fail(e, CLI_E_UNKNOWN_COMMAND, NULL, name, "unknown command");
         const char *s = suggest(name, names, n);
         if (s)
             set_hint(e, "did you mean '%s'? See 'dmltensor --help'", s);
@@ -460,12 +463,12 @@ bool parse_command_line(int argc, char **argv, struct cli_config *cfg, struct cl
     if (cfg->format_text && !parse_format(cfg, e))
         return false;
     if (cfg->field && cfg->format_text && cfg->format != FMT_TEXT)
-        return fail(e, "conflicting_options", "--field", cfg->field,
+        return fail(e, CLI_E_CONFLICTING_OPTIONS, "--field", cfg->field,
                     "prints one plain value; it cannot be combined with --format %s",
                     cfg->format_text);
     if (cfg->c_name) {
         if (cfg->format != FMT_C) {
-            fail(e, "conflicting_options", "--name", cfg->c_name,
+            fail(e, CLI_E_CONFLICTING_OPTIONS, "--name", cfg->c_name,
                  "names the variables of --format c");
             set_hint(e, "add --format c");
             return false;

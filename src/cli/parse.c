@@ -11,13 +11,13 @@ bool parse_uint(const char *text, size_t len, uint64_t min, uint64_t max, uint64
 {
     const char *subject = what ? what : "the value";
     if (len == 0)
-        return fail(e, "empty_field", option, whole, "%s is empty", subject);
+        return fail(e, CLI_E_EMPTY_FIELD, option, whole, "%s is empty", subject);
     uint64_t v = 0;
     bool over = false;
     for (size_t i = 0; i < len; i++) {
         char c = text[i];
         if (c < '0' || c > '9') {
-            fail(e, "bad_number", option, whole, "%s \"%.*s\" is not a decimal number", subject,
+            fail(e, CLI_E_BAD_NUMBER, option, whole, "%s \"%.*s\" is not a decimal number", subject,
                  (int)(len > 40 ? 40 : len), text);
             if (c == '-' || c == '+')
                 set_hint(e, "numbers take no sign");
@@ -40,11 +40,11 @@ bool parse_uint(const char *text, size_t len, uint64_t min, uint64_t max, uint64
         else
             snprintf(range, sizeof range, "allowed: %" PRIu64 "..%" PRIu64, min, max);
         if (over || v > max)
-            return fail(e, "out_of_range", option, whole, "%s is %.*s, over %" PRIu64 " (%s)",
+            return fail(e, CLI_E_OUT_OF_RANGE, option, whole, "%s is %.*s, over %" PRIu64 " (%s)",
                         subject, (int)(len > 40 ? 40 : len), text, max, range);
         return fail(e,
-                    v == 0 && range_noun && strcmp(range_noun, "sizes") == 0 ? "zero_size"
-                                                                             : "out_of_range",
+                    v == 0 && range_noun && strcmp(range_noun, "sizes") == 0 ? CLI_E_ZERO_SIZE
+                                                                             : CLI_E_OUT_OF_RANGE,
                     option, whole, "%s is %" PRIu64 " (%s)", subject, v, range);
     }
     *out = v;
@@ -57,7 +57,7 @@ bool parse_uint_list(const char *option, const char *text, uint64_t min, uint64_
 {
     *count = 0;
     if (text[0] == '\0')
-        return fail(e, "empty_field", option, text,
+        return fail(e, CLI_E_EMPTY_FIELD, option, text,
                     "empty list (expected numbers like 1,3,224,224)");
     const char *p = text;
     for (;;) {
@@ -67,7 +67,7 @@ bool parse_uint_list(const char *option, const char *text, uint64_t min, uint64_
             unsigned total = *count;
             for (const char *q = p; q; q = strchr(q, ','), q = q ? q + 1 : q)
                 total++;
-            return fail(e, "too_many_dims", option, text,
+            return fail(e, CLI_E_TOO_MANY_DIMS, option, text,
                         "%u values; at most %u are allowed (rank is 1..%u)", total, max_count,
                         max_count);
         }
@@ -122,7 +122,7 @@ bool parse_dim(const char *text, size_t len, unsigned rank, unsigned *dim, struc
         *dim = (unsigned)v;
         return true;
     }
-    fail(e, "bad_dimension", option, whole, "\"%.*s\" is not a dimension of a rank-%u tensor",
+    fail(e, CLI_E_BAD_DIMENSION, option, whole, "\"%.*s\" is not a dimension of a rank-%u tensor",
          (int)(len > 40 ? 40 : len), text, rank);
     if (letters)
         set_hint(e, "use the letters %s or indices 0..%u", letters, rank - 1);
@@ -135,13 +135,13 @@ bool parse_dim_set(const char *option, const char *text, unsigned rank, bool set
                    struct cli_error *e)
 {
     if (text[0] == '\0')
-        return fail(e, "empty_field", option, text, "no dimension given");
+        return fail(e, CLI_E_EMPTY_FIELD, option, text, "no dimension given");
     const char *p = text;
     for (;;) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
         if (len == 0)
-            return fail(e, "empty_field", option, text, "empty item in the list");
+            return fail(e, CLI_E_EMPTY_FIELD, option, text, "empty item in the list");
         bool digits = p[0] >= '0' && p[0] <= '9';
         /* "hw" is two letters; "12" is one index. */
         size_t step = digits ? len : 1;

@@ -19,7 +19,7 @@ bool c_name_check(const char *name, struct cli_error *e)
     }
     if (ok)
         return true;
-    fail(e, "bad_name", "--name", name,
+    fail(e, CLI_E_BAD_NAME, "--name", name,
          "not a name for C variables (letters, digits and single underscores, starting with a "
          "letter, at most %d characters)",
          C_NAME_MAX);
@@ -35,7 +35,7 @@ bool c_total(dmlt_u128 total, uint64_t *out, struct cli_error *e)
     }
     char num[40];
     num[fmt_u128(num, total)] = '\0';
-    fail(e, "total_size_range", NULL, NULL,
+    fail(e, CLI_E_TOTAL_SIZE_RANGE, NULL, NULL,
          "TotalTensorSizeInBytes would be %s, past UINT64: no DML_BUFFER_TENSOR_DESC can "
          "describe this tensor",
          num);

@@ -101,12 +101,12 @@ FILE *open_input(struct cli_config *cfg, struct cli_error *e, bool *opened)
     int err;
     FILE *f = plat_open_read(cfg->input, &err);
     if (f == NULL && err == EISDIR) { /* a usage error, like a missing file: not a failed read */
-        fail(e, "cannot_open", NULL, cfg->input, "cannot open: it is a directory");
+        fail(e, CLI_E_CANNOT_OPEN, NULL, cfg->input, "cannot open: it is a directory");
         set_hint(e, "give a JSON file, or - for standard input");
         return NULL;
     }
     if (f == NULL) {
-        fail(e, "cannot_open", NULL, cfg->input, "cannot open: %s", strerror(err));
+        fail(e, CLI_E_CANNOT_OPEN, NULL, cfg->input, "cannot open: %s", strerror(err));
         return NULL;
     }
     *opened = true;
