@@ -290,7 +290,7 @@ struct field {
         group, key, "\"" key "\":", sizeof("\"" key "\":") - 1, put                                \
     }
 
-/* The `size` JSON object, in order. SPEC §3 names these keys. A group's
+/* The `size` JSON object, in order. docs/schema/size.schema.json names these keys. A group's
  * fields are consecutive, its first opens it. */
 static const struct field fields[] = {
     FIELD("dtype", f_dtype),

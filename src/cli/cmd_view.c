@@ -1,5 +1,5 @@
 /* cmd_view.c - `view`: the descriptor and binding of views of a tensor that
- * lives in a buffer (SPEC section 5). The operations' texts are parsed here
+ * lives in a buffer (docs/views.md). The operations' texts are parsed here
  * against the view's current rank; the core (dmlt_view_*) does the
  * arithmetic; this file checks each view as validate does, looks for the
  * parent padding that would align every view on 16 bytes, and renders. */

@@ -1,5 +1,5 @@
 /* scan_dxdispatch.h - how a DxDispatch model binds its resources to the
- * tensors of its DirectML operators (SPEC section 6), for `scan`.
+ * tensors of its DirectML operators (docs/batch.md, "scan"), for `scan`.
  *
  * A model has "resources" (buffers), "dispatchables" (an operator's "desc",
  * whose tensor fields hold DataType and Sizes) and "commands". Each

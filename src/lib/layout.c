@@ -213,7 +213,7 @@ bool dmlt_strides_follow_order(unsigned rank, const uint32_t sizes[], const uint
     return true;
 }
 
-/* Layout detection (SPEC section 1). The dims of size > 1, taken by
+/* Layout detection (docs/concepts.md). The dims of size > 1, taken by
  * increasing stride, must be packed: the first stride 1, each next one the
  * previous stride times the previous size. That fixes their memory order
  * (`chain`, outermost first); a dim of size 1 moves no element, so it may sit

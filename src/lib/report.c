@@ -1,4 +1,4 @@
-/* report.c - element counts and byte sizes of a buffer tensor (SPEC §1),
+/* report.c - element counts and byte sizes of a buffer tensor (docs/concepts.md),
  * its properties and diagnostics. */
 #include "internal.h"
 

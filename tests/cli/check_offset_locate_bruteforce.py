@@ -6,7 +6,7 @@ Usage: check_offset_locate_bruteforce.py DMLTENSOR_PATH [--cases N] [--seed S]
 Random small tensors (explicit strides 0..12, giving broadcast, padded and
 overlapping tensors, or a layout with --broadcast/--pad modifiers) are run
 through the tool and compared with an independent re-implementation of
-SPEC.md:
+docs/offsets.md and docs/validation.md:
 
   offset    every --coord's offset == dot(coord, strides), byte offset,
             nibble for 4-bit types; an out-of-range coordinate is exit 1;
@@ -14,7 +14,7 @@ SPEC.md:
             the full enumeration of the tensor (so locate(offset(c)) holds c),
             padding where none; the first offset past the buffer's end is
             exit 1; --limit; --byte-offset (two nibbles for 4-bit types);
-  validate  every check of SPEC section 2 recomputed by id, `valid` and the
+  validate  every check of docs/validation.md recomputed by id, `valid` and the
             exit status.
 
 Prints one line per failure and ends with "N passed, M failed" (one per

@@ -16,9 +16,9 @@ dispatchable whose bindings are not tensor fields. About one binding in ten
 names a missing resource.
 
 For every binding this script computes, from the model alone, the
-DML_BUFFER_BINDING (SPEC section 6: the buffer's size, Offset, SizeInBytes;
+DML_BUFFER_BINDING (docs/batch.md, "scan": the buffer's size, Offset, SizeInBytes;
 or that the values pass 2^64-1) and the outcome of base_offset_16,
-base_offset_alignment, binding_size and binding_in_buffer (SPEC section 5),
+base_offset_alignment, binding_size and binding_in_buffer (docs/views.md, docs/validation.md),
 with Python's unbounded integers, and requires scan's record at that binding's
 path to say the same: base_offset_bytes, binding_size_bytes,
 buffer_size_bytes, each check's status, or the error id (resource_missing,

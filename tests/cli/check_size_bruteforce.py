@@ -3,7 +3,7 @@
 
 Usage: check_size_bruteforce.py DMLTENSOR_PATH [--cases N] [--seed S]
 
-An independent re-implementation of the definitions in SPEC.md section 1:
+An independent re-implementation of the definitions in docs/concepts.md and docs/size.md:
 random small tensors (explicit strides, or a layout with broadcast/pad
 modifiers) are run through the tool and every JSON field is compared with
 values computed here, the overlap property by enumerating every coordinate

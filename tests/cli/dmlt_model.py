@@ -4,7 +4,7 @@ Imported by check_size_bruteforce.py, check_offset_locate_bruteforce.py and
 check_map_bruteforce.py (each script's directory is on sys.path when it is
 run, so a plain `import dmlt_model` finds this file).  Standard library only.
 
-  definitions   the data types, dimension letters, the SPEC.md arithmetic
+  definitions   the data types, dimension letters, the arithmetic of docs/concepts.md
                 (bytes_for, dot, layout_strides) and memory-order names;
   generation    the command-line spelling of a random tensor: data type
                 spellings, a random memory order with --broadcast and --pad
@@ -115,7 +115,7 @@ def packed_strides(sizes, order):
 
 
 def detect_layout(sizes, strides, preferred=None):
-    """SPEC section 1's layout detection, by trying every memory order in
+    """The layout detection of docs/concepts.md, by trying every memory order in
     lexicographic order of the dims' indices (the order `layouts --rank R`
     lists them). An order fits when its packed strides equal the given ones
     on every dim of size > 1 (a size-1 dim moves no element). Of the orders

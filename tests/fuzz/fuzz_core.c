@@ -6,7 +6,7 @@
  * random memory order, or from a layout with broadcast, padding and row
  * pitch; then a buffer description and a few coordinates, offsets and
  * bytes to ask about. Invariants, among others:
- *  - the report's counts and sizes follow their definitions (SPEC §1),
+ *  - the report's counts and sizes follow their definitions (docs/concepts.md),
  *    and fail with DMLT_E_RANGE exactly when a value passes 128 bits;
  *  - packed implies index_of_last_element + 1 == element count; not
  *    overlapping implies minimum implied size >= packed size; broadcast

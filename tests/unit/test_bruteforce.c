@@ -1,4 +1,4 @@
-/* Property tests: every SPEC §1 definition the core computes is compared with
+/* Property tests: every definition of docs/concepts.md the core computes is compared with
  * brute-force enumeration of all coordinates, over thousands of random small
  * tensors with random strides, layouts, broadcasts and padding. */
 #include "check.h"

@@ -11,7 +11,7 @@ static enum dmlt_dtype parse(const char *s)
 
 int main(void)
 {
-    /* SPEC §1: enum value and bits of each of the 13 types. */
+    /* docs/size.md: enum value and bits of each of the 13 types. */
     static const struct {
         const char *name;
         int value;

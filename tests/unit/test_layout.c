@@ -217,7 +217,7 @@ static bool next_permutation(unsigned n, unsigned order[])
     return true;
 }
 
-/* SPEC section 1's detection by brute force: every order in lexicographic
+/* The detection of docs/concepts.md by brute force: every order in lexicographic
  * order; it fits when its packed strides equal the given ones on the dims of
  * size > 1. Returns false when none fits, else the preferred one if it fits,
  * else the first exact match (size-1 dims included), else the first fit. */

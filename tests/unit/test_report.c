@@ -52,7 +52,7 @@ static void test_documented(void)
     CHECK_EQ(off, 7);
 
     /* 2x3 with H stride 5 (A B C x x D E F x x): 8 elements reached, padded.
-     * SPEC §1: float32 gives minimum 32 bytes and padded 40. */
+     * docs/concepts.md: float32 gives minimum 32 bytes and padded 40. */
     const uint32_t hw[2] = {2, 3}, pad_s[2] = {5, 1};
     t = tensor(DMLT_DTYPE_FLOAT32, 2, hw, pad_s);
     CHECK(dmlt_report_compute(&t, NULL, &r, &err) == DMLT_OK);
