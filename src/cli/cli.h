@@ -141,7 +141,7 @@ static inline void cli_json_open(const struct cli_config *cfg, struct outbuf *b)
 /* cmd_validate.c: the sentence for one check's outcome, with its numbers;
  * and the cheap snprintf() it uses, whose only conversion is %s. */
 void check_message(char *msg, size_t size, const struct dmlt_check *c, const struct tensor_desc *d);
-void say(char *msg, size_t size, const char *fmt, ...);
+void cli_say(char *msg, size_t size, const char *fmt, ...);
 
 /* The whole command line: parse argv, run, write to out/err. Returns the
  * exit status. main() calls it with the standard streams. */

@@ -14,21 +14,21 @@ static int write_out(struct outbuf *b, FILE *f, FILE *ferr)
 {
     errno = 0;
     if (ob_flush_to(b, f))
-        return EXIT_OK;
+        return CLI_EXIT_OK;
     int err = errno;
     if (plat_closed_pipe(f, err))
-        return EXIT_OK;
+        return CLI_EXIT_OK;
     if (b->failed)
         fprintf(ferr, "dmltensor: out of memory\n");
     else
         fprintf(ferr, "dmltensor: write error: %s\n", strerror(err ? err : EIO));
-    return EXIT_IO;
+    return CLI_EXIT_IO;
 }
 
 static int report_error(const struct cli_error *e, enum format fmt, FILE *out, FILE *ferr)
 {
-    if (e->exit_code == EXIT_OK)
-        return EXIT_OK; /* the reader went away: nothing to say */
+    if (e->exit_code == CLI_EXIT_OK)
+        return CLI_EXIT_OK; /* the reader went away: nothing to say */
     struct outbuf b;
     ob_init(&b);
     render_error_text(&b, e);
@@ -37,8 +37,8 @@ static int report_error(const struct cli_error *e, enum format fmt, FILE *out, F
     if (fmt == FMT_JSON || fmt == FMT_JSONL) { /* an object scripts can read */
         ob_reset(&b);
         render_error_json(&b, e);
-        if (write_out(&b, out, ferr) != EXIT_OK)
-            status = EXIT_IO;
+        if (write_out(&b, out, ferr) != CLI_EXIT_OK)
+            status = CLI_EXIT_IO;
     }
     ob_free(&b);
     return status;
@@ -49,14 +49,14 @@ int cli_main(int argc, char **argv, FILE *in, FILE *fout, FILE *ferr)
     struct outbuf out;
     struct cli_config cfg = {0};
     struct cli_error e;
-    int status = EXIT_OK;
+    int status = CLI_EXIT_OK;
     ob_init(&out);
     out.sink = fout;
 
     if (argc < 2) {
         render_main_help(&out);
         (void)ob_flush_to(&out, ferr);
-        status = EXIT_USAGE;
+        status = CLI_EXIT_USAGE;
         goto done;
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
@@ -87,7 +87,7 @@ int cli_main(int argc, char **argv, FILE *in, FILE *fout, FILE *ferr)
         goto done;
     }
     status = write_out(&out, fout, ferr);
-    if (status == EXIT_OK && cfg.exit_status != EXIT_OK)
+    if (status == CLI_EXIT_OK && cfg.exit_status != CLI_EXIT_OK)
         status = cfg.exit_status; /* e.g. validate found a broken rule */
 done:
     free_command_line(&cfg);

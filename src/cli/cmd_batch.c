@@ -113,16 +113,16 @@ static void answer(struct descriptor *d, unsigned long line, struct outbuf *out,
     d->cfg.json_opened = d->id || d->id_text;
     if (d->cfg.json_opened) {
         ob_puts(out, "{\"id\":");
-        put_id(out, d);
+        results_put_id(out, d);
         ob_putc(out, ',');
     }
-    if (run_descriptor(d, out, &e)) {
-        if (d->cfg.exit_status != EXIT_OK)
+    if (results_run(d, out, &e)) {
+        if (d->cfg.exit_status != CLI_EXIT_OK)
             t->broken++;
     } else {
         out->len = mark; /* nothing half */
-        error_record(out, d, NULL, line, &e);
-        note_failure(t, line, &e);
+        results_error_record(out, d, NULL, line, &e);
+        results_note_failure(t, line, &e);
     }
 }
 
@@ -144,26 +144,26 @@ static void batch_record(const char *text, size_t len, unsigned long line, struc
     cJSON *root = json_parse(text, len, &je);
     if (root == NULL) {
         if (je.at >= len)
-            fail(&e, CLI_E_BAD_JSON, NULL, NULL, "%s at the end of the record", je.message);
+            cli_fail(&e, CLI_E_BAD_JSON, NULL, NULL, "%s at the end of the record", je.message);
         else
-            fail(&e, CLI_E_BAD_JSON, NULL, NULL, "%s at byte %zu of the record", je.message,
-                 je.at + 1);
-        error_record(out, NULL, NULL, line, &e);
-        note_failure(t, line, &e);
+            cli_fail(&e, CLI_E_BAD_JSON, NULL, NULL, "%s at byte %zu of the record", je.message,
+                     je.at + 1);
+        results_error_record(out, NULL, NULL, line, &e);
+        results_note_failure(t, line, &e);
         return;
     }
     if (descriptor_from_json(root, DESC_BATCH, d, &e)) {
         answer(d, line, out, t);
     } else {
-        error_record(out, d, NULL, line, &e);
-        note_failure(t, line, &e);
+        results_error_record(out, d, NULL, line, &e);
+        results_note_failure(t, line, &e);
     }
 }
 
 static bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 {
     bool opened;
-    FILE *in = open_input(cfg, e, &opened);
+    FILE *in = results_open_input(cfg, e, &opened);
     if (in == NULL)
         return false;
     struct record_reader *r = malloc(sizeof *r);
@@ -173,7 +173,7 @@ static bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_err
         free(d);
         if (opened)
             fclose(in);
-        return fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+        return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     }
     record_reader_init(r, in);
     struct tally t = {0};
@@ -189,9 +189,9 @@ static bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_err
         if (st == RECORD_END)
             break;
         if (st == RECORD_IO_ERROR) {
-            ok = fail(e, CLI_E_IO_ERROR, NULL, cfg->input ? cfg->input : "-", "read error: %s",
-                      strerror(errno ? errno : EIO));
-            e->exit_code = EXIT_IO;
+            ok = cli_fail(e, CLI_E_IO_ERROR, NULL, cfg->input ? cfg->input : "-", "read error: %s",
+                          strerror(errno ? errno : EIO));
+            e->exit_code = CLI_EXIT_IO;
             break;
         }
         t.records++;
@@ -200,13 +200,13 @@ static bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_err
         } else {
             struct cli_error re;
             if (st == RECORD_TOO_LONG)
-                fail(&re, CLI_E_RECORD_TOO_LONG, NULL, NULL, "the record is longer than %zu bytes",
-                     RECORD_MAX);
+                cli_fail(&re, CLI_E_RECORD_TOO_LONG, NULL, NULL,
+                         "the record is longer than %zu bytes", RECORD_MAX);
             else
-                fail(&re, CLI_E_BAD_JSON, NULL, NULL,
-                     "the JSON array is not closed by a single ']' (or has a trailing comma)");
-            error_record(out, NULL, NULL, line, &re);
-            note_failure(&t, line, &re);
+                cli_fail(&re, CLI_E_BAD_JSON, NULL, NULL,
+                         "the JSON array is not closed by a single ']' (or has a trailing comma)");
+            results_error_record(out, NULL, NULL, line, &re);
+            results_note_failure(&t, line, &re);
         }
         if (out->len >= BATCH_CHUNK && !cli_drain(out, e)) {
             ok = false;
@@ -224,9 +224,9 @@ static bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_err
         fclose(in);
     if (!ok)
         return false;
-    summary(cfg, &t, "records");
+    results_summary(cfg, &t, "records");
     if (t.failed || t.broken)
-        cfg->exit_status = EXIT_RULE;
+        cfg->exit_status = CLI_EXIT_RULE;
     return true;
 }
 

@@ -200,7 +200,7 @@ static bool map_rows(const struct tensor_desc *d, const struct dmlt_report *rep,
             build_prefix(&r, w.coord);
         char *p = ob_space(out, MAP_LINE_MAX + 2);
         if (p == NULL)
-            return fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+            return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
         if (fmt == FMT_JSON && n != 0) {
             *p++ = ',';
             *p++ = '\n';
@@ -354,7 +354,7 @@ static bool view_memory(const struct tensor_desc *d, const struct dmlt_report *r
     if (at == NULL || kind == NULL) {
         free(at);
         free(kind);
-        return fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+        return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     }
     unsigned cell_w = digits_u64(shown - 1);
     uint64_t count[4] = {0}; /* cells of each kind */
@@ -659,8 +659,8 @@ static bool want_color(const char *when, FILE *f, struct cli_error *e, bool *out
             plat_color_enable(f);
         return true;
     }
-    fail(e, CLI_E_BAD_COLOR, "--color", when, "not auto, always or never");
-    set_hint(e, "colour is on only on a terminal by default; NO_COLOR turns it off");
+    cli_fail(e, CLI_E_BAD_COLOR, "--color", when, "not auto, always or never");
+    cli_hint(e, "colour is on only on a terminal by default; NO_COLOR turns it off");
     return false;
 }
 
@@ -677,9 +677,9 @@ static bool run_map(struct cli_config *cfg, struct outbuf *out, struct cli_error
                                   cfg->width, "the width", NULL))
         return false;
     if (cfg->view && limit > VIEW_MAX_CELLS) {
-        fail(e, CLI_E_OUT_OF_RANGE, "--limit", cfg->limit, "a view draws at most %u cells",
-             VIEW_MAX_CELLS);
-        set_hint(e, "for more, list the elements: drop --view");
+        cli_fail(e, CLI_E_OUT_OF_RANGE, "--limit", cfg->limit, "a view draws at most %u cells",
+                 VIEW_MAX_CELLS);
+        cli_hint(e, "for more, list the elements: drop --view");
         return false;
     }
     enum { VIEW_NONE, VIEW_MEMORY, VIEW_GRID } view = VIEW_NONE;
@@ -689,16 +689,16 @@ static bool run_map(struct cli_config *cfg, struct outbuf *out, struct cli_error
         } else if (strcmp(cfg->view, "grid") == 0) {
             view = VIEW_GRID;
         } else {
-            fail(e, CLI_E_BAD_VIEW, "--view", cfg->view, "not a view (memory or grid)");
-            set_hint(e, "memory draws the buffer cell by cell; grid draws each 2-D slice");
+            cli_fail(e, CLI_E_BAD_VIEW, "--view", cfg->view, "not a view (memory or grid)");
+            cli_hint(e, "memory draws the buffer cell by cell; grid draws each 2-D slice");
             return false;
         }
         if (cfg->format_text && cfg->format != FMT_TEXT)
-            return fail(e, CLI_E_CONFLICTING_OPTIONS, "--view", cfg->view,
-                        "draws text; it cannot be combined with --format %s", cfg->format_text);
+            return cli_fail(e, CLI_E_CONFLICTING_OPTIONS, "--view", cfg->view,
+                            "draws text; it cannot be combined with --format %s", cfg->format_text);
     } else if (cfg->color || cfg->width) {
-        return fail(e, CLI_E_CONFLICTING_OPTIONS, cfg->color ? "--color" : "--width",
-                    cfg->color ? cfg->color : cfg->width, "applies to --view only");
+        return cli_fail(e, CLI_E_CONFLICTING_OPTIONS, cfg->color ? "--color" : "--width",
+                        cfg->color ? cfg->color : cfg->width, "applies to --view only");
     }
     struct style st = {false, width ? (unsigned)width : plat_term_width(out->sink)};
     if (!want_color(cfg->color, out->sink, e, &st.color))
@@ -708,8 +708,8 @@ static bool run_map(struct cli_config *cfg, struct outbuf *out, struct cli_error
     rep.size = sizeof rep;
     struct dmlt_error err;
     if (dmlt_report_compute(&d.t, d.has_total ? &d.total : NULL, &rep, &err) != DMLT_OK)
-        return fail(e, CLI_E_ELEMENT_COUNT_RANGE, "--sizes", cfg->t.sizes,
-                    "the tensor is past 2^128 bits, beyond what dmltensor computes exactly");
+        return cli_fail(e, CLI_E_ELEMENT_COUNT_RANGE, "--sizes", cfg->t.sizes,
+                        "the tensor is past 2^128 bits, beyond what dmltensor computes exactly");
     bool ok = false;
     switch (view) {
     case VIEW_MEMORY:
@@ -724,7 +724,7 @@ static bool run_map(struct cli_config *cfg, struct outbuf *out, struct cli_error
     /* Standard output failed while rows were written out: the error goes to
      * standard error alone. A JSON error object after the rows could not be
      * written either, and would only say the write error twice. */
-    if (!ok && e->exit_code == EXIT_IO)
+    if (!ok && e->exit_code == CLI_EXIT_IO)
         cfg->format = FMT_TEXT;
     return ok;
 }

@@ -42,9 +42,9 @@ static bool parse_coord(const char *text, const struct tensor_desc *d, uint32_t 
                          "coordinates"))
         return false;
     if (n != d->t.rank && n != d->given_rank) {
-        fail(e, CLI_E_COORDINATE_COUNT, "--coord", text, "%u values for a rank-%u tensor", n,
-             d->t.rank);
-        set_hint(e, "give one coordinate per dimension, in logical order");
+        cli_fail(e, CLI_E_COORDINATE_COUNT, "--coord", text, "%u values for a rank-%u tensor", n,
+                 d->t.rank);
+        cli_hint(e, "give one coordinate per dimension, in logical order");
         return false;
     }
     unsigned lead = d->t.rank - n;
@@ -71,8 +71,8 @@ static bool run_offset(struct cli_config *cfg, struct outbuf *out, struct cli_er
     if (!describe_tensor(&cfg->t, &d, e))
         return false;
     if (cfg->n_coords == 0) {
-        fail(e, CLI_E_MISSING_OPTION, "--coord", NULL, "missing; give at least one coordinate");
-        set_hint(e, "for example --coord 0,1,2,3 (logical order)");
+        cli_fail(e, CLI_E_MISSING_OPTION, "--coord", NULL, "missing; give at least one coordinate");
+        cli_hint(e, "for example --coord 0,1,2,3 (logical order)");
         return false;
     }
     const bool json = cfg->format == FMT_JSON;
@@ -108,18 +108,18 @@ static bool run_offset(struct cli_config *cfg, struct outbuf *out, struct cli_er
             if (dmlt_offset(&d.t, c, &off, &err) != DMLT_OK) {
                 char dn[8];
                 dim_name(dn, d.t.rank, (unsigned)err.dim);
-                fail(e, CLI_E_COORDINATE_OUT_OF_RANGE, "--coord", cfg->coords[i],
-                     "coordinate %d is %" PRIu32 ", outside dimension %d (%s) of size %" PRIu32,
-                     err.dim, (uint32_t)dmlt_u128_to_u64(err.value), err.dim, dn,
-                     (uint32_t)dmlt_u128_to_u64(err.limit));
-                set_hint(e, "coordinates are 0-based: 0..%" PRIu32,
+                cli_fail(e, CLI_E_COORDINATE_OUT_OF_RANGE, "--coord", cfg->coords[i],
+                         "coordinate %d is %" PRIu32 ", outside dimension %d (%s) of size %" PRIu32,
+                         err.dim, (uint32_t)dmlt_u128_to_u64(err.value), err.dim, dn,
+                         (uint32_t)dmlt_u128_to_u64(err.limit));
+                cli_hint(e, "coordinates are 0-based: 0..%" PRIu32,
                          (uint32_t)dmlt_u128_to_u64(err.limit) - 1);
-                e->exit_code = EXIT_RULE;
+                e->exit_code = CLI_EXIT_RULE;
                 return false;
             }
             if (dmlt_byte_offset(d.t.dtype, off, d.base_offset, &byte, &nibble) != DMLT_OK)
-                return fail(e, CLI_E_OUT_OF_RANGE, "--base-offset", cfg->t.base_offset,
-                            "the byte offset passes 2^128");
+                return cli_fail(e, CLI_E_OUT_OF_RANGE, "--base-offset", cfg->t.base_offset,
+                                "the byte offset passes 2^128");
             if (pass == 0) {
                 char num[48];
                 size_t n = (size_t)d.t.rank - 1; /* the commas */
@@ -295,8 +295,8 @@ static bool buffer_end(const struct tensor_desc *d, const char *sizes, dmlt_u128
     r.size = sizeof r;
     struct dmlt_error err;
     if (dmlt_report_compute(&d->t, d->has_total ? &d->total : NULL, &r, &err) != DMLT_OK)
-        return fail(e, CLI_E_ELEMENT_COUNT_RANGE, "--sizes", sizes,
-                    "the tensor is past 2^128 bits, beyond what dmltensor computes exactly");
+        return cli_fail(e, CLI_E_ELEMENT_COUNT_RANGE, "--sizes", sizes,
+                        "the tensor is past 2^128 bits, beyond what dmltensor computes exactly");
     *end = r.total_tensor_size_bytes;
     return true;
 }
@@ -308,10 +308,11 @@ static bool run_locate(struct cli_config *cfg, struct outbuf *out, struct cli_er
         return false;
     if ((cfg->offset == NULL) == (cfg->byte_offset == NULL)) {
         if (cfg->offset)
-            return fail(e, CLI_E_CONFLICTING_OPTIONS, "--byte-offset", NULL,
-                        "conflicts with --offset: give one");
-        fail(e, CLI_E_MISSING_OPTION, "--offset", NULL, "missing; give --offset or --byte-offset");
-        set_hint(e, "for example --offset 7");
+            return cli_fail(e, CLI_E_CONFLICTING_OPTIONS, "--byte-offset", NULL,
+                            "conflicts with --offset: give one");
+        cli_fail(e, CLI_E_MISSING_OPTION, "--offset", NULL,
+                 "missing; give --offset or --byte-offset");
+        cli_hint(e, "for example --offset 7");
         return false;
     }
     struct locate_out lo;
@@ -337,9 +338,9 @@ static bool run_locate(struct cli_config *cfg, struct outbuf *out, struct cli_er
     unsigned count = 1, in_element = 0, nibble;
     if (cfg->byte_offset) {
         if (q < d.base_offset) {
-            fail(e, CLI_E_OFFSET_OUT_OF_RANGE, opt, text,
-                 "before the tensor, which starts at --base-offset %" PRIu64, d.base_offset);
-            e->exit_code = EXIT_RULE;
+            cli_fail(e, CLI_E_OFFSET_OUT_OF_RANGE, opt, text,
+                     "before the tensor, which starts at --base-offset %" PRIu64, d.base_offset);
+            e->exit_code = CLI_EXIT_RULE;
             return false;
         }
         dmlt_elements_at_byte(d.t.dtype, dmlt_u128_from_u64(q - d.base_offset), &first, &count,
@@ -350,12 +351,12 @@ static bool run_locate(struct cli_config *cfg, struct outbuf *out, struct cli_er
     if (dmlt_u128_cmp(last_byte, end) >= 0) {
         char n[40];
         n[fmt_u128(n, end)] = '\0';
-        fail(e, CLI_E_OFFSET_OUT_OF_RANGE, opt, text, "past the end of the %s-byte buffer", n);
-        set_hint(e, "%s",
+        cli_fail(e, CLI_E_OFFSET_OUT_OF_RANGE, opt, text, "past the end of the %s-byte buffer", n);
+        cli_hint(e, "%s",
                  d.has_total ? "the buffer is --total-size bytes"
                              : "the buffer is the minimum implied size; "
                                "give --total-size for a larger one");
-        e->exit_code = EXIT_RULE;
+        e->exit_code = CLI_EXIT_RULE;
         return false;
     }
     if (lo.json) {

@@ -49,11 +49,11 @@ static void scan_hit(struct scan *s, const cJSON *obj)
     bool ok = descriptor_from_json(obj, DESC_SCAN, s->d, &e);
     if (ok) {
         s->d->cfg.json_opened = true; /* validate's keys follow the path's */
-        ok = run_descriptor(s->d, &s->rec, &e);
+        ok = results_run(s->d, &s->rec, &e);
     }
     if (!ok) {
-        error_record(s->out, NULL, path, 0, &e);
-        note_failure(&s->t, 0, &e);
+        results_error_record(s->out, NULL, path, 0, &e);
+        results_note_failure(&s->t, 0, &e);
     } else {
         /* {"path":..., "dtype":..., "sizes":[...], and validate's keys} */
         struct tensor_desc td;
@@ -70,7 +70,7 @@ static void scan_hit(struct scan *s, const cJSON *obj)
         }
         ob_putc(s->out, ',');
         ob_write(s->out, s->rec.data, s->rec.len);
-        if (s->d->cfg.exit_status != EXIT_OK)
+        if (s->d->cfg.exit_status != CLI_EXIT_OK)
             s->t.broken++;
     }
     s->path.len--; /* drop the NUL again */
@@ -127,10 +127,10 @@ static void scan_binding(void *ctx, const struct dxd_binding *b, const struct cl
         s->d->cfg.t.binding_size = b->has_size ? size : NULL;
         s->d->cfg.t.buffer_size = b->has_buffer_size ? buffer : NULL;
         s->d->cfg.json_opened = true; /* validate's keys follow the binding's */
-        ok = run_descriptor(s->d, &s->rec, &e);
+        ok = results_run(s->d, &s->rec, &e);
     }
     if (!ok) {
-        /* As error_record() writes it, with what is known of the binding. */
+        /* As results_error_record() writes it, with what is known of the binding. */
         ob_puts(s->out, "{\"id\":null,\"path\":");
         ob_json_str(s->out, b->path);
         if (b->tensor_path) {
@@ -144,7 +144,7 @@ static void scan_binding(void *ctx, const struct dxd_binding *b, const struct cl
         ob_putc(s->out, ',');
         render_error_member(s->out, err ? err : &e);
         ob_puts(s->out, "}\n");
-        note_failure(&s->t, 0, err ? err : &e);
+        results_note_failure(&s->t, 0, err ? err : &e);
     } else {
         /* {"path":..., "tensor_path":..., "resource":..., the tensor, the
          * binding, and validate's keys} */
@@ -172,7 +172,7 @@ static void scan_binding(void *ctx, const struct dxd_binding *b, const struct cl
         ob_puts(s->out, b->has_buffer_size ? buffer : "null");
         ob_putc(s->out, ',');
         ob_write(s->out, s->rec.data, s->rec.len);
-        if (s->d->cfg.exit_status != EXIT_OK)
+        if (s->d->cfg.exit_status != CLI_EXIT_OK)
             s->t.broken++;
     }
     if (s->out->len >= BATCH_CHUNK && !cli_drain(s->out, s->e))
@@ -182,13 +182,13 @@ static void scan_binding(void *ctx, const struct dxd_binding *b, const struct cl
 static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 {
     if (cfg->input == NULL) {
-        fail(e, CLI_E_MISSING_ARGUMENT, NULL, NULL,
-             "missing: the JSON file to scan (or - for stdin)");
-        set_hint(e, "dmltensor scan model.json");
+        cli_fail(e, CLI_E_MISSING_ARGUMENT, NULL, NULL,
+                 "missing: the JSON file to scan (or - for stdin)");
+        cli_hint(e, "dmltensor scan model.json");
         return false;
     }
     bool opened;
-    FILE *in = open_input(cfg, e, &opened);
+    FILE *in = results_open_input(cfg, e, &opened);
     if (in == NULL)
         return false;
     struct outbuf doc;
@@ -204,14 +204,14 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     if (read_error || doc.failed || doc.len > SCAN_MAX_INPUT) {
         ob_free(&doc);
         if (read_error) {
-            fail(e, CLI_E_IO_ERROR, NULL, cfg->input, "read error: %s",
-                 strerror(read_errno ? read_errno : EIO));
-            e->exit_code = EXIT_IO;
+            cli_fail(e, CLI_E_IO_ERROR, NULL, cfg->input, "read error: %s",
+                     strerror(read_errno ? read_errno : EIO));
+            e->exit_code = CLI_EXIT_IO;
             return false;
         }
-        return fail(e, CLI_E_INPUT_TOO_LARGE, NULL, cfg->input,
-                    "larger than %u MiB; scan reads a document whole",
-                    (unsigned)(SCAN_MAX_INPUT >> 20));
+        return cli_fail(e, CLI_E_INPUT_TOO_LARGE, NULL, cfg->input,
+                        "larger than %u MiB; scan reads a document whole",
+                        (unsigned)(SCAN_MAX_INPUT >> 20));
     }
     /* A UTF-8 byte order mark is not content (batch skips it too). */
     const char *data = doc.data ? doc.data : "";
@@ -224,7 +224,7 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
         for (size_t i = 0; i < off && i < doc.len; i++)
             line += data[i] == '\n';
         ob_free(&doc);
-        return fail(e, CLI_E_BAD_JSON, NULL, cfg->input, "%s at line %lu", je.message, line);
+        return cli_fail(e, CLI_E_BAD_JSON, NULL, cfg->input, "%s at line %lu", je.message, line);
     }
     ob_free(&doc);
     struct scan s;
@@ -241,11 +241,11 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     bool ok = s.d != NULL && !s.failed_write;
     if (ok && dxd_is_model(root) && !dxd_scan_bindings(root, scan_binding, &s)) {
         ok = false;
-        fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+        cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     }
     ok = ok && !s.failed_write;
     if (s.d == NULL)
-        fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+        cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     cJSON_Delete(root);
     free(s.d);
     ob_free(&s.rec);
@@ -257,9 +257,10 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
                 "dmltensor: scan: no tensor description (an object with DataType and "
                 "Sizes) in %s\n",
                 cfg->input);
-    summary(cfg, &s.t, s.bindings ? "tensor descriptions and bindings" : "tensor descriptions");
+    results_summary(cfg, &s.t,
+                    s.bindings ? "tensor descriptions and bindings" : "tensor descriptions");
     if (s.t.failed || s.t.broken)
-        cfg->exit_status = EXIT_RULE;
+        cfg->exit_status = CLI_EXIT_RULE;
     return true;
 }
 

@@ -381,8 +381,8 @@ static bool render_field(struct outbuf *b, const struct size_result *s, const ch
 {
     const struct field *f = find_field(name);
     if (f == NULL) {
-        fail(e, CLI_E_BAD_FIELD, "--field", name, "not a field of size");
-        set_hint(e, "fields are the JSON keys: dtype, sizes, strides, "
+        cli_fail(e, CLI_E_BAD_FIELD, "--field", name, "not a field of size");
+        cli_hint(e, "fields are the JSON keys: dtype, sizes, strides, "
                     "minimum_implied_size_bytes, properties.packed, ... (see --format json)");
         return false;
     }
@@ -580,9 +580,9 @@ static bool run_size(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     s.info = dmlt_dtype_get(d.t.dtype);
     struct dmlt_error err;
     if (dmlt_report_compute(&d.t, d.has_total ? &d.total : NULL, &s.r, &err) != DMLT_OK)
-        return fail(e, CLI_E_ELEMENT_COUNT_RANGE, "--sizes", cfg->t.sizes,
-                    "the element count times the element size is past 2^128 bits, "
-                    "beyond what dmltensor computes exactly");
+        return cli_fail(e, CLI_E_ELEMENT_COUNT_RANGE, "--sizes", cfg->t.sizes,
+                        "the element count times the element size is past 2^128 bits, "
+                        "beyond what dmltensor computes exactly");
     s.layout_detected = s.r.layout_detected;
     memcpy(s.detected_order, s.r.detected_order, sizeof s.detected_order);
     if (d.order_preferred)

@@ -28,7 +28,7 @@ static void say_part(char *msg, size_t size, size_t *len, const char *s, size_t 
  * already written as text: each "%s" takes the next argument, everything
  * else is copied. Cut at size - 1 bytes, always NUL-terminated. (printf's
  * full machinery took a fifth of the time of a validate record in batch.) */
-void say(char *msg, size_t size, const char *fmt, ...)
+void cli_say(char *msg, size_t size, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -74,136 +74,136 @@ void check_message(char *msg, size_t size, const struct dmlt_check *c, const str
     l[fmt_u128(l, c->limit)] = '\0';
     switch (c->id) {
     case DMLT_CHECK_RANK:
-        say(msg, size,
-            c->passed ? "DimensionCount %s is within 1..8"
-                      : "DimensionCount %s: use 1 to 8 dimensions",
-            v);
+        cli_say(msg, size,
+                c->passed ? "DimensionCount %s is within 1..8"
+                          : "DimensionCount %s: use 1 to 8 dimensions",
+                v);
         break;
     case DMLT_CHECK_SIZES_NONZERO:
-        say(msg, size,
-            c->passed ? "no size is 0"
-                      : "dimension %s has size 0: every size "
-                        "must be at least 1",
-            v);
+        cli_say(msg, size,
+                c->passed ? "no size is 0"
+                          : "dimension %s has size 0: every size "
+                            "must be at least 1",
+                v);
         break;
     case DMLT_CHECK_STRIDES_COUNT:
-        say(msg, size,
-            c->passed ? "one stride per dimension (%s)"
-                      : "%s strides for %s dimensions: give one per dimension",
-            v, l);
+        cli_say(msg, size,
+                c->passed ? "one stride per dimension (%s)"
+                          : "%s strides for %s dimensions: give one per dimension",
+                v, l);
         break;
     case DMLT_CHECK_TOTAL_MINIMUM:
         if (dmlt_u128_eq(c->limit, dmlt_u128_max()))
-            say(msg, size, "the minimum implied size is past 2^128 bytes");
+            cli_say(msg, size, "the minimum implied size is past 2^128 bytes");
         else if (c->passed)
-            say(msg, size, "TotalTensorSizeInBytes %s is at least the minimum implied size %s", v,
-                l);
+            cli_say(msg, size, "TotalTensorSizeInBytes %s is at least the minimum implied size %s",
+                    v, l);
         else
-            say(msg, size,
-                "TotalTensorSizeInBytes %s is below the minimum implied size %s: set it to "
-                "at least %s",
-                v, l, l);
+            cli_say(msg, size,
+                    "TotalTensorSizeInBytes %s is below the minimum implied size %s: set it to "
+                    "at least %s",
+                    v, l, l);
         break;
     case DMLT_CHECK_TOTAL_DWORD:
         r[fmt_u128(r, round_up(c->value, 4))] = '\0';
-        say(msg, size,
-            c->passed ? "TotalTensorSizeInBytes %s is a multiple of 4"
-                      : "TotalTensorSizeInBytes %s is not a multiple of 4: round "
-                        "it up to %s",
-            v, r);
+        cli_say(msg, size,
+                c->passed ? "TotalTensorSizeInBytes %s is a multiple of 4"
+                          : "TotalTensorSizeInBytes %s is not a multiple of 4: round "
+                            "it up to %s",
+                v, r);
         break;
     case DMLT_CHECK_TOTAL_ELEMENTS:
-        say(msg, size,
-            c->passed ? "%s bytes is within 2^32-1 elements (%s bytes of this type)"
-                      : "%s bytes is over 2^32-1 elements (%s bytes of this type): split "
-                        "the tensor",
-            v, l);
+        cli_say(msg, size,
+                c->passed ? "%s bytes is within 2^32-1 elements (%s bytes of this type)"
+                          : "%s bytes is over 2^32-1 elements (%s bytes of this type): split "
+                            "the tensor",
+                v, l);
         break;
     case DMLT_CHECK_ALIGNMENT_POW2:
         if (dmlt_u128_eq(c->value, dmlt_u128_from_u64(0)))
-            say(msg, size, "GuaranteedBaseOffsetAlignment is 0 (no guarantee)");
+            cli_say(msg, size, "GuaranteedBaseOffsetAlignment is 0 (no guarantee)");
         else if (c->passed)
-            say(msg, size,
-                "GuaranteedBaseOffsetAlignment %s is a power of two of at least the "
-                "element size (%s byte%s)",
-                v, l, dmlt_u128_eq(c->limit, dmlt_u128_from_u64(1)) ? "" : "s");
+            cli_say(msg, size,
+                    "GuaranteedBaseOffsetAlignment %s is a power of two of at least the "
+                    "element size (%s byte%s)",
+                    v, l, dmlt_u128_eq(c->limit, dmlt_u128_from_u64(1)) ? "" : "s");
         else
-            say(msg, size,
-                "GuaranteedBaseOffsetAlignment %s is not a power of two of at least %s "
-                "bytes: use 0, 16, 32, 64, 128 or 256",
-                v, l);
+            cli_say(msg, size,
+                    "GuaranteedBaseOffsetAlignment %s is not a power of two of at least %s "
+                    "bytes: use 0, 16, 32, 64, 128 or 256",
+                    v, l);
         break;
     case DMLT_CHECK_BASE_OFFSET_16:
         r[fmt_u128(r, round_up(c->value, 16))] = '\0';
-        say(msg, size,
-            c->passed ? "base offset %s is a multiple of 16"
-                      : "base offset %s is not a multiple of 16: bind the "
-                        "buffer range at %s",
-            v, r);
+        cli_say(msg, size,
+                c->passed ? "base offset %s is a multiple of 16"
+                          : "base offset %s is not a multiple of 16: bind the "
+                            "buffer range at %s",
+                v, r);
         break;
     case DMLT_CHECK_BASE_OFFSET_ALIGNMENT:
         if (dmlt_u128_eq(c->limit, dmlt_u128_from_u64(0)))
-            say(msg, size, "no GuaranteedBaseOffsetAlignment to honour");
+            cli_say(msg, size, "no GuaranteedBaseOffsetAlignment to honour");
         else if (c->passed)
-            say(msg, size, "base offset %s is a multiple of the alignment %s", v, l);
+            cli_say(msg, size, "base offset %s is a multiple of the alignment %s", v, l);
         else
-            say(msg, size,
-                "base offset %s is not a multiple of GuaranteedBaseOffsetAlignment %s: "
-                "move the buffer range or lower the alignment",
-                v, l);
+            cli_say(msg, size,
+                    "base offset %s is not a multiple of GuaranteedBaseOffsetAlignment %s: "
+                    "move the buffer range or lower the alignment",
+                    v, l);
         break;
     case DMLT_CHECK_FLAGS:
-        say(msg, size,
-            c->passed ? "Flags %s is a known DML_TENSOR_FLAGS value"
-                      : "Flags %s has unknown bits: only "
-                        "DML_TENSOR_FLAG_OWNED_BY_DML (1) is defined",
-            v);
+        cli_say(msg, size,
+                c->passed ? "Flags %s is a known DML_TENSOR_FLAGS value"
+                          : "Flags %s has unknown bits: only "
+                            "DML_TENSOR_FLAG_OWNED_BY_DML (1) is defined",
+                v);
         break;
     case DMLT_CHECK_RANK_4_OR_5:
-        say(msg, size,
-            c->passed ? "rank %s"
-                      : "rank %s: most operators need 4-D or 5-D "
-                        "tensors; pad with leading 1s (--rank 4)",
-            v);
+        cli_say(msg, size,
+                c->passed ? "rank %s"
+                          : "rank %s: most operators need 4-D or 5-D "
+                            "tensors; pad with leading 1s (--rank 4)",
+                v);
         break;
     case DMLT_CHECK_ALIGNMENT_32:
         if (c->passed)
-            say(msg, size, "alignment %s is at least 32 bytes", v);
+            cli_say(msg, size, "alignment %s is at least 32 bytes", v);
         else if (dmlt_u128_eq(c->value, dmlt_u128_from_u64(0)))
-            say(msg, size,
-                "no alignment is guaranteed (0): 32 bytes or more lets DirectML "
-                "use vectorized loads");
+            cli_say(msg, size,
+                    "no alignment is guaranteed (0): 32 bytes or more lets DirectML "
+                    "use vectorized loads");
         else
-            say(msg, size,
-                "alignment %s is under 32 bytes: aligning to 32 or more lets DirectML use "
-                "vectorized loads",
-                v);
+            cli_say(msg, size,
+                    "alignment %s is under 32 bytes: aligning to 32 or more lets DirectML use "
+                    "vectorized loads",
+                    v);
         break;
     case DMLT_CHECK_HELPER:
         if (c->passed)
-            say(msg, size, "DMLCalcBufferTensorSize as published gives the same %s bytes", l);
+            cli_say(msg, size, "DMLCalcBufferTensorSize as published gives the same %s bytes", l);
         else if (dmlt_dtype_get(d->t.dtype)->bits < 8)
-            say(msg, size,
-                "DMLCalcBufferTensorSize as published returns 0 for 4-bit types: size the "
-                "buffer with %s bytes",
-                l);
+            cli_say(msg, size,
+                    "DMLCalcBufferTensorSize as published returns 0 for 4-bit types: size the "
+                    "buffer with %s bytes",
+                    l);
         else
-            say(msg, size,
-                "DMLCalcBufferTensorSize as published wraps in 32 bits and returns %s "
-                "bytes, not %s: do not size this buffer with it",
-                v, l);
+            cli_say(msg, size,
+                    "DMLCalcBufferTensorSize as published wraps in 32 bits and returns %s "
+                    "bytes, not %s: do not size this buffer with it",
+                    v, l);
         break;
     case DMLT_CHECK_BINDING_SIZE:
         if (!d->has_binding_size)
-            say(msg, size, "no binding size given (--binding-size): not checked");
+            cli_say(msg, size, "no binding size given (--binding-size): not checked");
         else if (dmlt_u128_eq(c->limit, dmlt_u128_max()))
-            say(msg, size, "SizeInBytes %s: the tensor is too large to bind", v);
+            cli_say(msg, size, "SizeInBytes %s: the tensor is too large to bind", v);
         else if (c->passed)
-            say(msg, size, "SizeInBytes %s is at least TotalTensorSizeInBytes %s", v, l);
+            cli_say(msg, size, "SizeInBytes %s is at least TotalTensorSizeInBytes %s", v, l);
         else
-            say(msg, size,
-                "SizeInBytes %s is below TotalTensorSizeInBytes %s: bind at least %s bytes", v, l,
-                l);
+            cli_say(msg, size,
+                    "SizeInBytes %s is below TotalTensorSizeInBytes %s: bind at least %s bytes", v,
+                    l, l);
         break;
     case DMLT_CHECK_BINDING_IN_BUFFER: {
         /* The range checked: SizeInBytes, else TotalTensorSizeInBytes. */
@@ -214,17 +214,17 @@ void check_message(char *msg, size_t size, const struct dmlt_check *c, const str
         n[fmt_u128(n, range)] = '\0';
         const char *what = d->has_binding_size ? "SizeInBytes" : "TotalTensorSizeInBytes";
         if (!d->has_buffer_size)
-            say(msg, size, "no buffer size given (--buffer-size): not checked");
+            cli_say(msg, size, "no buffer size given (--buffer-size): not checked");
         else if (dmlt_u128_eq(c->value, dmlt_u128_max()))
-            say(msg, size, "Offset %s + %s is past 2^128 bytes: no buffer holds it", o, what);
+            cli_say(msg, size, "Offset %s + %s is past 2^128 bytes: no buffer holds it", o, what);
         else if (c->passed)
-            say(msg, size, "Offset %s + %s %s = %s is within the buffer's %s bytes", o, what, n, v,
-                l);
+            cli_say(msg, size, "Offset %s + %s %s = %s is within the buffer's %s bytes", o, what, n,
+                    v, l);
         else
-            say(msg, size,
-                "Offset %s + %s %s = %s is past the buffer's %s bytes: move or shrink the "
-                "range, or use a larger buffer",
-                o, what, n, v, l);
+            cli_say(msg, size,
+                    "Offset %s + %s %s = %s is past the buffer's %s bytes: move or shrink the "
+                    "range, or use a larger buffer",
+                    o, what, n, v, l);
         break;
     }
     case DMLT_CHECK_COUNT:
@@ -315,7 +315,7 @@ static bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_
         if (!render_c(out, cfg, &td, checks, e))
             return false;
         if (!valid)
-            cfg->exit_status = EXIT_RULE;
+            cfg->exit_status = CLI_EXIT_RULE;
         return true;
     }
     const bool json = cfg->format == FMT_JSON;
@@ -363,7 +363,7 @@ static bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_
         ob_puts(out, line);
     }
     if (!valid)
-        cfg->exit_status = EXIT_RULE;
+        cfg->exit_status = CLI_EXIT_RULE;
     return true;
 }
 

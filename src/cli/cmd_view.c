@@ -23,14 +23,14 @@ static bool parse_int(const char *p, size_t len, int64_t *out, struct cli_error 
     bool neg = len > 0 && p[0] == '-';
     size_t i = neg ? 1 : 0;
     if (i == len)
-        return fail(e, CLI_E_EMPTY_FIELD, option, whole, "%s is empty", what);
+        return cli_fail(e, CLI_E_EMPTY_FIELD, option, whole, "%s is empty", what);
     uint64_t v = 0;
     for (; i < len; i++) {
         if (p[i] < '0' || p[i] > '9') {
-            fail(e, CLI_E_BAD_NUMBER, option, whole, "%s \"%.*s\" is not a decimal integer", what,
-                 (int)(len > 40 ? 40 : len), p);
+            cli_fail(e, CLI_E_BAD_NUMBER, option, whole, "%s \"%.*s\" is not a decimal integer",
+                     what, (int)(len > 40 ? 40 : len), p);
             if (p[i] == '+')
-                set_hint(e, "write a positive number without a sign");
+                cli_hint(e, "write a positive number without a sign");
             return false;
         }
         unsigned digit = (unsigned)(p[i] - '0');
@@ -46,7 +46,7 @@ static bool parse_dim_eq(const char *text, unsigned rank, unsigned *dim, const c
 {
     const char *eq = strchr(text, '=');
     if (eq == NULL) {
-        fail(e, CLI_E_BAD_OPERATION, option, text, "expected %s", example);
+        cli_fail(e, CLI_E_BAD_OPERATION, option, text, "expected %s", example);
         return false;
     }
     if (!parse_dim(text, (size_t)(eq - text), rank, dim, e, option, text))
@@ -74,9 +74,9 @@ static void sizes_text(char *buf, size_t size, const uint32_t *v, unsigned n)
 
 static bool range_error(struct cli_error *e, const char *option, const char *text)
 {
-    fail(e, CLI_E_OUT_OF_RANGE, option, text,
-         "the view's offset would pass 2^64 - 1 elements, or a stride 4294967295 (DirectML "
-         "strides are 32-bit)");
+    cli_fail(e, CLI_E_OUT_OF_RANGE, option, text,
+             "the view's offset would pass 2^64 - 1 elements, or a stride 4294967295 (DirectML "
+             "strides are 32-bit)");
     return false;
 }
 
@@ -88,14 +88,15 @@ static bool apply_slice(struct dmlt_view *v, const char *text, struct cli_error 
         return false;
     const char *c1 = strchr(rest, ':');
     if (c1 == NULL) {
-        fail(e, CLI_E_BAD_OPERATION, opt, text, "expected DIM=START:STOP[:STEP], like h=0:2");
-        set_hint(e, "to take one index and drop the dim, use --select DIM=INDEX");
+        cli_fail(e, CLI_E_BAD_OPERATION, opt, text, "expected DIM=START:STOP[:STEP], like h=0:2");
+        cli_hint(e, "to take one index and drop the dim, use --select DIM=INDEX");
         return false;
     }
     const char *c2 = strchr(c1 + 1, ':');
     const char *stop_end = c2 ? c2 : c1 + 1 + strlen(c1 + 1);
     if (c2 && strchr(c2 + 1, ':'))
-        return fail(e, CLI_E_BAD_OPERATION, opt, text, "more than two ':' (DIM=START:STOP[:STEP])");
+        return cli_fail(e, CLI_E_BAD_OPERATION, opt, text,
+                        "more than two ':' (DIM=START:STOP[:STEP])");
     int64_t start = 0, stop = 0, step = 1;
     bool has_start = c1 > rest, has_stop = stop_end > c1 + 1;
     if (has_start && !parse_int(rest, (size_t)(c1 - rest), &start, e, opt, text, "START"))
@@ -106,12 +107,12 @@ static bool apply_slice(struct dmlt_view *v, const char *text, struct cli_error 
         return false;
     char dn[8];
     if (step == 0)
-        return fail(e, CLI_E_BAD_STEP, opt, text, "the step is 0 (a slice steps by 1 or more)");
+        return cli_fail(e, CLI_E_BAD_STEP, opt, text, "the step is 0 (a slice steps by 1 or more)");
     if (step < 0) {
-        fail(e, CLI_E_NEGATIVE_STEP, opt, text,
-             "a negative step reverses the dim: DirectML strides are unsigned, so a reversed "
-             "view needs a copy");
-        set_hint(e, "slice with a positive step and reverse the data in a copy");
+        cli_fail(e, CLI_E_NEGATIVE_STEP, opt, text,
+                 "a negative step reverses the dim: DirectML strides are unsigned, so a reversed "
+                 "view needs a copy");
+        cli_hint(e, "slice with a positive step and reverse the data in a copy");
         return false;
     }
     struct dmlt_error err;
@@ -120,10 +121,10 @@ static bool apply_slice(struct dmlt_view *v, const char *text, struct cli_error 
     case DMLT_OK:
         return true;
     case DMLT_E_ZERO_SIZE:
-        fail(e, CLI_E_EMPTY_SLICE, opt, text,
-             "selects nothing from %s (size %" PRIu32 "): DirectML has no zero sizes",
-             dname(dn, v->t.rank, dim), v->t.sizes[dim]);
-        set_hint(e, "indices of %s are 0..%" PRIu32 " (or -%" PRIu32 "..-1 from the end)", dn,
+        cli_fail(e, CLI_E_EMPTY_SLICE, opt, text,
+                 "selects nothing from %s (size %" PRIu32 "): DirectML has no zero sizes",
+                 dname(dn, v->t.rank, dim), v->t.sizes[dim]);
+        cli_hint(e, "indices of %s are 0..%" PRIu32 " (or -%" PRIu32 "..-1 from the end)", dn,
                  v->t.sizes[dim] - 1, v->t.sizes[dim]);
         return false;
     case DMLT_E_RANGE:
@@ -136,7 +137,7 @@ static bool apply_slice(struct dmlt_view *v, const char *text, struct cli_error 
     case DMLT_E_WORK_CAP:
         break;
     }
-    return fail(e, CLI_E_INTERNAL, opt, text, "unexpected error slicing");
+    return cli_fail(e, CLI_E_INTERNAL, opt, text, "unexpected error slicing");
 }
 
 static bool apply_select(struct dmlt_view *v, const char *text, struct cli_error *e)
@@ -153,19 +154,19 @@ static bool apply_select(struct dmlt_view *v, const char *text, struct cli_error
     case DMLT_OK:
         return true;
     case DMLT_E_COORD:
-        fail(e, CLI_E_INDEX_RANGE, opt, text, "index %.40s is outside %s (size %" PRIu32 ")", rest,
-             dname(dn, v->t.rank, dim), v->t.sizes[dim]);
-        set_hint(e, "indices of %s are 0..%" PRIu32 " (or -%" PRIu32 "..-1 from the end)", dn,
+        cli_fail(e, CLI_E_INDEX_RANGE, opt, text, "index %.40s is outside %s (size %" PRIu32 ")",
+                 rest, dname(dn, v->t.rank, dim), v->t.sizes[dim]);
+        cli_hint(e, "indices of %s are 0..%" PRIu32 " (or -%" PRIu32 "..-1 from the end)", dn,
                  v->t.sizes[dim] - 1, v->t.sizes[dim]);
         return false;
     case DMLT_E_RANK:
-        fail(e, CLI_E_SELECT_RANK, opt, text,
-             "would drop the only dim: a DirectML tensor has rank 1 to 8");
+        cli_fail(e, CLI_E_SELECT_RANK, opt, text,
+                 "would drop the only dim: a DirectML tensor has rank 1 to 8");
         if (index == -1)
-            set_hint(e, "keep one element as a rank-1 view with --slice %s=-1:",
+            cli_hint(e, "keep one element as a rank-1 view with --slice %s=-1:",
                      dname(dn, v->t.rank, dim));
         else
-            set_hint(e, "keep one element as a rank-1 view with --slice %s=%" PRId64 ":%" PRId64,
+            cli_hint(e, "keep one element as a rank-1 view with --slice %s=%" PRId64 ":%" PRId64,
                      dname(dn, v->t.rank, dim), index, index + 1);
         return false;
     case DMLT_E_RANGE:
@@ -177,7 +178,7 @@ static bool apply_select(struct dmlt_view *v, const char *text, struct cli_error
     case DMLT_E_WORK_CAP:
         break;
     }
-    return fail(e, CLI_E_INTERNAL, opt, text, "unexpected error selecting");
+    return cli_fail(e, CLI_E_INTERNAL, opt, text, "unexpected error selecting");
 }
 
 static bool apply_permute(struct dmlt_view *v, const char *text, struct cli_error *e)
@@ -186,13 +187,13 @@ static bool apply_permute(struct dmlt_view *v, const char *text, struct cli_erro
     struct dmlt_error err;
     if (dmlt_layout_parse(text, strlen(text), v->t.rank, order) != DMLT_OK) {
         const char *letters = dmlt_dim_letters(v->t.rank);
-        fail(e, CLI_E_BAD_ORDER, "--permute", text, "not an order of the %u dims of the view",
-             v->t.rank);
+        cli_fail(e, CLI_E_BAD_ORDER, "--permute", text, "not an order of the %u dims of the view",
+                 v->t.rank);
         if (letters)
-            set_hint(e, "give each dim once: indices 0..%u, or the letters %s in the new order",
+            cli_hint(e, "give each dim once: indices 0..%u, or the letters %s in the new order",
                      v->t.rank - 1, letters);
         else
-            set_hint(e, "give each dim once: indices 0..%u", v->t.rank - 1);
+            cli_hint(e, "give each dim once: indices 0..%u", v->t.rank - 1);
         return false;
     }
     if (dmlt_view_permute(v, order, &err) != DMLT_OK)
@@ -221,18 +222,18 @@ static bool apply_broadcast_to(struct dmlt_view *v, const char *text, struct cli
     case DMLT_OK:
         break;
     case DMLT_E_RANK:
-        fail(e, CLI_E_BROADCAST_RANK, opt, text,
-             "%u sizes for a view of rank %u (sizes %s): broadcasting adds leading dims, it "
-             "removes none",
-             n, v->t.rank, have);
+        cli_fail(e, CLI_E_BROADCAST_RANK, opt, text,
+                 "%u sizes for a view of rank %u (sizes %s): broadcasting adds leading dims, it "
+                 "removes none",
+                 n, v->t.rank, have);
         return false;
     case DMLT_E_INVALID: {
         unsigned lead = n - v->t.rank, d = (unsigned)err.dim;
-        fail(e, CLI_E_BROADCAST_SIZE, opt, text,
-             "dim %u of the view has size %" PRIu32 ", which cannot become %" PRIu32
-             " (only size-1 dims grow)",
-             d - lead, v->t.sizes[d - lead], sizes[d]);
-        set_hint(e, "the view's sizes are %s; dims line up from the right", have);
+        cli_fail(e, CLI_E_BROADCAST_SIZE, opt, text,
+                 "dim %u of the view has size %" PRIu32 ", which cannot become %" PRIu32
+                 " (only size-1 dims grow)",
+                 d - lead, v->t.sizes[d - lead], sizes[d]);
+        cli_hint(e, "the view's sizes are %s; dims line up from the right", have);
         return false;
     }
     case DMLT_E_RANGE:
@@ -244,7 +245,7 @@ static bool apply_broadcast_to(struct dmlt_view *v, const char *text, struct cli
     case DMLT_E_WORK_CAP:
         break;
     }
-    return fail(e, CLI_E_INTERNAL, opt, text, "unexpected error broadcasting");
+    return cli_fail(e, CLI_E_INTERNAL, opt, text, "unexpected error broadcasting");
 }
 
 static bool apply_reshape(struct dmlt_view *v, const char *text, struct cli_error *e)
@@ -253,13 +254,13 @@ static bool apply_reshape(struct dmlt_view *v, const char *text, struct cli_erro
     int64_t sizes[DMLT_MAX_RANK];
     unsigned n = 0;
     if (text[0] == '\0')
-        return fail(e, CLI_E_EMPTY_FIELD, opt, text, "empty list (expected sizes like 2,-1)");
+        return cli_fail(e, CLI_E_EMPTY_FIELD, opt, text, "empty list (expected sizes like 2,-1)");
     for (const char *p = text;;) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
         if (n == DMLT_MAX_RANK)
-            return fail(e, CLI_E_TOO_MANY_DIMS, opt, text, "more than %u sizes (rank is 1..%u)",
-                        DMLT_MAX_RANK, DMLT_MAX_RANK);
+            return cli_fail(e, CLI_E_TOO_MANY_DIMS, opt, text, "more than %u sizes (rank is 1..%u)",
+                            DMLT_MAX_RANK, DMLT_MAX_RANK);
         char what[24] = "size ";
         *put_u64(what + 5, n) = '\0';
         if (len == 2 && p[0] == '-' && p[1] == '1') {
@@ -268,7 +269,7 @@ static bool apply_reshape(struct dmlt_view *v, const char *text, struct cli_erro
             uint64_t u;
             if (!parse_uint(p, len, 1, DMLT_MAX_DIM_SIZE, &u, e, opt, text, what, "sizes")) {
                 if (len > 0 && p[0] == '-')
-                    set_hint(e, "one size may be -1, computed from the others");
+                    cli_hint(e, "one size may be -1, computed from the others");
                 return false;
             }
             sizes[n++] = (int64_t)u;
@@ -281,8 +282,8 @@ static bool apply_reshape(struct dmlt_view *v, const char *text, struct cli_erro
     for (unsigned i = 0; i < n; i++)
         inferred += sizes[i] == -1;
     if (inferred > 1)
-        return fail(e, CLI_E_BAD_SIZE, opt, text, "%u sizes are -1; one at most is computed",
-                    inferred);
+        return cli_fail(e, CLI_E_BAD_SIZE, opt, text, "%u sizes are -1; one at most is computed",
+                        inferred);
     struct dmlt_error err;
     enum dmlt_status st = dmlt_view_reshape(v, n, sizes, &err);
     if (st == DMLT_OK)
@@ -294,30 +295,31 @@ static bool apply_reshape(struct dmlt_view *v, const char *text, struct cli_erro
         break;
     case DMLT_E_INVALID:
         if (err.dim >= 0)
-            fail(e, CLI_E_RESHAPE_COUNT, opt, text,
-                 "the view's sizes %s do not divide by the other sizes: -1 has no whole value",
-                 have);
+            cli_fail(e, CLI_E_RESHAPE_COUNT, opt, text,
+                     "the view's sizes %s do not divide by the other sizes: -1 has no whole value",
+                     have);
         else
-            fail(e, CLI_E_RESHAPE_COUNT, opt, text,
-                 "the view's sizes %s have another element count: a reshape keeps every "
-                 "element",
-                 have);
+            cli_fail(e, CLI_E_RESHAPE_COUNT, opt, text,
+                     "the view's sizes %s have another element count: a reshape keeps every "
+                     "element",
+                     have);
         return false;
     case DMLT_E_RANGE:
-        return fail(e, CLI_E_OUT_OF_RANGE, opt, text,
-                    "a size or a stride of the result would pass 4294967295");
+        return cli_fail(e, CLI_E_OUT_OF_RANGE, opt, text,
+                        "a size or a stride of the result would pass 4294967295");
     case DMLT_E_LAYOUT: {
         unsigned i = (unsigned)err.dim, j = i + 1;
         while (j < v->t.rank && v->t.sizes[j] == 1)
             j++;
-        fail(e, CLI_E_RESHAPE_COPY, opt, text,
-             "needs a copy: dims %s (stride %" PRIu32 ") and %s (size %" PRIu32 ", stride %" PRIu32
-             ") cannot be merged, since %" PRIu32 " is not %" PRIu32 " x %" PRIu32,
-             dname(dn, v->t.rank, i), v->t.strides[i], dname(dn2, v->t.rank, j), v->t.sizes[j],
-             v->t.strides[j], v->t.strides[i], v->t.sizes[j], v->t.strides[j]);
-        set_hint(e, "NumPy would copy here; DirectML needs a strided view. Reshape before "
+        cli_fail(e, CLI_E_RESHAPE_COPY, opt, text,
+                 "needs a copy: dims %s (stride %" PRIu32 ") and %s (size %" PRIu32
+                 ", stride %" PRIu32 ") cannot be merged, since %" PRIu32 " is not %" PRIu32
+                 " x %" PRIu32,
+                 dname(dn, v->t.rank, i), v->t.strides[i], dname(dn2, v->t.rank, j), v->t.sizes[j],
+                 v->t.strides[j], v->t.strides[i], v->t.sizes[j], v->t.strides[j]);
+        cli_hint(e, "NumPy would copy here; DirectML needs a strided view. Reshape before "
                     "--permute or --slice, or copy the data");
-        e->exit_code = EXIT_RULE;
+        e->exit_code = CLI_EXIT_RULE;
         return false;
     }
     case DMLT_E_RANK:
@@ -327,7 +329,7 @@ static bool apply_reshape(struct dmlt_view *v, const char *text, struct cli_erro
     case DMLT_E_WORK_CAP:
         break;
     }
-    return fail(e, CLI_E_INTERNAL, opt, text, "unexpected error reshaping");
+    return cli_fail(e, CLI_E_INTERNAL, opt, text, "unexpected error reshaping");
 }
 
 /* --split DIM=N or DIM=A+B+...: the start and size of each part. */
@@ -352,9 +354,9 @@ static bool parse_split(const struct dmlt_view *v, const char *text, struct spli
                         NULL))
             return false;
         if (size % n != 0) {
-            fail(e, CLI_E_SPLIT_UNEQUAL, opt, text,
-                 "%s has size %" PRIu32 ", which %" PRIu64 " equal parts do not divide", dn, size,
-                 n);
+            cli_fail(e, CLI_E_SPLIT_UNEQUAL, opt, text,
+                     "%s has size %" PRIu32 ", which %" PRIu64 " equal parts do not divide", dn,
+                     size, n);
             if (n <= size && n <= 16) {
                 /* NumPy's array_split: the first size % n parts one larger. */
                 char parts[200];
@@ -365,7 +367,7 @@ static bool parse_split(const struct dmlt_view *v, const char *text, struct spli
                                      k ? "+%" PRIu32 : "%" PRIu32, len);
                     used += w > 0 ? (size_t)w : 0;
                 }
-                set_hint(e, "give the part sizes, as NumPy's array_split would cut: %s=%s", dn,
+                cli_hint(e, "give the part sizes, as NumPy's array_split would cut: %s=%s", dn,
                          parts);
             }
             return false;
@@ -381,7 +383,7 @@ static bool parse_split(const struct dmlt_view *v, const char *text, struct spli
         const char *plus = strchr(p, '+');
         size_t len = plus ? (size_t)(plus - p) : strlen(p);
         if (s->n == MAX_VIEWS)
-            return fail(e, CLI_E_TOO_MANY_VALUES, opt, text, "more than %d parts", MAX_VIEWS);
+            return cli_fail(e, CLI_E_TOO_MANY_VALUES, opt, text, "more than %d parts", MAX_VIEWS);
         char what[24] = "part ";
         *put_u64(what + 5, s->n) = '\0';
         uint64_t u;
@@ -394,8 +396,8 @@ static bool parse_split(const struct dmlt_view *v, const char *text, struct spli
         p = plus + 1;
     }
     if (sum != size)
-        return fail(e, CLI_E_SPLIT_SUM, opt, text,
-                    "the parts add up to %" PRIu64 ", but %s has size %" PRIu32, sum, dn, size);
+        return cli_fail(e, CLI_E_SPLIT_SUM, opt, text,
+                        "the parts add up to %" PRIu64 ", but %s has size %" PRIu32, sum, dn, size);
     return true;
 }
 
@@ -455,8 +457,8 @@ static bool walk_from(struct walk *w, const struct dmlt_view *at, unsigned op, s
             return false;
     }
     if (w->count == MAX_VIEWS) {
-        fail(e, CLI_E_TOO_MANY_VIEWS, NULL, NULL, "more than %d views", MAX_VIEWS);
-        set_hint(e, "split into fewer parts");
+        cli_fail(e, CLI_E_TOO_MANY_VIEWS, NULL, NULL, "more than %d views", MAX_VIEWS);
+        cli_hint(e, "split into fewer parts");
         return false;
     }
     if (!w->fn(w->ctx, &v, w->count++))
@@ -472,7 +474,7 @@ static bool walk_views(const struct cli_config *cfg, const struct dmlt_tensor *p
     struct dmlt_view v = DMLT_VIEW_INIT;
     struct dmlt_error err;
     if (dmlt_view_init(&v, parent, &err) != DMLT_OK)
-        return fail(e, CLI_E_INTERNAL, NULL, NULL, "the parent is not a valid tensor");
+        return cli_fail(e, CLI_E_INTERNAL, NULL, NULL, "the parent is not a valid tensor");
     return walk_from(&w, &v, 0, e);
 }
 
@@ -517,9 +519,9 @@ static bool measure(const struct parent_info *p, const struct dmlt_view *v, stru
     r->v = v;
     if (dmlt_view_bytes(v, &r->byte_offset, &r->whole_byte, &r->size) != DMLT_OK ||
         r->byte_offset > UINT64_MAX - p->td->base_offset)
-        return fail(e, CLI_E_OUT_OF_RANGE, NULL, NULL,
-                    "a view's offset or size is past 2^64 - 1 bytes (DML_BUFFER_BINDING's "
-                    "Offset and SizeInBytes are UINT64)");
+        return cli_fail(e, CLI_E_OUT_OF_RANGE, NULL, NULL,
+                        "a view's offset or size is past 2^64 - 1 bytes (DML_BUFFER_BINDING's "
+                        "Offset and SizeInBytes are UINT64)");
     r->offset = p->td->base_offset + r->byte_offset;
     r->alignment = dmlt_view_alignment(r->byte_offset, p->td->alignment);
 
@@ -569,18 +571,18 @@ static void view_check_message(char *msg, size_t size, enum view_check c,
     switch (c) {
     case VCHECK_WHOLE_BYTE:
         if (p->info->bits >= 8)
-            say(msg, size, "%s-bit elements are whole bytes",
-                p->info->bits == 8    ? "8"
-                : p->info->bits == 16 ? "16"
-                : p->info->bits == 32 ? "32"
-                                      : "64");
+            cli_say(msg, size, "%s-bit elements are whole bytes",
+                    p->info->bits == 8    ? "8"
+                    : p->info->bits == 16 ? "16"
+                    : p->info->bits == 32 ? "32"
+                                          : "64");
         else if (r->whole_byte)
-            say(msg, size, "element offset %s is even: the view starts on byte %s", a, b);
+            cli_say(msg, size, "element offset %s is even: the view starts on byte %s", a, b);
         else
-            say(msg, size,
-                "element offset %s is odd: the view would start in the high nibble of "
-                "byte %s; start it at an even element",
-                a, b);
+            cli_say(msg, size,
+                    "element offset %s is odd: the view would start in the high nibble of "
+                    "byte %s; start it at an even element",
+                    a, b);
         break;
     case VCHECK_COUNT:
         msg[0] = '\0';
@@ -671,10 +673,10 @@ static void desc_check_message(char *msg, size_t size, const struct dmlt_check *
         *put_u64(a, r->offset) = '\0';
         *put_u64(b, r->byte_offset) = '\0';
         *put_u64(z, p->td->base_offset) = '\0';
-        say(msg, size,
-            "Offset %s is not a multiple of 16: the view starts %s byte%s into the parent, "
-            "bound at %s",
-            a, b, r->byte_offset == 1 ? "" : "s", z);
+        cli_say(msg, size,
+                "Offset %s is not a multiple of 16: the view starts %s byte%s into the parent, "
+                "bound at %s",
+                a, b, r->byte_offset == 1 ? "" : "s", z);
         return;
     }
     check_message(msg, size, c, &r->vd);
@@ -984,9 +986,9 @@ static bool run_view(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     bool w;
     if (dmlt_view_init(&whole, &td.t, &err) != DMLT_OK ||
         dmlt_view_bytes(&whole, &zero, &w, &minimum) != DMLT_OK)
-        return fail(e, CLI_E_OUT_OF_RANGE, "--sizes", cfg->t.sizes,
-                    "the tensor's minimum implied size is past 2^64 - 1 bytes "
-                    "(DML_BUFFER_BINDING sizes are UINT64)");
+        return cli_fail(e, CLI_E_OUT_OF_RANGE, "--sizes", cfg->t.sizes,
+                        "the tensor's minimum implied size is past 2^64 - 1 bytes "
+                        "(DML_BUFFER_BINDING sizes are UINT64)");
     p.total = td.has_total ? td.total : minimum;
     if (cfg->t.buffer_size) {
         if (!parse_uint(cfg->t.buffer_size, strlen(cfg->t.buffer_size), 0, UINT64_MAX,
@@ -994,8 +996,8 @@ static bool run_view(struct cli_config *cfg, struct outbuf *out, struct cli_erro
                         NULL))
             return false;
     } else if (p.total > UINT64_MAX - td.base_offset) {
-        return fail(e, CLI_E_OUT_OF_RANGE, "--base-offset", cfg->t.base_offset,
-                    "the base offset plus the tensor's size is past 2^64 - 1 bytes");
+        return cli_fail(e, CLI_E_OUT_OF_RANGE, "--base-offset", cfg->t.base_offset,
+                        "the base offset plus the tensor's size is past 2^64 - 1 bytes");
     } else {
         p.buffer_size = td.base_offset + p.total;
     }
@@ -1021,7 +1023,7 @@ static bool run_view(struct cli_config *cfg, struct outbuf *out, struct cli_erro
         ob_puts(out, rd.valid ? "\nvalid\n" : "\nINVALID: a view breaks a DirectML rule\n");
     }
     if (!rd.valid)
-        cfg->exit_status = EXIT_RULE;
+        cfg->exit_status = CLI_EXIT_RULE;
     return true;
 }
 

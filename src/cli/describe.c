@@ -19,12 +19,12 @@ static bool describe_dtype(const char *text, enum dmlt_dtype *out, struct cli_er
     const char *names[DMLT_DTYPE_COUNT];
     for (int i = 0; i < DMLT_DTYPE_COUNT; i++)
         names[i] = dmlt_dtype_get((enum dmlt_dtype)(i + 1))->name;
-    fail(e, CLI_E_BAD_DTYPE, "--dtype", text, "not a DirectML data type");
-    const char *s = suggest(text, names, DMLT_DTYPE_COUNT);
+    cli_fail(e, CLI_E_BAD_DTYPE, "--dtype", text, "not a DirectML data type");
+    const char *s = cli_suggest(text, names, DMLT_DTYPE_COUNT);
     if (s)
-        set_hint(e, "did you mean %s?", s);
+        cli_hint(e, "did you mean %s?", s);
     else
-        set_hint(e, "types: float32 float16 float64 int8 int16 int32 int64 uint8 uint16 "
+        cli_hint(e, "types: float32 float16 float64 int8 int16 int32 int64 uint8 uint16 "
                     "uint32 uint64 int4 uint4");
     return false;
 }
@@ -34,13 +34,13 @@ static bool describe_pad(const char *text, unsigned rank, uint32_t pad[], struct
 {
     const char *p = text;
     if (*p == '\0')
-        return fail(e, CLI_E_EMPTY_FIELD, "--pad", text, "no DIM=N given");
+        return cli_fail(e, CLI_E_EMPTY_FIELD, "--pad", text, "no DIM=N given");
     for (;;) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
         const char *eq = memchr(p, '=', len);
         if (eq == NULL) {
-            fail(e, CLI_E_BAD_PAD, "--pad", text, "expected DIM=N, like w=2");
+            cli_fail(e, CLI_E_BAD_PAD, "--pad", text, "expected DIM=N, like w=2");
             return false;
         }
         unsigned d;
@@ -50,8 +50,8 @@ static bool describe_pad(const char *text, unsigned rank, uint32_t pad[], struct
                         text, "the padding", NULL))
             return false;
         if (n > UINT32_MAX - pad[d])
-            return fail(e, CLI_E_OUT_OF_RANGE, "--pad", text, "padding adds up past %" PRIu32,
-                        UINT32_MAX);
+            return cli_fail(e, CLI_E_OUT_OF_RANGE, "--pad", text, "padding adds up past %" PRIu32,
+                            UINT32_MAX);
         pad[d] += (uint32_t)n;
         if (!comma)
             return true;
@@ -106,8 +106,8 @@ static bool describe_flags(const char *text, uint32_t *out, struct cli_error *e)
         *out = (uint32_t)v;
         return true;
     }
-    fail(e, CLI_E_BAD_FLAGS, "--flags", text, "not a DML_TENSOR_FLAGS value");
-    set_hint(e, "use none, owned_by_dml, or a number");
+    cli_fail(e, CLI_E_BAD_FLAGS, "--flags", text, "not a DML_TENSOR_FLAGS value");
+    cli_hint(e, "use none, owned_by_dml, or a number");
     return false;
 }
 
@@ -151,12 +151,12 @@ static bool layout_error(const struct tensor_args *a, unsigned rank, struct cli_
     const char *opt = a->order ? "--order" : "--layout";
     const char *text = a->order ? a->order : a->layout;
     const char *letters = dmlt_dim_letters(rank);
-    fail(e, CLI_E_BAD_LAYOUT, opt, text, "not a memory order for rank %u", rank);
+    cli_fail(e, CLI_E_BAD_LAYOUT, opt, text, "not a memory order for rank %u", rank);
     if (letters)
-        set_hint(e, "use a permutation of %s, row-major, col-major, or indices like %s", letters,
+        cli_hint(e, "use a permutation of %s, row-major, col-major, or indices like %s", letters,
                  rank == 4 ? "0,2,3,1" : "0,1,...");
     else
-        set_hint(e, "rank %u has no letters: use row-major, col-major or indices 0..%u", rank,
+        cli_hint(e, "rank %u has no letters: use row-major, col-major or indices 0..%u", rank,
                  rank - 1);
     return false;
 }
@@ -171,16 +171,16 @@ static bool describe_strides(const struct tensor_args *a, unsigned given_rank,
                          "stride", "strides"))
         return false;
     if (n != t->rank && n != given_rank) {
-        fail(e, CLI_E_STRIDE_COUNT, "--strides", a->strides,
-             "%u strides for %u sizes (give one stride per dimension)", n, t->rank);
+        cli_fail(e, CLI_E_STRIDE_COUNT, "--strides", a->strides,
+                 "%u strides for %u sizes (give one stride per dimension)", n, t->rank);
         return false;
     }
     unsigned lead = t->rank - n;
     uint64_t s0 = lead ? leading_stride(n, t->sizes + lead, v) : 0;
     if (s0 > DMLT_MAX_STRIDE) {
-        fail(e, CLI_E_STRIDE_RANGE, "--rank", a->rank,
-             "the added dims would need stride %" PRIu64 ", over 4294967295", s0);
-        set_hint(e, "give all %u strides in --strides", t->rank);
+        cli_fail(e, CLI_E_STRIDE_RANGE, "--rank", a->rank,
+                 "the added dims would need stride %" PRIu64 ", over 4294967295", s0);
+        cli_hint(e, "give all %u strides in --strides", t->rank);
         return false;
     }
     for (unsigned d = 0; d < t->rank; d++)
@@ -196,8 +196,8 @@ bool describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struc
     if (!describe_dtype(a->dtype, &t->dtype, e))
         return false;
     if (a->sizes == NULL) {
-        fail(e, CLI_E_MISSING_OPTION, "--sizes", NULL, "missing; it is required");
-        set_hint(e, "for example --sizes 1,3,224,224 (logical order: N,C,H,W)");
+        cli_fail(e, CLI_E_MISSING_OPTION, "--sizes", NULL, "missing; it is required");
+        cli_hint(e, "for example --sizes 1,3,224,224 (logical order: N,C,H,W)");
         return false;
     }
     uint64_t v[DMLT_MAX_RANK];
@@ -212,9 +212,9 @@ bool describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struc
                         "the rank", NULL))
             return false;
         if (r < given_rank)
-            return fail(e, CLI_E_BAD_RANK, "--rank", a->rank,
-                        "smaller than the %u sizes given (--rank only adds leading dims)",
-                        given_rank);
+            return cli_fail(e, CLI_E_BAD_RANK, "--rank", a->rank,
+                            "smaller than the %u sizes given (--rank only adds leading dims)",
+                            given_rank);
         t->rank = (unsigned)r;
     }
     unsigned lead = t->rank - given_rank;
@@ -231,8 +231,8 @@ bool describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struc
     const char *first = NULL;
     for (int i = 0; i < 3; i++) {
         if (src[i] && first) {
-            fail(e, CLI_E_CONFLICTING_OPTIONS, src[i], NULL, "conflicts with %s", first);
-            set_hint(e, "strides come from one of --strides, --layout or --order");
+            cli_fail(e, CLI_E_CONFLICTING_OPTIONS, src[i], NULL, "conflicts with %s", first);
+            cli_hint(e, "strides come from one of --strides, --layout or --order");
             return false;
         }
         if (src[i])
@@ -244,10 +244,10 @@ bool describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struc
                           : a->row_pitch_align ? "--row-pitch-align"
                                                : NULL;
         if (mod) {
-            fail(e, CLI_E_CONFLICTING_OPTIONS, mod, NULL,
-                 "modifies a layout; it cannot be "
-                 "combined with --strides");
-            set_hint(e, "write the strides you want in --strides (0 to broadcast)");
+            cli_fail(e, CLI_E_CONFLICTING_OPTIONS, mod, NULL,
+                     "modifies a layout; it cannot be "
+                     "combined with --strides");
+            cli_hint(e, "write the strides you want in --strides (0 to broadcast)");
             return false;
         }
         if (!describe_strides(a, given_rank, out, e))
@@ -275,8 +275,8 @@ bool describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struc
                         "--row-pitch-align", a->row_pitch_align, "the alignment", NULL))
             return false;
         if (t->rank < 2)
-            return fail(e, CLI_E_BAD_ROW_PITCH, "--row-pitch-align", a->row_pitch_align,
-                        "a rank-1 tensor has no rows");
+            return cli_fail(e, CLI_E_BAD_ROW_PITCH, "--row-pitch-align", a->row_pitch_align,
+                            "a rank-1 tensor has no rows");
         spec.row_pitch_align_bytes = (uint32_t)r;
     }
     memcpy(out->order, spec.order, sizeof out->order);
@@ -287,9 +287,9 @@ bool describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struc
     case DMLT_OK:
         return true;
     case DMLT_E_INVALID:
-        fail(e, CLI_E_BAD_ROW_PITCH, "--row-pitch-align", a->row_pitch_align,
-             "not a whole number of %u-bit elements", (unsigned)dmlt_u128_to_u64(err.limit));
-        set_hint(e, "use a multiple of the element size, e.g. 256");
+        cli_fail(e, CLI_E_BAD_ROW_PITCH, "--row-pitch-align", a->row_pitch_align,
+                 "not a whole number of %u-bit elements", (unsigned)dmlt_u128_to_u64(err.limit));
+        cli_hint(e, "use a multiple of the element size, e.g. 256");
         return false;
     case DMLT_E_LAYOUT: {
         char dn[8];
@@ -304,20 +304,20 @@ bool describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struc
                 break;
             }
         }
-        fail(e, CLI_E_BAD_PAD, "--pad", text,
-             "%s is the outermost dimension of this layout; padding after it changes no stride",
-             dn);
-        set_hint(e, "for bytes after the tensor, use --total-size");
+        cli_fail(e, CLI_E_BAD_PAD, "--pad", text,
+                 "%s is the outermost dimension of this layout; padding after it changes no stride",
+                 dn);
+        cli_hint(e, "for bytes after the tensor, use --total-size");
         return false;
     }
     case DMLT_E_RANGE: {
         char dn[8], num[40];
         dim_name(dn, t->rank, (unsigned)err.dim);
         num[fmt_u128(num, err.value)] = '\0';
-        return fail(e, CLI_E_STRIDE_RANGE, "--sizes", a->sizes,
-                    "the stride of dimension %d (%s) would be %s, over 4294967295 (DirectML "
-                    "strides are 32-bit)",
-                    err.dim, dn, num);
+        return cli_fail(e, CLI_E_STRIDE_RANGE, "--sizes", a->sizes,
+                        "the stride of dimension %d (%s) would be %s, over 4294967295 (DirectML "
+                        "strides are 32-bit)",
+                        err.dim, dn, num);
     }
     case DMLT_E_RANK:
     case DMLT_E_ZERO_SIZE:
@@ -326,7 +326,7 @@ bool describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struc
     case DMLT_E_WORK_CAP:
         break;
     }
-    return fail(e, CLI_E_INTERNAL, NULL, NULL, "unexpected error computing strides");
+    return cli_fail(e, CLI_E_INTERNAL, NULL, NULL, "unexpected error computing strides");
 }
 
 void layout_name(struct outbuf *b, unsigned rank, const unsigned order[])

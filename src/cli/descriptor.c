@@ -105,8 +105,8 @@ static char *arena_begin(struct descriptor *d)
 
 static bool too_long(const char *key, struct cli_error *e)
 {
-    fail(e, CLI_E_TOO_LONG, NULL, NULL, "the values are too long (more than %zu bytes in all)",
-         sizeof((struct descriptor *)0)->arena);
+    cli_fail(e, CLI_E_TOO_LONG, NULL, NULL, "the values are too long (more than %zu bytes in all)",
+             sizeof((struct descriptor *)0)->arena);
     e->key = key;
     return false;
 }
@@ -133,7 +133,7 @@ static bool arena_end(struct descriptor *d, const char *key, struct cli_error *e
 static bool bad_value(struct cli_error *e, const char *key, enum cli_error_id id,
                       const char *message)
 {
-    fail(e, id, NULL, NULL, "%s", message);
+    cli_fail(e, id, NULL, NULL, "%s", message);
     e->key = key;
     return false;
 }
@@ -159,8 +159,8 @@ static bool put_number(struct descriptor *d, const cJSON *v, const char *key, st
     case JSON_INTEGER_HUGE:
         break;
     }
-    fail(e, CLI_E_OUT_OF_RANGE, NULL, text,
-         "a whole number of more than %d digits, past every range", MAX_DIGITS);
+    cli_fail(e, CLI_E_OUT_OF_RANGE, NULL, text,
+             "a whole number of more than %d digits, past every range", MAX_DIGITS);
     e->key = key;
     return false;
 }
@@ -397,8 +397,8 @@ static bool read_command(struct descriptor *d, const cJSON *v, const char *key, 
                               : ", ",
                  cli_commands[i]->name);
     }
-    fail(e, CLI_E_BAD_COMMAND, NULL, has_type(v, cJSON_String) ? v->valuestring : NULL,
-         "not a batch command (%s)", names);
+    cli_fail(e, CLI_E_BAD_COMMAND, NULL, has_type(v, cJSON_String) ? v->valuestring : NULL,
+             "not a batch command (%s)", names);
     e->key = key;
     return false;
 }
@@ -456,8 +456,8 @@ static bool read_ops(struct descriptor *d, const cJSON *v, const char *key, stru
         while (i < n && strcmp(ops[i].name, op->string) != 0)
             i++;
         if (i == n) {
-            fail(e, CLI_E_BAD_OPERATION, NULL, op->string, "not an operation");
-            set_hint(e, "operations: slice, select, permute, broadcast_to, reshape, split");
+            cli_fail(e, CLI_E_BAD_OPERATION, NULL, op->string, "not an operation");
+            cli_hint(e, "operations: slice, select, permute, broadcast_to, reshape, split");
             e->key = key;
             return false;
         }
@@ -534,8 +534,8 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
 {
     descriptor_reset(d, mode);
     if (!has_type(obj, cJSON_Object)) {
-        fail(e, CLI_E_BAD_RECORD, NULL, NULL,
-             "a descriptor is a JSON object, like {\"sizes\":[1,3,8,8]}");
+        cli_fail(e, CLI_E_BAD_RECORD, NULL, NULL,
+                 "a descriptor is a JSON object, like {\"sizes\":[1,3,8,8]}");
         return false;
     }
     /* The id first, so that an error in any other key still echoes it. */
@@ -551,13 +551,13 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
             const char *names[N_KEYS];
             for (size_t i = 0; i < N_KEYS; i++)
                 names[i] = keys[i].name;
-            fail(e, CLI_E_UNKNOWN_KEY, NULL, NULL, "not a descriptor key");
+            cli_fail(e, CLI_E_UNKNOWN_KEY, NULL, NULL, "not a descriptor key");
             e->key = key;
-            const char *s = suggest(key, names, N_KEYS);
+            const char *s = cli_suggest(key, names, N_KEYS);
             if (s)
-                set_hint(e, "did you mean \"%s\"?", s);
+                cli_hint(e, "did you mean \"%s\"?", s);
             else
-                set_hint(e, "keys: dtype sizes strides layout order broadcast pad rank "
+                cli_hint(e, "keys: dtype sizes strides layout order broadcast pad rank "
                             "total_tensor_size_bytes guaranteed_base_offset_alignment "
                             "base_offset_bytes binding_size_bytes buffer_size_bytes flags "
                             "command coord coords ops id, or "
@@ -570,7 +570,7 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
         const enum slot field = k->slot == S_COORDS ? S_COORD : k->slot;
         const char *before = field == S_IGNORED ? earlier_key(obj, it) : seen[field];
         if (before) {
-            fail(e, CLI_E_DUPLICATE_KEY, NULL, NULL, "given twice (also as \"%s\")", before);
+            cli_fail(e, CLI_E_DUPLICATE_KEY, NULL, NULL, "given twice (also as \"%s\")", before);
             e->key = key;
             return false;
         }
@@ -640,9 +640,9 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
         remember(d, k->option, key);
     }
     if (d->cfg.t.sizes == NULL) {
-        fail(e, CLI_E_MISSING_KEY, NULL, NULL, "missing: every descriptor has sizes");
+        cli_fail(e, CLI_E_MISSING_KEY, NULL, NULL, "missing: every descriptor has sizes");
         e->key = mode == DESC_SCAN ? "Sizes" : "sizes";
-        set_hint(e, "for example {\"sizes\":[1,3,224,224]}");
+        cli_hint(e, "for example {\"sizes\":[1,3,224,224]}");
         return false;
     }
     if (dimension_count) {
@@ -652,25 +652,25 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
         for (const char *c = d->cfg.t.sizes; *c; c++)
             n += *c == ',';
         if (small_integer(dimension_count) != n) {
-            fail(e, CLI_E_DIMENSION_COUNT, NULL, NULL,
-                 "DimensionCount is not the number of Sizes (%d)", n);
+            cli_fail(e, CLI_E_DIMENSION_COUNT, NULL, NULL,
+                     "DimensionCount is not the number of Sizes (%d)", n);
             e->key = "DimensionCount";
             return false;
         }
     }
     explicit_strides_describe(d);
     if (d->cfg.cmd == CMD_OFFSET && d->cfg.n_coords == 0) {
-        fail(e, CLI_E_MISSING_KEY, NULL, NULL, "missing: offset needs coord or coords");
+        cli_fail(e, CLI_E_MISSING_KEY, NULL, NULL, "missing: offset needs coord or coords");
         e->key = "coords";
         return false;
     }
     if (d->cfg.cmd != CMD_VIEW && seen[S_OPS]) {
-        fail(e, CLI_E_UNEXPECTED_KEY, NULL, NULL, "only for \"command\": \"view\"");
+        cli_fail(e, CLI_E_UNEXPECTED_KEY, NULL, NULL, "only for \"command\": \"view\"");
         e->key = "ops";
         return false;
     }
     if (d->cfg.cmd != CMD_OFFSET && d->cfg.n_coords != 0) {
-        fail(e, CLI_E_UNEXPECTED_KEY, NULL, NULL, "only for \"command\": \"offset\"");
+        cli_fail(e, CLI_E_UNEXPECTED_KEY, NULL, NULL, "only for \"command\": \"offset\"");
         e->key = "coords";
         return false;
     }
@@ -924,9 +924,9 @@ bool descriptor_check_described(struct descriptor *d, const struct tensor_desc *
         for (unsigned i = 0; ok && i < t->t.rank; i++)
             ok = d->broadcast_check[i] == (t->t.sizes[i] > 1 && t->t.strides[i] == 0);
         if (!ok) {
-            fail(e, CLI_E_CONFLICTING_KEYS, NULL, NULL,
-                 "does not match the strides (a dim is broadcast when its size is over 1 "
-                 "and its stride 0)");
+            cli_fail(e, CLI_E_CONFLICTING_KEYS, NULL, NULL,
+                     "does not match the strides (a dim is broadcast when its size is over 1 "
+                     "and its stride 0)");
             e->key = "broadcast";
             return false;
         }
@@ -940,13 +940,14 @@ bool descriptor_check_described(struct descriptor *d, const struct tensor_desc *
     unsigned order[DMLT_MAX_RANK];
     const unsigned rank = t->t.rank;
     if (dmlt_layout_parse(d->layout_check, strlen(d->layout_check), rank, order) != DMLT_OK) {
-        fail(e, CLI_E_BAD_LAYOUT, NULL, d->layout_check, "not a memory order for rank %u", rank);
+        cli_fail(e, CLI_E_BAD_LAYOUT, NULL, d->layout_check, "not a memory order for rank %u",
+                 rank);
         e->key = "layout";
         return false;
     }
     if (!dmlt_strides_follow_order(rank, t->t.sizes, t->t.strides, order)) {
-        fail(e, CLI_E_CONFLICTING_KEYS, NULL, d->layout_check,
-             "the strides given do not follow this layout's memory order");
+        cli_fail(e, CLI_E_CONFLICTING_KEYS, NULL, d->layout_check,
+                 "the strides given do not follow this layout's memory order");
         e->key = "layout";
         /* The layout's own strides, with the dims the strides broadcast. */
         struct dmlt_layout_spec spec;
@@ -962,9 +963,9 @@ bool descriptor_check_described(struct descriptor *d, const struct tensor_desc *
             ob_u32_list(&b, strides, rank, 1, false);
         ob_putc(&b, '\0');
         if (b.failed || b.len == 1)
-            set_hint(e, "drop \"layout\" or \"strides\"");
+            cli_hint(e, "drop \"layout\" or \"strides\"");
         else
-            set_hint(e, "its packed strides are %s; drop \"layout\" or \"strides\"", b.data);
+            cli_hint(e, "its packed strides are %s; drop \"layout\" or \"strides\"", b.data);
         ob_free(&b);
         return false;
     }

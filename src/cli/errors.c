@@ -18,10 +18,10 @@ const char *cli_error_name(enum cli_error_id id)
     return (unsigned)id < CLI_E_COUNT ? names[id] : "internal";
 }
 
-bool fail(struct cli_error *e, enum cli_error_id id, const char *option, const char *text,
-          const char *fmt, ...)
+bool cli_fail(struct cli_error *e, enum cli_error_id id, const char *option, const char *text,
+              const char *fmt, ...)
 {
-    e->exit_code = EXIT_USAGE;
+    e->exit_code = CLI_EXIT_USAGE;
     e->id = cli_error_name(id);
     e->option = option;
     e->key = NULL;
@@ -34,7 +34,7 @@ bool fail(struct cli_error *e, enum cli_error_id id, const char *option, const c
     return false;
 }
 
-void set_hint(struct cli_error *e, const char *fmt, ...)
+void cli_hint(struct cli_error *e, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

@@ -5,7 +5,7 @@
 
 #include "outbuf.h"
 
-enum exit_code { EXIT_OK = 0, EXIT_RULE = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
+enum cli_exit { CLI_EXIT_OK = 0, CLI_EXIT_RULE = 1, CLI_EXIT_USAGE = 2, CLI_EXIT_IO = 3 };
 
 /* Every error id the command line reports, once: the JSON error object's
  * "id" (docs/schema/error.schema.json lists the same, which the test
@@ -112,10 +112,10 @@ struct cli_error {
 #define DMLT_PRINTF(f, a)
 #endif
 
-/* Fills e as a usage error (exit 2); returns false for `return fail(...)`. */
-bool fail(struct cli_error *e, enum cli_error_id id, const char *option, const char *text,
-          const char *fmt, ...) DMLT_PRINTF(5, 6);
-void set_hint(struct cli_error *e, const char *fmt, ...) DMLT_PRINTF(2, 3);
+/* Fills e as a usage error (exit 2); returns false for `return cli_fail(...)`. */
+bool cli_fail(struct cli_error *e, enum cli_error_id id, const char *option, const char *text,
+              const char *fmt, ...) DMLT_PRINTF(5, 6);
+void cli_hint(struct cli_error *e, const char *fmt, ...) DMLT_PRINTF(2, 3);
 
 /* "dmltensor: --sizes: "1,0,3": dimension 1 is 0 (...)" and the hint. */
 void render_error_text(struct outbuf *b, const struct cli_error *e);

@@ -8,7 +8,7 @@ int main(int argc, char **argv)
 {
     if (!plat_init(&argc, &argv)) {
         fputs("dmltensor: out of memory\n", stderr);
-        return EXIT_IO;
+        return CLI_EXIT_IO;
     }
     return cli_main(argc, argv, stdin, stdout, stderr);
 }

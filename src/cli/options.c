@@ -312,12 +312,12 @@ static bool unknown_option(struct cli_error *e, const char *arg, size_t len, con
         names[i] = options[i].name;
     char name[64];
     snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), arg);
-    fail(e, CLI_E_UNKNOWN_OPTION, NULL, arg, "unknown option for %s", cmd);
-    const char *s = suggest(name, names, N_OPTIONS);
+    cli_fail(e, CLI_E_UNKNOWN_OPTION, NULL, arg, "unknown option for %s", cmd);
+    const char *s = cli_suggest(name, names, N_OPTIONS);
     if (s)
-        set_hint(e, "did you mean %s? See 'dmltensor %s --help'", s, cmd);
+        cli_hint(e, "did you mean %s? See 'dmltensor %s --help'", s, cmd);
     else
-        set_hint(e, "see 'dmltensor %s --help'", cmd);
+        cli_hint(e, "see 'dmltensor %s --help'", cmd);
     return false;
 }
 
@@ -336,9 +336,9 @@ static bool parse_options(int argc, char **argv, int first, struct cli_config *c
             continue;
         }
         if (arg[0] != '-' || arg[1] != '-') {
-            fail(e, CLI_E_UNEXPECTED_ARGUMENT, NULL, arg, "unexpected argument to %s",
-                 cfg->cmd_name);
-            set_hint(e, "options start with --; see 'dmltensor %s --help'", cfg->cmd_name);
+            cli_fail(e, CLI_E_UNEXPECTED_ARGUMENT, NULL, arg, "unexpected argument to %s",
+                     cfg->cmd_name);
+            cli_hint(e, "options start with --; see 'dmltensor %s --help'", cfg->cmd_name);
             return false;
         }
         const char *eq = strchr(arg, '=');
@@ -347,12 +347,12 @@ static bool parse_options(int argc, char **argv, int first, struct cli_config *c
         if (o == NULL)
             return unknown_option(e, arg, len, cfg->cmd_name);
         if ((o->commands & CMD_BIT(cfg->cmd)) == 0)
-            return fail(e, CLI_E_UNKNOWN_OPTION, o->name, NULL, "not an option of %s",
-                        cfg->cmd_name);
+            return cli_fail(e, CLI_E_UNKNOWN_OPTION, o->name, NULL, "not an option of %s",
+                            cfg->cmd_name);
         if (o->metavar == NULL) {
             if (eq)
-                return fail(e, CLI_E_UNEXPECTED_VALUE, o->name, eq + 1,
-                            "this option takes no value");
+                return cli_fail(e, CLI_E_UNEXPECTED_VALUE, o->name, eq + 1,
+                                "this option takes no value");
             if (o->id == OPT_PROGRESS)
                 cfg->progress = true;
             continue;
@@ -363,20 +363,21 @@ static bool parse_options(int argc, char **argv, int first, struct cli_config *c
         } else if (i + 1 < argc) {
             value = argv[++i];
         } else {
-            fail(e, CLI_E_MISSING_VALUE, o->name, NULL, "needs a value (%s)", o->metavar);
-            set_hint(e, "%s %s: %s", o->name, o->metavar, o->help);
+            cli_fail(e, CLI_E_MISSING_VALUE, o->name, NULL, "needs a value (%s)", o->metavar);
+            cli_hint(e, "%s %s: %s", o->name, o->metavar, o->help);
             return false;
         }
         const char **slot = slot_for(cfg, o->id);
         if (slot == NULL && o->group == GROUP_OPERATIONS)
-            return fail(e, CLI_E_TOO_MANY_VALUES, o->name, value, "more than %d operations",
-                        MAX_VIEW_OPS);
+            return cli_fail(e, CLI_E_TOO_MANY_VALUES, o->name, value, "more than %d operations",
+                            MAX_VIEW_OPS);
         if (slot == NULL)
-            return fail(e, CLI_E_TOO_MANY_VALUES, o->name, value, "given more than %d times",
-                        MAX_REPEAT);
+            return cli_fail(e, CLI_E_TOO_MANY_VALUES, o->name, value, "given more than %d times",
+                            MAX_REPEAT);
         if (*slot && !o->repeatable) {
-            fail(e, CLI_E_DUPLICATE_OPTION, o->name, value, "given twice (first as \"%s\")", *slot);
-            set_hint(e, "give each option once");
+            cli_fail(e, CLI_E_DUPLICATE_OPTION, o->name, value, "given twice (first as \"%s\")",
+                     *slot);
+            cli_hint(e, "give each option once");
             return false;
         }
         *slot = value;
@@ -418,8 +419,9 @@ static bool parse_format(struct cli_config *cfg, struct cli_error *e)
                          names[i]);
         used += w > 0 ? (size_t)w : 0;
     }
-    fail(e, CLI_E_BAD_FORMAT, "--format", cfg->format_text, "not a format of %s", cfg->cmd_name);
-    set_hint(e, "%s prints %s", cfg->cmd_name, list);
+    cli_fail(e, CLI_E_BAD_FORMAT, "--format", cfg->format_text, "not a format of %s",
+             cfg->cmd_name);
+    cli_hint(e, "%s prints %s", cfg->cmd_name, list);
     return false;
 }
 
@@ -434,7 +436,7 @@ bool parse_command_line(int argc, char **argv, struct cli_config *cfg, struct cl
     memset(cfg, 0, sizeof *cfg);
     cfg->coords = calloc((size_t)argc, sizeof cfg->coords[0]);
     if (cfg->coords == NULL)
-        return fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+        return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     const char *name = argv[1];
     const struct command *c = cli_command_named(name);
     if (c) {
@@ -446,14 +448,14 @@ bool parse_command_line(int argc, char **argv, struct cli_config *cfg, struct cl
         for (; n < cli_n_commands && n < sizeof names / sizeof names[0]; n++)
             names[n] = cli_commands[n]->name;
         if (name[0] == '-')
-            fail(e, CLI_E_UNKNOWN_OPTION, NULL, name, "unknown option");
+            cli_fail(e, CLI_E_UNKNOWN_OPTION, NULL, name, "unknown option");
         else
-            fail(e, CLI_E_UNKNOWN_COMMAND, NULL, name, "unknown command");
-        const char *s = suggest(name, names, n);
+            cli_fail(e, CLI_E_UNKNOWN_COMMAND, NULL, name, "unknown command");
+        const char *s = cli_suggest(name, names, n);
         if (s)
-            set_hint(e, "did you mean '%s'? See 'dmltensor --help'", s);
+            cli_hint(e, "did you mean '%s'? See 'dmltensor --help'", s);
         else
-            set_hint(e, "see 'dmltensor --help' for the commands");
+            cli_hint(e, "see 'dmltensor --help' for the commands");
         return false;
     }
     if (!parse_options(argc, argv, 2, cfg, e))
@@ -463,14 +465,14 @@ bool parse_command_line(int argc, char **argv, struct cli_config *cfg, struct cl
     if (cfg->format_text && !parse_format(cfg, e))
         return false;
     if (cfg->field && cfg->format_text && cfg->format != FMT_TEXT)
-        return fail(e, CLI_E_CONFLICTING_OPTIONS, "--field", cfg->field,
-                    "prints one plain value; it cannot be combined with --format %s",
-                    cfg->format_text);
+        return cli_fail(e, CLI_E_CONFLICTING_OPTIONS, "--field", cfg->field,
+                        "prints one plain value; it cannot be combined with --format %s",
+                        cfg->format_text);
     if (cfg->c_name) {
         if (cfg->format != FMT_C) {
-            fail(e, CLI_E_CONFLICTING_OPTIONS, "--name", cfg->c_name,
-                 "names the variables of --format c");
-            set_hint(e, "add --format c");
+            cli_fail(e, CLI_E_CONFLICTING_OPTIONS, "--name", cfg->c_name,
+                     "names the variables of --format c");
+            cli_hint(e, "add --format c");
             return false;
         }
         if (!c_name_check(cfg->c_name, e))

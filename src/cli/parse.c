@@ -11,20 +11,20 @@ bool parse_uint(const char *text, size_t len, uint64_t min, uint64_t max, uint64
 {
     const char *subject = what ? what : "the value";
     if (len == 0)
-        return fail(e, CLI_E_EMPTY_FIELD, option, whole, "%s is empty", subject);
+        return cli_fail(e, CLI_E_EMPTY_FIELD, option, whole, "%s is empty", subject);
     uint64_t v = 0;
     bool over = false;
     for (size_t i = 0; i < len; i++) {
         char c = text[i];
         if (c < '0' || c > '9') {
-            fail(e, CLI_E_BAD_NUMBER, option, whole, "%s \"%.*s\" is not a decimal number", subject,
-                 (int)(len > 40 ? 40 : len), text);
+            cli_fail(e, CLI_E_BAD_NUMBER, option, whole, "%s \"%.*s\" is not a decimal number",
+                     subject, (int)(len > 40 ? 40 : len), text);
             if (c == '-' || c == '+')
-                set_hint(e, "numbers take no sign");
+                cli_hint(e, "numbers take no sign");
             else if (c == ' ' || c == '\t')
-                set_hint(e, "write lists without spaces, like 1,3,224,224");
+                cli_hint(e, "write lists without spaces, like 1,3,224,224");
             else if (len > 1 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
-                set_hint(e, "numbers are decimal; hexadecimal is not accepted");
+                cli_hint(e, "numbers are decimal; hexadecimal is not accepted");
             return false;
         }
         unsigned digit = (unsigned)(c - '0');
@@ -40,12 +40,14 @@ bool parse_uint(const char *text, size_t len, uint64_t min, uint64_t max, uint64
         else
             snprintf(range, sizeof range, "allowed: %" PRIu64 "..%" PRIu64, min, max);
         if (over || v > max)
-            return fail(e, CLI_E_OUT_OF_RANGE, option, whole, "%s is %.*s, over %" PRIu64 " (%s)",
-                        subject, (int)(len > 40 ? 40 : len), text, max, range);
-        return fail(e,
-                    v == 0 && range_noun && strcmp(range_noun, "sizes") == 0 ? CLI_E_ZERO_SIZE
-                                                                             : CLI_E_OUT_OF_RANGE,
-                    option, whole, "%s is %" PRIu64 " (%s)", subject, v, range);
+            return cli_fail(e, CLI_E_OUT_OF_RANGE, option, whole,
+                            "%s is %.*s, over %" PRIu64 " (%s)", subject,
+                            (int)(len > 40 ? 40 : len), text, max, range);
+        return cli_fail(e,
+                        v == 0 && range_noun && strcmp(range_noun, "sizes") == 0
+                            ? CLI_E_ZERO_SIZE
+                            : CLI_E_OUT_OF_RANGE,
+                        option, whole, "%s is %" PRIu64 " (%s)", subject, v, range);
     }
     *out = v;
     return true;
@@ -57,8 +59,8 @@ bool parse_uint_list(const char *option, const char *text, uint64_t min, uint64_
 {
     *count = 0;
     if (text[0] == '\0')
-        return fail(e, CLI_E_EMPTY_FIELD, option, text,
-                    "empty list (expected numbers like 1,3,224,224)");
+        return cli_fail(e, CLI_E_EMPTY_FIELD, option, text,
+                        "empty list (expected numbers like 1,3,224,224)");
     const char *p = text;
     for (;;) {
         const char *comma = strchr(p, ',');
@@ -67,9 +69,9 @@ bool parse_uint_list(const char *option, const char *text, uint64_t min, uint64_
             unsigned total = *count;
             for (const char *q = p; q; q = strchr(q, ','), q = q ? q + 1 : q)
                 total++;
-            return fail(e, CLI_E_TOO_MANY_DIMS, option, text,
-                        "%u values; at most %u are allowed (rank is 1..%u)", total, max_count,
-                        max_count);
+            return cli_fail(e, CLI_E_TOO_MANY_DIMS, option, text,
+                            "%u values; at most %u are allowed (rank is 1..%u)", total, max_count,
+                            max_count);
         }
         /* The common case without building the message's words. */
         uint64_t v = 0;
@@ -116,18 +118,19 @@ bool parse_dim(const char *text, size_t len, unsigned rank, unsigned *dim, struc
         uint64_t v = 0;
         if (!parse_uint(text, len, 0, rank - 1, &v, e, option, whole, "the dimension index",
                         NULL)) {
-            set_hint(e, "dimensions are 0..%u for rank %u", rank - 1, rank);
+            cli_hint(e, "dimensions are 0..%u for rank %u", rank - 1, rank);
             return false;
         }
         *dim = (unsigned)v;
         return true;
     }
-    fail(e, CLI_E_BAD_DIMENSION, option, whole, "\"%.*s\" is not a dimension of a rank-%u tensor",
-         (int)(len > 40 ? 40 : len), text, rank);
+    cli_fail(e, CLI_E_BAD_DIMENSION, option, whole,
+             "\"%.*s\" is not a dimension of a rank-%u tensor", (int)(len > 40 ? 40 : len), text,
+             rank);
     if (letters)
-        set_hint(e, "use the letters %s or indices 0..%u", letters, rank - 1);
+        cli_hint(e, "use the letters %s or indices 0..%u", letters, rank - 1);
     else
-        set_hint(e, "rank %u has no letters; use indices 0..%u", rank, rank - 1);
+        cli_hint(e, "rank %u has no letters; use indices 0..%u", rank, rank - 1);
     return false;
 }
 
@@ -135,13 +138,13 @@ bool parse_dim_set(const char *option, const char *text, unsigned rank, bool set
                    struct cli_error *e)
 {
     if (text[0] == '\0')
-        return fail(e, CLI_E_EMPTY_FIELD, option, text, "no dimension given");
+        return cli_fail(e, CLI_E_EMPTY_FIELD, option, text, "no dimension given");
     const char *p = text;
     for (;;) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
         if (len == 0)
-            return fail(e, CLI_E_EMPTY_FIELD, option, text, "empty item in the list");
+            return cli_fail(e, CLI_E_EMPTY_FIELD, option, text, "empty item in the list");
         bool digits = p[0] >= '0' && p[0] <= '9';
         /* "hw" is two letters; "12" is one index. */
         size_t step = digits ? len : 1;
@@ -183,7 +186,7 @@ static size_t distance(const char *a, const char *b)
     return row[lb];
 }
 
-const char *suggest(const char *text, const char *const names[], size_t count)
+const char *cli_suggest(const char *text, const char *const names[], size_t count)
 {
     const char *best = NULL;
     size_t best_d = 3; /* at most two edits away */

@@ -45,6 +45,6 @@ static inline char ascii_upper(char c)
 void dim_name(char buf[8], unsigned rank, unsigned d);
 
 /* Closest of `names` to `text` when it is a likely typo, else NULL. */
-const char *suggest(const char *text, const char *const names[], size_t count);
+const char *cli_suggest(const char *text, const char *const names[], size_t count);
 
 #endif

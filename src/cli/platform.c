@@ -253,8 +253,8 @@ bool cli_drain(struct outbuf *out, struct cli_error *e)
     ob_reset(out);
     if (ok)
         return true;
-    fail(e, CLI_E_IO_ERROR, NULL, NULL, "write error: %s",
-         out->failed ? "out of memory" : strerror(err ? err : EIO));
-    e->exit_code = closed ? EXIT_OK : EXIT_IO; /* a closed pipe is quiet */
+    cli_fail(e, CLI_E_IO_ERROR, NULL, NULL, "write error: %s",
+             out->failed ? "out of memory" : strerror(err ? err : EIO));
+    e->exit_code = closed ? CLI_EXIT_OK : CLI_EXIT_IO; /* a closed pipe is quiet */
     return false;
 }

@@ -19,11 +19,11 @@ bool c_name_check(const char *name, struct cli_error *e)
     }
     if (ok)
         return true;
-    fail(e, CLI_E_BAD_NAME, "--name", name,
-         "not a name for C variables (letters, digits and single underscores, starting with a "
-         "letter, at most %d characters)",
-         C_NAME_MAX);
-    set_hint(e, "for example --name input: inputSizes, inputStrides, inputBufferDesc, ...");
+    cli_fail(e, CLI_E_BAD_NAME, "--name", name,
+             "not a name for C variables (letters, digits and single underscores, starting with a "
+             "letter, at most %d characters)",
+             C_NAME_MAX);
+    cli_hint(e, "for example --name input: inputSizes, inputStrides, inputBufferDesc, ...");
     return false;
 }
 
@@ -35,12 +35,12 @@ bool c_total(dmlt_u128 total, uint64_t *out, struct cli_error *e)
     }
     char num[40];
     num[fmt_u128(num, total)] = '\0';
-    fail(e, CLI_E_TOTAL_SIZE_RANGE, NULL, NULL,
-         "TotalTensorSizeInBytes would be %s, past UINT64: no DML_BUFFER_TENSOR_DESC can "
-         "describe this tensor",
-         num);
-    set_hint(e, "split the tensor (a buffer tensor holds at most 2^32-1 elements)");
-    e->exit_code = EXIT_RULE;
+    cli_fail(e, CLI_E_TOTAL_SIZE_RANGE, NULL, NULL,
+             "TotalTensorSizeInBytes would be %s, past UINT64: no DML_BUFFER_TENSOR_DESC can "
+             "describe this tensor",
+             num);
+    cli_hint(e, "split the tensor (a buffer tensor holds at most 2^32-1 elements)");
+    e->exit_code = CLI_EXIT_RULE;
     return false;
 }
 

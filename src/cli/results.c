@@ -10,7 +10,7 @@
 /* A JSON value as given: strings through ob_json_str (valid UTF-8 out
  * whatever came in), numbers as they were written, lists and objects item
  * by item. */
-void put_json_value(struct outbuf *b, const cJSON *v)
+void results_put_json(struct outbuf *b, const cJSON *v)
 {
     if (v == NULL || cJSON_IsNull(v)) {
         ob_puts(b, "null");
@@ -30,14 +30,14 @@ void put_json_value(struct outbuf *b, const cJSON *v)
                 ob_json_str(b, c->string ? c->string : "");
                 ob_putc(b, ':');
             }
-            put_json_value(b, c);
+            results_put_json(b, c);
         }
         ob_putc(b, object ? '}' : ']');
     }
 }
 
 /* Runs d's command into rec (one JSON object and a newline). */
-bool run_descriptor(struct descriptor *d, struct outbuf *rec, struct cli_error *e)
+bool results_run(struct descriptor *d, struct outbuf *rec, struct cli_error *e)
 {
     if (d->layout_check || d->n_broadcast_check) {
         struct tensor_desc td;
@@ -52,7 +52,7 @@ bool run_descriptor(struct descriptor *d, struct outbuf *rec, struct cli_error *
     return ok;
 }
 
-void note_failure(struct tally *t, unsigned long line, const struct cli_error *e)
+void results_note_failure(struct tally *t, unsigned long line, const struct cli_error *e)
 {
     if (t->failed++ == 0) {
         t->first_line = line;
@@ -68,19 +68,19 @@ void note_failure(struct tally *t, unsigned long line, const struct cli_error *e
 }
 
 /* A record's id as given: from the tree, or the text the plain path kept. */
-void put_id(struct outbuf *out, const struct descriptor *d)
+void results_put_id(struct outbuf *out, const struct descriptor *d)
 {
     if (d && d->id_text)
         ob_write(out, d->id_text, d->id_len);
     else
-        put_json_value(out, d ? d->id : NULL);
+        results_put_json(out, d ? d->id : NULL);
 }
 
-void error_record(struct outbuf *out, const struct descriptor *d, const char *path,
-                  unsigned long line, const struct cli_error *e)
+void results_error_record(struct outbuf *out, const struct descriptor *d, const char *path,
+                          unsigned long line, const struct cli_error *e)
 {
     ob_puts(out, "{\"id\":");
-    put_id(out, d);
+    results_put_id(out, d);
     if (path) {
         ob_puts(out, ",\"path\":");
         ob_json_str(out, path);
@@ -93,7 +93,7 @@ void error_record(struct outbuf *out, const struct descriptor *d, const char *pa
     ob_puts(out, "}\n");
 }
 
-FILE *open_input(struct cli_config *cfg, struct cli_error *e, bool *opened)
+FILE *results_open_input(struct cli_config *cfg, struct cli_error *e, bool *opened)
 {
     *opened = false;
     if (cfg->input == NULL || strcmp(cfg->input, "-") == 0)
@@ -101,19 +101,19 @@ FILE *open_input(struct cli_config *cfg, struct cli_error *e, bool *opened)
     int err;
     FILE *f = plat_open_read(cfg->input, &err);
     if (f == NULL && err == EISDIR) { /* a usage error, like a missing file: not a failed read */
-        fail(e, CLI_E_CANNOT_OPEN, NULL, cfg->input, "cannot open: it is a directory");
-        set_hint(e, "give a JSON file, or - for standard input");
+        cli_fail(e, CLI_E_CANNOT_OPEN, NULL, cfg->input, "cannot open: it is a directory");
+        cli_hint(e, "give a JSON file, or - for standard input");
         return NULL;
     }
     if (f == NULL) {
-        fail(e, CLI_E_CANNOT_OPEN, NULL, cfg->input, "cannot open: %s", strerror(err));
+        cli_fail(e, CLI_E_CANNOT_OPEN, NULL, cfg->input, "cannot open: %s", strerror(err));
         return NULL;
     }
     *opened = true;
     return f;
 }
 
-void summary(const struct cli_config *cfg, const struct tally *t, const char *what)
+void results_summary(const struct cli_config *cfg, const struct tally *t, const char *what)
 {
     if (t->failed) {
         char where[40] = "";

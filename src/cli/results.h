@@ -25,20 +25,20 @@ struct tally {
 /* A JSON value as given: strings through ob_json_str (valid UTF-8 out
  * whatever came in), numbers as they were written, lists and objects item
  * by item. */
-void put_json_value(struct outbuf *b, const cJSON *v);
+void results_put_json(struct outbuf *b, const cJSON *v);
 /* Runs d's command into rec (one JSON object and a newline). */
-bool run_descriptor(struct descriptor *d, struct outbuf *rec, struct cli_error *e);
+bool results_run(struct descriptor *d, struct outbuf *rec, struct cli_error *e);
 /* Counts a failure; the first one is kept for the summary. */
-void note_failure(struct tally *t, unsigned long line, const struct cli_error *e);
+void results_note_failure(struct tally *t, unsigned long line, const struct cli_error *e);
 /* A record's id as given: from the tree, or the text the plain path kept. */
-void put_id(struct outbuf *out, const struct descriptor *d);
+void results_put_id(struct outbuf *out, const struct descriptor *d);
 /* {"id":...,"line":N or "path":...,"error":{...}} and a newline. */
-void error_record(struct outbuf *out, const struct descriptor *d, const char *path,
-                  unsigned long line, const struct cli_error *e);
+void results_error_record(struct outbuf *out, const struct descriptor *d, const char *path,
+                          unsigned long line, const struct cli_error *e);
 /* cfg->input opened for reading (*opened), or standard input for "-" or
  * none; NULL with e filled (exit 2) when it cannot be opened. */
-FILE *open_input(struct cli_config *cfg, struct cli_error *e, bool *opened);
+FILE *results_open_input(struct cli_config *cfg, struct cli_error *e, bool *opened);
 /* "dmltensor: batch: N of M records failed; the first, at line L: ..." */
-void summary(const struct cli_config *cfg, const struct tally *t, const char *what);
+void results_summary(const struct cli_config *cfg, const struct tally *t, const char *what);
 
 #endif

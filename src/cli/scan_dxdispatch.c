@@ -97,7 +97,7 @@ static bool bytes_of(uint64_t count, uint64_t bits, uint64_t *out)
 
 static bool out_of_range(struct cli_error *e, const char *key, const char *what)
 {
-    fail(e, CLI_E_OUT_OF_RANGE, NULL, NULL, "%s is past 2^64-1 bytes", what);
+    cli_fail(e, CLI_E_OUT_OF_RANGE, NULL, NULL, "%s is past 2^64-1 bytes", what);
     e->key = key;
     return false;
 }
@@ -125,7 +125,7 @@ static bool read_u64(const cJSON *v, const char *key, uint64_t *out, struct cli_
             return out_of_range(e, key, key);
         }
     } else {
-        fail(e, CLI_E_BAD_TYPE, NULL, NULL, "expected a number");
+        cli_fail(e, CLI_E_BAD_TYPE, NULL, NULL, "expected a number");
         e->key = key;
         return false;
     }
@@ -205,8 +205,8 @@ static void bind_one(struct walk *w, const cJSON *src, const cJSON *tensor)
     } else if (has_type(src, cJSON_Object)) {
         const cJSON *name = cJSON_GetObjectItemCaseSensitive(src, "name");
         if (!has_type(name, cJSON_String)) {
-            fail(&e, CLI_E_BAD_BINDING, NULL, NULL, "a binding range names its resource");
-            set_hint(&e,
+            cli_fail(&e, CLI_E_BAD_BINDING, NULL, NULL, "a binding range names its resource");
+            cli_hint(&e,
                      "for example {\"name\": \"A\", \"elementOffset\": 4, \"elementCount\": 8}");
             e.key = "name";
             w->fn(w->ctx, &b, &e);
@@ -220,15 +220,15 @@ static void bind_one(struct walk *w, const cJSON *src, const cJSON *tensor)
             return;
         }
     } else {
-        fail(&e, CLI_E_BAD_BINDING, NULL, NULL,
-             "a binding is a resource's name, an object with \"name\", or a list of those");
+        cli_fail(&e, CLI_E_BAD_BINDING, NULL, NULL,
+                 "a binding is a resource's name, an object with \"name\", or a list of those");
         w->fn(w->ctx, &b, &e);
         return;
     }
     const cJSON *res = cJSON_GetObjectItemCaseSensitive(w->resources, b.resource);
     if (!has_type(res, cJSON_Object)) {
-        fail(&e, CLI_E_RESOURCE_MISSING, NULL, b.resource,
-             "no resource named \"%.200s\" in $.resources", b.resource);
+        cli_fail(&e, CLI_E_RESOURCE_MISSING, NULL, b.resource,
+                 "no resource named \"%.200s\" in $.resources", b.resource);
         w->fn(w->ctx, &b, &e);
         return;
     }
@@ -249,10 +249,10 @@ static void bind_one(struct walk *w, const cJSON *src, const cJSON *tensor)
     if (bits == 0)
         bits = dtype_bits(cJSON_GetObjectItemCaseSensitive(tensor, "DataType"));
     if (bits == 0 && (elem_offset || elem_count)) {
-        fail(&e, CLI_E_ELEMENT_SIZE_UNKNOWN, NULL, b.resource,
-             "the element size is unknown: the resource has no initialValuesDataType and the "
-             "tensor no DataType dmltensor knows");
-        set_hint(&e, "give elementSizeInBytes");
+        cli_fail(&e, CLI_E_ELEMENT_SIZE_UNKNOWN, NULL, b.resource,
+                 "the element size is unknown: the resource has no initialValuesDataType and the "
+                 "tensor no DataType dmltensor knows");
+        cli_hint(&e, "give elementSizeInBytes");
         w->fn(w->ctx, &b, &e);
         return;
     }
@@ -262,9 +262,9 @@ static void bind_one(struct walk *w, const cJSON *src, const cJSON *tensor)
         b.offset = elem_offset / 2;
     if (!ok) {
         if (bits < 8)
-            fail(&e, CLI_E_BAD_BINDING, NULL, NULL,
-                 "elementOffset %llu of 4-bit elements is not a whole byte",
-                 (unsigned long long)elem_offset);
+            cli_fail(&e, CLI_E_BAD_BINDING, NULL, NULL,
+                     "elementOffset %llu of 4-bit elements is not a whole byte",
+                     (unsigned long long)elem_offset);
         else
             out_of_range(&e, "elementOffset", "the binding's offset");
         e.key = "elementOffset";
@@ -321,21 +321,21 @@ static void bind_fields(struct walk *w, const char *name, const cJSON *desc, con
         struct cli_error e;
         if (tensors == 0 && many) {
             b.path = path_text(&w->path);
-            fail(&e, CLI_E_BINDING_COUNT, NULL, NULL, "bound to an empty list of tensors");
+            cli_fail(&e, CLI_E_BINDING_COUNT, NULL, NULL, "bound to an empty list of tensors");
             e.key = f->string;
             w->fn(w->ctx, &b, &e);
         } else if (tensors == 0) {
             b.path = path_text(&w->path);
-            fail(&e, CLI_E_BINDING_FIELD, NULL, NULL,
-                 "the desc of dispatchable \"%.200s\" has no tensor field of this name", name);
+            cli_fail(&e, CLI_E_BINDING_FIELD, NULL, NULL,
+                     "the desc of dispatchable \"%.200s\" has no tensor field of this name", name);
             e.key = f->string;
             w->fn(w->ctx, &b, &e);
         } else if (tensors != sources) {
             b.path = path_text(&w->path);
             b.tensor_path = path_text(&w->tensor_path);
-            fail(&e, CLI_E_BINDING_COUNT, NULL, NULL, "%d resource%s bound to %d tensor%s", sources,
-                 sources == 1 ? "" : "s", tensors, tensors == 1 ? "" : "s");
-            set_hint(&e, "bind one resource to each tensor of the list, in order");
+            cli_fail(&e, CLI_E_BINDING_COUNT, NULL, NULL, "%d resource%s bound to %d tensor%s",
+                     sources, sources == 1 ? "" : "s", tensors, tensors == 1 ? "" : "s");
+            cli_hint(&e, "bind one resource to each tensor of the list, in order");
             e.key = f->string;
             w->fn(w->ctx, &b, &e);
         } else {
@@ -352,9 +352,9 @@ static void bind_fields(struct walk *w, const char *name, const cJSON *desc, con
                 } else {
                     b.path = path_text(&w->path);
                     b.tensor_path = path_text(&w->tensor_path);
-                    fail(&e, CLI_E_BINDING_FIELD, NULL, NULL,
-                         "bound to a tensor field that holds no tensor description (DataType "
-                         "and Sizes)");
+                    cli_fail(&e, CLI_E_BINDING_FIELD, NULL, NULL,
+                             "bound to a tensor field that holds no tensor description (DataType "
+                             "and Sizes)");
                     e.key = f->string;
                     w->fn(w->ctx, &b, &e);
                 }
@@ -424,11 +424,11 @@ bool dxd_scan_bindings(const cJSON *root, dxd_binding_fn fn, void *ctx)
             b.path = path_text(&w.path);
             const char *missing = has_type(name, cJSON_String) ? name->valuestring : NULL;
             if (missing)
-                fail(&e, CLI_E_DISPATCHABLE_MISSING, NULL, missing,
-                     "no dispatchable named \"%.200s\" in $.dispatchables", missing);
+                cli_fail(&e, CLI_E_DISPATCHABLE_MISSING, NULL, missing,
+                         "no dispatchable named \"%.200s\" in $.dispatchables", missing);
             else
-                fail(&e, CLI_E_DISPATCHABLE_MISSING, NULL, NULL,
-                     "a dispatch command names its dispatchable");
+                cli_fail(&e, CLI_E_DISPATCHABLE_MISSING, NULL, NULL,
+                         "a dispatch command names its dispatchable");
             e.key = "dispatchable";
             fn(ctx, &b, &e);
             continue;
@@ -439,8 +439,8 @@ bool dxd_scan_bindings(const cJSON *root, dxd_binding_fn fn, void *ctx)
         push_key(&w.path, "bindings");
         if (!has_type(bindings, cJSON_Object)) {
             b.path = path_text(&w.path);
-            fail(&e, CLI_E_BAD_BINDING, NULL, NULL,
-                 "a dispatch command's bindings are an object: tensor field -> resource");
+            cli_fail(&e, CLI_E_BAD_BINDING, NULL, NULL,
+                     "a dispatch command's bindings are an object: tensor field -> resource");
             e.key = "bindings";
             fn(ctx, &b, &e);
             continue;

@@ -149,7 +149,7 @@ static bool canonical(const char *t, size_t len)
 
 static void check_error(const struct cli_error *e, const char *id, const char *option)
 {
-    FUZZ_CHECK(e->exit_code == EXIT_USAGE);
+    FUZZ_CHECK(e->exit_code == CLI_EXIT_USAGE);
     FUZZ_CHECK(e->id != NULL && strcmp(e->id, id) == 0);
     FUZZ_CHECK(e->option == option);
     FUZZ_CHECK(memchr(e->message, '\0', sizeof e->message) != NULL && e->message[0] != '\0');
@@ -375,7 +375,7 @@ static void fuzz_suggest(const char *text)
                                         "--dtype", "float16", "int4",        "nchw",     "--format",
                                         "x",       "",        "--total-size"};
     const size_t n = sizeof names / sizeof names[0];
-    const char *got = suggest(text, names, n);
+    const char *got = cli_suggest(text, names, n);
     const char *want = NULL;
     if (strlen(text) <= 40) {
         size_t best = 3;
