@@ -43,64 +43,6 @@ static void progress_tick(struct progress *p, uint64_t records, bool last)
     p->shown = true;
 }
 
-/* ---- cJSON's memory: one arena per record ------------------------------ */
-
-/* cJSON allocates every node and string separately; a record's tree lives
- * only until the record is answered, so its memory comes from a bump arena
- * emptied after each record (about a third of the time per record went to
- * malloc and free). Blocks past the first are freed at each reset, so the
- * arena does not grow with the number of records. */
-struct arena_block {
-    struct arena_block *next;
-    size_t used, size;
-    max_align_t data[];
-};
-
-static struct arena_block *arena_head;
-
-static void *arena_malloc(size_t n)
-{
-    n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
-    struct arena_block *b = arena_head;
-    if (b == NULL || b->size - b->used < n) {
-        size_t size = n > ((size_t)60 << 10) ? n : ((size_t)60 << 10);
-        struct arena_block *nb = malloc(sizeof *nb + size);
-        if (nb == NULL)
-            return NULL;
-        nb->next = b;
-        nb->used = 0;
-        nb->size = size;
-        arena_head = b = nb;
-    }
-    void *p = (char *)b->data + b->used;
-    b->used += n;
-    return p;
-}
-
-static void arena_free(void *p)
-{
-    (void)p; /* everything goes at the next reset */
-}
-
-static void arena_reset(bool release_all)
-{
-    while (arena_head && (release_all || arena_head->next)) {
-        struct arena_block *next = arena_head->next;
-        free(arena_head);
-        arena_head = next;
-    }
-    if (arena_head)
-        arena_head->used = 0;
-}
-
-static void arena_hooks(bool on)
-{
-    cJSON_Hooks hooks = {on ? arena_malloc : NULL, on ? arena_free : NULL};
-    cJSON_InitHooks(&hooks);
-    if (!on)
-        arena_reset(true);
-}
-
 /* ---- batch ---------------------------------------------------------------- */
 
 /* Runs the described record: its result, or an error record, into out. */
@@ -127,13 +69,14 @@ static void answer(struct descriptor *d, unsigned long line, struct outbuf *out,
 }
 
 static void batch_record(const char *text, size_t len, unsigned long line, struct descriptor *d,
-                         struct outbuf *out, struct tally *t)
+                         struct json_arena *arena, struct outbuf *out, struct tally *t)
 {
-    /* Every node and string of the last record's tree came from the arena
-     * (batch runs with arena_hooks on): the reset frees them all at once,
-     * without the walk cJSON_Delete would make to free each one. Here, so
-     * that no way out of a record (a bad one included) keeps its tree. */
-    arena_reset(false);
+    /* Every node and string of the last record's tree came from the arena:
+     * the reset takes them all back at once, without the walk cJSON_Delete
+     * would make to free each one (about a third of the time per record
+     * went to malloc and free). Here, so that no way out of a record (a bad
+     * one included) keeps its tree. */
+    json_arena_reset(arena);
     /* Most records are plain: read straight into the descriptor. */
     if (descriptor_from_plain(text, len, d)) {
         answer(d, line, out, t);
@@ -141,7 +84,7 @@ static void batch_record(const char *text, size_t len, unsigned long line, struc
     }
     struct cli_error e;
     struct json_error je;
-    cJSON *root = json_parse(text, len, &je);
+    cJSON *root = json_parse(text, len, arena, &je);
     if (root == NULL) {
         if (je.at >= len)
             cli_fail(&e, CLI_E_BAD_JSON, NULL, NULL, "%s at the end of the record", je.message);
@@ -179,7 +122,7 @@ static bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_err
     struct tally t = {0};
     struct progress p;
     progress_init(&p, cfg);
-    arena_hooks(true);
+    struct json_arena arena = {NULL};
     bool ok = true;
     for (;;) {
         const char *text;
@@ -196,7 +139,7 @@ static bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_err
         }
         t.records++;
         if (st == RECORD_OK) {
-            batch_record(text, len, line, d, out, &t);
+            batch_record(text, len, line, d, &arena, out, &t);
         } else {
             struct cli_error re;
             if (st == RECORD_TOO_LONG)
@@ -216,7 +159,7 @@ static bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_err
             progress_tick(&p, t.records, false);
     }
     progress_tick(&p, t.records, true);
-    arena_hooks(false);
+    json_arena_free(&arena);
     record_reader_free(r);
     free(r);
     free(d);

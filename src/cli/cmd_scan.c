@@ -217,7 +217,7 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     const char *data = doc.data ? doc.data : "";
     size_t bom = doc.len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
     struct json_error je = {"out of memory", 0};
-    cJSON *root = doc.failed ? NULL : json_parse(data + bom, doc.len - bom, &je);
+    cJSON *root = doc.failed ? NULL : json_parse(data + bom, doc.len - bom, NULL, &je);
     if (root == NULL) {
         size_t off = je.at + bom;
         unsigned long line = 1;

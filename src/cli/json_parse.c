@@ -4,6 +4,7 @@
 #include "json_parse.h"
 
 #include <limits.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +45,74 @@ struct cursor {
     const char *p, *start, *end;
     int depth;
     struct json_error *err;
+    struct json_arena *arena; /* NULL: cJSON's allocator */
 };
+
+/* ---- memory: the caller's arena, or cJSON's allocator ------------------- */
+
+struct json_arena_block {
+    struct json_arena_block *next;
+    size_t used, size;
+    max_align_t data[];
+};
+
+static void *arena_alloc(struct json_arena *a, size_t n)
+{
+    n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+    struct json_arena_block *b = a->head;
+    if (b == NULL || b->size - b->used < n) {
+        size_t size = n > ((size_t)60 << 10) ? n : ((size_t)60 << 10);
+        struct json_arena_block *nb = malloc(sizeof *nb + size);
+        if (nb == NULL)
+            return NULL;
+        nb->next = b;
+        nb->used = 0;
+        nb->size = size;
+        a->head = b = nb;
+    }
+    void *p = (char *)b->data + b->used;
+    b->used += n;
+    return p;
+}
+
+void json_arena_reset(struct json_arena *a)
+{
+    /* Blocks past the first are freed, so that the arena does not grow
+     * with the number of documents. */
+    while (a->head && a->head->next) {
+        struct json_arena_block *next = a->head->next;
+        free(a->head);
+        a->head = next;
+    }
+    if (a->head)
+        a->head->used = 0;
+}
+
+void json_arena_free(struct json_arena *a)
+{
+    json_arena_reset(a);
+    free(a->head);
+    a->head = NULL;
+}
+
+static void *mem_alloc(struct cursor *c, size_t n)
+{
+    return c->arena ? arena_alloc(c->arena, n) : cJSON_malloc(n);
+}
+
+/* Gives back what mem_alloc gave: to cJSON's allocator; an arena's goes at
+ * its reset. */
+static void mem_free(struct cursor *c, void *p)
+{
+    if (c->arena == NULL)
+        cJSON_free(p);
+}
+
+static void tree_free(struct cursor *c, cJSON *node)
+{
+    if (c->arena == NULL)
+        cJSON_Delete(node);
+}
 
 static bool is_space(char ch)
 {
@@ -76,7 +144,7 @@ static void *error_at(struct cursor *c, const char *at, const char *message)
 
 static cJSON *new_node(struct cursor *c, int type)
 {
-    cJSON *n = cJSON_malloc(sizeof *n);
+    cJSON *n = mem_alloc(c, sizeof *n);
     if (n == NULL)
         return error_at(c, c->p, NO_MEMORY);
     memset(n, 0, sizeof *n);
@@ -166,7 +234,7 @@ static char *parse_string(struct cursor *c)
         p++;
     if (p < end && *p == '"') { /* the usual case: no escape */
         size_t n = (size_t)(p - start);
-        char *s = cJSON_malloc(n + 1);
+        char *s = mem_alloc(c, n + 1);
         if (s == NULL)
             return error_at(c, start, NO_MEMORY);
         memcpy(s, start, n);
@@ -184,7 +252,7 @@ static char *parse_string(struct cursor *c)
     }
     if (q >= end)
         return error_at(c, c->p, UNTERMINATED);
-    char *s = cJSON_malloc((size_t)(q - start) + 1), *out = s;
+    char *s = mem_alloc(c, (size_t)(q - start) + 1), *out = s;
     if (s == NULL)
         return error_at(c, start, NO_MEMORY);
     memcpy(out, start, (size_t)(p - start));
@@ -194,7 +262,7 @@ static char *parse_string(struct cursor *c)
             p++;
             out = escape(c, &p, out);
             if (out == NULL) {
-                cJSON_free(s);
+                mem_free(c, s);
                 return NULL;
             }
         } else {
@@ -243,9 +311,9 @@ static cJSON *parse_number(struct cursor *c)
     }
     cJSON *node = new_node(c, cJSON_Number);
     size_t len = (size_t)(p - start);
-    char *text = node ? cJSON_malloc(len + 1) : NULL;
+    char *text = node ? mem_alloc(c, len + 1) : NULL;
     if (text == NULL) {
-        cJSON_free(node);
+        mem_free(c, node);
         return node ? error_at(c, start, NO_MEMORY) : NULL;
     }
     memcpy(text, start, len);
@@ -319,7 +387,7 @@ static cJSON *parse_container(struct cursor *c, bool object)
                 goto fail;
             skip_space(c);
             if (c->p == c->end || *c->p != ':') {
-                cJSON_free(key);
+                mem_free(c, key);
                 error_at(c, c->p, MALFORMED);
                 goto fail;
             }
@@ -327,7 +395,7 @@ static cJSON *parse_container(struct cursor *c, bool object)
         }
         cJSON *item = parse_value(c);
         if (item == NULL) {
-            cJSON_free(key);
+            mem_free(c, key);
             goto fail;
         }
         item->string = key;
@@ -346,7 +414,7 @@ static cJSON *parse_container(struct cursor *c, bool object)
         return node;
     }
 fail:
-    cJSON_Delete(node);
+    tree_free(c, node);
     return NULL;
 }
 
@@ -364,7 +432,7 @@ static cJSON *parse_value(struct cursor *c)
         char *s = parse_string(c);
         cJSON *node = s ? new_node(c, cJSON_String) : NULL;
         if (node == NULL) {
-            cJSON_free(s);
+            mem_free(c, s);
             return NULL;
         }
         node->valuestring = s;
@@ -383,17 +451,17 @@ static cJSON *parse_value(struct cursor *c)
     }
 }
 
-cJSON *json_parse(const char *text, size_t len, struct json_error *err)
+cJSON *json_parse(const char *text, size_t len, struct json_arena *arena, struct json_error *err)
 {
     err->message = NULL;
     err->at = 0;
-    struct cursor c = {text, text, text + len, 0, err};
+    struct cursor c = {text, text, text + len, 0, err, arena};
     cJSON *root = parse_value(&c);
     if (root == NULL)
         return NULL;
     skip_space(&c);
     if (c.p != c.end) {
-        cJSON_Delete(root);
+        tree_free(&c, root);
         return error_at(&c, c.p, AFTER_VALUE);
     }
     return root;

@@ -1,6 +1,6 @@
 /* json_parse.h - the JSON reader of `batch` and `scan`: strict JSON (RFC
- * 8259) into a cJSON tree, every node from cJSON's allocation hooks (so
- * batch's per-record arena takes them), and every number kept as the text
+ * 8259) into a cJSON tree, its nodes from the caller's arena or from
+ * malloc (no process-wide cJSON hook), and every number kept as the text
  * it was written as, for it to be read exactly (cJSON's doubles round past
  * 2^53).
  *
@@ -25,11 +25,23 @@ struct json_error {
     size_t at;
 };
 
+/* Memory for the trees of many small documents (batch's records): blocks
+ * handed out in order and taken back all at once. Zero-initialize it. */
+struct json_arena {
+    struct json_arena_block *head;
+};
+/* Takes back every tree parsed into a; keeps one block for the next. */
+void json_arena_reset(struct json_arena *a);
+/* Frees every block. */
+void json_arena_free(struct json_arena *a);
+
 /* Parses text[0..len) as one JSON value with only white space around it.
- * Free the tree with cJSON_Delete. A number node's valuestring is its text
- * as written (valuedouble is only cJSON's approximation). NULL, with err
- * filled, if the text is not JSON or memory ran out. */
-cJSON *json_parse(const char *text, size_t len, struct json_error *err);
+ * The tree's memory comes from arena (reset or free it; never cJSON_Delete
+ * such a tree), or with arena NULL from cJSON's allocator (free the tree
+ * with cJSON_Delete). A number node's valuestring is its text as written
+ * (valuedouble is only cJSON's approximation). NULL, with err filled, if
+ * the text is not JSON or memory ran out. */
+cJSON *json_parse(const char *text, size_t len, struct json_arena *arena, struct json_error *err);
 
 /* A number node's text, as written. */
 static inline const char *json_number_text(const cJSON *number)
