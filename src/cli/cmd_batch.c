@@ -5,6 +5,7 @@
 #include "results.h"
 #include "platform.h"
 #include "records.h"
+#include "source_json.h"
 
 #include <errno.h>
 #include <stddef.h>

@@ -4,6 +4,7 @@
 #include "results.h"
 #include "platform.h"
 #include "scan_dxdispatch.h"
+#include "source_json.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,7 +1,9 @@
-/* descriptor.h - a tensor descriptor given as JSON (a `batch` record, or an
- * object `scan` found) turned into the texts the command line would have
- * given. The same parsers, checks and messages then apply, and an error
- * names the JSON key instead of the option. */
+/* descriptor.h - a tensor descriptor from an input (a `batch` record, an
+ * object `scan` found; each source in its own source_*.c) turned into the
+ * texts the command line would have given. The same parsers, checks and
+ * messages then apply, and an error names the input's key instead of the
+ * option. This header is what a descriptor is and how a source fills one;
+ * it declares no reader (a source's reader is in its own header). */
 #ifndef DMLT_DESCRIPTOR_H
 #define DMLT_DESCRIPTOR_H
 
@@ -39,17 +41,70 @@ enum descriptor_mode {
     DESC_SCAN   /* DirectML's keys only, others ignored; always validate */
 };
 
-/* Reads obj into d. False with e filled (key named) for a bad key or value. */
-bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct descriptor *d,
-                          struct cli_error *e);
+/* What a key fills. */
+enum desc_slot {
+    DESC_DTYPE,
+    DESC_SIZES,
+    DESC_STRIDES,
+    DESC_LAYOUT,
+    DESC_ORDER,
+    DESC_BROADCAST,
+    DESC_PAD,
+    DESC_RANK,
+    DESC_ROW_PITCH,
+    DESC_TOTAL,
+    DESC_ALIGNMENT,
+    DESC_BASE_OFFSET,
+    DESC_FLAGS,
+    DESC_COORD,
+    DESC_COORDS,
+    DESC_COMMAND,
+    DESC_ID,
+    DESC_DIMENSION_COUNT,
+    DESC_BINDING_SIZE,
+    DESC_BUFFER_SIZE,
+    DESC_OPS,    /* view */
+    DESC_IGNORED /* keys `size` prints that describe nothing new */
+};
 
-/* The same as descriptor_from_json() on the tree of the record text[0..len),
- * without building the tree, for the records batch sees most: one flat
- * object of known keys with ASCII strings without escapes, integers without
- * sign, fraction or exponent, and lists of those. False, with d in no particular state, for
- * anything else, including every record that descriptor_from_json() would
- * refuse: the caller then takes the general path, which words the error. */
-bool descriptor_from_plain(const char *text, size_t len, struct descriptor *d);
+/* A key of a descriptor: its name, the slot it fills and the command-line
+ * option it stands for (NULL for keys that are no option). */
+struct desc_key {
+    const char *name;
+    enum desc_slot slot;
+    const char *option;
+    bool directml; /* a DML_BUFFER_TENSOR_DESC field name (scan reads these) */
+};
+
+/* Empties d for a new record: the default command (size; validate for
+ * scan), JSON output, no texts. */
+void descriptor_reset(struct descriptor *d, enum descriptor_mode mode);
+
+/* The key named name that mode reads, or NULL. */
+const struct desc_key *descriptor_key(const char *name, enum descriptor_mode mode);
+
+/* The key closest to name, for a "did you mean" hint, or NULL. */
+const char *descriptor_suggest_key(const char *name);
+
+/* Where a slot's text goes (an option text of d->cfg), or NULL for slots a
+ * source handles itself (coordinates, command, id, ops, ...). */
+const char **descriptor_slot(struct descriptor *d, enum desc_slot s);
+
+/* Notes that key set option, to name the key in an error about it. */
+void descriptor_remember(struct descriptor *d, const char *option, const char *key);
+
+/* Texts built in d's arena: begin one, put bytes, end it with a NUL. False,
+ * with e filled (too_long, key named), when the arena is full. */
+char *descriptor_text_begin(struct descriptor *d);
+bool descriptor_text_put(struct descriptor *d, const char *s, size_t n, const char *key,
+                         struct cli_error *e);
+bool descriptor_text_end(struct descriptor *d, const char *key, struct cli_error *e);
+bool descriptor_too_long(const char *key, struct cli_error *e);
+
+/* Once every key is read: with explicit strides, "layout" and broadcast
+ * booleans only describe them (as `size` prints them): checked, not
+ * applied. */
+void descriptor_describe_strides(struct descriptor *d);
 
 /* After a command failed on d's texts: name the key instead of the option. */
 void descriptor_name_key(const struct descriptor *d, struct cli_error *e);

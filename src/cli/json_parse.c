@@ -9,14 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Byte classes: one table look-up per byte. */
-enum {
-    CC_SPACE = 1,      /* JSON white space: ' ', '\t', '\n', '\r' */
-    CC_STRING_END = 2, /* stops a run of plain string bytes: '"', '\\', a control byte */
-    CC_DIGIT = 4       /* '0'..'9' */
-};
 /* clang-format off */
-static const unsigned char char_class[256] = {
+const unsigned char json_char_class[256] = {
     /* 0x00-0x1F: control bytes; \t \n \r are also white space */
     2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 2, 2, 3, 2, 2,
     2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
@@ -114,22 +108,9 @@ static void tree_free(struct cursor *c, cJSON *node)
         cJSON_Delete(node);
 }
 
-static bool is_space(char ch)
-{
-    return (char_class[(unsigned char)ch] & CC_SPACE) != 0;
-}
-
-static bool is_digit(char ch)
-{
-    return (char_class[(unsigned char)ch] & CC_DIGIT) != 0;
-}
-
 static void skip_space(struct cursor *c)
 {
-    const char *p = c->p;
-    while (p < c->end && is_space(*p))
-        p++;
-    c->p = p;
+    c->p = json_skip_space(c->p, c->end);
 }
 
 /* Records the first error (the innermost: callers return at once). */
@@ -230,7 +211,7 @@ static char *escape(struct cursor *c, const char **pp, char *out)
 static char *parse_string(struct cursor *c)
 {
     const char *start = c->p + 1, *p = start, *end = c->end;
-    while (p < end && !(char_class[(unsigned char)*p] & CC_STRING_END))
+    while (p < end && !(json_char_class[(unsigned char)*p] & JSON_CC_STRING_END))
         p++;
     if (p < end && *p == '"') { /* the usual case: no escape */
         size_t n = (size_t)(p - start);
@@ -282,7 +263,7 @@ static cJSON *parse_number(struct cursor *c)
         p++;
     const char *digits = p;
     unsigned long long v = 0;
-    while (p < end && is_digit(*p)) {
+    while (p < end && json_is_digit(*p)) {
         v = v * 10 + (unsigned)(*p - '0'); /* wraps past 19 digits: then unused */
         p++;
     }
@@ -292,7 +273,7 @@ static cJSON *parse_number(struct cursor *c)
         return error_at(c, start, BAD_NUMBER);
     if (p < end && *p == '.') {
         const char *frac = ++p;
-        while (p < end && is_digit(*p))
+        while (p < end && json_is_digit(*p))
             p++;
         if (p == frac)
             return error_at(c, start, BAD_NUMBER);
@@ -303,7 +284,7 @@ static cJSON *parse_number(struct cursor *c)
         if (p < end && (*p == '+' || *p == '-'))
             p++;
         const char *exp = p;
-        while (p < end && is_digit(*p))
+        while (p < end && json_is_digit(*p))
             p++;
         if (p == exp)
             return error_at(c, start, BAD_NUMBER);
@@ -445,7 +426,7 @@ static cJSON *parse_value(struct cursor *c)
     case 'n':
         return parse_literal(c, "null", 4, cJSON_NULL);
     default:
-        if (*c->p == '-' || is_digit(*c->p))
+        if (*c->p == '-' || json_is_digit(*c->p))
             return parse_number(c);
         return error_at(c, c->p, MALFORMED);
     }
@@ -474,7 +455,7 @@ enum json_integer json_integer_digits(const char *num, char *buf, size_t cap, si
     /* The usual case: digits alone, already as they are to be (JSON has
      * no leading zero). */
     size_t k = 0;
-    while (k < cap && is_digit(num[k]))
+    while (k < cap && json_is_digit(num[k]))
         k++;
     if (k < cap && num[k] == '\0') {
         memcpy(buf, num, k + 1);
@@ -488,12 +469,12 @@ enum json_integer json_integer_digits(const char *num, char *buf, size_t cap, si
     /* The significand's digits, integer part then fraction, and the power
      * of ten that scales them: value = digits x 10^scale. */
     const char *int_start = p;
-    while (is_digit(*p))
+    while (json_is_digit(*p))
         p++;
     const char *int_end = p, *frac_start = p, *frac_end = p;
     if (*p == '.') {
         frac_start = ++p;
-        while (is_digit(*p))
+        while (json_is_digit(*p))
             p++;
         frac_end = p;
     }
@@ -504,7 +485,7 @@ enum json_integer json_integer_digits(const char *num, char *buf, size_t cap, si
         if (*p == '+' || *p == '-')
             p++;
         long long e = 0;
-        for (; is_digit(*p); p++)
+        for (; json_is_digit(*p); p++)
             if (e < 1000000000LL)
                 e = e * 10 + (*p - '0');
         scale = down ? -e : e;

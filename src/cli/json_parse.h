@@ -19,6 +19,41 @@
 
 #define JSON_MAX_DEPTH 1000 /* lists and objects nested deeper are refused */
 
+/* The byte classes every JSON scanner here uses (json_parse.c, and the
+ * plain path of source_json.c): one table look-up per byte. */
+enum {
+    JSON_CC_SPACE = 1,      /* JSON white space: ' ', '\t', '\n', '\r' */
+    JSON_CC_STRING_END = 2, /* stops a run of plain string bytes: '"', '\\', a control byte */
+    JSON_CC_DIGIT = 4       /* '0'..'9' */
+};
+extern const unsigned char json_char_class[256];
+
+static inline bool json_is_space(char ch)
+{
+    return (json_char_class[(unsigned char)ch] & JSON_CC_SPACE) != 0;
+}
+
+static inline bool json_is_digit(char ch)
+{
+    return (json_char_class[(unsigned char)ch] & JSON_CC_DIGIT) != 0;
+}
+
+/* The first byte at or after p that is not white space (end at most). */
+static inline const char *json_skip_space(const char *p, const char *end)
+{
+    while (p < end && json_is_space(*p))
+        p++;
+    return p;
+}
+
+/* The first byte at or after p that is not a digit (end at most). */
+static inline const char *json_skip_digits(const char *p, const char *end)
+{
+    while (p < end && json_is_digit(*p))
+        p++;
+    return p;
+}
+
 /* Why text is not JSON: a phrase ("malformed JSON") and where (0-based). */
 struct json_error {
     const char *message;

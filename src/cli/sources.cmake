@@ -22,4 +22,5 @@ set(DMLT_CLI_SOURCES
   src/cli/records.c
   src/cli/results.c
   src/cli/render_c.c
-  src/cli/scan_dxdispatch.c)
+  src/cli/scan_dxdispatch.c
+  src/cli/source_json.c)

@@ -21,7 +21,7 @@
 #include "fuzz.h"
 
 #include "cli.h"
-#include "descriptor.h"
+#include "source_json.h"
 #include "json_parse.h"
 #include "records.h"
 
