@@ -1,69 +1,13 @@
 /* options.c - the option table, argv parsing and --help, from one source:
  * help text, parser and man page cannot disagree about an option. */
 #include "cli.h"
+#include "options.h"
 #include "parse.h"
 #include "render_c.h"
 #include "dmlt_version.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-enum opt_id {
-    OPT_ALIGNMENT,
-    OPT_BASE_OFFSET,
-    OPT_BINDING_SIZE,
-    OPT_BROADCAST,
-    OPT_BUFFER_SIZE,
-    OPT_BYTE_OFFSET,
-    OPT_COLOR,
-    OPT_COORD,
-    OPT_DTYPE,
-    OPT_FIELD,
-    OPT_FLAGS,
-    OPT_FORMAT,
-    OPT_HELP,
-    OPT_LAYOUT,
-    OPT_LIMIT,
-    OPT_NAME,
-    OPT_OFFSET,
-    OPT_ORDER,
-    OPT_PAD,
-    OPT_PROGRESS,
-    OPT_RANK,
-    OPT_ROW_PITCH_ALIGN,
-    OPT_SIZES,
-    OPT_STRIDES,
-    OPT_TOTAL_SIZE,
-    OPT_VIEW,
-    OPT_WIDTH,
-    /* view */
-    OPT_SLICE,
-    OPT_SELECT,
-    OPT_PERMUTE,
-    OPT_BROADCAST_TO,
-    OPT_RESHAPE,
-    OPT_SPLIT,
-};
-
-enum opt_group {
-    GROUP_TENSOR,
-    GROUP_LAYOUT,
-    GROUP_BUFFER,
-    GROUP_QUERY,
-    GROUP_OPERATIONS,
-    GROUP_OUTPUT,
-    GROUP_OTHER
-};
-
-struct opt_def {
-    const char *name;
-    const char *metavar; /* NULL: takes no value */
-    enum opt_id id;
-    enum opt_group group;
-    unsigned commands;
-    bool repeatable;
-    const char *help;
-};
 
 #define TENSOR_CMDS                                                                                \
     (CMD_BIT(CMD_SIZE) | CMD_BIT(CMD_OFFSET) | CMD_BIT(CMD_LOCATE) | CMD_BIT(CMD_VALIDATE) |       \
@@ -193,6 +137,17 @@ static const char *const group_titles[] = {
 };
 _Static_assert(sizeof group_titles / sizeof group_titles[0] == GROUP_OTHER + 1,
                "a title for every option group");
+
+size_t cli_options(const struct opt_def **table)
+{
+    *table = options;
+    return N_OPTIONS;
+}
+
+const char *cli_option_group_title(enum opt_group group)
+{
+    return group_titles[group];
+}
 
 /* The slot of view's next operation, in the order given; NULL past
  * MAX_VIEW_OPS of them. */
@@ -394,6 +349,14 @@ static const struct {
     {"text", FMT_TEXT}, {"json", FMT_JSON},   {"env", FMT_ENV},
     {"csv", FMT_CSV},   {"jsonl", FMT_JSONL}, {"c", FMT_C},
 };
+
+const char *cli_format_name(enum format fmt)
+{
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+        if (formats[i].fmt == fmt)
+            return formats[i].name;
+    return NULL;
+}
 
 static bool parse_format(struct cli_config *cfg, struct cli_error *e)
 {

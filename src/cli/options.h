@@ -1,0 +1,72 @@
+/* options.h - the option table's entry (options.c): what --help, the parser
+ * and tools/dump_tables.c (the man page, docs/cli.md and the completions,
+ * through tools/gen_docs.py) read. */
+#ifndef DMLT_OPTIONS_H
+#define DMLT_OPTIONS_H
+
+#include "cli.h"
+
+enum opt_id {
+    OPT_ALIGNMENT,
+    OPT_BASE_OFFSET,
+    OPT_BINDING_SIZE,
+    OPT_BROADCAST,
+    OPT_BUFFER_SIZE,
+    OPT_BYTE_OFFSET,
+    OPT_COLOR,
+    OPT_COORD,
+    OPT_DTYPE,
+    OPT_FIELD,
+    OPT_FLAGS,
+    OPT_FORMAT,
+    OPT_HELP,
+    OPT_LAYOUT,
+    OPT_LIMIT,
+    OPT_NAME,
+    OPT_OFFSET,
+    OPT_ORDER,
+    OPT_PAD,
+    OPT_PROGRESS,
+    OPT_RANK,
+    OPT_ROW_PITCH_ALIGN,
+    OPT_SIZES,
+    OPT_STRIDES,
+    OPT_TOTAL_SIZE,
+    OPT_VIEW,
+    OPT_WIDTH,
+    /* view */
+    OPT_SLICE,
+    OPT_SELECT,
+    OPT_PERMUTE,
+    OPT_BROADCAST_TO,
+    OPT_RESHAPE,
+    OPT_SPLIT,
+};
+
+enum opt_group {
+    GROUP_TENSOR,
+    GROUP_LAYOUT,
+    GROUP_BUFFER,
+    GROUP_QUERY,
+    GROUP_OPERATIONS,
+    GROUP_OUTPUT,
+    GROUP_OTHER
+};
+
+struct opt_def {
+    const char *name;
+    const char *metavar; /* NULL: takes no value */
+    enum opt_id id;
+    enum opt_group group;
+    unsigned commands;
+    bool repeatable;
+    const char *help;
+};
+
+/* The table, in its order; the title of a group (--help's heading); the
+ * name of a format (NULL past the last). For tools/dump_tables.c. */
+size_t cli_options(const struct opt_def **table);
+const char *cli_option_group_title(enum opt_group group);
+const char *cli_format_name(enum format fmt);
+
+#endif

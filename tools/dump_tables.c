@@ -1,0 +1,160 @@
+/* dump_tables.c - the command line's tables as one JSON document on stdout,
+ * for tools/gen_docs.py, which writes the man page's COMMANDS and OPTIONS,
+ * docs/cli.md's option tables and the shell completions from it. Built
+ * from the same library as dmltensor (dmltensor_cli), never installed.
+ *
+ *   commands  cli_commands (commands.c): name, summary, usage, about,
+ *             examples, formats (names), batch
+ *   options   the option table (options.c), in its order: name, metavar
+ *             (null: takes no value), group (index into groups), commands
+ *             (names, in cli_commands' order), repeatable, help
+ *   groups    the option groups' titles, as --help heads them
+ *   formats   every --format name, in the order a hint lists them
+ *   dtypes    the data types' names, by DML_TENSOR_DATA_TYPE value
+ *   layouts   the named layouts of each rank (rank 1 first), as
+ *             `dmltensor layouts --format json` lists them
+ *   main_help `dmltensor --help` */
+#include "cli.h"
+#include "options.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static cJSON *format_names(unsigned formats)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int f = 0; cli_format_name((enum format)f) != NULL; f++)
+        if (formats & FMT_BIT((enum format)f))
+            cJSON_AddItemToArray(a, cJSON_CreateString(cli_format_name((enum format)f)));
+    return a;
+}
+
+static cJSON *commands(void)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; i < cli_n_commands; i++) {
+        const struct command *c = cli_commands[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", c->name);
+        cJSON_AddStringToObject(o, "summary", c->summary);
+        cJSON_AddStringToObject(o, "usage", c->usage);
+        cJSON_AddStringToObject(o, "about", c->about);
+        cJSON_AddStringToObject(o, "examples", c->examples);
+        cJSON_AddItemToObject(o, "formats", format_names(c->formats));
+        cJSON_AddBoolToObject(o, "batch", c->batch);
+        cJSON_AddItemToArray(a, o);
+    }
+    return a;
+}
+
+static cJSON *options(void)
+{
+    const struct opt_def *table;
+    const size_t n = cli_options(&table);
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; i < n; i++) {
+        const struct opt_def *d = &table[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", d->name);
+        if (d->metavar)
+            cJSON_AddStringToObject(o, "metavar", d->metavar);
+        else
+            cJSON_AddNullToObject(o, "metavar");
+        cJSON_AddNumberToObject(o, "group", (double)d->group);
+        cJSON *cmds = cJSON_AddArrayToObject(o, "commands");
+        for (size_t c = 0; c < cli_n_commands; c++)
+            if (d->commands & CMD_BIT(cli_commands[c]->id))
+                cJSON_AddItemToArray(cmds, cJSON_CreateString(cli_commands[c]->name));
+        cJSON_AddBoolToObject(o, "repeatable", d->repeatable);
+        cJSON_AddStringToObject(o, "help", d->help);
+        cJSON_AddItemToArray(a, o);
+    }
+    return a;
+}
+
+static cJSON *groups(void)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int g = GROUP_TENSOR; g <= GROUP_OTHER; g++)
+        cJSON_AddItemToArray(a, cJSON_CreateString(cli_option_group_title((enum opt_group)g)));
+    return a;
+}
+
+static cJSON *dtypes(void)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 1; i <= DMLT_DTYPE_COUNT; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateString(dmlt_dtype_get((enum dmlt_dtype)i)->name));
+    return a;
+}
+
+/* Each rank's "named" list of `dmltensor layouts --format json`. */
+static cJSON *layouts(void)
+{
+    struct cli_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.cmd = CMD_LAYOUTS;
+    cfg.cmd_name = "layouts";
+    cfg.format = FMT_JSON;
+    struct cli_error e;
+    memset(&e, 0, sizeof e);
+    struct outbuf b;
+    ob_init(&b);
+    b.sink = NULL; /* not a streamed command */
+    cJSON *ranks = NULL;
+    if (cli_command_of(CMD_LAYOUTS)->run(&cfg, &b, &e)) {
+        ob_putc(&b, '\0');
+        if (!b.failed)
+            ranks = cJSON_Parse(b.data);
+    }
+    ob_free(&b);
+    if (ranks == NULL)
+        return NULL;
+    cJSON *a = cJSON_CreateArray();
+    const cJSON *rank;
+    cJSON_ArrayForEach(rank, ranks)
+    {
+        cJSON *named = cJSON_GetObjectItemCaseSensitive(rank, "named");
+        cJSON_AddItemToArray(a, cJSON_Duplicate(named, true));
+    }
+    cJSON_Delete(ranks);
+    return a;
+}
+
+static char *main_help(void)
+{
+    struct outbuf b;
+    ob_init(&b);
+    render_main_help(&b);
+    ob_putc(&b, '\0');
+    return b.failed ? NULL : b.data;
+}
+
+int main(void)
+{
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddItemToObject(doc, "commands", commands());
+    cJSON_AddItemToObject(doc, "options", options());
+    cJSON_AddItemToObject(doc, "groups", groups());
+    cJSON_AddItemToObject(doc, "formats", format_names(~0u));
+    cJSON_AddItemToObject(doc, "dtypes", dtypes());
+    cJSON *named = layouts();
+    char *help = main_help();
+    if (named == NULL || help == NULL) {
+        fputs("dump_tables: could not list the layouts or render the help\n", stderr);
+        return 1;
+    }
+    cJSON_AddItemToObject(doc, "layouts", named);
+    cJSON_AddStringToObject(doc, "main_help", help);
+    free(help);
+    char *text = cJSON_Print(doc);
+    cJSON_Delete(doc);
+    if (text == NULL || puts(text) == EOF || fflush(stdout) != 0) {
+        fputs("dump_tables: cannot write the tables\n", stderr);
+        return 1;
+    }
+    cJSON_free(text);
+    return 0;
+}
