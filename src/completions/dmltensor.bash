@@ -2,60 +2,53 @@
 # Installed as share/bash-completion/completions/dmltensor; to try it
 # without installing: source src/completions/dmltensor.bash
 #
-# Adding a command or an option (do the same in _dmltensor for zsh and in
-# dmltensor.fish; the ctest cli/completions fails until all three agree
-# with `dmltensor --help` and every `dmltensor COMMAND --help`):
-#   - a command: add it to _dmltensor_commands, and a branch for it in
-#     _dmltensor_options listing its options as its --help does;
-#   - an option that takes no value: add it to _dmltensor_flags;
-#   - an option whose value is a file: add it to _dmltensor_file_options;
-#   - a command that takes file arguments: add it to _dmltensor_file_commands;
-#   - values to offer for an option: a branch in _dmltensor_values.
+# The commands, their options and the values offered are written by
+# tools/gen_docs.py from the command and option tables (src/cli/cmd_*.c,
+# src/cli/options.c; values the tables do not hold are listed in the
+# script): change those, then `cmake --build build --target regen-docs`.
+# ctest docs/generated fails while this file is stale; ctest
+# cli/completions completes command lines in bash, zsh and fish and checks
+# what is offered against `dmltensor --help` and every `COMMAND --help`.
 
+# Options whose value is a path (none yet: such an option would need its
+# values completed as files).
+_dmltensor_file_options=''
+
+# generated: data (tools/gen_docs.py from the tables; edit those, not this)
 _dmltensor_commands='size offset locate map validate view batch scan dtypes layouts'
 
 # Options that take no value; every other option takes one.
 _dmltensor_flags='-h --help --version --progress'
-# Options whose value is a path.
-_dmltensor_file_options=''
 # Commands whose arguments (other than options) are files.
 _dmltensor_file_commands='batch scan'
 
-# `dmltensor dtypes`
-_dmltensor_dtypes='float32 float16 uint32 uint16 uint8 int32 int16 int8 float64
-  uint64 int64 uint4 int4'
-# `dmltensor layouts`: the named layouts of ranks 1-5, and those of any rank
-# (any permutation of the rank's letters, or indices, also works).
-_dmltensor_layouts='w hw wh dhw whd nchw nhwc ncdhw ndhwc row-major col-major'
-# `dmltensor size --field`: the JSON keys of `size --format json`.
-_dmltensor_fields='dtype dml_data_type dml_data_type_value element_size_bits rank
-  sizes layout strides byte_strides broadcast element_count index_of_last_element
-  packed_size_bytes minimum_implied_size_bytes padded_size_bytes
-  total_tensor_size_bytes properties.packed properties.padded
-  properties.broadcast properties.overlapping diagnostics'
-
-# _dmltensor_options COMMAND: the options COMMAND takes.
+# _dmltensor_options COMMAND: the options COMMAND takes, as its --help
+# lists them.
 _dmltensor_options()
 {
-    local tensor='--dtype --rank --sizes'
-    local layout='--broadcast --layout --order --pad --row-pitch-align --strides'
     case $1 in
     size)
-        echo "$tensor $layout --total-size --field --format --name --help" ;;
+        echo '--dtype --rank --sizes --broadcast --layout --order --pad --row-pitch-align' \
+             '--strides --total-size --field --format --name --help' ;;
     offset)
-        echo "$tensor $layout --base-offset --coord --format --help" ;;
+        echo '--dtype --rank --sizes --broadcast --layout --order --pad --row-pitch-align' \
+             '--strides --base-offset --coord --format --help' ;;
     locate)
-        echo "$tensor $layout --base-offset --total-size --byte-offset --limit --offset" \
-            "--format --help" ;;
+        echo '--dtype --rank --sizes --broadcast --layout --order --pad --row-pitch-align' \
+             '--strides --base-offset --total-size --byte-offset --limit --offset --format' \
+             '--help' ;;
     map)
-        echo "$tensor $layout --base-offset --total-size --color --format --limit --view" \
-            "--width --help" ;;
+        echo '--dtype --rank --sizes --broadcast --layout --order --pad --row-pitch-align' \
+             '--strides --base-offset --total-size --color --format --limit --view --width' \
+             '--help' ;;
     validate)
-        echo "$tensor $layout --alignment --base-offset --binding-size --buffer-size --flags" \
-            "--total-size --format --name --help" ;;
+        echo '--dtype --rank --sizes --broadcast --layout --order --pad --row-pitch-align' \
+             '--strides --alignment --base-offset --binding-size --buffer-size --flags' \
+             '--total-size --format --name --help' ;;
     view)
-        echo "$tensor $layout --alignment --base-offset --buffer-size --total-size" \
-            "--broadcast-to --permute --reshape --select --slice --split --format --help" ;;
+        echo '--dtype --rank --sizes --broadcast --layout --order --pad --row-pitch-align' \
+             '--strides --alignment --base-offset --buffer-size --total-size --broadcast-to' \
+             '--permute --reshape --select --slice --split --format --help' ;;
     batch)
         echo '--progress --help' ;;
     scan)
@@ -73,23 +66,29 @@ _dmltensor_options()
 _dmltensor_values()
 {
     case $2 in
-    --dtype) echo "$_dmltensor_dtypes" ;;
-    --layout) echo "$_dmltensor_layouts" ;;
-    --field) echo "$_dmltensor_fields" ;;
-    --flags) echo 'none owned_by_dml' ;;
-    --rank) echo '1 2 3 4 5 6 7 8' ;;
     --color) echo 'auto always never' ;;
-    --view) echo 'memory grid' ;;
+    --dtype) echo 'float32 float16 uint32 uint16 uint8 int32 int16 int8 float64 uint64 int64' \
+                  'uint4 int4' ;;
+    --field) echo 'dtype dml_data_type dml_data_type_value element_size_bits rank sizes layout' \
+                  'strides byte_strides broadcast element_count index_of_last_element' \
+                  'packed_size_bytes minimum_implied_size_bytes padded_size_bytes' \
+                  'total_tensor_size_bytes properties.packed properties.padded' \
+                  'properties.broadcast properties.overlapping diagnostics' ;;
+    --flags) echo 'none owned_by_dml' ;;
     --format)
         case $1 in
         size) echo 'text json env c' ;;
         validate) echo 'text json c' ;;
-        map) echo 'text csv jsonl json' ;;
-        *) echo 'text json' ;;
+        offset | locate | view | dtypes | layouts) echo 'text json' ;;
+        map) echo 'text json csv jsonl' ;;
         esac
         ;;
+    --layout) echo 'w hw wh dhw whd nchw nhwc ncdhw ndhwc row-major col-major' ;;
+    --rank) echo '1 2 3 4 5 6 7 8' ;;
+    --view) echo 'memory grid' ;;
     esac
 }
+# end generated: data
 
 _dmltensor()
 {

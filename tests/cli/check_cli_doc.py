@@ -38,7 +38,9 @@ def parse_help(text):
     starts = [m.end() for m in (re.match(r"^  -\S.*?\s{2,}", line) for line in lines) if m]
     col = min(starts) if starts else 0
     for line in lines:
-        if re.match(r"^[A-Z][^:]*:$", line):
+        # A heading: a word, perhaps a parenthesis ("Operations (in order;
+        # DIM: ...):"), and a colon.
+        if re.match(r"^[A-Z]\S*( \(.*\))?:$", line):
             group = line[:-1]
             continue
         if not line.strip():
@@ -51,14 +53,19 @@ def parse_help(text):
         if group is None or group.startswith("Example"):
             continue
         if line.startswith("  -"):
-            head, desc = line[:col].strip(), line[col:].strip()
+            # An option and its argument too long for the column stand on
+            # a line of their own, the description under them.
+            if len(line) > col and line[col - 1] == " ":
+                head, desc = line[:col].strip(), line[col:].strip()
+            else:
+                head, desc = line.strip(), ""
             m = re.match(r"^(-h, )?(--[a-z][a-z-]*)(?: (\S+))?$", head)
             if not m:
                 raise ValueError(f"cannot read the option line: {line!r}")
             name = (m.group(1) or "") + m.group(2)
             options.append([group, name, m.group(3) or "", desc])
         elif line.startswith(" " * col) and options:
-            options[-1][3] += " " + line.strip()
+            options[-1][3] = (options[-1][3] + " " + line.strip()).strip()
     return usage, [tuple(o) for o in options], commands
 
 
@@ -70,7 +77,7 @@ def row(group, name, arg, desc):
     """The table row of an option. The group is --help's heading without
     its parenthesis: "Layout (give --strides, ...)" is "Layout"."""
     opt = f"{name} {arg}" if arg else name
-    return f"| {cell(group.split(' (')[0])} | `{opt}` | {cell(desc)} |"
+    return f"| {cell(group.split(' (')[0])} | `{cell(opt)}` | {cell(desc)} |"
 
 
 def sections(md):
@@ -112,7 +119,8 @@ def main():
             continue
         check(re.search(r"^" + re.escape(u) + r"$", sec, re.M) is not None,
               f"section {heading}: no line with the usage {u!r}")
-        rows = set(re.findall(r"^\| .* \| `(-[^`]*)` \| .*\|$", sec, re.M))
+        rows = {r.replace("\\|", "|")
+                for r in re.findall(r"^\| .* \| `(-[^`]*)` \| .*\|$", sec, re.M)}
         listed = set()
         for group, name, arg, desc in opts:
             want = row(group, name, arg, desc)
