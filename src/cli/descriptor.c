@@ -4,39 +4,44 @@
  * (source_json.c; ONNX models and more to come) fill descriptors through
  * these functions; this file reads no input. */
 #include "descriptor.h"
+#include "options.h"
 #include "parse.h"
 
 #include <stdio.h>
 #include <string.h>
 
-static const struct desc_key keys[] = {
-    {"dtype", DESC_DTYPE, "--dtype", false},
-    {"DataType", DESC_DTYPE, "--dtype", true},
-    {"sizes", DESC_SIZES, "--sizes", false},
-    {"Sizes", DESC_SIZES, "--sizes", true},
-    {"strides", DESC_STRIDES, "--strides", false},
-    {"Strides", DESC_STRIDES, "--strides", true},
-    {"layout", DESC_LAYOUT, "--layout", false},
-    {"order", DESC_ORDER, "--order", false},
-    {"broadcast", DESC_BROADCAST, "--broadcast", false},
-    {"pad", DESC_PAD, "--pad", false},
-    {"rank", DESC_RANK, "--rank", false},
-    {"row_pitch_align", DESC_ROW_PITCH, "--row-pitch-align", false},
-    {"total_tensor_size_bytes", DESC_TOTAL, "--total-size", false},
-    {"TotalTensorSizeInBytes", DESC_TOTAL, "--total-size", true},
-    {"guaranteed_base_offset_alignment", DESC_ALIGNMENT, "--alignment", false},
-    {"GuaranteedBaseOffsetAlignment", DESC_ALIGNMENT, "--alignment", true},
-    {"base_offset_bytes", DESC_BASE_OFFSET, "--base-offset", false},
-    {"flags", DESC_FLAGS, "--flags", false},
-    {"binding_size_bytes", DESC_BINDING_SIZE, "--binding-size", false},
-    {"buffer_size_bytes", DESC_BUFFER_SIZE, "--buffer-size", false},
-    {"Flags", DESC_FLAGS, "--flags", true},
+/* The slot each option's keys fill. Their names come from the option
+ * table (options.c: key, directml_key), in this order. */
+static const struct {
+    enum opt_id option;
+    enum desc_slot slot;
+} option_slots[] = {
+    {OPT_DTYPE, DESC_DTYPE},
+    {OPT_SIZES, DESC_SIZES},
+    {OPT_STRIDES, DESC_STRIDES},
+    {OPT_LAYOUT, DESC_LAYOUT},
+    {OPT_ORDER, DESC_ORDER},
+    {OPT_BROADCAST, DESC_BROADCAST},
+    {OPT_PAD, DESC_PAD},
+    {OPT_RANK, DESC_RANK},
+    {OPT_ROW_PITCH_ALIGN, DESC_ROW_PITCH},
+    {OPT_TOTAL_SIZE, DESC_TOTAL},
+    {OPT_ALIGNMENT, DESC_ALIGNMENT},
+    {OPT_BASE_OFFSET, DESC_BASE_OFFSET},
+    {OPT_FLAGS, DESC_FLAGS},
+    {OPT_BINDING_SIZE, DESC_BINDING_SIZE},
+    {OPT_BUFFER_SIZE, DESC_BUFFER_SIZE},
+};
+
+/* The keys that are no option's, after the options' keys. */
+static const struct desc_key own_keys[] = {
     {"DimensionCount", DESC_DIMENSION_COUNT, NULL, true},
     {"coord", DESC_COORD, "--coord", false},
     {"coords", DESC_COORDS, "--coord", false},
     {"command", DESC_COMMAND, NULL, false},
     {"ops", DESC_OPS, NULL, false},
     {"id", DESC_ID, NULL, false},
+    /* keys `size` prints that describe nothing new */
     {"dml_data_type", DESC_IGNORED, NULL, false},
     {"dml_data_type_value", DESC_IGNORED, NULL, false},
     {"element_size_bits", DESC_IGNORED, NULL, false},
@@ -49,7 +54,34 @@ static const struct desc_key keys[] = {
     {"properties", DESC_IGNORED, NULL, false},
     {"diagnostics", DESC_IGNORED, NULL, false},
 };
-#define N_KEYS (sizeof keys / sizeof keys[0])
+
+#define N_OPTION_SLOTS (sizeof option_slots / sizeof option_slots[0])
+#define N_OWN_KEYS     (sizeof own_keys / sizeof own_keys[0])
+#define MAX_KEYS       (2 * N_OPTION_SLOTS + N_OWN_KEYS)
+
+/* Every key: built on first use (not thread-safe, as the CLI needs none). */
+static struct desc_key keys[MAX_KEYS];
+static size_t n_keys;
+
+static void build_keys(void)
+{
+    const struct opt_def *options;
+    const size_t n_options = cli_options(&options);
+    for (size_t i = 0; i < N_OPTION_SLOTS; i++) {
+        const struct opt_def *o = NULL;
+        for (size_t j = 0; j < n_options && o == NULL; j++)
+            if (options[j].id == option_slots[i].option && options[j].key)
+                o = &options[j];
+        if (o == NULL)
+            continue; /* docs/batch.md's table and cli/batch_fields would miss it */
+        keys[n_keys++] = (struct desc_key){o->key, option_slots[i].slot, o->name, false};
+        if (o->directml_key)
+            keys[n_keys++] =
+                (struct desc_key){o->directml_key, option_slots[i].slot, o->name, true};
+    }
+    for (size_t i = 0; i < N_OWN_KEYS; i++)
+        keys[n_keys++] = own_keys[i];
+}
 
 char *descriptor_text_begin(struct descriptor *d)
 {
@@ -86,13 +118,14 @@ bool descriptor_text_end(struct descriptor *d, const char *key, struct cli_error
 /* find_key's index: the keys in chains by first byte, each in table order
  * (so the first match is the one a scan of the table would find). Entries
  * are 1 + an index into keys[], 0 ending a chain. Built on first use. */
-static unsigned char first_key[256], next_key[N_KEYS];
-_Static_assert(N_KEYS < 256, "find_key's index holds 1 + a key's index in a byte");
+static unsigned char first_key[256], next_key[MAX_KEYS];
+_Static_assert(MAX_KEYS < 256, "find_key's index holds 1 + a key's index in a byte");
 static bool key_index_built;
 
 static void build_key_index(void)
 {
-    for (size_t i = N_KEYS; i-- > 0;) { /* backwards: each key goes first */
+    build_keys();
+    for (size_t i = n_keys; i-- > 0;) { /* backwards: each key goes first */
         unsigned char b = (unsigned char)keys[i].name[0];
         next_key[i] = first_key[b];
         first_key[b] = (unsigned char)(i + 1);
@@ -114,10 +147,12 @@ const struct desc_key *descriptor_key(const char *name, enum descriptor_mode mod
 
 const char *descriptor_suggest_key(const char *name)
 {
-    const char *names[N_KEYS];
-    for (size_t i = 0; i < N_KEYS; i++)
+    if (!key_index_built)
+        build_key_index();
+    const char *names[MAX_KEYS];
+    for (size_t i = 0; i < n_keys; i++)
         names[i] = keys[i].name;
-    return cli_suggest(name, names, N_KEYS);
+    return cli_suggest(name, names, n_keys);
 }
 
 const char **descriptor_slot(struct descriptor *d, enum desc_slot s)
@@ -219,7 +254,9 @@ void descriptor_name_key(const struct descriptor *d, struct cli_error *e)
         }
     }
     /* An option no key set (a missing one): its snake_case key. */
-    for (size_t i = 0; i < N_KEYS; i++) {
+    if (!key_index_built)
+        build_key_index();
+    for (size_t i = 0; i < n_keys; i++) {
         if (keys[i].option && strcmp(keys[i].option, e->option) == 0) {
             e->key = keys[i].name;
             return;

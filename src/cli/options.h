@@ -61,6 +61,10 @@ struct opt_def {
     unsigned commands;
     bool repeatable;
     const char *help;
+    /* The keys batch and scan read for this option (on the first entry of
+     * a name only; NULL for none): snake_case, and DirectML's field name
+     * (DML_BUFFER_TENSOR_DESC), which scan reads too. */
+    const char *key, *directml_key;
 };
 
 /* The table, in its order; the title of a group (--help's heading); the
