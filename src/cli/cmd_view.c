@@ -4,6 +4,7 @@
  * arithmetic; this file checks each view as validate does, looks for the
  * parent padding that would align every view on 16 bytes, and renders. */
 #include "cli.h"
+#include "render_c.h"
 #include "parse.h"
 
 #include <inttypes.h>
@@ -688,8 +689,11 @@ struct render {
     struct outbuf *out;
     const struct parent_info *p;
     bool json;
-    bool valid;      /* every view so far */
-    bool misaligned; /* some view fails base_offset_16 */
+    bool c;           /* --format c */
+    const char *name; /* its variables' prefix */
+    bool numbered;    /* several views (a split): NAME0, NAME1, ... */
+    bool valid;       /* every view so far */
+    bool misaligned;  /* some view fails base_offset_16 */
     struct cli_error *e;
     bool failed; /* measure() failed: e says why */
 };
@@ -878,6 +882,64 @@ static void text_view(struct outbuf *b, const struct parent_info *p, const struc
         ob_puts(b, "  every check passes\n");
 }
 
+/* --format c: a comment saying which view and each failed check, then the
+ * view's DML_BUFFER_TENSOR_DESC and DML_BUFFER_BINDING (render_c.h). */
+static void c_view(const struct render *rd, const struct view_result *r, unsigned index)
+{
+    const struct dmlt_view *v = r->v;
+    struct outbuf *b = rd->out;
+    char msg[600], num[24];
+    if (index)
+        ob_putc(b, '\n');
+    struct outbuf head;
+    ob_init(&head);
+    ob_puts(&head, "view ");
+    ob_u64(&head, index);
+    ob_puts(&head, ": parent coordinate ");
+    ob_u32_list(&head, v->source, v->parent_rank, 1, false);
+    ob_puts(&head, ", element offset ");
+    ob_u64(&head, v->offset);
+    ob_putc(&head, '\0');
+    if (!head.failed)
+        c_comment(b, head.data);
+    ob_free(&head);
+    for (unsigned i = 0; i < DMLT_CHECK_COUNT + VCHECK_COUNT; i++) {
+        const char *id;
+        bool error = true;
+        size_t n;
+        if (i < DMLT_CHECK_COUNT) {
+            const struct dmlt_check *c = &r->checks[i];
+            if (c->passed)
+                continue;
+            id = dmlt_check_id_name(c->id);
+            error = dmlt_check_level(c->id) == DMLT_ERROR;
+            n = (size_t)snprintf(msg, sizeof msg, "%s %s: ", error ? "FAIL" : "warn", id);
+            desc_check_message(msg + n, sizeof msg - n, c, rd->p, r);
+        } else {
+            enum view_check c = (enum view_check)(i - DMLT_CHECK_COUNT);
+            if (r->passed[c])
+                continue;
+            id = view_checks[c].id;
+            n = (size_t)snprintf(msg, sizeof msg, "FAIL %s: ", id);
+            view_check_message(msg + n, sizeof msg - n, c, rd->p, r);
+        }
+        c_comment(b, msg);
+    }
+    char name[C_NAME_MAX + 24];
+    *put_u64(num, index) = '\0';
+    snprintf(name, sizeof name, "%s%s", rd->name, rd->numbered ? num : "");
+    struct c_binding binding = {r->offset, r->size, true, rd->p->buffer_size};
+    struct c_snippet s;
+    memset(&s, 0, sizeof s);
+    s.name = name;
+    s.t = &r->vd.t;
+    s.flags = 0; /* DML_TENSOR_FLAG_NONE, as the JSON's desc says */
+    s.total = r->size;
+    s.alignment = r->alignment;
+    s.binding = &binding;
+    render_c_snippet(b, &s);
+}
+
 static bool render_view(void *ctx, const struct dmlt_view *v, unsigned index)
 {
     struct render *rd = ctx;
@@ -888,7 +950,9 @@ static bool render_view(void *ctx, const struct dmlt_view *v, unsigned index)
     }
     rd->valid = rd->valid && r.valid;
     rd->misaligned = rd->misaligned || !r.checks[DMLT_CHECK_BASE_OFFSET_16].passed;
-    if (rd->json) {
+    if (rd->c) {
+        c_view(rd, &r, index);
+    } else if (rd->json) {
         if (index)
             ob_putc(rd->out, ',');
         json_view(rd->out, rd->p, &r);
@@ -1002,12 +1066,17 @@ static bool run_view(struct cli_config *cfg, struct outbuf *out, struct cli_erro
         p.buffer_size = td.base_offset + p.total;
     }
 
-    struct render rd = {out, &p, cfg->format == FMT_JSON, true, false, e, false};
+    struct render rd = {
+        out, &p, cfg->format == FMT_JSON, cfg->format == FMT_C, NULL, false, true, false, e, false};
+    rd.name = cfg->c_name ? cfg->c_name : "view";
+    for (unsigned i = 0; i < cfg->n_ops; i++)
+        rd.numbered = rd.numbered || cfg->op_kind[i] == VOP_SPLIT;
     if (rd.json) {
         cli_json_open(cfg, out);
         json_parent(out, &p);
-    } else
+    } else if (!rd.c) {
         text_parent(out, &p);
+    }
     if (!walk_views(cfg, &td.t, render_view, &rd, e) || rd.failed)
         return false;
     struct fix f;
@@ -1018,6 +1087,17 @@ static bool run_view(struct cli_config *cfg, struct outbuf *out, struct cli_erro
         ob_puts(out, rd.valid ? "],\"valid\":true" : "],\"valid\":false");
         render_fix(out, &f, true);
         ob_puts(out, "}\n");
+    } else if (rd.c) {
+        if (f.pad_found || f.pitch_found) {
+            struct outbuf fix;
+            ob_init(&fix);
+            render_fix(&fix, &f, false); /* "\nfix: ...\n" */
+            if (!fix.failed && fix.len > 2) {
+                fix.data[fix.len - 1] = '\0';
+                c_comment(out, fix.data + 1);
+            }
+            ob_free(&fix);
+        }
     } else {
         render_fix(out, &f, false);
         ob_puts(out, rd.valid ? "\nvalid\n" : "\nINVALID: a view breaks a DirectML rule\n");
@@ -1048,7 +1128,7 @@ const struct command cmd_view = {
                 "  dmltensor view --sizes 2,3,4 --permute 0,2,1 --format json\n"
                 "  dmltensor view --dtype float16 --sizes 1,128,2304 --split w=3\n"
                 "  dmltensor view --sizes 64 --reshape 1,64,1,1 --broadcast-to 2,64,7,7\n",
-    .formats = FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_JSON),
+    .formats = FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_JSON) | FMT_BIT(FMT_C),
     .batch = true,
     .run = run_view,
 };

@@ -60,8 +60,13 @@ static const struct opt_def options[] = {
      "a binding, the DML_BUFFER_BINDING; failed checks as comments)",
      NULL, NULL},
     {"--format", "FMT", OPT_FORMAT, GROUP_OUTPUT,
-     ALL_CMDS & ~(CMD_BIT(CMD_SIZE) | CMD_BIT(CMD_VALIDATE) | CMD_BIT(CMD_MAP) | JSONL_CMDS), false,
-     "text (default) or json (one line)", NULL, NULL},
+     ALL_CMDS & ~(CMD_BIT(CMD_SIZE) | CMD_BIT(CMD_VALIDATE) | CMD_BIT(CMD_MAP) | CMD_BIT(CMD_VIEW) |
+                  JSONL_CMDS),
+     false, "text (default) or json (one line)", NULL, NULL},
+    {"--format", "FMT", OPT_FORMAT, GROUP_OUTPUT, CMD_BIT(CMD_VIEW), false,
+     "text (default), json (one line) or c (C snippets: each view's DML_BUFFER_TENSOR_DESC and "
+     "DML_BUFFER_BINDING; failed checks as comments)",
+     NULL, NULL},
     {"--format", "FMT", OPT_FORMAT, GROUP_OUTPUT, CMD_BIT(CMD_MAP), false,
      "text (default, aligned columns), csv (with a header row), jsonl (an object per line) or "
      "json (one array)",
@@ -80,6 +85,10 @@ static const struct opt_def options[] = {
     {"--name", "NAME", OPT_NAME, GROUP_OUTPUT, CMD_BIT(CMD_SIZE) | CMD_BIT(CMD_VALIDATE), false,
      "with --format c: prefix of the variables (default tensor: tensorSizes, tensorStrides, "
      "tensorBufferDesc, tensorDesc, tensorBinding, tensorBindingDesc)",
+     NULL, NULL},
+    {"--name", "NAME", OPT_NAME, GROUP_OUTPUT, CMD_BIT(CMD_VIEW), false,
+     "with --format c: prefix of the variables (default view: viewSizes, viewBufferDesc, "
+     "viewBinding, ...; with --split, view0, view1, ... for the parts)",
      NULL, NULL},
     {"--offset", "K", OPT_OFFSET, GROUP_QUERY, CMD_BIT(CMD_LOCATE), false,
      "find the coordinates at element offset K", NULL, NULL},

@@ -48,7 +48,7 @@ _dmltensor_options()
     view)
         echo '--dtype --rank --sizes --broadcast --layout --order --pad --row-pitch-align' \
              '--strides --alignment --base-offset --buffer-size --total-size --broadcast-to' \
-             '--permute --reshape --select --slice --split --format --help' ;;
+             '--permute --reshape --select --slice --split --format --name --help' ;;
     batch)
         echo '--progress --help' ;;
     scan)
@@ -78,8 +78,8 @@ _dmltensor_values()
     --format)
         case $1 in
         size) echo 'text json env c' ;;
-        validate) echo 'text json c' ;;
-        offset | locate | view | dtypes | layouts) echo 'text json' ;;
+        validate | view) echo 'text json c' ;;
+        offset | locate | dtypes | layouts) echo 'text json' ;;
         map) echo 'text json csv jsonl' ;;
         esac
         ;;

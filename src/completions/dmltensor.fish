@@ -91,10 +91,12 @@ __dmltensor_opt 'map' --color 'colour a view: auto (default: only on a terminal,
 __dmltensor_opt 'size' --field 'print only this value (a JSON key, e.g. minimum_implied_size_bytes)' $fields
 __dmltensor_opt 'size' --format 'text (default), json (one line), env (KEY=value lines for eval) or c (a C snippet: the DML_BUFFER_TENSOR_DESC)' text json env c
 __dmltensor_opt 'validate' --format 'text (default), json (one line) or c (a C snippet: the DML_BUFFER_TENSOR_DESC and, with a binding, the DML_BUFFER_BINDING; failed checks as comments)' text json c
-__dmltensor_opt 'offset locate view dtypes layouts' --format 'text (default) or json (one line)' text json
+__dmltensor_opt 'offset locate dtypes layouts' --format 'text (default) or json (one line)' text json
+__dmltensor_opt 'view' --format 'text (default), json (one line) or c (C snippets: each view\'s DML_BUFFER_TENSOR_DESC and DML_BUFFER_BINDING; failed checks as comments)' text json c
 __dmltensor_opt 'map' --format 'text (default, aligned columns), csv (with a header row), jsonl (an object per line) or json (one array)' text json csv jsonl
 __dmltensor_opt 'map' --limit 'list at most N elements (default: all); a view draws at most N cells (default 256, at most 100000)'
 __dmltensor_opt 'size validate' --name 'with --format c: prefix of the variables (default tensor: tensorSizes, tensorStrides, tensorBufferDesc, tensorDesc, tensorBinding, tensorBindingDesc)'
+__dmltensor_opt 'view' --name 'with --format c: prefix of the variables (default view: viewSizes, viewBufferDesc, viewBinding, ...; with --split, view0, view1, ... for the parts)'
 __dmltensor_opt 'batch' --progress 'show records and records/s on stderr (on by default when stderr is a terminal and the run takes over a second)' -
 __dmltensor_opt 'map' --view 'draw instead of listing: memory (the buffer cell by cell, as DirectML\'s docs draw it) or grid (each 2-D slice with the offset in each cell)' memory grid
 __dmltensor_opt 'map' --width 'wrap a view to this many columns (default: $COLUMNS, else the terminal\'s width, else 80)'

@@ -26,6 +26,12 @@ one comment per failed check, the ids --format json fails, and its exit
 status must be json's. A total past 2^64-1 must be refused (exit 1, no
 output) exactly when json's total is past it.
 
+`dmltensor view --format c` is checked the same way against `view --format
+json`: for fixed and random views (slices, selects, transposes, splits, a
+broadcast and reshapes of random parents, with a base offset), each view's
+snippet (NAME, or NAMEi for the parts of a split) holds that view's desc
+and binding; a comment per failed check and the exit status are json's.
+
 Prints a line per mismatch and 'N passed, M failed'; exits 1 on any failure.
 """
 import argparse
@@ -205,6 +211,84 @@ def expected_lines(name, cmd, argv, size_json, validate_json):
     return lines, binding
 
 
+VIEW_FIXED = [
+    ["--dtype", "float16", "--sizes", "4,3", "--slice", "h=1:3"],
+    ["--dtype", "float16", "--sizes", "1,128,2304", "--split", "w=3"],
+    ["--sizes", "2,3,4", "--permute", "2,0,1", "--base-offset", "256"],
+    ["--dtype", "int4", "--sizes", "4,6", "--select", "h=1"],
+    ["--sizes", "64", "--reshape", "1,64,1,1", "--broadcast-to", "2,64,7,7"],
+    ["--dtype", "uint8", "--sizes", "8,8", "--split", "h=1+3+4", "--slice", "w=::2",
+     "--buffer-size", "4096"],
+]
+
+
+def random_view(rng):
+    """A view command's argv (without --format): a packed parent and one or
+    two operations that always apply to it."""
+    rank = rng.randint(1, 4)
+    sizes = [rng.randint(1, 6) for _ in range(rank)]
+    dtype = rng.choice(["float32", "float16", "uint8", "int64", "int4", "float64"])
+    args = ["--dtype", dtype, "--sizes", ",".join(map(str, sizes))]
+    args += maybe(rng, 0.3, ["--base-offset", str(rng.choice([0, 16, 32, 8, 1 << 32]))])
+    dim = rng.randrange(rank)
+    op = rng.choice(["slice", "select", "permute", "split"] if rank > 1 else ["slice", "split"])
+    if op == "slice":
+        start = rng.randrange(sizes[dim])
+        args += ["--slice", "%d=%d:%d:%d" % (dim, start, rng.randint(start + 1, sizes[dim]),
+                                             rng.randint(1, 3))]
+    elif op == "select":
+        args += ["--select", "%d=%d" % (dim, rng.randrange(sizes[dim]))]
+    elif op == "permute":
+        order = list(range(rank))
+        rng.shuffle(order)
+        args += ["--permute", ",".join(map(str, order))]
+    else:
+        parts = [n for n in range(1, sizes[dim] + 1) if sizes[dim] % n == 0]
+        args += ["--split", "%d=%d" % (dim, rng.choice(parts))]
+    return args
+
+
+def view_jobs(binary, ck, rng, cases, dtype_values):
+    """(C source of the functions, expected lines) for view snippets."""
+    functions, expected = [], []
+    for i, argv in enumerate(VIEW_FIXED + [random_view(rng) for _ in range(cases)]):
+        where = "dmltensor view %s" % m.shell_words(argv)
+        st, out, err = run(binary, ["view"] + argv + ["--format", "json"])
+        if not ck.check(st in (0, 1), "%s --format json: exit %d %s" % (where, st, err)):
+            continue
+        views = json.loads(out)["views"]
+        name = "v%d" % i
+        cst, snippet, cerr = run(binary, ["view"] + argv + ["--format", "c", "--name", name])
+        if not ck.check(cst == st and cerr == "", "%s --format c: exit %d (json's %d) %s"
+                        % (where, cst, st, cerr)):
+            continue
+        failed = ["%s %s" % ("FAIL" if c["level"] == "error" else "warn", c["id"])
+                  for v in views for c in v["checks"] if c["status"] == "fail"]
+        said = re.findall(r"^/\* (FAIL|warn) ([a-z_0-9]+): ", snippet, re.M)
+        ck.check(["%s %s" % s for s in said] == failed,
+                 "%s: comments %s, failed checks %s" % (where, said, failed))
+        numbered = "--split" in argv
+        body = ["    /* %s */\n" % where.replace("*/", "* /")]
+        body += ["    " + line + "\n" for line in snippet.splitlines()]
+        for k, v in enumerate(views):
+            var = name + (str(k) if numbered else "")
+            d, b = v["desc"], v["binding"]
+            expected.append("%s desc type=1 same=1 dtype=%d flags=0 rank=%d arrays=1,1 sizes=%s "
+                            "strides=%s total=%d align=%d"
+                            % (var, dtype_values[d["DataType"]], d["DimensionCount"],
+                               ",".join(map(str, d["Sizes"])), ",".join(map(str, d["Strides"])),
+                               d["TotalTensorSizeInBytes"], d["GuaranteedBaseOffsetAlignment"]))
+            expected.append("%s binding type=1 same=1 null=1 offset=%d size=%d"
+                            % (var, b["offset_bytes"], b["size_in_bytes"]))
+            body.append("    show_desc(\"%s\", &%sDesc, &%sBufferDesc, %sSizes, %sStrides,\n"
+                        "              sizeof %sSizes / sizeof %sSizes[0],\n"
+                        "              sizeof %sStrides / sizeof %sStrides[0]);\n"
+                        % ((var,) * 9))
+            body.append("    show_binding(\"%s\", &%sBindingDesc, &%sBinding);\n" % (var, var, var))
+        functions.append("static void view%d(void)\n{\n%s}\n" % (len(functions), "".join(body)))
+    return functions, expected
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("dmltensor")
@@ -275,6 +359,13 @@ def main():
             functions.append("static void f%d(void)\n{\n%s}\n" % (i, "".join(body)))
             calls.append("    f%d();\n" % i)
 
+    _, out, _ = run(args.dmltensor, ["dtypes", "--format", "json"])
+    dtype_values = {t["dml_name"]: t["value"] for t in json.loads(out)}
+    vfunctions, vexpected = view_jobs(args.dmltensor, ck, rng, max(args.cases // 8, 10),
+                                      dtype_values)
+    functions += vfunctions
+    expected += vexpected
+    calls += ["    view%d();\n" % i for i in range(len(vfunctions))]
     source = HARNESS + "\n".join(functions) + "\nint main(void)\n{\n%s    return 0;\n}\n" % (
         "".join(calls))
     with tempfile.TemporaryDirectory(prefix="dmlt_c_snippet_") as tmp:
