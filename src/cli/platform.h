@@ -42,6 +42,21 @@ void plat_color_enable(FILE *f);
  * every platform. */
 FILE *plat_open_read(const char *path, int *err);
 
+/* A file's bytes, mapped read-only (or, for a pipe or a device, which
+ * cannot be mapped, read whole into memory). */
+struct plat_map {
+    const unsigned char *data; /* NULL when len is 0 */
+    size_t len;
+    void *base; /* the same, to unmap or free */
+    bool read;  /* data was read into a buffer (free), not mapped */
+};
+
+/* Maps the file named by the UTF-8 text path. False with *err set to an
+ * errno value on failure: a directory is EISDIR on every platform, a file
+ * larger than the address space EFBIG. An empty file is len 0, data NULL. */
+bool plat_map_file(const char *path, struct plat_map *m, int *err);
+void plat_unmap_file(struct plat_map *m);
+
 /* Seconds on a monotonic clock, for progress and rates. */
 double plat_seconds(void);
 

@@ -59,7 +59,7 @@ _dmltensor_options()
     batch)
         echo '--progress --help' ;;
     scan)
-        echo '--help' ;;
+        echo '--dim --layout --rank --help' ;;
     dtypes)
         echo '--format --help' ;;
     layouts)

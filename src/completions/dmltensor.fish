@@ -36,7 +36,7 @@ complete -c dmltensor -n $no_cmd -a map -d "every element's offsets, streamed; o
 complete -c dmltensor -n $no_cmd -a validate -d "check a whole DML_BUFFER_TENSOR_DESC against DirectML's rules"
 complete -c dmltensor -n $no_cmd -a view -d 'slice, select, permute, broadcast, reshape or split a bound tensor'
 complete -c dmltensor -n $no_cmd -a batch -d 'many descriptors as JSON Lines or an array: a JSON result each'
-complete -c dmltensor -n $no_cmd -a scan -d 'find and validate every tensor description in a JSON document'
+complete -c dmltensor -n $no_cmd -a scan -d 'find and validate every tensor of a JSON document or an ONNX model'
 complete -c dmltensor -n $no_cmd -a dtypes -d 'the data types, their enum values and sizes'
 complete -c dmltensor -n $no_cmd -a layouts -d 'the layout names of each rank'
 complete -c dmltensor -n $no_cmd -s h -l help -d 'show help (dmltensor COMMAND --help for a command)'
@@ -105,6 +105,10 @@ __dmltensor_opt view --select 'take one index of DIM and drop the dim (DIM=INDEX
 __dmltensor_opt view --slice 'keep part of DIM (DIM=START:STOP[:STEP])'
 __dmltensor_opt view --split 'several views: DIM=N equal parts or DIM=A+B+..'
 __dmltensor_opt view --format 'output format' text json
+# scan: ONNX models
+__dmltensor_opt scan --dim 'bind a symbolic dim of an ONNX model (NAME=VALUE)'
+__dmltensor_opt scan --rank 'pad each tensor with leading 1s up to rank R' 1 2 3 4 5 6 7 8
+__dmltensor_opt scan --layout 'memory order for each tensor of a rank it fits' $layouts
 # Other
 __dmltensor_opt "$__dmltensor_commands" --help 'show this help' -
 
