@@ -99,8 +99,7 @@ def tiny():
     return helper.make_model(helper.make_graph([n], "tiny", [vi("x", T.FLOAT, ["B", 3])], [vi("y", T.FLOAT, ["B", 3])], [w]))
 
 
-def main():
-    out = sys.argv[1]
+def main_into(out):
     os.makedirs(out, exist_ok=True)
     for name, make in (("zoo", zoo), ("dtypes", dtypes), ("external", external), ("tiny", tiny)):
         with open(os.path.join(out, name + ".onnx"), "wb") as f:
@@ -108,4 +107,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    main_into(sys.argv[1])
