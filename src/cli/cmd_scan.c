@@ -36,6 +36,7 @@ struct scan {
     unsigned onnx_files;      /* ONNX models scanned */
     struct onnx_options onnx; /* --dim, --rank, --layout */
     struct onnx_model model;
+    struct plat_map *map; /* the file being scanned */
 };
 
 /* $.a.b[2]["odd key"] */
@@ -450,6 +451,12 @@ static void put_onnx_summary(struct scan *s)
 
 /* An ONNX model that onnx_walk() checked whole already: its records and
  * its summary. */
+static void release_map(void *ctx, size_t upto)
+{
+    struct scan *s = ctx;
+    plat_map_release(s->map, upto);
+}
+
 static bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, struct cli_error *e)
 {
     struct onnx_error oe;
@@ -463,7 +470,7 @@ static bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, str
     ob_reset(&m->largest);
     ob_reset(&m->broken_paths);
     ob_reset(&m->failed_paths);
-    if (!onnx_walk(data, len, scan_onnx_tensor, s, &oe, &oom) || s->failed_write) {
+    if (!onnx_walk(data, len, scan_onnx_tensor, release_map, s, &oe, &oom) || s->failed_write) {
         if (s->failed_write)
             *e = *s->e;
         else
@@ -537,9 +544,10 @@ static bool scan_file(struct scan *s, struct cli_error *e)
     }
     struct onnx_error oe;
     bool oom = false, ok;
+    s->map = &m;
     if (looks_like_json(m.data, m.len)) {
         ok = scan_json(s, (const char *)m.data, m.len, e);
-    } else if (onnx_walk(m.data, m.len, NULL, NULL, &oe, &oom)) {
+    } else if (onnx_walk(m.data, m.len, NULL, release_map, s, &oe, &oom)) {
         /* The whole model is checked first: a damaged one prints no record. */
         ok = scan_onnx(s, m.data, m.len, e);
     } else if (oom) {

@@ -54,6 +54,7 @@ struct field {
 struct walk {
     const uint8_t *base;
     onnx_tensor_fn fn;
+    onnx_release_fn release;
     void *ctx;
     struct outbuf path;
     struct onnx_error *err;
@@ -646,19 +647,55 @@ static bool walk_graph(struct walk *w, size_t start, size_t end)
     } passes[] = {{11, "input"},      {12, "output"},
                   {5, "initializer"}, {15, "sparse_initializer"},
                   {13, "value_info"}, {1, "node"}};
-    for (size_t p = 0; p < sizeof passes / sizeof *passes && !w->stop; p++) {
+    /* One pass per kind, for records in that order; a check (no fn) needs
+     * one pass for all: fewer pages touched. */
+    enum { N_PASSES = sizeof passes / sizeof *passes };
+    const size_t n_passes = w->fn ? N_PASSES : 1;
+    /* Where each kind's fields begin and end: a pass reads only that span
+     * (exporters write each kind together: the initializers' pages are then
+     * not read again for the inputs). */
+    size_t from[N_PASSES], to[N_PASSES];
+    for (size_t p = 0; p < N_PASSES; p++) {
+        from[p] = w->fn ? end : start;
+        to[p] = end;
+    }
+    if (w->fn) {
         struct pb r = {w->base, start, end};
+        struct field f;
+        while (r.pos < r.end) {
+            const size_t at = r.pos;
+            if (!next_field(&r, &f, w->err))
+                return false;
+            for (size_t p = 0; p < N_PASSES; p++) {
+                if (f.number != passes[p].field)
+                    continue;
+                if (from[p] == end)
+                    from[p] = at;
+                to[p] = f.end;
+            }
+            if (w->release && w->depth == 1)
+                w->release(w->ctx, f.end);
+        }
+    }
+    for (size_t p = 0; p < n_passes && !w->stop; p++) {
+        struct pb r = {w->base, from[p], to[p]};
         struct field f;
         uint64_t i = 0;
         while (r.pos < r.end && !w->stop) {
             if (!next_field(&r, &f, w->err))
                 return false;
-            if (f.number != passes[p].field)
+            bool mine = f.number == passes[p].field;
+            for (size_t q = 0; !w->fn && q < sizeof passes / sizeof *passes; q++)
+                mine = mine || f.number == passes[q].field;
+            if (!mine) {
+                if (w->release && w->depth == 1) /* the main graph */
+                    w->release(w->ctx, f.end);
                 continue;
+            }
             if (!want_wt(&f, WT_LEN, "a GraphProto field", w->err))
                 return false;
             const size_t mark = w->path.len;
-            path_push_index(w, passes[p].name, i++);
+            path_push_index(w, passes[p].name, i++); /* a check: any name will do */
             bool ok;
             switch (f.number) {
             case 11:
@@ -689,19 +726,22 @@ static bool walk_graph(struct walk *w, size_t start, size_t end)
             if (!ok)
                 return false;
             w->path.len = mark;
+            if (w->release && w->depth == 1) /* the main graph */
+                w->release(w->ctx, f.end);
         }
     }
     w->depth--;
     return true;
 }
 
-bool onnx_walk(const uint8_t *data, size_t len, onnx_tensor_fn fn, void *ctx,
-               struct onnx_error *err, bool *out_of_memory)
+bool onnx_walk(const uint8_t *data, size_t len, onnx_tensor_fn fn, onnx_release_fn release,
+               void *ctx, struct onnx_error *err, bool *out_of_memory)
 {
     struct walk w;
     memset(&w, 0, sizeof w);
     w.base = data;
     w.fn = fn;
+    w.release = release;
     w.ctx = ctx;
     w.err = err;
     *out_of_memory = false;

@@ -103,10 +103,16 @@ struct onnx_error {
  * true with *stopped set). */
 typedef bool (*onnx_tensor_fn)(void *ctx, const struct onnx_tensor *t);
 
+/* Told, after each field of the main graph, that the bytes before upto
+ * are not needed until the walk comes back to them (the next pass over
+ * the graph): a mapped file may let their pages go. */
+typedef void (*onnx_release_fn)(void *ctx, size_t upto);
+
 /* Walks the ModelProto in data[0..len). fn may be NULL: a check of the
- * whole model only. False with err filled when the model is damaged or not
- * a ModelProto (no graph); *out_of_memory when the path could not grow. */
-bool onnx_walk(const uint8_t *data, size_t len, onnx_tensor_fn fn, void *ctx,
-               struct onnx_error *err, bool *out_of_memory);
+ * whole model only; release may be NULL. False with err filled when the
+ * model is damaged or not a ModelProto (no graph); *out_of_memory when the
+ * path could not grow. */
+bool onnx_walk(const uint8_t *data, size_t len, onnx_tensor_fn fn, onnx_release_fn release,
+               void *ctx, struct onnx_error *err, bool *out_of_memory);
 
 #endif

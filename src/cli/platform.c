@@ -2,6 +2,7 @@
  * platform.h). Each function has its two halves side by side. */
 #if !defined(_WIN32)
 #define _POSIX_C_SOURCE 200809L /* fileno, isatty, fstat, clock_gettime, mmap */
+#define _DEFAULT_SOURCE         /* madvise: glibc's posix_madvise ignores DONTNEED */
 #endif
 
 #include "platform.h"
@@ -292,6 +293,7 @@ bool plat_map_file(const char *path, struct plat_map *m, int *err)
     m->base = NULL;
     m->len = 0;
     m->read = false;
+    m->released = 0;
     *err = 0;
 #if defined(_WIN32)
     wchar_t *w = utf8_to_wide(path);
@@ -401,6 +403,25 @@ void plat_unmap_file(struct plat_map *m)
     m->base = NULL;
     m->len = 0;
     m->read = false;
+}
+
+void plat_map_release(struct plat_map *m, size_t upto)
+{
+#if defined(_WIN32)
+    (void)m;
+    (void)upto;
+#else
+    if (m->read || m->base == NULL || upto > m->len)
+        return;
+    if (upto < m->released)
+        m->released = 0; /* a new pass from the start */
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    const size_t from = m->released, to = upto / page * page;
+    if (to <= from || to - from < ((size_t)1 << 20))
+        return;
+    (void)madvise((char *)m->base + from, to - from, MADV_DONTNEED);
+    m->released = to;
+#endif
 }
 
 double plat_seconds(void)

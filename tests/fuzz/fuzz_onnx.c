@@ -97,8 +97,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     s->values = 0;
     struct onnx_error e1, e2;
     bool oom1, oom2;
-    bool ok1 = onnx_walk(copy, size, NULL, NULL, &e1, &oom1);
-    bool ok2 = onnx_walk(copy, size, on_value, s, &e2, &oom2);
+    bool ok1 = onnx_walk(copy, size, NULL, NULL, NULL, &e1, &oom1);
+    bool ok2 = onnx_walk(copy, size, on_value, NULL, s, &e2, &oom2);
     if (!oom1 && !oom2) {
         FUZZ_CHECK(ok1 == ok2);
         if (!ok1) {
