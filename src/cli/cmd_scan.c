@@ -281,7 +281,8 @@ static bool scan_json(struct scan *s, const char *data, size_t len, struct cli_e
 static const char *model_text(struct outbuf *b, struct onnx_bytes t)
 {
     ob_reset(b);
-    ob_write(b, (const char *)t.p, t.n);
+    if (t.n)
+        ob_write(b, (const char *)t.p, t.n);
     ob_putc(b, '\0');
     return b->failed ? "" : b->data;
 }
@@ -441,11 +442,13 @@ static void put_onnx_summary(struct scan *s)
     ob_puts(out, ",\"broken\":");
     ob_u64(out, m->broken);
     ob_puts(out, ",\"broken_paths\":[");
-    ob_write(out, m->broken_paths.data, m->broken_paths.len);
+    if (m->broken_paths.len) /* an empty outbuf's data is NULL */
+        ob_write(out, m->broken_paths.data, m->broken_paths.len);
     ob_puts(out, "],\"failed\":");
     ob_u64(out, m->failed);
     ob_puts(out, ",\"failed_paths\":[");
-    ob_write(out, m->failed_paths.data, m->failed_paths.len);
+    if (m->failed_paths.len)
+        ob_write(out, m->failed_paths.data, m->failed_paths.len);
     ob_puts(out, "]}}\n");
 }
 
