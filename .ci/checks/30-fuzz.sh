@@ -64,8 +64,11 @@ sd=0; wait $d || sd=$?
 report core $sc || failed=1
 report json $sd || failed=1
 run view & e=$!
+run onnx & f=$!
 se=0; wait $e || se=$?
+sf=0; wait $f || sf=$?
 report view $se || failed=1
+report onnx $sf || failed=1
 if [ "$failed" != 0 ]; then
   echo "fuzz: a target failed; the inputs are in $work" >&2
   exit 1

@@ -61,9 +61,13 @@ struct cli_config {
     /* batch wrote the result object's opening brace and the record's id
      * member (`{"id":X,`): the command's JSON goes on from there. */
     bool json_opened;
-    const char *input; /* batch, scan: FILE, or "-" */
-    bool progress;     /* batch --progress */
-    FILE *in, *err;    /* stdin and stderr, as cli_main got them */
+    const char *input;  /* batch, scan: FILE, or "-" (scan: the first of files) */
+    const char **files; /* scan FILE...: n_files of them (room for argc) */
+    unsigned n_files;
+    const char *dims[MAX_REPEAT]; /* scan --dim NAME=VALUE, repeatable */
+    unsigned n_dims;
+    bool progress;  /* batch --progress */
+    FILE *in, *err; /* stdin and stderr, as cli_main got them */
     /* view: the operations, in command-line order */
     enum view_op_kind op_kind[MAX_VIEW_OPS];
     const char *op_text[MAX_VIEW_OPS];

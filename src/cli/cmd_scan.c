@@ -5,6 +5,7 @@
 #include "platform.h"
 #include "scan_dxdispatch.h"
 #include "source_json.h"
+#include "source_onnx.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -12,14 +13,30 @@
 
 #define SCAN_MAX_INPUT ((size_t)256 << 20) /* a document is read whole */
 
+/* One ONNX model's totals, for its summary record. */
+struct onnx_model {
+    uint64_t tensors, failed, broken, external;
+    uint64_t kinds[ONNX_KIND_COUNT];
+    dmlt_u128 initializer_bytes, io_bytes, largest_bytes;
+    bool has_largest;
+    struct outbuf largest; /* {"path":..,"name":..,"total_tensor_size_bytes":..} */
+    struct outbuf broken_paths, failed_paths; /* "path","path" */
+};
+
 struct scan {
     struct cli_config *cfg;
     struct descriptor *d;
-    struct outbuf *out, rec, path;
+    struct outbuf *out, rec, path, scratch;
     struct tally t;
     struct cli_error *e;
     bool failed_write;
-    uint64_t bindings; /* records of a DxDispatch model's bindings */
+    uint64_t bindings;        /* records of a DxDispatch model's bindings */
+    const char *file;         /* the file being scanned */
+    bool multi;               /* several files: each record says its file */
+    unsigned onnx_files;      /* ONNX models scanned */
+    struct onnx_options onnx; /* --dim, --rank, --layout */
+    struct onnx_model model;
+    struct plat_map *map; /* the file being scanned */
 };
 
 /* $.a.b[2]["odd key"] */
@@ -40,9 +57,12 @@ static void path_push_key(struct outbuf *p, const char *key)
     }
 }
 
+static void put_file_key(struct scan *s, size_t start);
+
 static void scan_hit(struct scan *s, const cJSON *obj)
 {
     struct cli_error e;
+    const size_t start = s->out->len;
     ob_putc(&s->path, '\0');
     const char *path = s->path.data;
     s->t.records++;
@@ -74,6 +94,7 @@ static void scan_hit(struct scan *s, const cJSON *obj)
         if (s->d->cfg.exit_status != CLI_EXIT_OK)
             s->t.broken++;
     }
+    put_file_key(s, start);
     s->path.len--; /* drop the NUL again */
 }
 
@@ -117,6 +138,7 @@ static void scan_binding(void *ctx, const struct dxd_binding *b, const struct cl
     s->t.records++;
     s->bindings++;
     struct cli_error e;
+    const size_t start = s->out->len;
     char offset[24], size[24], buffer[24];
     *put_u64(offset, b->offset) = '\0';
     *put_u64(size, b->size) = '\0';
@@ -176,8 +198,375 @@ static void scan_binding(void *ctx, const struct dxd_binding *b, const struct cl
         if (s->d->cfg.exit_status != CLI_EXIT_OK)
             s->t.broken++;
     }
+    put_file_key(s, start);
     if (s->out->len >= BATCH_CHUNK && !cli_drain(s->out, s->e))
         s->failed_write = true;
+}
+
+/* ---- scan: the file's key, for several files ------------------------------ */
+
+/* With several files, each record carries its "file": put first in the
+ * record written to s->out from start (whole, not yet drained). */
+static void put_file_key(struct scan *s, size_t start)
+{
+    if (!s->multi || s->out->failed || s->out->len <= start)
+        return;
+    ob_reset(&s->scratch);
+    ob_puts(&s->scratch, "\"file\":");
+    ob_json_str(&s->scratch, s->file);
+    ob_putc(&s->scratch, ',');
+    if (s->scratch.failed)
+        return;
+    const size_t n = s->scratch.len;
+    if (ob_space(s->out, n) == NULL)
+        return;
+    char *at = s->out->data + start + 1; /* after the record's { */
+    memmove(at + n, at, s->out->len - start - 1);
+    memcpy(at, s->scratch.data, n);
+    s->out->len += n;
+}
+
+static bool drain_if_full(struct scan *s)
+{
+    if (s->out->len >= BATCH_CHUNK && !cli_drain(s->out, s->e))
+        s->failed_write = true;
+    return !s->failed_write;
+}
+
+/* ---- scan: a JSON document ------------------------------------------------- */
+
+static bool scan_json(struct scan *s, const char *data, size_t len, struct cli_error *e)
+{
+    const char *name = s->file;
+    if (len > SCAN_MAX_INPUT)
+        return cli_fail(e, CLI_E_INPUT_TOO_LARGE, NULL, name,
+                        "larger than %u MiB; scan reads a document whole",
+                        (unsigned)(SCAN_MAX_INPUT >> 20));
+    /* A UTF-8 byte order mark is not content (batch skips it too). */
+    if (data == NULL)
+        data = "";
+    size_t bom = len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    struct json_error je = {"out of memory", 0};
+    cJSON *root = json_parse(data + bom, len - bom, NULL, &je);
+    if (root == NULL) {
+        size_t off = je.at + bom;
+        unsigned long line = 1;
+        for (size_t i = 0; i < off && i < len; i++)
+            line += data[i] == '\n';
+        return cli_fail(e, CLI_E_BAD_JSON, NULL, name, "%s at line %lu", je.message, line);
+    }
+    const uint64_t before = s->t.records;
+    s->path.len = 0;
+    ob_putc(&s->path, '$');
+    scan_value(s, root);
+    bool ok = !s->failed_write;
+    if (ok && dxd_is_model(root) && !dxd_scan_bindings(root, scan_binding, s)) {
+        ok = false;
+        cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+    }
+    cJSON_Delete(root);
+    if (s->failed_write)
+        *e = *s->e;
+    if (ok && s->t.records == before)
+        fprintf(s->cfg->err,
+                "dmltensor: scan: no tensor description (an object with DataType and "
+                "Sizes) in %s\n",
+                name);
+    return ok && !s->failed_write;
+}
+
+/* ---- scan: an ONNX model ---------------------------------------------------- */
+
+/* The text of bytes from the model, NUL-terminated, in b. */
+static const char *model_text(struct outbuf *b, struct onnx_bytes t)
+{
+    ob_reset(b);
+    if (t.n)
+        ob_write(b, (const char *)t.p, t.n);
+    ob_putc(b, '\0');
+    return b->failed ? "" : b->data;
+}
+
+static void put_onnx_head(struct scan *s, const struct onnx_tensor *t,
+                          const struct onnx_facts *facts)
+{
+    struct outbuf *out = s->out;
+    ob_putc(out, '{');
+    if (s->multi) {
+        ob_puts(out, "\"file\":");
+        ob_json_str(out, s->file);
+        ob_putc(out, ',');
+    }
+    ob_puts(out, "\"path\":");
+    ob_json_str(out, t->path);
+    ob_puts(out, ",\"name\":");
+    if (t->has_name)
+        ob_json_str(out, model_text(&s->scratch, t->name));
+    else
+        ob_puts(out, "null");
+    ob_puts(out, ",\"kind\":");
+    ob_json_str(out, onnx_kind_name(t->kind));
+    ob_puts(out, ",\"onnx_type\":");
+    if (facts->onnx_type)
+        ob_json_str(out, facts->onnx_type);
+    else
+        ob_puts(out, "null");
+}
+
+/* A failed or broken record's path, for the summary's lists. */
+static void remember_path(struct outbuf *list, const char *path)
+{
+    if (list->len)
+        ob_putc(list, ',');
+    ob_json_str(list, path);
+}
+
+static bool scan_onnx_tensor(void *ctx, const struct onnx_tensor *t)
+{
+    struct scan *s = ctx;
+    struct onnx_model *m = &s->model;
+    struct cli_error e;
+    struct onnx_facts facts;
+    s->t.records++;
+    m->tensors++;
+    m->kinds[t->kind]++;
+    ob_reset(&s->rec);
+    bool ok = descriptor_from_onnx(t, &s->onnx, s->d, &facts, &e);
+    if (ok) {
+        s->d->cfg.json_opened = true; /* validate's keys follow the record's */
+        ok = results_run(s->d, &s->rec, &e);
+    }
+    put_onnx_head(s, t, &facts);
+    if (!ok) {
+        ob_putc(s->out, ',');
+        render_error_member(s->out, &e);
+        ob_puts(s->out, "}\n");
+        results_note_failure(&s->t, 0, &e);
+        m->failed++;
+        remember_path(&m->failed_paths, t->path);
+        return drain_if_full(s);
+    }
+    struct tensor_desc td;
+    struct cli_error ignored;
+    struct dmlt_report rep = DMLT_REPORT_INIT;
+    struct dmlt_error derr;
+    dmlt_u128 bytes = dmlt_u128_from_u64(0);
+    if (describe_tensor(&s->d->cfg.t, &td, &ignored)) {
+        ob_puts(s->out, ",\"dtype\":");
+        ob_json_str(s->out, dmlt_dtype_get(td.t.dtype)->name);
+        ob_puts(s->out, ",\"sizes\":");
+        ob_u32_list(s->out, td.t.sizes, td.t.rank, 1, true);
+        ob_puts(s->out, ",\"strides\":");
+        ob_u32_list(s->out, td.t.strides, td.t.rank, 1, true);
+        if (dmlt_report_compute(&td.t, NULL, &rep, &derr) == DMLT_OK) {
+            bytes = rep.total_tensor_size_bytes;
+            ob_puts(s->out, ",\"total_tensor_size_bytes\":");
+            ob_u128(s->out, bytes);
+        }
+    }
+    if (t->external)
+        snprintf(facts.notes[facts.n_notes < ONNX_MAX_NOTES ? facts.n_notes++ : 0],
+                 sizeof facts.notes[0], "its data is in an external file (not read)");
+    if (facts.n_notes) {
+        ob_puts(s->out, ",\"notes\":[");
+        for (unsigned i = 0; i < facts.n_notes; i++) {
+            if (i)
+                ob_putc(s->out, ',');
+            ob_json_str(s->out, facts.notes[i]);
+        }
+        ob_putc(s->out, ']');
+    }
+    ob_putc(s->out, ',');
+    ob_write(s->out, s->rec.data, s->rec.len);
+    if (s->d->cfg.exit_status != CLI_EXIT_OK) {
+        s->t.broken++;
+        m->broken++;
+        remember_path(&m->broken_paths, t->path);
+    }
+    if (t->kind == ONNX_INITIALIZER || t->kind == ONNX_SPARSE_INITIALIZER) {
+        (void)dmlt_u128_add(m->initializer_bytes, bytes, &m->initializer_bytes);
+        m->external += t->external;
+    } else if (t->kind == ONNX_INPUT || t->kind == ONNX_OUTPUT) {
+        (void)dmlt_u128_add(m->io_bytes, bytes, &m->io_bytes);
+    }
+    if (!m->has_largest || dmlt_u128_cmp(bytes, m->largest_bytes) > 0) {
+        m->has_largest = true;
+        m->largest_bytes = bytes;
+        ob_reset(&m->largest);
+        ob_puts(&m->largest, "{\"path\":");
+        ob_json_str(&m->largest, t->path);
+        ob_puts(&m->largest, ",\"name\":");
+        if (t->has_name)
+            ob_json_str(&m->largest, model_text(&s->scratch, t->name));
+        else
+            ob_puts(&m->largest, "null");
+        ob_puts(&m->largest, ",\"total_tensor_size_bytes\":");
+        ob_u128(&m->largest, bytes);
+        ob_putc(&m->largest, '}');
+    }
+    return drain_if_full(s);
+}
+
+/* {"summary":{...}}: the model's totals, after its records. */
+static void put_onnx_summary(struct scan *s)
+{
+    const struct onnx_model *m = &s->model;
+    struct outbuf *out = s->out;
+    ob_puts(out, "{\"summary\":{");
+    if (s->multi) {
+        ob_puts(out, "\"file\":");
+        ob_json_str(out, s->file);
+        ob_putc(out, ',');
+    }
+    ob_puts(out, "\"tensors\":");
+    ob_u64(out, m->tensors);
+    ob_puts(out, ",\"kinds\":{");
+    for (unsigned k = 0; k < ONNX_KIND_COUNT; k++) {
+        if (k)
+            ob_putc(out, ',');
+        ob_json_str(out, onnx_kind_name((enum onnx_kind)k));
+        ob_putc(out, ':');
+        ob_u64(out, m->kinds[k]);
+    }
+    ob_puts(out, "},\"initializer_bytes\":");
+    ob_u128(out, m->initializer_bytes);
+    ob_puts(out, ",\"external_initializers\":");
+    ob_u64(out, m->external);
+    ob_puts(out, ",\"io_bytes\":");
+    ob_u128(out, m->io_bytes);
+    ob_puts(out, ",\"largest\":");
+    if (m->has_largest)
+        ob_write(out, m->largest.data, m->largest.len);
+    else
+        ob_puts(out, "null");
+    ob_puts(out, ",\"broken\":");
+    ob_u64(out, m->broken);
+    ob_puts(out, ",\"broken_paths\":[");
+    if (m->broken_paths.len) /* an empty outbuf's data is NULL */
+        ob_write(out, m->broken_paths.data, m->broken_paths.len);
+    ob_puts(out, "],\"failed\":");
+    ob_u64(out, m->failed);
+    ob_puts(out, ",\"failed_paths\":[");
+    if (m->failed_paths.len)
+        ob_write(out, m->failed_paths.data, m->failed_paths.len);
+    ob_puts(out, "]}}\n");
+}
+
+/* An ONNX model that onnx_walk() checked whole already: its records and
+ * its summary. */
+static void release_map(void *ctx, size_t upto)
+{
+    struct scan *s = ctx;
+    plat_map_release(s->map, upto);
+}
+
+static bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, struct cli_error *e)
+{
+    struct onnx_error oe;
+    bool oom;
+    s->onnx_files++;
+    struct onnx_model *m = &s->model;
+    m->tensors = m->failed = m->broken = m->external = 0;
+    memset(m->kinds, 0, sizeof m->kinds);
+    m->initializer_bytes = m->io_bytes = m->largest_bytes = dmlt_u128_from_u64(0);
+    m->has_largest = false;
+    ob_reset(&m->largest);
+    ob_reset(&m->broken_paths);
+    ob_reset(&m->failed_paths);
+    if (!onnx_walk(data, len, scan_onnx_tensor, release_map, s, &oe, &oom) || s->failed_write) {
+        if (s->failed_write)
+            *e = *s->e;
+        else
+            cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+        return false;
+    }
+    put_onnx_summary(s);
+    return drain_if_full(s);
+}
+
+/* ---- scan: one file ---------------------------------------------------------- */
+
+/* JSON, by its first byte past a byte order mark and white space: the
+ * start of a JSON value. An empty file is JSON too (bad_json, as before). */
+static bool looks_like_json(const unsigned char *p, size_t n)
+{
+    size_t i = n >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r'))
+        i++;
+    return i == n || strchr("{[\"-0123456789tfn", p[i]) != NULL || p[i] == '\0';
+}
+
+/* Standard input, read whole, as a map. */
+static bool read_stdin(struct scan *s, struct plat_map *m, struct cli_error *e)
+{
+    struct outbuf doc;
+    ob_init(&doc);
+    char block[64 * 1024];
+    size_t n;
+    FILE *in = s->cfg->in;
+    while ((n = fread(block, 1, sizeof block, in)) > 0 && doc.len <= SCAN_MAX_INPUT)
+        ob_write(&doc, block, n);
+    bool read_error = ferror(in) != 0;
+    int read_errno = errno;
+    if (read_error || doc.failed || doc.len > SCAN_MAX_INPUT) {
+        ob_free(&doc);
+        if (read_error) {
+            cli_fail(e, CLI_E_IO_ERROR, NULL, s->file, "read error: %s",
+                     strerror(read_errno ? read_errno : EIO));
+            e->exit_code = CLI_EXIT_IO;
+            return false;
+        }
+        return cli_fail(e, CLI_E_INPUT_TOO_LARGE, NULL, s->file,
+                        "larger than %u MiB; scan reads a document whole",
+                        (unsigned)(SCAN_MAX_INPUT >> 20));
+    }
+    m->data = (const unsigned char *)doc.data;
+    m->base = doc.data;
+    m->len = doc.len;
+    m->read = true;
+    return true;
+}
+
+static bool scan_file(struct scan *s, struct cli_error *e)
+{
+    struct plat_map m;
+    if (strcmp(s->file, "-") == 0) {
+        if (!read_stdin(s, &m, e))
+            return false;
+    } else {
+        int err;
+        if (!plat_map_file(s->file, &m, &err)) {
+            if (err == EISDIR) { /* a usage error, like a missing file: not a failed read */
+                cli_fail(e, CLI_E_CANNOT_OPEN, NULL, s->file, "cannot open: it is a directory");
+                cli_hint(e, "give a JSON file, or - for standard input");
+            } else {
+                cli_fail(e, CLI_E_CANNOT_OPEN, NULL, s->file, "cannot open: %s", strerror(err));
+            }
+            return false;
+        }
+    }
+    struct onnx_error oe;
+    bool oom = false, ok;
+    s->map = &m;
+    if (looks_like_json(m.data, m.len)) {
+        ok = scan_json(s, (const char *)m.data, m.len, e);
+    } else if (onnx_walk(m.data, m.len, NULL, release_map, s, &oe, &oom)) {
+        /* The whole model is checked first: a damaged one prints no record. */
+        ok = scan_onnx(s, m.data, m.len, e);
+    } else if (oom) {
+        ok = cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+    } else if (m.data[0] == 0x08) { /* ir_version first, as every exporter writes it */
+        ok = cli_fail(e, CLI_E_BAD_ONNX, NULL, s->file, "a damaged ONNX model: at byte %zu: %s",
+                      oe.offset, oe.message);
+        cli_hint(e, "scan reads JSON documents and ONNX models (a protobuf ModelProto)");
+    } else {
+        /* Neither: JSON's error, as for any document that is not JSON. */
+        ok = scan_json(s, (const char *)m.data, m.len, e);
+        if (!ok && e->id && strcmp(e->id, "bad_json") == 0)
+            cli_hint(e, "nor is it an ONNX model (at byte %zu: %s)", oe.offset, oe.message);
+    }
+    plat_unmap_file(&m);
+    return ok;
 }
 
 static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
@@ -188,88 +577,87 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
         cli_hint(e, "dmltensor scan model.json");
         return false;
     }
-    bool opened;
-    FILE *in = results_open_input(cfg, e, &opened);
-    if (in == NULL)
-        return false;
-    struct outbuf doc;
-    ob_init(&doc);
-    char block[64 * 1024];
-    size_t n;
-    while ((n = fread(block, 1, sizeof block, in)) > 0 && doc.len <= SCAN_MAX_INPUT)
-        ob_write(&doc, block, n);
-    bool read_error = ferror(in) != 0;
-    int read_errno = errno;
-    if (opened)
-        fclose(in);
-    if (read_error || doc.failed || doc.len > SCAN_MAX_INPUT) {
-        ob_free(&doc);
-        if (read_error) {
-            cli_fail(e, CLI_E_IO_ERROR, NULL, cfg->input, "read error: %s",
-                     strerror(read_errno ? read_errno : EIO));
-            e->exit_code = CLI_EXIT_IO;
-            return false;
-        }
-        return cli_fail(e, CLI_E_INPUT_TOO_LARGE, NULL, cfg->input,
-                        "larger than %u MiB; scan reads a document whole",
-                        (unsigned)(SCAN_MAX_INPUT >> 20));
-    }
-    /* A UTF-8 byte order mark is not content (batch skips it too). */
-    const char *data = doc.data ? doc.data : "";
-    size_t bom = doc.len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-    struct json_error je = {"out of memory", 0};
-    cJSON *root = doc.failed ? NULL : json_parse(data + bom, doc.len - bom, NULL, &je);
-    if (root == NULL) {
-        size_t off = je.at + bom;
-        unsigned long line = 1;
-        for (size_t i = 0; i < off && i < doc.len; i++)
-            line += data[i] == '\n';
-        ob_free(&doc);
-        return cli_fail(e, CLI_E_BAD_JSON, NULL, cfg->input, "%s at line %lu", je.message, line);
-    }
-    ob_free(&doc);
     struct scan s;
     memset(&s, 0, sizeof s);
+    if (!onnx_options_read(cfg, &s.onnx, e))
+        return false;
     s.cfg = cfg;
     s.out = out;
     s.e = e;
+    s.multi = cfg->n_files > 1;
     s.d = malloc(sizeof *s.d);
     ob_init(&s.rec);
     ob_init(&s.path);
-    ob_putc(&s.path, '$');
-    if (s.d)
-        scan_value(&s, root);
-    bool ok = s.d != NULL && !s.failed_write;
-    if (ok && dxd_is_model(root) && !dxd_scan_bindings(root, scan_binding, &s)) {
-        ok = false;
+    ob_init(&s.scratch);
+    ob_init(&s.model.largest);
+    ob_init(&s.model.broken_paths);
+    ob_init(&s.model.failed_paths);
+    bool ok = s.d != NULL;
+    if (!ok)
         cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+    unsigned bad_files = 0;
+    for (unsigned i = 0; ok && i < cfg->n_files; i++) {
+        s.file = cfg->files[i];
+        struct cli_error fe;
+        if (scan_file(&s, &fe))
+            continue;
+        if (!s.multi || s.failed_write || fe.exit_code == CLI_EXIT_IO ||
+            strcmp(fe.id, "out_of_memory") == 0) {
+            *e = fe;
+            ok = false;
+            break;
+        }
+        /* One file that cannot be read does not end the run. */
+        struct outbuf msg;
+        ob_init(&msg);
+        render_error_text(&msg, &fe);
+        (void)ob_flush_to(&msg, cfg->err);
+        ob_free(&msg);
+        ob_puts(out, "{\"file\":");
+        ob_json_str(out, s.file);
+        ob_putc(out, ',');
+        render_error_member(out, &fe);
+        ob_puts(out, "}\n");
+        bad_files++;
+        if (!drain_if_full(&s)) {
+            *e = *s.e;
+            ok = false;
+        }
     }
-    ok = ok && !s.failed_write;
-    if (s.d == NULL)
-        cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
-    cJSON_Delete(root);
     free(s.d);
     ob_free(&s.rec);
     ob_free(&s.path);
+    ob_free(&s.scratch);
+    ob_free(&s.model.largest);
+    ob_free(&s.model.broken_paths);
+    ob_free(&s.model.failed_paths);
     if (!ok)
         return false;
-    if (s.t.records == 0)
-        fprintf(cfg->err,
-                "dmltensor: scan: no tensor description (an object with DataType and "
-                "Sizes) in %s\n",
-                cfg->input);
+    for (unsigned k = 0; s.onnx_files && k < s.onnx.n_dims; k++)
+        if (!s.onnx.dims[k].used)
+            fprintf(cfg->err,
+                    "dmltensor: scan: --dim %s: no tensor has the symbolic dim \"%.*s\"\n",
+                    cfg->dims[k], (int)s.onnx.dims[k].len, s.onnx.dims[k].name);
     results_summary(cfg, &s.t,
-                    s.bindings ? "tensor descriptions and bindings" : "tensor descriptions");
+                    s.onnx_files == 0
+                        ? (s.bindings ? "tensor descriptions and bindings" : "tensor descriptions")
+                    : s.onnx_files == cfg->n_files - bad_files ? "tensors"
+                                                               : "records");
     if (s.t.failed || s.t.broken)
         cfg->exit_status = CLI_EXIT_RULE;
+    if (bad_files) {
+        fprintf(cfg->err, "dmltensor: scan: %u of %u files could not be scanned\n", bad_files,
+                cfg->n_files);
+        cfg->exit_status = CLI_EXIT_USAGE;
+    }
     return true;
 }
 
 const struct command cmd_scan = {
     .name = "scan",
     .id = CMD_SCAN,
-    .summary = "find and validate every tensor description in a JSON document",
-    .usage = "dmltensor scan FILE|-",
+    .summary = "find and validate every tensor of a JSON document or an ONNX model",
+    .usage = "dmltensor scan FILE|- [FILE...] [--dim NAME=VALUE]... [--rank R] [--layout L]",
     .about = "Finds every DirectML tensor description (an object with DataType and\n"
              "Sizes) anywhere in a JSON document, such as a DxDispatch model, and writes\n"
              "one JSON line per description: its JSON path, dtype, sizes, strides and\n"
@@ -278,8 +666,18 @@ const struct command cmd_scan = {
              "not a tensor's. In a DxDispatch model, each tensor a dispatch binds to a\n"
              "resource gets a line too: the binding's Offset, SizeInBytes and buffer\n"
              "size, checked (binding_size, binding_in_buffer, base_offset_16). Exit\n"
-             "status 1 when any description or binding breaks a rule.\n",
-    .examples = "  dmltensor scan model.json | jq -r 'select(.valid == false) | .path'\n",
+             "status 1 when any description or binding breaks a rule.\n"
+             "\n"
+             "An ONNX model (recognised by its content, a protobuf ModelProto) gets one\n"
+             "line per tensor of its graph and subgraphs (inputs, outputs, initializers,\n"
+             "value_info, Constant nodes): path, name, kind, onnx_type, then the\n"
+             "DirectML descriptor and validate's result, or an error (dtype_unsupported,\n"
+             "not_a_tensor, dim_unbound, ...); then one {\"summary\":...} line. Tensor\n"
+             "data is never read: the file is mapped and weights are skipped unread.\n"
+             "With several files, each line carries its \"file\".\n",
+    .examples = "  dmltensor scan model.json | jq -r 'select(.valid == false) | .path'\n"
+                "  dmltensor scan model.onnx --dim batch=8 | jq -r 'select(.error or .valid == "
+                "false) | .path'\n",
     .formats = FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_JSON),
     .batch = false,
     .run = run_scan,

@@ -23,6 +23,7 @@ enum cli_exit { CLI_EXIT_OK = 0, CLI_EXIT_RULE = 1, CLI_EXIT_USAGE = 2, CLI_EXIT
     X(BAD_LAYOUT, "bad_layout")                                                                    \
     X(BAD_NAME, "bad_name")                                                                        \
     X(BAD_NUMBER, "bad_number")                                                                    \
+    X(BAD_ONNX, "bad_onnx")                                                                        \
     X(BAD_OPERATION, "bad_operation")                                                              \
     X(BAD_ORDER, "bad_order")                                                                      \
     X(BAD_PAD, "bad_pad")                                                                          \
@@ -42,8 +43,13 @@ enum cli_exit { CLI_EXIT_OK = 0, CLI_EXIT_RULE = 1, CLI_EXIT_USAGE = 2, CLI_EXIT
     X(CONFLICTING_OPTIONS, "conflicting_options")                                                  \
     X(COORDINATE_COUNT, "coordinate_count")                                                        \
     X(COORDINATE_OUT_OF_RANGE, "coordinate_out_of_range")                                          \
+    X(DIM_NEGATIVE, "dim_negative")                                                                \
+    X(DIM_TOO_LARGE, "dim_too_large")                                                              \
+    X(DIM_UNBOUND, "dim_unbound")                                                                  \
+    X(DIM_UNKNOWN, "dim_unknown")                                                                  \
     X(DIMENSION_COUNT, "dimension_count")                                                          \
     X(DISPATCHABLE_MISSING, "dispatchable_missing")                                                \
+    X(DTYPE_UNSUPPORTED, "dtype_unsupported")                                                      \
     X(DUPLICATE_KEY, "duplicate_key")                                                              \
     X(DUPLICATE_OPTION, "duplicate_option")                                                        \
     X(ELEMENT_COUNT_RANGE, "element_count_range")                                                  \
@@ -59,6 +65,7 @@ enum cli_exit { CLI_EXIT_OK = 0, CLI_EXIT_RULE = 1, CLI_EXIT_USAGE = 2, CLI_EXIT
     X(MISSING_OPTION, "missing_option")                                                            \
     X(MISSING_VALUE, "missing_value")                                                              \
     X(NEGATIVE_STEP, "negative_step")                                                              \
+    X(NOT_A_TENSOR, "not_a_tensor")                                                                \
     X(OFFSET_OUT_OF_RANGE, "offset_out_of_range")                                                  \
     X(OUT_OF_MEMORY, "out_of_memory")                                                              \
     X(OUT_OF_RANGE, "out_of_range")                                                                \
@@ -67,6 +74,7 @@ enum cli_exit { CLI_EXIT_OK = 0, CLI_EXIT_RULE = 1, CLI_EXIT_USAGE = 2, CLI_EXIT
     X(RESHAPE_COUNT, "reshape_count")                                                              \
     X(RESOURCE_MISSING, "resource_missing")                                                        \
     X(SELECT_RANK, "select_rank")                                                                  \
+    X(SHAPE_UNKNOWN, "shape_unknown")                                                              \
     X(SPLIT_SUM, "split_sum")                                                                      \
     X(SPLIT_UNEQUAL, "split_unequal")                                                              \
     X(STRIDE_COUNT, "stride_count")                                                                \
@@ -76,6 +84,7 @@ enum cli_exit { CLI_EXIT_OK = 0, CLI_EXIT_RULE = 1, CLI_EXIT_USAGE = 2, CLI_EXIT
     X(TOO_MANY_VALUES, "too_many_values")                                                          \
     X(TOO_MANY_VIEWS, "too_many_views")                                                            \
     X(TOTAL_SIZE_RANGE, "total_size_range")                                                        \
+    X(TYPE_UNKNOWN, "type_unknown")                                                                \
     X(UNEXPECTED_ARGUMENT, "unexpected_argument")                                                  \
     X(UNEXPECTED_KEY, "unexpected_key")                                                            \
     X(UNEXPECTED_VALUE, "unexpected_value")                                                        \

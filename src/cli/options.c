@@ -157,6 +157,19 @@ static const struct opt_def options[] = {
      "several views: DIM cut into N equal parts, or into parts of sizes A, B, ...", NULL, NULL},
     {"--total-size", "BYTES", OPT_TOTAL_SIZE, GROUP_BUFFER, CMD_BIT(CMD_VIEW), false,
      "the parent's TotalTensorSizeInBytes (default: its minimum implied size)", NULL, NULL},
+    /* scan: ONNX models, sorted by name */
+    {"--dim", "NAME=VALUE", OPT_DIM, GROUP_TENSOR, CMD_BIT(CMD_SCAN), true,
+     "ONNX models: bind the symbolic dim NAME to VALUE (1..4294967295) in every tensor; repeat "
+     "for each symbol (--dim batch=8)",
+     NULL, NULL},
+    {"--layout", "NAME", OPT_LAYOUT, GROUP_LAYOUT, CMD_BIT(CMD_SCAN), false,
+     "ONNX models: strides of this memory order (nhwc, col-major, ...) for each tensor of a rank "
+     "it fits; the others keep row-major, with a note",
+     NULL, NULL},
+    {"--rank", "R", OPT_RANK, GROUP_TENSOR, CMD_BIT(CMD_SCAN), false,
+     "ONNX models: add leading size-1 dims to each tensor up to rank R (a larger rank is left "
+     "as it is, with a note)",
+     NULL, NULL},
 };
 #define N_OPTIONS (sizeof options / sizeof options[0])
 
@@ -247,6 +260,8 @@ static const char **slot_for(struct cli_config *cfg, enum opt_id id)
         return t->n_broadcast < MAX_REPEAT ? &t->broadcast[t->n_broadcast++] : NULL;
     case OPT_PAD:
         return t->n_pad < MAX_REPEAT ? &t->pad[t->n_pad++] : NULL;
+    case OPT_DIM:
+        return cfg->n_dims < MAX_REPEAT ? &cfg->dims[cfg->n_dims++] : NULL;
     case OPT_SLICE:
         return view_op(cfg, VOP_SLICE);
     case OPT_SELECT:
@@ -319,9 +334,11 @@ static bool parse_options(int argc, char **argv, int first, struct cli_config *c
             cfg->help = true;
             continue;
         }
-        if ((CMD_BIT(cfg->cmd) & JSONL_CMDS) && cfg->input == NULL &&
+        if ((CMD_BIT(cfg->cmd) & JSONL_CMDS) && (cfg->input == NULL || cfg->cmd == CMD_SCAN) &&
             (arg[0] != '-' || arg[1] == '\0')) {
-            cfg->input = arg; /* FILE, or - for stdin */
+            if (cfg->input == NULL)
+                cfg->input = arg;             /* FILE, or - for stdin */
+            cfg->files[cfg->n_files++] = arg; /* scan FILE... */
             continue;
         }
         if (arg[0] != '-' || arg[1] != '-') {
@@ -426,13 +443,16 @@ void free_command_line(struct cli_config *cfg)
 {
     free((void *)cfg->coords);
     cfg->coords = NULL;
+    free((void *)cfg->files);
+    cfg->files = NULL;
 }
 
 bool parse_command_line(int argc, char **argv, struct cli_config *cfg, struct cli_error *e)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->coords = calloc((size_t)argc, sizeof cfg->coords[0]);
-    if (cfg->coords == NULL)
+    cfg->files = calloc((size_t)argc, sizeof cfg->files[0]);
+    if (cfg->coords == NULL || cfg->files == NULL)
         return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     const char *name = argv[1];
     const struct command *c = cli_command_named(name);

@@ -15,6 +15,7 @@ enum opt_id {
     OPT_BYTE_OFFSET,
     OPT_COLOR,
     OPT_COORD,
+    OPT_DIM,
     OPT_DTYPE,
     OPT_FIELD,
     OPT_FLAGS,

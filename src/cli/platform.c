@@ -1,7 +1,8 @@
 /* platform.c - what differs between POSIX and Windows, in one place (see
  * platform.h). Each function has its two halves side by side. */
 #if !defined(_WIN32)
-#define _POSIX_C_SOURCE 200809L /* fileno, isatty, fstat, clock_gettime */
+#define _POSIX_C_SOURCE 200809L /* fileno, isatty, fstat, clock_gettime, mmap */
+#define _DEFAULT_SOURCE         /* madvise: glibc's posix_madvise ignores DONTNEED */
 #endif
 
 #include "platform.h"
@@ -18,8 +19,10 @@
 #include <io.h>
 #include <shellapi.h>
 #else
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -207,6 +210,217 @@ FILE *plat_open_read(const char *path, int *err)
     }
     *err = 0;
     return f;
+#endif
+}
+
+/* A pipe or a device read whole: into m, from a handle or descriptor
+ * through read_some (bytes read, 0 at the end, -1 on an error). */
+static bool read_whole(struct plat_map *m, long (*read_some)(void *, unsigned char *, size_t),
+                       void *from, int *err)
+{
+    unsigned char *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (cap - len < 65536) {
+            size_t grown = cap ? cap * 2 : 65536;
+            unsigned char *b = grown > cap ? realloc(buf, grown) : NULL;
+            if (b == NULL) {
+                free(buf);
+                *err = ENOMEM;
+                return false;
+            }
+            buf = b;
+            cap = grown;
+        }
+        long n = read_some(from, buf + len, cap - len);
+        if (n < 0) {
+            free(buf);
+            *err = errno ? errno : EIO;
+            return false;
+        }
+        if (n == 0)
+            break;
+        len += (size_t)n;
+    }
+    m->data = buf;
+    m->base = buf;
+    m->len = len;
+    m->read = true;
+    return true;
+}
+
+#if defined(_WIN32)
+static long read_handle(void *from, unsigned char *buf, size_t n)
+{
+    DWORD got = 0;
+    DWORD want = n > 0x40000000 ? 0x40000000 : (DWORD)n;
+    if (!ReadFile((HANDLE)from, buf, want, &got, NULL))
+        return GetLastError() == ERROR_BROKEN_PIPE ? 0 : -1;
+    return (long)got;
+}
+
+static int errno_of_last_error(void)
+{
+    switch (GetLastError()) {
+    case ERROR_FILE_NOT_FOUND:
+    case ERROR_PATH_NOT_FOUND:
+    case ERROR_INVALID_NAME:
+        return ENOENT;
+    case ERROR_ACCESS_DENIED:
+    case ERROR_SHARING_VIOLATION:
+        return EACCES;
+    case ERROR_NOT_ENOUGH_MEMORY:
+    case ERROR_OUTOFMEMORY:
+        return ENOMEM;
+    default:
+        return EIO;
+    }
+}
+#else
+static long read_fd(void *from, unsigned char *buf, size_t n)
+{
+    ssize_t got;
+    do
+        got = read(*(int *)from, buf, n > 0x40000000 ? 0x40000000 : n);
+    while (got < 0 && errno == EINTR);
+    return (long)got;
+}
+#endif
+
+bool plat_map_file(const char *path, struct plat_map *m, int *err)
+{
+    m->data = NULL;
+    m->base = NULL;
+    m->len = 0;
+    m->read = false;
+    m->released = 0;
+    *err = 0;
+#if defined(_WIN32)
+    wchar_t *w = utf8_to_wide(path);
+    if (w == NULL) {
+        *err = EILSEQ;
+        return false;
+    }
+    DWORD attr = GetFileAttributesW(w);
+    if (attr != INVALID_FILE_ATTRIBUTES && (attr & FILE_ATTRIBUTE_DIRECTORY)) {
+        free(w);
+        *err = EISDIR;
+        return false;
+    }
+    HANDLE h = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING,
+                           FILE_ATTRIBUTE_NORMAL, NULL);
+    free(w);
+    if (h == INVALID_HANDLE_VALUE) {
+        *err = errno_of_last_error();
+        return false;
+    }
+    bool ok = true;
+    if (GetFileType(h) != FILE_TYPE_DISK) {
+        ok = read_whole(m, read_handle, h, err);
+        CloseHandle(h);
+        return ok;
+    }
+    LARGE_INTEGER size;
+    if (!GetFileSizeEx(h, &size)) {
+        *err = errno_of_last_error();
+        CloseHandle(h);
+        return false;
+    }
+    if ((unsigned long long)size.QuadPart > (unsigned long long)SIZE_MAX) {
+        *err = EFBIG;
+        CloseHandle(h);
+        return false;
+    }
+    if (size.QuadPart > 0) {
+        /* The view stays valid once both handles are closed. */
+        HANDLE map = CreateFileMappingW(h, NULL, PAGE_READONLY, 0, 0, NULL);
+        void *view = map ? MapViewOfFile(map, FILE_MAP_READ, 0, 0, 0) : NULL;
+        if (view == NULL) {
+            *err = errno_of_last_error();
+            ok = false;
+        } else {
+            m->data = view;
+            m->base = view;
+            m->len = (size_t)size.QuadPart;
+        }
+        if (map)
+            CloseHandle(map);
+    }
+    CloseHandle(h);
+    return ok;
+#else
+    int fd;
+    do
+        fd = open(path, O_RDONLY);
+    while (fd < 0 && errno == EINTR);
+    if (fd < 0) {
+        *err = errno;
+        return false;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        *err = errno;
+        close(fd);
+        return false;
+    }
+    bool ok = true;
+    if (S_ISDIR(st.st_mode)) {
+        *err = EISDIR;
+        ok = false;
+    } else if (!S_ISREG(st.st_mode)) {
+        ok = read_whole(m, read_fd, &fd, err); /* a pipe, a device */
+    } else if ((unsigned long long)st.st_size > (unsigned long long)SIZE_MAX) {
+        *err = EFBIG;
+        ok = false;
+    } else if (st.st_size > 0) {
+        void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (p == MAP_FAILED) {
+            *err = errno;
+            ok = false;
+        } else {
+            m->data = p;
+            m->base = p;
+            m->len = (size_t)st.st_size;
+        }
+    }
+    close(fd);
+    return ok;
+#endif
+}
+
+void plat_unmap_file(struct plat_map *m)
+{
+    if (m->read) {
+        free(m->base);
+    } else if (m->base) {
+#if defined(_WIN32)
+        UnmapViewOfFile(m->base);
+#else
+        munmap(m->base, m->len);
+#endif
+    }
+    m->data = NULL;
+    m->base = NULL;
+    m->len = 0;
+    m->read = false;
+}
+
+void plat_map_release(struct plat_map *m, size_t upto)
+{
+#if defined(_WIN32)
+    (void)m;
+    (void)upto;
+#else
+    if (m->read || m->base == NULL || upto > m->len)
+        return;
+    if (upto < m->released)
+        m->released = 0; /* a new pass from the start */
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    const size_t from = m->released, to = upto / page * page;
+    if (to <= from || to - from < ((size_t)1 << 20))
+        return;
+    (void)madvise((char *)m->base + from, to - from, MADV_DONTNEED);
+    m->released = to;
 #endif
 }
 

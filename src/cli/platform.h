@@ -42,6 +42,27 @@ void plat_color_enable(FILE *f);
  * every platform. */
 FILE *plat_open_read(const char *path, int *err);
 
+/* A file's bytes, mapped read-only (or, for a pipe or a device, which
+ * cannot be mapped, read whole into memory). */
+struct plat_map {
+    const unsigned char *data; /* NULL when len is 0 */
+    size_t len;
+    void *base;      /* the same, to unmap or free */
+    bool read;       /* data was read into a buffer (free), not mapped */
+    size_t released; /* plat_map_release: pages before this are let go */
+};
+
+/* Maps the file named by the UTF-8 text path. False with *err set to an
+ * errno value on failure: a directory is EISDIR on every platform, a file
+ * larger than the address space EFBIG. An empty file is len 0, data NULL. */
+bool plat_map_file(const char *path, struct plat_map *m, int *err);
+void plat_unmap_file(struct plat_map *m);
+/* A hint: the bytes of m before upto are not needed for now. Where the
+ * system allows (POSIX), their pages leave the process's resident set,
+ * in steps of at least 1 MiB; touched again, they come back from the page
+ * cache. Nothing on Windows or for a map that was read. */
+void plat_map_release(struct plat_map *m, size_t upto);
+
 /* Seconds on a monotonic clock, for progress and rates. */
 double plat_seconds(void);
 

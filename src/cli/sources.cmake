@@ -15,6 +15,7 @@ set(DMLT_CLI_SOURCES
   src/cli/descriptor.c
   src/cli/errors.c
   src/cli/json_parse.c
+  src/cli/onnx_wire.c
   src/cli/options.c
   src/cli/outbuf.c
   src/cli/parse.c
@@ -23,4 +24,5 @@ set(DMLT_CLI_SOURCES
   src/cli/results.c
   src/cli/render_c.c
   src/cli/scan_dxdispatch.c
-  src/cli/source_json.c)
+  src/cli/source_json.c
+  src/cli/source_onnx.c)

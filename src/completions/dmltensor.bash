@@ -52,7 +52,7 @@ _dmltensor_options()
     batch)
         echo '--progress --help' ;;
     scan)
-        echo '--help' ;;
+        echo '--dim --rank --layout --help' ;;
     dtypes)
         echo '--format --help' ;;
     layouts)

@@ -28,7 +28,7 @@ complete -c dmltensor -n $no_cmd -a map -d 'every element\'s offsets, streamed; 
 complete -c dmltensor -n $no_cmd -a validate -d 'check a whole DML_BUFFER_TENSOR_DESC against DirectML\'s rules'
 complete -c dmltensor -n $no_cmd -a view -d 'slice, select, permute, broadcast, reshape or split a bound tensor'
 complete -c dmltensor -n $no_cmd -a batch -d 'many descriptors as JSON Lines or an array: a JSON result each'
-complete -c dmltensor -n $no_cmd -a scan -d 'find and validate every tensor description in a JSON document'
+complete -c dmltensor -n $no_cmd -a scan -d 'find and validate every tensor of a JSON document or an ONNX model'
 complete -c dmltensor -n $no_cmd -a dtypes -d 'the data types, their enum values and sizes'
 complete -c dmltensor -n $no_cmd -a layouts -d 'the layout names of each rank'
 complete -c dmltensor -n $no_cmd -s h -l help -d 'show this help (dmltensor COMMAND --help for a command)'
@@ -55,6 +55,8 @@ end
 __dmltensor_opt 'size offset locate map validate view' --dtype 'data type (default float32): float32 float16 float64 int8..int64 uint8..uint64 int4 uint4, or DML_TENSOR_DATA_TYPE_* names' $dtypes
 __dmltensor_opt 'size offset locate map validate view' --rank 'add leading size-1 dims up to rank R (3,5 with --rank 4 is 1,1,3,5)' $ranks
 __dmltensor_opt 'size offset locate map validate view' --sizes 'sizes in logical order (NCHW for rank 4), each 1..4294967295 (required)'
+__dmltensor_opt 'scan' --dim 'ONNX models: bind the symbolic dim NAME to VALUE (1..4294967295) in every tensor; repeat for each symbol (--dim batch=8)'
+__dmltensor_opt 'scan' --rank 'ONNX models: add leading size-1 dims to each tensor up to rank R (a larger rank is left as it is, with a note)' $ranks
 # Layout
 __dmltensor_opt 'size offset locate map validate view' --broadcast 'broadcast these dims: stride 0 (letters or indices: c, hw, 0,2)'
 __dmltensor_opt 'size offset locate map validate view' --layout 'memory order, outermost first: nchw nhwc ncdhw ndhwc, any permutation of the rank\'s letters, row-major (default), col-major, or indices 0,2,3,1' $layouts
@@ -62,6 +64,7 @@ __dmltensor_opt 'size offset locate map validate view' --order 'memory order by 
 __dmltensor_opt 'size offset locate map validate view' --pad 'N unused elements after each run along DIM (w=2 on a width-3 row: row stride 5)'
 __dmltensor_opt 'size offset locate map validate view' --row-pitch-align 'start each row on a BYTES boundary (e.g. 256 for D3D12 texture copies)'
 __dmltensor_opt 'size offset locate map validate view' --strides 'explicit element strides in logical order, each 0..4294967295'
+__dmltensor_opt 'scan' --layout 'ONNX models: strides of this memory order (nhwc, col-major, ...) for each tensor of a rank it fits; the others keep row-major, with a note' $layouts
 # Buffer
 __dmltensor_opt 'validate' --alignment 'GuaranteedBaseOffsetAlignment: 0 (none, the default) or a power of two'
 __dmltensor_opt 'offset locate map validate' --base-offset 'offset of the buffer range in its resource (default 0); byte offsets include it'

@@ -82,6 +82,17 @@ FIXTURES = {
   ]
 }
 """,
+    # scan: an ONNX model (made with onnx.helper; bytes, written as they
+    # are): input image FLOAT [batch,3,8,8], output scores FLOAT [batch,10]
+    # and an initializer scale of BFLOAT16, which DirectML has not: that
+    # one is what the example picks out at batch 8.
+    "model.onnx": (
+        b'\x08\x08\x12\x11dmltensor-example:\x86\x01\n\x19\n\x05image\x12\x06scores"'
+        b'\x08Identity\x12\x01g*!\x08\n\x10\x10*\x14' + b'\x80\x7f' * 10 +
+        b'B\x05scaleZ$\n\x05image\x12\x1b\n\x19\x08\x01\x12\x15\n\x07\x12\x05batch'
+        b'\n\x02\x08\x03\n\x02\x08\x08\n\x02\x08\x08b\x1d\n\x06scores\x12\x13\n\x11'
+        b'\x08\x01\x12\r\n\x07\x12\x05batch\n\x02\x08\nB\x02\x10\x11'
+    ),
 }
 
 # Examples that need other content in a fixture, by example (the command
@@ -107,6 +118,9 @@ EXPECT_EXIT = {
     "dmltensor scan model.json | jq -r 'select(.valid == false) | .path'": (
         1, "it lists the descriptions that break a rule: model.json's OutputTensor "
            "(and its binding) declares 64 bytes of the 96 it needs"),
+    "dmltensor scan model.onnx --dim batch=8 | jq -r 'select(.error or .valid == false) | .path'": (
+        1, "it lists the tensors that cannot be DirectML buffer tensors: model.onnx's "
+           "initializer is BFLOAT16 (dtype_unsupported)"),
     "dmltensor batch descriptors.jsonl | jq -c 'select(.error)'": (
         1, "it lists the records that failed: its descriptors.jsonl has one with a "
            "misspelt key, and batch exits 1 when a record failed"),
@@ -230,6 +244,10 @@ def run(example, k, env, tmp, n):
     os.mkdir(cwd)
     fixtures = dict(FIXTURES, **FIXTURE_VARIANTS.get(k, {}))
     for name, content in fixtures.items():
+        if isinstance(content, bytes):  # a binary fixture (model.onnx)
+            with open(os.path.join(cwd, name), "wb") as f:
+                f.write(content)
+            continue
         with open(os.path.join(cwd, name), "w", encoding="utf-8") as f:
             f.write(content)
     vars_file = os.path.join(tmp, f"vars{n}")

@@ -58,9 +58,10 @@ U64 = m.U64_MAX
 
 # The commands whose exit status may come with a result; any other exit
 # status comes with the error object (when JSON was asked for).
+# scan: exit 2 with records when one of several files cannot be scanned.
 RESULT_STATUS = {"size": {0}, "offset": {0}, "locate": {0}, "map": {0},
                  "validate": {0, 1}, "dtypes": {0}, "layouts": {0},
-                 "batch": {0, 1}, "scan": {0, 1}, "view": {0, 1}}
+                 "batch": {0, 1}, "scan": {0, 1, 2}, "view": {0, 1}}
 SCHEMA_OF = {"size": "size", "offset": "offset", "locate": "locate", "map": "map-row",
              "validate": "validate", "dtypes": "dtypes", "layouts": "layouts",
              "batch": "batch-record", "scan": "scan-record", "view": "view"}

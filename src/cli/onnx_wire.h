@@ -1,0 +1,118 @@
+/* onnx_wire.h - the tensors of an ONNX model, read from the protobuf wire
+ * format in place (onnx_wire.c). Nothing is unpacked or copied: a tensor's
+ * data (raw_data, the typed data fields, external files) is skipped by its
+ * length, unread, so a model of any size is walked from its metadata.
+ *
+ * The walk visits the main graph and, recursively, the graphs in node
+ * attributes (If's then_branch/else_branch, Loop's and Scan's body): in each
+ * graph its inputs, outputs, initializers, sparse initializers, value_info,
+ * and then the nodes in order (a Constant node's value, then the graphs of
+ * each node). Every length is checked against the message that holds it;
+ * damage (a length past the end, a varint over 10 bytes, a wrong wire type
+ * for a field ONNX defines, nesting past ONNX_MAX_DEPTH) ends the walk with
+ * the byte offset. Nothing outside [data, data + len) is ever read. */
+#ifndef DMLT_ONNX_WIRE_H
+#define DMLT_ONNX_WIRE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Messages nested in messages (graphs in attributes in nodes in graphs...). */
+#define ONNX_MAX_DEPTH 64
+
+enum onnx_kind {
+    ONNX_INPUT,
+    ONNX_OUTPUT,
+    ONNX_INITIALIZER,
+    ONNX_SPARSE_INITIALIZER,
+    ONNX_VALUE_INFO,
+    ONNX_CONSTANT,
+    ONNX_KIND_COUNT
+};
+
+/* What a value is: a tensor, or (TypeProto's other cases) not one. */
+enum onnx_value {
+    ONNX_V_TENSOR,
+    ONNX_V_SPARSE_TENSOR, /* a sparse initializer or Constant sparse_value: dense dims */
+    ONNX_V_UNTYPED,       /* a ValueInfoProto without a type */
+    ONNX_V_SEQUENCE,
+    ONNX_V_MAP,
+    ONNX_V_OPTIONAL,
+    ONNX_V_SPARSE_TYPE, /* TypeProto.sparse_tensor_type */
+    ONNX_V_OTHER_TYPE   /* a TypeProto of a case this reader does not know */
+};
+
+/* Bytes inside the model (not NUL-terminated). */
+struct onnx_bytes {
+    const uint8_t *p;
+    size_t n;
+};
+
+/* Where a value's dims are: which message, and how to read them. */
+enum onnx_dims_form {
+    ONNX_DIMS_NONE,   /* no shape: the rank is unknown */
+    ONNX_DIMS_REPEAT, /* int64 values of field `field` of msg (packed or not) */
+    ONNX_DIMS_SHAPE,  /* msg is a TensorShapeProto: Dimension messages */
+    ONNX_DIMS_COUNT   /* a Constant's value_floats and the like: rank 1, dim count */
+};
+
+struct onnx_tensor {
+    enum onnx_kind kind;
+    const char *path;       /* graph.node[7] (If).then_branch.output[0]; NUL-terminated */
+    struct onnx_bytes name; /* a Constant's: its node's output[0] */
+    bool has_name;
+    enum onnx_value value;
+    bool has_elem_type;
+    int32_t elem_type; /* TensorProto.DataType */
+    enum onnx_dims_form form;
+    struct onnx_bytes msg;
+    unsigned field;
+    uint64_t rank;  /* number of dims (0 for a scalar) */
+    uint64_t count; /* ONNX_DIMS_COUNT: the one dim */
+    bool external;  /* data_location EXTERNAL: its data is in another file */
+};
+
+struct onnx_dim {
+    enum { ONNX_DIM_VALUE, ONNX_DIM_PARAM, ONNX_DIM_UNKNOWN } kind;
+    int64_t value;
+    struct onnx_bytes param; /* ONNX_DIM_PARAM: the symbol, "N" */
+};
+
+/* Reads a tensor's dims in order. The walk checked the bytes already. */
+struct onnx_dim_iter {
+    const struct onnx_tensor *t;
+    size_t pos;
+    size_t packed_end; /* inside a packed run of ONNX_DIMS_REPEAT */
+    uint64_t i;
+};
+void onnx_dims_begin(const struct onnx_tensor *t, struct onnx_dim_iter *it);
+bool onnx_dims_next(struct onnx_dim_iter *it, struct onnx_dim *d);
+
+/* ONNX's name of a TensorProto.DataType ("FLOAT16"), or NULL if unknown. */
+const char *onnx_type_name(int32_t elem_type);
+/* "input", "output", "initializer", ... */
+const char *onnx_kind_name(enum onnx_kind kind);
+
+struct onnx_error {
+    size_t offset; /* the byte at fault, from the start of the file */
+    char message[200];
+};
+
+/* Called once per value; false stops the walk (onnx_walk then returns
+ * true with *stopped set). */
+typedef bool (*onnx_tensor_fn)(void *ctx, const struct onnx_tensor *t);
+
+/* Told, after each field of the main graph, that the bytes before upto
+ * are not needed until the walk comes back to them (the next pass over
+ * the graph): a mapped file may let their pages go. */
+typedef void (*onnx_release_fn)(void *ctx, size_t upto);
+
+/* Walks the ModelProto in data[0..len). fn may be NULL: a check of the
+ * whole model only; release may be NULL. False with err filled when the
+ * model is damaged or not a ModelProto (no graph); *out_of_memory when the
+ * path could not grow. */
+bool onnx_walk(const uint8_t *data, size_t len, onnx_tensor_fn fn, onnx_release_fn release,
+               void *ctx, struct onnx_error *err, bool *out_of_memory);
+
+#endif
