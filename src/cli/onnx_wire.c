@@ -96,7 +96,7 @@ static bool get_varint(struct pb *r, uint64_t *v, struct onnx_error *err)
 static bool next_field(struct pb *r, struct field *f, struct onnx_error *err)
 {
     f->at = r->pos;
-    uint64_t tag;
+    uint64_t tag = 0;
     if (!get_varint(r, &tag, err))
         return false;
     const uint64_t number = tag >> 3;
@@ -121,7 +121,7 @@ static bool next_field(struct pb *r, struct field *f, struct onnx_error *err)
     }
     case WT_LEN: {
         const size_t len_at = r->pos;
-        uint64_t len;
+        uint64_t len = 0;
         if (!get_varint(r, &len, err))
             return false;
         if (len > r->end - r->pos)
@@ -802,7 +802,7 @@ bool onnx_dims_next(struct onnx_dim_iter *it, struct onnx_dim *d)
     }
     struct pb r = {t->msg.p, it->pos, t->msg.n};
     struct field f;
-    uint64_t v;
+    uint64_t v = 0;
     if (t->form == ONNX_DIMS_REPEAT) {
         for (;;) {
             if (it->pos < it->packed_end) {
