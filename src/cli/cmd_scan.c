@@ -530,6 +530,7 @@ static bool read_stdin(struct scan *s, struct plat_map *m, struct cli_error *e)
 static bool scan_file(struct scan *s, struct cli_error *e)
 {
     struct plat_map m;
+    memset(&m, 0, sizeof m);
     if (strcmp(s->file, "-") == 0) {
         if (!read_stdin(s, &m, e))
             return false;
@@ -562,9 +563,10 @@ static bool scan_file(struct scan *s, struct cli_error *e)
     } else {
         /* Neither: JSON's error, as for any document that is not JSON. */
         ok = scan_json(s, (const char *)m.data, m.len, e);
-        if (!ok && e->id && strcmp(e->id, "bad_json") == 0)
+        if (!ok && e->id == cli_error_name(CLI_E_BAD_JSON))
             cli_hint(e, "nor is it an ONNX model (at byte %zu: %s)", oe.offset, oe.message);
     }
+    s->map = NULL; /* m lives no longer */
     plat_unmap_file(&m);
     return ok;
 }

@@ -191,7 +191,7 @@ static struct onnx_bytes bytes_of(const uint8_t *base, const struct field *f)
 static void path_put_bytes(struct walk *w, const uint8_t *p, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        ob_putc(&w->path, p[i] ? (char)p[i] : '?');
+        ob_putc(&w->path, (char)(p[i] ? p[i] : '?'));
 }
 
 static void path_push_index(struct walk *w, const char *name, uint64_t i)
@@ -238,7 +238,7 @@ static bool read_tensor(struct walk *w, size_t start, size_t end, struct onnx_te
     t->field = 1;
     t->rank = 0;
     struct pb r = {w->base, start, end};
-    struct field f;
+    struct field f = {0};
     while (r.pos < r.end) {
         if (!next_field(&r, &f, w->err))
             return false;
@@ -285,7 +285,7 @@ static bool read_sparse(struct walk *w, size_t start, size_t end, struct onnx_te
     if (!enter(w, start))
         return false;
     struct pb r = {w->base, start, end};
-    struct field f;
+    struct field f = {0};
     uint64_t rank = 0;
     while (r.pos < r.end) {
         if (!next_field(&r, &f, w->err))
@@ -418,7 +418,7 @@ static bool walk_value_info(struct walk *w, size_t start, size_t end, enum onnx_
     t.value = ONNX_V_UNTYPED;
     t.form = ONNX_DIMS_NONE;
     struct pb r = {w->base, start, end};
-    struct field f;
+    struct field f = {0};
     while (r.pos < r.end) {
         if (!next_field(&r, &f, w->err))
             return false;
@@ -661,7 +661,7 @@ static bool walk_graph(struct walk *w, size_t start, size_t end)
     }
     if (w->fn) {
         struct pb r = {w->base, start, end};
-        struct field f;
+        struct field f = {0};
         while (r.pos < r.end) {
             const size_t at = r.pos;
             if (!next_field(&r, &f, w->err))
@@ -679,7 +679,7 @@ static bool walk_graph(struct walk *w, size_t start, size_t end)
     }
     for (size_t p = 0; p < n_passes && !w->stop; p++) {
         struct pb r = {w->base, from[p], to[p]};
-        struct field f;
+        struct field f = {0};
         uint64_t i = 0;
         while (r.pos < r.end && !w->stop) {
             if (!next_field(&r, &f, w->err))
@@ -758,9 +758,8 @@ bool onnx_walk(const uint8_t *data, size_t len, onnx_tensor_fn fn, onnx_release_
                 return false;
             graph = f;
             has_graph = true;
-        } else if (f.number == 1 && !want_wt(&f, WT_VARINT, "ModelProto.ir_version", err)) {
-            return false;
-        } else if (f.number == 8 && !want_wt(&f, WT_LEN, "ModelProto.opset_import", err)) {
+        } else if ((f.number == 1 && !want_wt(&f, WT_VARINT, "ModelProto.ir_version", err)) ||
+                   (f.number == 8 && !want_wt(&f, WT_LEN, "ModelProto.opset_import", err))) {
             return false;
         }
     }
@@ -801,7 +800,7 @@ bool onnx_dims_next(struct onnx_dim_iter *it, struct onnx_dim *d)
         return true;
     }
     struct pb r = {t->msg.p, it->pos, t->msg.n};
-    struct field f;
+    struct field f = {0};
     uint64_t v = 0;
     if (t->form == ONNX_DIMS_REPEAT) {
         for (;;) {
@@ -841,7 +840,7 @@ bool onnx_dims_next(struct onnx_dim_iter *it, struct onnx_dim *d)
         it->i++;
         d->kind = ONNX_DIM_UNKNOWN;
         struct pb m = {t->msg.p, f.start, f.end};
-        struct field g;
+        struct field g = {0};
         while (m.pos < m.end && next_field(&m, &g, NULL)) {
             if (g.number == 1) {
                 d->kind = ONNX_DIM_VALUE;
