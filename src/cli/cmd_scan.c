@@ -39,24 +39,6 @@ struct scan {
     struct plat_map *map; /* the file being scanned */
 };
 
-/* $.a.b[2]["odd key"] */
-static void path_push_key(struct outbuf *p, const char *key)
-{
-    bool plain =
-        (key[0] >= 'a' && key[0] <= 'z') || (key[0] >= 'A' && key[0] <= 'Z') || key[0] == '_';
-    for (const char *c = key; plain && *c; c++)
-        plain = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-                *c == '_';
-    if (plain) {
-        ob_putc(p, '.');
-        ob_puts(p, key);
-    } else {
-        ob_putc(p, '[');
-        ob_json_str(p, key);
-        ob_putc(p, ']');
-    }
-}
-
 static void put_file_key(struct scan *s, size_t start);
 
 static void scan_hit(struct scan *s, const cJSON *obj)
@@ -115,7 +97,7 @@ static void scan_value(struct scan *s, const cJSON *v)
     unsigned long i = 0;
     for (const cJSON *c = v->child; c; c = c->next, i++) {
         if (cJSON_IsObject(v)) {
-            path_push_key(&s->path, c->string);
+            ob_json_path_key(&s->path, c->string);
         } else {
             ob_putc(&s->path, '[');
             ob_u64(&s->path, i);

@@ -321,3 +321,20 @@ bool ob_flush_to(struct outbuf *b, FILE *f)
         return false;
     return fflush(f) == 0 && !ferror(f);
 }
+
+void ob_json_path_key(struct outbuf *b, const char *key)
+{
+    bool plain =
+        (key[0] >= 'a' && key[0] <= 'z') || (key[0] >= 'A' && key[0] <= 'Z') || key[0] == '_';
+    for (const char *c = key; plain && *c; c++)
+        plain = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+                *c == '_';
+    if (plain) {
+        ob_putc(b, '.');
+        ob_puts(b, key);
+    } else {
+        ob_putc(b, '[');
+        ob_json_str(b, key);
+        ob_putc(b, ']');
+    }
+}

@@ -51,6 +51,9 @@ void ob_pad_to(struct outbuf *b, size_t line_start, size_t column);
 void ob_u32_list(struct outbuf *b, const uint32_t *v, unsigned n, uint64_t scale, bool json);
 /* A JSON string literal, quotes included. */
 void ob_json_str(struct outbuf *b, const char *s);
+/* One step of a JSON path, as scan writes them: .key for a plain name,
+ * ["odd key"] for any other. */
+void ob_json_path_key(struct outbuf *b, const char *key);
 /* Text for a human message: control bytes shown as \xNN, cut after max. */
 void ob_quoted_text(struct outbuf *b, const char *s, size_t max);
 

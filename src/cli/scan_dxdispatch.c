@@ -35,24 +35,6 @@ static bool equals_nocase(const char *a, const char *b)
     return *a == *b;
 }
 
-/* $.a.b[2]["odd key"], as scan writes every path. */
-static void push_key(struct outbuf *p, const char *key)
-{
-    bool plain =
-        (key[0] >= 'a' && key[0] <= 'z') || (key[0] >= 'A' && key[0] <= 'Z') || key[0] == '_';
-    for (const char *c = key; plain && *c; c++)
-        plain = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-                *c == '_';
-    if (plain) {
-        ob_putc(p, '.');
-        ob_puts(p, key);
-    } else {
-        ob_putc(p, '[');
-        ob_json_str(p, key);
-        ob_putc(p, ']');
-    }
-}
-
 static void push_index(struct outbuf *p, unsigned long i)
 {
     ob_putc(p, '[');
@@ -303,13 +285,13 @@ static void bind_fields(struct walk *w, const char *name, const cJSON *desc, con
 {
     const size_t mark = w->path.len;
     for (const cJSON *f = bindings->child; f; f = f->next) {
-        push_key(&w->path, f->string);
+        ob_json_path_key(&w->path, f->string);
         ob_reset(&w->tensor_path);
         ob_putc(&w->tensor_path, '$');
-        push_key(&w->tensor_path, "dispatchables");
-        push_key(&w->tensor_path, name);
-        push_key(&w->tensor_path, "desc");
-        push_key(&w->tensor_path, f->string);
+        ob_json_path_key(&w->tensor_path, "dispatchables");
+        ob_json_path_key(&w->tensor_path, name);
+        ob_json_path_key(&w->tensor_path, "desc");
+        ob_json_path_key(&w->tensor_path, f->string);
         const size_t tmark = w->tensor_path.len;
         const cJSON *field = cJSON_GetObjectItemCaseSensitive(desc, f->string);
         const bool many = has_type(field, cJSON_Array);
@@ -394,9 +376,9 @@ bool dxd_scan_bindings(const cJSON *root, dxd_binding_fn fn, void *ctx)
             continue;
         ob_reset(&w.path);
         ob_putc(&w.path, '$');
-        push_key(&w.path, "dispatchables");
-        push_key(&w.path, d->string);
-        push_key(&w.path, "bindings");
+        ob_json_path_key(&w.path, "dispatchables");
+        ob_json_path_key(&w.path, d->string);
+        ob_json_path_key(&w.path, "bindings");
         bind_fields(&w, d->string, desc, bindings);
     }
 
@@ -409,7 +391,7 @@ bool dxd_scan_bindings(const cJSON *root, dxd_binding_fn fn, void *ctx)
             continue;
         ob_reset(&w.path);
         ob_putc(&w.path, '$');
-        push_key(&w.path, "commands");
+        ob_json_path_key(&w.path, "commands");
         push_index(&w.path, i);
         const cJSON *name = cJSON_GetObjectItemCaseSensitive(c, "dispatchable");
         const cJSON *d = has_type(name, cJSON_String)
@@ -420,7 +402,7 @@ bool dxd_scan_bindings(const cJSON *root, dxd_binding_fn fn, void *ctx)
         memset(&b, 0, sizeof b);
         struct cli_error e;
         if (d == NULL) {
-            push_key(&w.path, "dispatchable");
+            ob_json_path_key(&w.path, "dispatchable");
             b.path = path_text(&w.path);
             const char *missing = has_type(name, cJSON_String) ? name->valuestring : NULL;
             if (missing)
@@ -436,7 +418,7 @@ bool dxd_scan_bindings(const cJSON *root, dxd_binding_fn fn, void *ctx)
         const cJSON *desc = operator_desc(d);
         if (desc == NULL)
             continue; /* shader registers or graph inputs: no tensor fields */
-        push_key(&w.path, "bindings");
+        ob_json_path_key(&w.path, "bindings");
         if (!has_type(bindings, cJSON_Object)) {
             b.path = path_text(&w.path);
             cli_fail(&e, CLI_E_BAD_BINDING, NULL, NULL,
