@@ -8,6 +8,7 @@
 #include "source_onnx.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,9 +20,16 @@ struct onnx_model {
     uint64_t kinds[ONNX_KIND_COUNT];
     dmlt_u128 initializer_bytes, io_bytes, largest_bytes;
     bool has_largest;
-    struct outbuf largest; /* {"path":..,"name":..,"total_tensor_size_bytes":..} */
-    struct outbuf broken_paths, failed_paths; /* "path","path" */
+    /* JSON: {"path":..,"name":..,"total_tensor_size_bytes":..} and
+     * "path","path"; text: "name (path)" and "name, name" (the first
+     * TEXT_LIST_MAX). */
+    struct outbuf largest;
+    struct outbuf broken_paths, failed_paths;
 };
+
+/* --format text: where each column of a row starts (BYTES ends two
+ * before STATUS); a longer value runs over, never cut. */
+enum { COL_KIND = 28, COL_TYPE = 40, COL_SIZES = 58, COL_STATUS = 94, TEXT_LIST_MAX = 5 };
 
 struct scan {
     struct cli_config *cfg;
@@ -33,6 +41,8 @@ struct scan {
     uint64_t bindings;        /* records of a DxDispatch model's bindings */
     const char *file;         /* the file being scanned */
     bool multi;               /* several files: each record says its file */
+    bool text;                /* --format text: a table per ONNX model */
+    bool text_started;        /* text written: a blank line before the next */
     unsigned onnx_files;      /* ONNX models scanned */
     struct onnx_options onnx; /* --dim, --rank, --layout */
     struct onnx_model model;
@@ -295,12 +305,142 @@ static void put_onnx_head(struct scan *s, const struct onnx_tensor *t,
         ob_puts(out, "null");
 }
 
-/* A failed or broken record's path, for the summary's lists. */
-static void remember_path(struct outbuf *list, const char *path)
+/* A tensor for a person: its name, or its path when it has none. */
+static void put_label(struct scan *s, struct outbuf *b, const struct onnx_tensor *t)
 {
+    const char *name = t->has_name ? model_text(&s->scratch, t->name) : "";
+    ob_quoted_text(b, *name ? name : t->path, SIZE_MAX);
+}
+
+/* A failed or broken record's path (its label in text, the first few),
+ * for the summary's lists; count is the list's length with it. */
+static void remember_path(struct scan *s, struct outbuf *list, uint64_t count,
+                          const struct onnx_tensor *t)
+{
+    if (s->text && count > TEXT_LIST_MAX)
+        return;
     if (list->len)
-        ob_putc(list, ',');
-    ob_json_str(list, path);
+        ob_puts(list, s->text ? ", " : ",");
+    if (s->text)
+        put_label(s, list, t);
+    else
+        ob_json_str(list, t->path);
+}
+
+/* The id of the first error-level check that failed, from validate's JSON
+ * in rec ({"id":"x","level":"error","status":"fail",...}); NULL if none. */
+static const char *first_failed_check(struct outbuf *rec, size_t *len)
+{
+    static const char open[] = "{\"id\":\"", fail[] = "\",\"level\":\"error\",\"status\":\"fail\"";
+    const char *p = rec->data, *end = rec->data + rec->len;
+    while (p && (size_t)(end - p) > sizeof open) {
+        p = memchr(p, '{', (size_t)(end - p));
+        if (p == NULL || (size_t)(end - p) < sizeof open || memcmp(p, open, sizeof open - 1) != 0) {
+            p = p ? p + 1 : NULL;
+            continue;
+        }
+        const char *id = p + sizeof open - 1, *q = id;
+        while (q < end && *q != '"')
+            q++;
+        if ((size_t)(end - q) >= sizeof fail - 1 && memcmp(q, fail, sizeof fail - 1) == 0) {
+            *len = (size_t)(q - id);
+            return id;
+        }
+        p = q;
+    }
+    return NULL;
+}
+
+/* "FLOAT16" for float16, "BOOL->uint8": ONNX's type, then DirectML's
+ * unless it is the same name. */
+static void put_text_type(struct outbuf *out, const struct onnx_facts *facts, const char *dtype)
+{
+    if (facts->onnx_type == NULL) {
+        ob_puts(out, facts->value ? facts->value : "-");
+        return;
+    }
+    ob_puts(out, facts->onnx_type);
+    size_t i = 0;
+    const char *o = facts->onnx_type;
+    while (dtype && o[i] && dtype[i] && (o[i] | 0x20) == (dtype[i] | 0x20))
+        i++;
+    if (dtype && !(o[i] == '\0' && dtype[i] == '\0')) {
+        ob_puts(out, "->");
+        ob_puts(out, dtype);
+    }
+}
+
+/* BYTES, right-aligned to end two before STATUS, then the gap. */
+static void put_text_bytes(struct outbuf *out, size_t line, const char *num, size_t n)
+{
+    ob_putc(out, ' ');
+    while (out->len - line + n + 2 < COL_STATUS)
+        ob_putc(out, ' ');
+    ob_write(out, num, n);
+    ob_puts(out, "  ");
+}
+
+/* One row of --format text: td NULL when the tensor is not described,
+ * err non-NULL for an error record, bytes NULL when unknown. */
+static void put_text_row(struct scan *s, const struct onnx_tensor *t,
+                         const struct onnx_facts *facts, const struct tensor_desc *td,
+                         const dmlt_u128 *bytes, const struct cli_error *err, bool broken)
+{
+    struct outbuf *out = s->out;
+    const size_t line = out->len;
+    put_label(s, out, t);
+    ob_pad_to(out, line, COL_KIND);
+    ob_puts(out, onnx_kind_name(t->kind));
+    ob_pad_to(out, line, COL_TYPE);
+    put_text_type(out, facts, td ? dmlt_dtype_get(td->t.dtype)->name : NULL);
+    ob_pad_to(out, line, COL_SIZES);
+    if (td)
+        ob_u32_list(out, td->t.sizes, td->t.rank, 1, false);
+    else
+        ob_putc(out, '-');
+    char num[48];
+    size_t n = 1;
+    if (bytes)
+        n = fmt_u128(num, *bytes);
+    else
+        num[0] = '-';
+    put_text_bytes(out, line, num, n);
+    if (err) {
+        ob_puts(out, "error: ");
+        ob_puts(out, err->id);
+    } else if (broken) {
+        size_t len = 0;
+        const char *id = first_failed_check(&s->rec, &len);
+        ob_puts(out, "INVALID");
+        if (id) {
+            ob_puts(out, ": ");
+            ob_write(out, id, len);
+        }
+    } else {
+        ob_puts(out, "ok");
+    }
+    ob_putc(out, '\n');
+}
+
+/* A model's header in text: its file, then the columns' names. */
+static void put_text_header(struct scan *s)
+{
+    struct outbuf *out = s->out;
+    if (s->text_started)
+        ob_putc(out, '\n');
+    s->text_started = true;
+    ob_quoted_text(out, s->file, SIZE_MAX);
+    ob_puts(out, " (ONNX model)\n");
+    const size_t line = out->len;
+    ob_puts(out, "NAME");
+    ob_pad_to(out, line, COL_KIND);
+    ob_puts(out, "KIND");
+    ob_pad_to(out, line, COL_TYPE);
+    ob_puts(out, "TYPE");
+    ob_pad_to(out, line, COL_SIZES);
+    ob_puts(out, "SIZES");
+    put_text_bytes(out, line, "BYTES", 5);
+    ob_puts(out, "STATUS\n");
 }
 
 static bool scan_onnx_tensor(void *ctx, const struct onnx_tensor *t)
@@ -318,14 +458,18 @@ static bool scan_onnx_tensor(void *ctx, const struct onnx_tensor *t)
         s->d->cfg.json_opened = true; /* validate's keys follow the record's */
         ok = results_run(s->d, &s->rec, &e);
     }
-    put_onnx_head(s, t, &facts);
     if (!ok) {
-        ob_putc(s->out, ',');
-        render_error_member(s->out, &e);
-        ob_puts(s->out, "}\n");
+        if (s->text) {
+            put_text_row(s, t, &facts, NULL, NULL, &e, false);
+        } else {
+            put_onnx_head(s, t, &facts);
+            ob_putc(s->out, ',');
+            render_error_member(s->out, &e);
+            ob_puts(s->out, "}\n");
+        }
         results_note_failure(&s->t, 0, &e);
         m->failed++;
-        remember_path(&m->failed_paths, t->path);
+        remember_path(s, &m->failed_paths, m->failed, t);
         return drain_if_full(s);
     }
     struct tensor_desc td;
@@ -333,37 +477,46 @@ static bool scan_onnx_tensor(void *ctx, const struct onnx_tensor *t)
     struct dmlt_report rep = DMLT_REPORT_INIT;
     struct dmlt_error derr;
     dmlt_u128 bytes = dmlt_u128_from_u64(0);
-    if (describe_tensor(&s->d->cfg.t, &td, &ignored)) {
-        ob_puts(s->out, ",\"dtype\":");
-        ob_json_str(s->out, dmlt_dtype_get(td.t.dtype)->name);
-        ob_puts(s->out, ",\"sizes\":");
-        ob_u32_list(s->out, td.t.sizes, td.t.rank, 1, true);
-        ob_puts(s->out, ",\"strides\":");
-        ob_u32_list(s->out, td.t.strides, td.t.rank, 1, true);
-        if (dmlt_report_compute(&td.t, NULL, &rep, &derr) == DMLT_OK) {
-            bytes = rep.total_tensor_size_bytes;
+    const bool described = describe_tensor(&s->d->cfg.t, &td, &ignored);
+    const bool has_bytes = described && dmlt_report_compute(&td.t, NULL, &rep, &derr) == DMLT_OK;
+    if (has_bytes)
+        bytes = rep.total_tensor_size_bytes;
+    const bool broken = s->d->cfg.exit_status != CLI_EXIT_OK;
+    if (s->text) {
+        put_text_row(s, t, &facts, described ? &td : NULL, has_bytes ? &bytes : NULL, NULL, broken);
+    } else {
+        put_onnx_head(s, t, &facts);
+        if (described) {
+            ob_puts(s->out, ",\"dtype\":");
+            ob_json_str(s->out, dmlt_dtype_get(td.t.dtype)->name);
+            ob_puts(s->out, ",\"sizes\":");
+            ob_u32_list(s->out, td.t.sizes, td.t.rank, 1, true);
+            ob_puts(s->out, ",\"strides\":");
+            ob_u32_list(s->out, td.t.strides, td.t.rank, 1, true);
+        }
+        if (has_bytes) {
             ob_puts(s->out, ",\"total_tensor_size_bytes\":");
             ob_u128(s->out, bytes);
         }
-    }
-    if (t->external)
-        snprintf(facts.notes[facts.n_notes < ONNX_MAX_NOTES ? facts.n_notes++ : 0],
-                 sizeof facts.notes[0], "its data is in an external file (not read)");
-    if (facts.n_notes) {
-        ob_puts(s->out, ",\"notes\":[");
-        for (unsigned i = 0; i < facts.n_notes; i++) {
-            if (i)
-                ob_putc(s->out, ',');
-            ob_json_str(s->out, facts.notes[i]);
+        if (t->external)
+            snprintf(facts.notes[facts.n_notes < ONNX_MAX_NOTES ? facts.n_notes++ : 0],
+                     sizeof facts.notes[0], "its data is in an external file (not read)");
+        if (facts.n_notes) {
+            ob_puts(s->out, ",\"notes\":[");
+            for (unsigned i = 0; i < facts.n_notes; i++) {
+                if (i)
+                    ob_putc(s->out, ',');
+                ob_json_str(s->out, facts.notes[i]);
+            }
+            ob_putc(s->out, ']');
         }
-        ob_putc(s->out, ']');
+        ob_putc(s->out, ',');
+        ob_write(s->out, s->rec.data, s->rec.len);
     }
-    ob_putc(s->out, ',');
-    ob_write(s->out, s->rec.data, s->rec.len);
-    if (s->d->cfg.exit_status != CLI_EXIT_OK) {
+    if (broken) {
         s->t.broken++;
         m->broken++;
-        remember_path(&m->broken_paths, t->path);
+        remember_path(s, &m->broken_paths, m->broken, t);
     }
     if (t->kind == ONNX_INITIALIZER || t->kind == ONNX_SPARSE_INITIALIZER) {
         (void)dmlt_u128_add(m->initializer_bytes, bytes, &m->initializer_bytes);
@@ -375,18 +528,103 @@ static bool scan_onnx_tensor(void *ctx, const struct onnx_tensor *t)
         m->has_largest = true;
         m->largest_bytes = bytes;
         ob_reset(&m->largest);
-        ob_puts(&m->largest, "{\"path\":");
-        ob_json_str(&m->largest, t->path);
-        ob_puts(&m->largest, ",\"name\":");
-        if (t->has_name)
-            ob_json_str(&m->largest, model_text(&s->scratch, t->name));
-        else
-            ob_puts(&m->largest, "null");
-        ob_puts(&m->largest, ",\"total_tensor_size_bytes\":");
-        ob_u128(&m->largest, bytes);
-        ob_putc(&m->largest, '}');
+        if (s->text) {
+            put_label(s, &m->largest, t);
+            if (t->has_name && *model_text(&s->scratch, t->name)) {
+                ob_puts(&m->largest, " (");
+                ob_puts(&m->largest, t->path);
+                ob_putc(&m->largest, ')');
+            }
+        } else {
+            ob_puts(&m->largest, "{\"path\":");
+            ob_json_str(&m->largest, t->path);
+            ob_puts(&m->largest, ",\"name\":");
+            if (t->has_name)
+                ob_json_str(&m->largest, model_text(&s->scratch, t->name));
+            else
+                ob_puts(&m->largest, "null");
+            ob_puts(&m->largest, ",\"total_tensor_size_bytes\":");
+            ob_u128(&m->largest, bytes);
+            ob_putc(&m->largest, '}');
+        }
     }
     return drain_if_full(s);
+}
+
+/* A totals line of --format text: its label, padded. */
+static void text_label(struct outbuf *out, const char *label)
+{
+    const size_t line = out->len;
+    ob_puts(out, label);
+    ob_pad_to(out, line, 19);
+}
+
+/* A list of text's totals: count, then the first few and how many more. */
+static void put_text_list(struct outbuf *out, uint64_t count, const struct outbuf *list)
+{
+    ob_u64(out, count);
+    if (count == 0) {
+        ob_putc(out, '\n');
+        return;
+    }
+    ob_puts(out, ": ");
+    ob_write(out, list->data, list->len);
+    if (count > TEXT_LIST_MAX) {
+        ob_puts(out, ", and ");
+        ob_u64(out, count - TEXT_LIST_MAX);
+        ob_puts(out, " more");
+    }
+    ob_putc(out, '\n');
+}
+
+/* --format text: the model's totals, after its rows. */
+static void put_text_totals(struct scan *s)
+{
+    const struct onnx_model *m = &s->model;
+    struct outbuf *out = s->out;
+    ob_putc(out, '\n');
+    text_label(out, "tensors");
+    ob_u64(out, m->tensors);
+    bool first = true;
+    for (unsigned k = 0; k < ONNX_KIND_COUNT; k++) {
+        if (m->kinds[k] == 0)
+            continue;
+        ob_puts(out, first ? " (" : ", ");
+        first = false;
+        ob_u64(out, m->kinds[k]);
+        ob_putc(out, ' ');
+        ob_puts(out, onnx_kind_name((enum onnx_kind)k));
+    }
+    ob_puts(out, first ? "\n" : ")\n");
+    text_label(out, "initializer bytes");
+    ob_bytes(out, m->initializer_bytes);
+    if (m->external) {
+        ob_puts(out, "; ");
+        ob_u64(out, m->external);
+        ob_puts(out, " external (not read)");
+    }
+    ob_putc(out, '\n');
+    text_label(out, "I/O bytes");
+    ob_bytes(out, m->io_bytes);
+    for (unsigned k = 0; k < s->onnx.n_dims; k++) {
+        ob_puts(out, k ? " " : " at ");
+        ob_puts(out, "--dim ");
+        ob_quoted_text(out, s->cfg->dims[k], SIZE_MAX);
+    }
+    ob_putc(out, '\n');
+    text_label(out, "largest");
+    if (m->has_largest) {
+        ob_write(out, m->largest.data, m->largest.len);
+        ob_puts(out, ": ");
+        ob_bytes(out, m->largest_bytes);
+        ob_putc(out, '\n');
+    } else {
+        ob_puts(out, "-\n");
+    }
+    text_label(out, "broken");
+    put_text_list(out, m->broken, &m->broken_paths);
+    text_label(out, "failed");
+    put_text_list(out, m->failed, &m->failed_paths);
 }
 
 /* {"summary":{...}}: the model's totals, after its records. */
@@ -455,6 +693,8 @@ static bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, str
     ob_reset(&m->largest);
     ob_reset(&m->broken_paths);
     ob_reset(&m->failed_paths);
+    if (s->text)
+        put_text_header(s);
     if (!onnx_walk(data, len, scan_onnx_tensor, release_map, s, &oe, &oom) || s->failed_write) {
         if (s->failed_write)
             *e = *s->e;
@@ -462,7 +702,10 @@ static bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, str
             cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
         return false;
     }
-    put_onnx_summary(s);
+    if (s->text)
+        put_text_totals(s);
+    else
+        put_onnx_summary(s);
     return drain_if_full(s);
 }
 
@@ -531,7 +774,13 @@ static bool scan_file(struct scan *s, struct cli_error *e)
     struct onnx_error oe;
     bool oom = false, ok;
     s->map = &m;
-    if (looks_like_json(m.data, m.len)) {
+    if (looks_like_json(m.data, m.len) && s->text) {
+        ok = cli_fail(e, CLI_E_BAD_FORMAT, "--format", "text",
+                      "text is for ONNX models; JSON documents are scanned as JSON Lines, and "
+                      "%s is one",
+                      s->file);
+        cli_hint(e, "scan it without --format text (or with --format jsonl)");
+    } else if (looks_like_json(m.data, m.len)) {
         ok = scan_json(s, (const char *)m.data, m.len, e);
     } else if (onnx_walk(m.data, m.len, NULL, release_map, s, &oe, &oom)) {
         /* The whole model is checked first: a damaged one prints no record. */
@@ -569,6 +818,8 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     s.out = out;
     s.e = e;
     s.multi = cfg->n_files > 1;
+    s.text = cfg->format_text != NULL && cfg->format == FMT_TEXT;
+    cfg->format = FMT_TEXT; /* --format jsonl as without it: errors on stderr alone */
     s.d = malloc(sizeof *s.d);
     ob_init(&s.rec);
     ob_init(&s.path);
@@ -597,11 +848,21 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
         render_error_text(&msg, &fe);
         (void)ob_flush_to(&msg, cfg->err);
         ob_free(&msg);
-        ob_puts(out, "{\"file\":");
-        ob_json_str(out, s.file);
-        ob_putc(out, ',');
-        render_error_member(out, &fe);
-        ob_puts(out, "}\n");
+        if (s.text) {
+            if (s.text_started)
+                ob_putc(out, '\n');
+            s.text_started = true;
+            ob_quoted_text(out, s.file, SIZE_MAX);
+            ob_puts(out, ": not scanned: error: ");
+            ob_puts(out, fe.id);
+            ob_putc(out, '\n');
+        } else {
+            ob_puts(out, "{\"file\":");
+            ob_json_str(out, s.file);
+            ob_putc(out, ',');
+            render_error_member(out, &fe);
+            ob_puts(out, "}\n");
+        }
         bad_files++;
         if (!drain_if_full(&s)) {
             *e = *s.e;
@@ -641,7 +902,8 @@ const struct command cmd_scan = {
     .name = "scan",
     .id = CMD_SCAN,
     .summary = "find and validate every tensor of a JSON document or an ONNX model",
-    .usage = "dmltensor scan FILE|- [FILE...] [--dim NAME=VALUE]... [--rank R] [--layout L]",
+    .usage = "dmltensor scan FILE|- [FILE...] [--dim NAME=VALUE]... [--rank R] [--layout L]\n"
+             "                     [--format jsonl|text]",
     .about = "Finds every DirectML tensor description (an object with DataType and\n"
              "Sizes) anywhere in a JSON document, such as a DxDispatch model, and writes\n"
              "one JSON line per description: its JSON path, dtype, sizes, strides and\n"
@@ -658,11 +920,17 @@ const struct command cmd_scan = {
              "DirectML descriptor and validate's result, or an error (dtype_unsupported,\n"
              "not_a_tensor, dim_unbound, ...); then one {\"summary\":...} line. Tensor\n"
              "data is never read: the file is mapped and weights are skipped unread.\n"
-             "With several files, each line carries its \"file\".\n",
+             "With several files, each line carries its \"file\".\n"
+             "\n"
+             "--format text prints an ONNX model as a table for people instead: a row\n"
+             "per tensor (name, kind, type, sizes, bytes, status: ok, INVALID and the\n"
+             "first failed check, or error and its id), then its totals. JSON documents\n"
+             "are JSON Lines only: with --format text they are refused (exit status 2).\n",
     .examples = "  dmltensor scan model.json | jq -r 'select(.valid == false) | .path'\n"
                 "  dmltensor scan model.onnx --dim batch=8 | jq -r 'select(.error or .valid == "
-                "false) | .path'\n",
-    .formats = FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_JSON),
+                "false) | .path'\n"
+                "  dmltensor scan model.onnx --dim batch=8 --format text\n",
+    .formats = FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_JSONL),
     .batch = false,
     .run = run_scan,
 };

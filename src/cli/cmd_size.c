@@ -391,36 +391,6 @@ static bool render_field(struct outbuf *b, const struct size_result *s, const ch
     return true;
 }
 
-/* "301056 bytes (294 KiB)" */
-static void put_bytes(struct outbuf *b, dmlt_u128 v)
-{
-    static const char *const units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"};
-    ob_u128(b, v);
-    ob_puts(b, dmlt_u128_eq(v, dmlt_u128_from_u64(1)) ? " byte" : " bytes");
-    if (dmlt_u128_cmp(v, dmlt_u128_from_u64(1024)) < 0)
-        return;
-    double x = dmlt_u128_to_double(v);
-    unsigned u = 0;
-    x /= 1024;
-    const unsigned n_units = sizeof units / sizeof units[0];
-    while (x >= 1024 && u + 1 < n_units) {
-        x /= 1024;
-        u++;
-    }
-    /* 1023.96 KiB rounds to 1024.0 KiB at one decimal: say 1.0 MiB. */
-    char buf[64];
-    snprintf(buf, sizeof buf, "%.1f", x);
-    if (strcmp(buf, "1024.0") == 0 && u + 1 < n_units) {
-        x /= 1024;
-        u++;
-    }
-    if (x == (double)(uint64_t)x)
-        snprintf(buf, sizeof buf, " (%.0f %s)", x, units[u]);
-    else
-        snprintf(buf, sizeof buf, " (%.1f %s)", x, units[u]);
-    ob_puts(b, buf);
-}
-
 static size_t row(struct outbuf *b, const char *label)
 {
     size_t start = b->len;
@@ -509,16 +479,16 @@ static void render_text(struct outbuf *b, const struct size_result *s)
     ob_u128(b, r->index_of_last_element);
     ob_putc(b, '\n');
     row(b, "packed size");
-    put_bytes(b, r->packed_size_bytes);
+    ob_bytes(b, r->packed_size_bytes);
     ob_putc(b, '\n');
     row(b, "minimum implied size");
-    put_bytes(b, r->minimum_implied_size_bytes);
+    ob_bytes(b, r->minimum_implied_size_bytes);
     ob_putc(b, '\n');
     row(b, "padded size");
-    put_bytes(b, r->padded_size_bytes);
+    ob_bytes(b, r->padded_size_bytes);
     ob_putc(b, '\n');
     row(b, "total tensor size");
-    put_bytes(b, r->total_tensor_size_bytes);
+    ob_bytes(b, r->total_tensor_size_bytes);
     ob_puts(b, r->total_given ? ", given\n" : ", the minimum implied size\n");
 
     row(b, "properties");

@@ -15,7 +15,7 @@
 #define ALL_CMDS                                                                                   \
     (TENSOR_CMDS | CMD_BIT(CMD_DTYPES) | CMD_BIT(CMD_LAYOUTS) | CMD_BIT(CMD_BATCH) |               \
      CMD_BIT(CMD_SCAN))
-#define JSONL_CMDS (CMD_BIT(CMD_BATCH) | CMD_BIT(CMD_SCAN)) /* JSON Lines only: no --format */
+#define JSONL_CMDS (CMD_BIT(CMD_BATCH) | CMD_BIT(CMD_SCAN)) /* JSON Lines (scan: or text) */
 
 /* Sorted by name. Help lists them by group in this order. A name may have
  * one entry per set of commands, so that each help says what it does there. */
@@ -70,6 +70,10 @@ static const struct opt_def options[] = {
     {"--format", "FMT", OPT_FORMAT, GROUP_OUTPUT, CMD_BIT(CMD_MAP), false,
      "text (default, aligned columns), csv (with a header row), jsonl (an object per line) or "
      "json (one array)",
+     NULL, NULL},
+    {"--format", "FMT", OPT_FORMAT, GROUP_OUTPUT, CMD_BIT(CMD_SCAN), false,
+     "jsonl (default: a JSON object per tensor, then an ONNX model's summary) or text (a table "
+     "of an ONNX model's tensors, then its totals; JSON documents stay JSON Lines only)",
      NULL, NULL},
     {"--help", NULL, OPT_HELP, GROUP_OTHER, ALL_CMDS, false, "show this help", NULL, NULL},
     {"--layout", "NAME", OPT_LAYOUT, GROUP_LAYOUT, TENSOR_CMDS, false,
@@ -297,6 +301,8 @@ static const struct opt_def *find_option(const char *name, size_t len, enum comm
 
 enum format format_from_argv(int argc, char **argv)
 {
+    if (argc > 1 && argv[1] && strcmp(argv[1], "scan") == 0)
+        return FMT_TEXT; /* scan's errors go to stderr alone, whatever its --format */
     for (int i = 1; i < argc; i++) {
         if (argv[i] == NULL)
             break;

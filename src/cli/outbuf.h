@@ -83,6 +83,8 @@ static inline void ob_u128(struct outbuf *b, dmlt_u128 v)
     else
         ob_u128_slow(b, v);
 }
+/* "301056 bytes (294 KiB)": exact, then a rounded binary unit from 1 KiB. */
+void ob_bytes(struct outbuf *b, dmlt_u128 v);
 /* A string literal: its length is known at compile time. */
 #define OB_LIT(b, lit) ob_write((b), "" lit, sizeof(lit) - 1)
 

@@ -52,7 +52,7 @@ _dmltensor_options()
     batch)
         echo '--progress --help' ;;
     scan)
-        echo '--dim --rank --layout --help' ;;
+        echo '--dim --rank --layout --format --help' ;;
     dtypes)
         echo '--format --help' ;;
     layouts)
@@ -81,6 +81,7 @@ _dmltensor_values()
         validate | view) echo 'text json c' ;;
         offset | locate | dtypes | layouts) echo 'text json' ;;
         map) echo 'text json csv jsonl' ;;
+        scan) echo 'text jsonl' ;;
         esac
         ;;
     --layout) echo 'w hw wh dhw whd nchw nhwc ncdhw ndhwc row-major col-major' ;;

@@ -121,6 +121,9 @@ EXPECT_EXIT = {
     "dmltensor scan model.onnx --dim batch=8 | jq -r 'select(.error or .valid == false) | .path'": (
         1, "it lists the tensors that cannot be DirectML buffer tensors: model.onnx's "
            "initializer is BFLOAT16 (dtype_unsupported)"),
+    "dmltensor scan model.onnx --dim batch=8 --format text": (
+        1, "the same scan as a table: model.onnx's BFLOAT16 initializer is an error "
+           "row (dtype_unsupported) and counted as failed"),
     "dmltensor batch descriptors.jsonl | jq -c 'select(.error)'": (
         1, "it lists the records that failed: its descriptors.jsonl has one with a "
            "misspelt key, and batch exits 1 when a record failed"),

@@ -8,7 +8,8 @@ jsonschema's Draft202012Validator (format checking off; "integer" means a
 JSON number without a fraction or exponent, as dmltensor writes them):
 
   cases      every tests/cli/cases/*.case whose arguments ask for --format
-             json or jsonl, and every batch and scan case, run as
+             json or jsonl, and every batch and scan case (but scan --format
+             text), run as
              run_golden.py runs them;
   random     N random tensors (default 150, fixed seed), each through size,
              validate, offset (coordinates inside and outside), locate (by
@@ -260,6 +261,8 @@ def format_of(argv):
 
 
 def json_wanted(cmd, argv):
+    if cmd == "scan" and format_of(argv) == "text":  # scan --format text: a table
+        return False
     return cmd in ("batch", "scan") or format_of(argv) in ("json", "jsonl")
 
 
