@@ -804,6 +804,8 @@ static bool scan_file(struct scan *s, struct cli_error *e)
 
 static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 {
+    const bool text = cfg->format_text != NULL && cfg->format == FMT_TEXT;
+    cfg->format = FMT_TEXT; /* --format jsonl as without it: errors on stderr alone */
     if (cfg->input == NULL) {
         cli_fail(e, CLI_E_MISSING_ARGUMENT, NULL, NULL,
                  "missing: the JSON file to scan (or - for stdin)");
@@ -818,8 +820,7 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     s.out = out;
     s.e = e;
     s.multi = cfg->n_files > 1;
-    s.text = cfg->format_text != NULL && cfg->format == FMT_TEXT;
-    cfg->format = FMT_TEXT; /* --format jsonl as without it: errors on stderr alone */
+    s.text = text;
     s.d = malloc(sizeof *s.d);
     ob_init(&s.rec);
     ob_init(&s.path);
