@@ -327,27 +327,16 @@ static void remember_path(struct scan *s, struct outbuf *list, uint64_t count,
         ob_json_str(list, t->path);
 }
 
-/* The id of the first error-level check that failed, from validate's JSON
- * in rec ({"id":"x","level":"error","status":"fail",...}); NULL if none. */
-static const char *first_failed_check(struct outbuf *rec, size_t *len)
+/* The id of the first error-level check of td that fails, or NULL. */
+static const char *first_failed_check(const struct tensor_desc *td)
 {
-    static const char open[] = "{\"id\":\"", fail[] = "\",\"level\":\"error\",\"status\":\"fail\"";
-    const char *p = rec->data, *end = rec->data + rec->len;
-    while (p && (size_t)(end - p) > sizeof open) {
-        p = memchr(p, '{', (size_t)(end - p));
-        if (p == NULL || (size_t)(end - p) < sizeof open || memcmp(p, open, sizeof open - 1) != 0) {
-            p = p ? p + 1 : NULL;
-            continue;
-        }
-        const char *id = p + sizeof open - 1, *q = id;
-        while (q < end && *q != '"')
-            q++;
-        if ((size_t)(end - q) >= sizeof fail - 1 && memcmp(q, fail, sizeof fail - 1) == 0) {
-            *len = (size_t)(q - id);
-            return id;
-        }
-        p = q;
-    }
+    struct dmlt_desc d;
+    struct dmlt_check checks[DMLT_CHECK_COUNT];
+    validate_desc_of(td, &d);
+    (void)dmlt_validate(&d, td->t.rank, checks, DMLT_CHECK_COUNT);
+    for (unsigned i = 0; i < DMLT_CHECK_COUNT; i++)
+        if (!checks[i].passed && dmlt_check_level(checks[i].id) == DMLT_ERROR)
+            return dmlt_check_id_name(checks[i].id);
     return NULL;
 }
 
@@ -409,12 +398,11 @@ static void put_text_row(struct scan *s, const struct onnx_tensor *t,
         ob_puts(out, "error: ");
         ob_puts(out, err->id);
     } else if (broken) {
-        size_t len = 0;
-        const char *id = first_failed_check(&s->rec, &len);
+        const char *id = td ? first_failed_check(td) : NULL;
         ob_puts(out, "INVALID");
         if (id) {
             ob_puts(out, ": ");
-            ob_write(out, id, len);
+            ob_puts(out, id);
         }
     } else {
         ob_puts(out, "ok");

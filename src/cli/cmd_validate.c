@@ -283,22 +283,27 @@ static bool render_c(struct outbuf *out, const struct cli_config *cfg, const str
     return true;
 }
 
+void validate_desc_of(const struct tensor_desc *td, struct dmlt_desc *d)
+{
+    d->t = td->t;
+    d->has_total = td->has_total;
+    d->total_tensor_size_bytes = td->total;
+    d->guaranteed_base_offset_alignment = td->alignment;
+    d->base_offset_bytes = td->base_offset;
+    d->flags = td->flags;
+    d->has_binding_size = td->has_binding_size;
+    d->binding_size_bytes = td->binding_size;
+    d->has_buffer_size = td->has_buffer_size;
+    d->buffer_size_bytes = td->buffer_size;
+}
+
 static bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 {
     struct tensor_desc td;
     if (!describe_tensor(&cfg->t, &td, e))
         return false;
     struct dmlt_desc d;
-    d.t = td.t;
-    d.has_total = td.has_total;
-    d.total_tensor_size_bytes = td.total;
-    d.guaranteed_base_offset_alignment = td.alignment;
-    d.base_offset_bytes = td.base_offset;
-    d.flags = td.flags;
-    d.has_binding_size = td.has_binding_size;
-    d.binding_size_bytes = td.binding_size;
-    d.has_buffer_size = td.has_buffer_size;
-    d.buffer_size_bytes = td.buffer_size;
+    validate_desc_of(&td, &d);
     struct dmlt_check checks[DMLT_CHECK_COUNT];
     bool valid = dmlt_validate(&d, td.t.rank, checks, DMLT_CHECK_COUNT);
 
