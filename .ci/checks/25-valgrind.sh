@@ -44,4 +44,14 @@ if ! python3 tests/cli/check_hostile.py "$dir/dmltensor" --every=16 >"$log/3" 2>
   exit 1
 fi
 echo "valgrind: hostile input: $(tail -n1 "$log/3")"
+
+# Damaged ONNX models (issue 16): a small model cut at every byte and with
+# 30 random byte changes, each run of scan under memcheck.
+if ! DMLT_ONNX_FLIPS=30 python3 tests/onnx/check_onnx_damage.py "$dir/dmltensor" \
+  tests/cli/data/onnx/tiny.onnx >"$log/4" 2>&1; then
+  grep -v '^ok ' "$log/4" | head -n 60
+  echo "valgrind: a damaged ONNX model failed under memcheck (exit 99 is a memcheck error)" >&2
+  exit 1
+fi
+echo "valgrind: damaged ONNX models: $(tail -n1 "$log/4")"
 rm -rf "$log"
