@@ -826,7 +826,7 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
         if (scan_file(&s, &fe))
             continue;
         if (!s.multi || s.failed_write || fe.exit_code == CLI_EXIT_IO ||
-            strcmp(fe.id, "out_of_memory") == 0) {
+            fe.id == cli_error_name(CLI_E_OUT_OF_MEMORY)) {
             *e = fe;
             ok = false;
             break;
@@ -879,10 +879,10 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
                                                                : "records");
     if (s.t.failed || s.t.broken)
         cfg->exit_status = CLI_EXIT_RULE;
-    if (bad_files) {
+    if (bad_files) { /* records, as batch's failed ones: exit 2 would promise no output */
         fprintf(cfg->err, "dmltensor: scan: %u of %u files could not be scanned\n", bad_files,
                 cfg->n_files);
-        cfg->exit_status = CLI_EXIT_USAGE;
+        cfg->exit_status = CLI_EXIT_RULE;
     }
     return true;
 }

@@ -4,8 +4,10 @@
  *  - onnx_walk never reads outside the input (ASan; the input is copied
  *    into a buffer of exactly its size), nor crashes, on any bytes;
  *  - the check pass (no callback) and the walk with a callback agree: both
- *    succeed or both fail at the same byte with the same message;
- *  - a damaged model's error offset lies within the input;
+ *    succeed or both fail (not always at the same byte: the check reads the
+ *    graph in file order, the walk once per kind, so each meets the first
+ *    damage in its own order; scan runs the check first and prints its error);
+ *  - a damaged model's error offsets lie within the input, with a message;
  *  - each value's dims, read again by onnx_dims_next, are exactly its rank
  *    (no shape: none), and its path starts with "graph";
  *  - descriptor_from_onnx either fills a descriptor or an error with an id;
@@ -103,7 +105,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(ok1 == ok2);
         if (!ok1) {
             FUZZ_CHECK(e1.offset <= size && e1.message[0] != '\0');
-            FUZZ_CHECK(e1.offset == e2.offset && strcmp(e1.message, e2.message) == 0);
+            FUZZ_CHECK(e2.offset <= size && e2.message[0] != '\0');
         }
     }
     free(copy);
