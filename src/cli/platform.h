@@ -1,7 +1,7 @@
 /* platform.h - the CLI's one room for what differs between operating systems
  * (POSIX and Windows): the process's streams, terminals, colour, opening
  * files by UTF-8 name, a monotonic clock, and writing a streamed result out
- * with the wording of its failure. No other CLI file has an #ifdef _WIN32.
+ * with the wording of its failure. No other CLI file has a Windows #ifdef.
  *
  * It sits above the output buffer (outbuf.h) and the error type (errors.h):
  * commands call down into it, never up into the dispatcher. */

@@ -63,8 +63,7 @@ static void run_cli(const uint8_t *data, size_t size)
     FILE *out = open_memstream(&obuf, &olen);
     FILE *err = open_memstream(&ebuf, &elen);
     if (in && out && err) {
-        char arg0[] = "dmltensor", arg1[] = "scan", arg2[] = "-", arg3[] = "--dim",
-             arg4[] = "N=2";
+        char arg0[] = "dmltensor", arg1[] = "scan", arg2[] = "-", arg3[] = "--dim", arg4[] = "N=2";
         char *argv[] = {arg0, arg1, arg2, arg3, arg4, NULL};
         int status = cli_main(5, argv, in, out, err);
         FUZZ_CHECK(status == 0 || status == 1 || status == 2);
