@@ -1,0 +1,166 @@
+/* onnx_model.h - an ONNX model as shape inference needs it: graphs, nodes,
+ * attributes and the values they name, read from the protobuf wire format
+ * (onnx_model.c) with protobuf's rules (a message field given twice is
+ * merged, repeated fields append, the last scalar wins).
+ *
+ * The ONNX layer (src/onnx/) turns bytes into a model and shapes: no I/O,
+ * no printing. Text in the model is not copied: struct onnx_bytes points
+ * into the caller's buffer, which must outlive the model. Tensor data is
+ * never read, except the values of small integer tensors (int32/int64/
+ * int8/int16/uint8.., at most ONNX_SMALL_DATA elements) that shape
+ * computations use (Reshape's shape, Slice's starts, ...).
+ *
+ * What is kept grows with the nodes, not with the declared values: a
+ * graph's inputs, initializers and value_info are kept when a node or a
+ * graph output names them (a model of millions of value_infos and no
+ * nodes keeps none). */
+#ifndef DMLT_ONNX_MODEL_H
+#define DMLT_ONNX_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ONNX_SMALL_DATA 1024 /* elements of an integer tensor whose values are read */
+
+/* Bytes inside the model (not NUL-terminated). */
+struct onnx_bytes {
+    const uint8_t *p;
+    size_t n;
+};
+
+/* TypeProto's cases, and a value without a type. */
+enum onnx_value {
+    ONNX_V_TENSOR,
+    ONNX_V_SPARSE_TENSOR, /* a sparse initializer or Constant sparse_value: dense dims */
+    ONNX_V_UNTYPED,       /* a ValueInfoProto without a type */
+    ONNX_V_SEQUENCE,
+    ONNX_V_MAP,
+    ONNX_V_OPTIONAL,
+    ONNX_V_SPARSE_TYPE, /* TypeProto.sparse_tensor_type */
+    ONNX_V_OTHER_TYPE   /* a TypeProto of a case this reader does not know */
+};
+
+/* A declared dim (TensorShapeProto.Dimension). */
+struct onnx_dim {
+    enum { ONNX_DIM_VALUE, ONNX_DIM_PARAM, ONNX_DIM_UNKNOWN } kind;
+    int64_t value;
+    struct onnx_bytes param; /* ONNX_DIM_PARAM: the symbol, "N" */
+};
+
+/* A declared type: TypeProto, as far as a tensor goes. */
+struct onnx_type {
+    enum onnx_value value;
+    bool has_elem_type;
+    int32_t elem_type; /* TensorProto.DataType */
+    bool has_shape;    /* false: the rank is unknown */
+    uint32_t rank;
+    const struct onnx_dim *dims; /* rank of them */
+};
+
+/* A TensorProto (an initializer, a Constant's value, an attribute's t). */
+struct onnx_tensor_data {
+    struct onnx_bytes name;
+    int32_t elem_type;
+    uint32_t rank;
+    const int64_t *dims;
+    bool external;   /* data_location EXTERNAL */
+    bool has_values; /* an integer tensor of at most ONNX_SMALL_DATA elements whose data was read */
+    uint32_t n_values;
+    const int64_t *values; /* n_values of them, in row-major order, as int64 */
+};
+
+/* AttributeProto.AttributeType */
+enum onnx_attr_type {
+    ONNX_ATTR_UNDEFINED = 0,
+    ONNX_ATTR_FLOAT = 1,
+    ONNX_ATTR_INT = 2,
+    ONNX_ATTR_STRING = 3,
+    ONNX_ATTR_TENSOR = 4,
+    ONNX_ATTR_GRAPH = 5,
+    ONNX_ATTR_FLOATS = 6,
+    ONNX_ATTR_INTS = 7,
+    ONNX_ATTR_STRINGS = 8,
+    ONNX_ATTR_TENSORS = 9,
+    ONNX_ATTR_GRAPHS = 10,
+    ONNX_ATTR_SPARSE_TENSOR = 11,
+    ONNX_ATTR_SPARSE_TENSORS = 12,
+    ONNX_ATTR_TYPE_PROTO = 13,
+    ONNX_ATTR_TYPE_PROTOS = 14
+};
+
+struct onnx_graph;
+
+struct onnx_attr {
+    struct onnx_bytes name;
+    enum onnx_attr_type type; /* as declared; 0 if not */
+    float f;
+    int64_t i;
+    struct onnx_bytes s;
+    uint32_t n_floats;
+    const float *floats;
+    uint32_t n_ints;
+    const int64_t *ints;
+    const struct onnx_tensor_data *t; /* NULL if none */
+    const struct onnx_graph *g;       /* NULL if none */
+    bool has_f, has_i, has_s;         /* which scalar fields were given */
+};
+
+struct onnx_node {
+    struct onnx_bytes op_type, domain, name;
+    uint32_t n_inputs, n_outputs, n_attrs;
+    const struct onnx_bytes *inputs; /* an empty name: an optional input left out */
+    const struct onnx_bytes *outputs;
+    const struct onnx_attr *attrs;
+};
+
+/* A graph input, output or value_info. */
+struct onnx_value_info {
+    struct onnx_bytes name;
+    struct onnx_type type; /* .value ONNX_V_UNTYPED when none is given */
+};
+
+struct onnx_graph {
+    const struct onnx_graph *parent; /* NULL for the main graph */
+    const struct onnx_node *owner;   /* the node whose attribute this graph is */
+    uint32_t index;                  /* in model->graphs, 0 the main graph */
+    uint32_t n_nodes, n_inputs, n_outputs, n_initializers, n_value_info;
+    const struct onnx_node *nodes; /* in file order */
+    const struct onnx_value_info *inputs, *outputs, *value_info;
+    const struct onnx_tensor_data *initializers; /* sparse ones too, with their dense dims */
+};
+
+struct onnx_opset {
+    struct onnx_bytes domain; /* "" (or "ai.onnx") is the default domain */
+    int64_t version;
+};
+
+struct onnx_model {
+    int64_t ir_version;
+    struct onnx_bytes producer_name, producer_version;
+    uint32_t n_opsets;
+    const struct onnx_opset *opsets;
+    uint32_t n_graphs;
+    const struct onnx_graph *graphs; /* [0] the main graph, then subgraphs in the walk's order */
+    void *arena_;                    /* the reader's: freed by onnx_model_free */
+};
+
+struct onnx_error {
+    size_t offset; /* the byte at fault, from the start of the file */
+    char message[200];
+};
+
+/* Reads the ModelProto in data[0..len). False with err filled when the
+ * model is damaged or not a ModelProto; *out_of_memory when memory ran
+ * out (err says so too). */
+bool onnx_model_read(const uint8_t *data, size_t len, struct onnx_model *model,
+                     struct onnx_error *err, bool *out_of_memory);
+void onnx_model_free(struct onnx_model *model);
+
+/* The default domain's opset version (0 when the model imports none). */
+int64_t onnx_model_opset(const struct onnx_model *model);
+
+/* An attribute of a node by name, or NULL. */
+const struct onnx_attr *onnx_node_attr(const struct onnx_node *node, const char *name);
+
+#endif
