@@ -67,6 +67,7 @@ struct cli_config {
     const char *dims[MAX_REPEAT]; /* scan --dim NAME=VALUE, repeatable */
     unsigned n_dims;
     bool progress;  /* batch --progress */
+    bool strict;    /* scan --strict: an unknown size fails too */
     FILE *in, *err; /* stdin and stderr, as cli_main got them */
     /* view: the operations, in command-line order */
     enum view_op_kind op_kind[MAX_VIEW_OPS];

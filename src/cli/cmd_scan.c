@@ -14,12 +14,28 @@
 
 #define SCAN_MAX_INPUT ((size_t)256 << 20) /* a document is read whole */
 
+/* The distinct symbols left unbound: the first UNBOUND_LIST_MAX listed,
+ * up to UNBOUND_TRACK_MAX told apart (a table of that many slots), the
+ * rest counted as "at least". */
+enum { UNBOUND_LIST_MAX = 100, UNBOUND_TRACK_MAX = 4096 };
+
+struct unbound_set {
+    struct onnx_bytes slot[2 * UNBOUND_TRACK_MAX]; /* open addressing, half full at most */
+    uint64_t distinct;
+    bool overflow; /* more than UNBOUND_TRACK_MAX distinct: distinct is a lower bound */
+};
+
 /* One ONNX model's totals, for its summary record. */
-struct onnx_model {
+struct model_totals {
     uint64_t tensors, failed, broken, external;
+    uint64_t unknown, empty, not_tensors, weights_unsized;
     uint64_t kinds[ONNX_KIND_COUNT];
-    dmlt_u128 initializer_bytes, io_bytes, largest_bytes;
+    dmlt_u128 initializer_bytes, io_bytes, largest_bytes, weight_bytes;
+    uint64_t io_inputs, io_outputs;
+    bool io_complete;
     bool has_largest;
+    struct unbound_set *unbound;
+    struct outbuf unbound_list; /* JSON strings, or text, of the first UNBOUND_LIST_MAX */
     /* JSON: {"path":..,"name":..,"total_tensor_size_bytes":..} and
      * "path","path"; text: "name (path)" and "name, name" (the first
      * TEXT_LIST_MAX). */
@@ -34,7 +50,7 @@ enum { COL_KIND = 28, COL_TYPE = 40, COL_SIZES = 58, COL_STATUS = 94, TEXT_LIST_
 struct scan {
     struct cli_config *cfg;
     struct descriptor *d;
-    struct outbuf *out, rec, path, scratch;
+    struct outbuf *out, rec, path, scratch, shape;
     struct tally t;
     struct cli_error *e;
     bool failed_write;
@@ -44,8 +60,9 @@ struct scan {
     bool text;                /* --format text: a table per ONNX model */
     bool text_started;        /* text written: a blank line before the next */
     unsigned onnx_files;      /* ONNX models scanned */
+    uint64_t unknown;         /* their tensors of unknown size, all models */
     struct onnx_options onnx; /* --dim, --rank, --layout */
-    struct onnx_model model;
+    struct model_totals model;
     struct plat_map *map; /* the file being scanned */
 };
 
@@ -279,6 +296,128 @@ static const char *model_text(struct outbuf *b, struct onnx_bytes t)
     return b->failed ? "" : b->data;
 }
 
+/* ---- a model's shapes and symbols ------------------------------------------- */
+
+static bool same_bytes(struct onnx_bytes a, const char *b, size_t n)
+{
+    return a.n == n && (n == 0 || memcmp(a.p, b, n) == 0);
+}
+
+static bool symbol_bound(const struct onnx_options *o, struct onnx_bytes sym)
+{
+    for (unsigned k = 0; k < o->n_dims; k++)
+        if (same_bytes(sym, o->dims[k].name, o->dims[k].len))
+            return true;
+    return false;
+}
+
+/* Counts sym among the model's unbound symbols, once; the first
+ * UNBOUND_LIST_MAX go in the summary's list. */
+static void note_unbound(struct scan *s, struct onnx_bytes sym)
+{
+    struct model_totals *m = &s->model;
+    struct unbound_set *u = m->unbound;
+    uint64_t h = 14695981039346656037u; /* FNV-1a */
+    for (size_t i = 0; i < sym.n; i++)
+        h = (h ^ sym.p[i]) * 1099511628211u;
+    const size_t mask = 2 * UNBOUND_TRACK_MAX - 1;
+    size_t i = (size_t)h & mask;
+    while (u->slot[i].p != NULL) {
+        if (same_bytes(u->slot[i], (const char *)sym.p, sym.n))
+            return;
+        i = (i + 1) & mask;
+    }
+    if (u->distinct == UNBOUND_TRACK_MAX) {
+        u->overflow = true; /* maybe new, maybe not: told apart no more */
+        return;
+    }
+    u->slot[i] = sym;
+    if (u->distinct++ >= UNBOUND_LIST_MAX)
+        return;
+    if (m->unbound_list.len)
+        ob_puts(&m->unbound_list, s->text ? ", " : ",");
+    const char *text = model_text(&s->scratch, sym);
+    if (s->text)
+        ob_quoted_text(&m->unbound_list, text, SIZE_MAX);
+    else
+        ob_json_str(&m->unbound_list, text);
+}
+
+/* The record's "shape" into s->shape: the dims as the model gives them
+ * (numbers, symbols, null for a dim with neither), or null without a
+ * shape; each unbound symbol is noted. */
+static void read_shape(struct scan *s, const struct onnx_tensor *t)
+{
+    struct outbuf *b = &s->shape;
+    ob_reset(b);
+    if (t->form == ONNX_DIMS_NONE) {
+        ob_puts(b, "null");
+        return;
+    }
+    struct onnx_dim_iter it;
+    struct onnx_dim dim;
+    onnx_dims_begin(t, &it);
+    ob_putc(b, '[');
+    for (bool first = true; onnx_dims_next(&it, &dim); first = false) {
+        if (!first)
+            ob_putc(b, ',');
+        switch (dim.kind) {
+        case ONNX_DIM_VALUE:
+            if (dim.value < 0) {
+                ob_putc(b, '-');
+                ob_u64(b, 0 - (uint64_t)dim.value);
+            } else {
+                ob_u64(b, (uint64_t)dim.value);
+            }
+            break;
+        case ONNX_DIM_PARAM:
+            ob_json_str(b, model_text(&s->scratch, dim.param));
+            if (!symbol_bound(&s->onnx, dim.param))
+                note_unbound(s, dim.param);
+            break;
+        case ONNX_DIM_UNKNOWN:
+            ob_puts(b, "null");
+            break;
+        }
+    }
+    ob_putc(b, ']');
+}
+
+/* A graph input or output of the main graph: the model's own I/O (not a
+ * subgraph's). */
+static bool is_model_io(const struct onnx_tensor *t)
+{
+    return (t->kind == ONNX_INPUT && strncmp(t->path, "graph.input[", 12) == 0) ||
+           (t->kind == ONNX_OUTPUT && strncmp(t->path, "graph.output[", 13) == 0);
+}
+
+static bool is_weight(const struct onnx_tensor *t)
+{
+    return t->kind == ONNX_INITIALIZER || t->kind == ONNX_SPARSE_INITIALIZER ||
+           t->kind == ONNX_CONSTANT;
+}
+
+/* The totals a record adds to, whether it has a size (bytes) or not. */
+static void count_sizes(struct model_totals *m, const struct onnx_tensor *t, const dmlt_u128 *bytes)
+{
+    if (is_model_io(t)) {
+        if (t->kind == ONNX_INPUT)
+            m->io_inputs++;
+        else
+            m->io_outputs++;
+        if (bytes)
+            (void)dmlt_u128_add(m->io_bytes, *bytes, &m->io_bytes);
+        else
+            m->io_complete = false;
+    }
+    if (is_weight(t)) {
+        if (bytes)
+            (void)dmlt_u128_add(m->weight_bytes, *bytes, &m->weight_bytes);
+        else
+            m->weights_unsized++;
+    }
+}
+
 static void put_onnx_head(struct scan *s, const struct onnx_tensor *t,
                           const struct onnx_facts *facts)
 {
@@ -303,6 +442,8 @@ static void put_onnx_head(struct scan *s, const struct onnx_tensor *t,
         ob_json_str(out, facts->onnx_type);
     else
         ob_puts(out, "null");
+    ob_puts(out, ",\"shape\":");
+    ob_write(out, s->shape.data, s->shape.len);
 }
 
 /* A tensor for a person: its name, or its path when it has none. */
@@ -434,13 +575,14 @@ static void put_text_header(struct scan *s)
 static bool scan_onnx_tensor(void *ctx, const struct onnx_tensor *t)
 {
     struct scan *s = ctx;
-    struct onnx_model *m = &s->model;
+    struct model_totals *m = &s->model;
     struct cli_error e;
     struct onnx_facts facts;
     s->t.records++;
     m->tensors++;
     m->kinds[t->kind]++;
     ob_reset(&s->rec);
+    read_shape(s, t);
     bool ok = descriptor_from_onnx(t, &s->onnx, s->d, &facts, &e);
     if (ok) {
         s->d->cfg.json_opened = true; /* validate's keys follow the record's */
@@ -455,9 +597,16 @@ static bool scan_onnx_tensor(void *ctx, const struct onnx_tensor *t)
             render_error_member(s->out, &e);
             ob_puts(s->out, "}\n");
         }
-        results_note_failure(&s->t, 0, &e);
-        m->failed++;
-        remember_path(s, &m->failed_paths, m->failed, t);
+        count_sizes(m, t, NULL);
+        const enum onnx_verdict v = onnx_error_verdict(e.id);
+        m->unknown += v == ONNX_UNKNOWN;
+        m->empty += strcmp(e.id, cli_error_name(CLI_E_ZERO_SIZE)) == 0;
+        m->not_tensors += strcmp(e.id, cli_error_name(CLI_E_NOT_A_TENSOR)) == 0;
+        if (v == ONNX_DEFINITE || (v == ONNX_UNKNOWN && s->cfg->strict)) {
+            results_note_failure(&s->t, 0, &e);
+            m->failed++;
+            remember_path(s, &m->failed_paths, m->failed, t);
+        }
         return drain_if_full(s);
     }
     struct tensor_desc td;
@@ -509,9 +658,8 @@ static bool scan_onnx_tensor(void *ctx, const struct onnx_tensor *t)
     if (t->kind == ONNX_INITIALIZER || t->kind == ONNX_SPARSE_INITIALIZER) {
         (void)dmlt_u128_add(m->initializer_bytes, bytes, &m->initializer_bytes);
         m->external += t->external;
-    } else if (t->kind == ONNX_INPUT || t->kind == ONNX_OUTPUT) {
-        (void)dmlt_u128_add(m->io_bytes, bytes, &m->io_bytes);
     }
+    count_sizes(m, t, has_bytes ? &bytes : NULL);
     if (!m->has_largest || dmlt_u128_cmp(bytes, m->largest_bytes) > 0) {
         m->has_largest = true;
         m->largest_bytes = bytes;
@@ -548,7 +696,8 @@ static void text_label(struct outbuf *out, const char *label)
 }
 
 /* A list of text's totals: count, then the first few and how many more. */
-static void put_text_list(struct outbuf *out, uint64_t count, const struct outbuf *list)
+static void put_text_list(struct outbuf *out, uint64_t count, const struct outbuf *list,
+                          uint64_t shown)
 {
     ob_u64(out, count);
     if (count == 0) {
@@ -557,9 +706,9 @@ static void put_text_list(struct outbuf *out, uint64_t count, const struct outbu
     }
     ob_puts(out, ": ");
     ob_write(out, list->data, list->len);
-    if (count > TEXT_LIST_MAX) {
+    if (count > shown) {
         ob_puts(out, ", and ");
-        ob_u64(out, count - TEXT_LIST_MAX);
+        ob_u64(out, count - shown);
         ob_puts(out, " more");
     }
     ob_putc(out, '\n');
@@ -568,7 +717,7 @@ static void put_text_list(struct outbuf *out, uint64_t count, const struct outbu
 /* --format text: the model's totals, after its rows. */
 static void put_text_totals(struct scan *s)
 {
-    const struct onnx_model *m = &s->model;
+    const struct model_totals *m = &s->model;
     struct outbuf *out = s->out;
     ob_putc(out, '\n');
     text_label(out, "tensors");
@@ -592,6 +741,14 @@ static void put_text_totals(struct scan *s)
         ob_puts(out, " external (not read)");
     }
     ob_putc(out, '\n');
+    text_label(out, "weight bytes");
+    ob_bytes(out, m->weight_bytes);
+    if (m->weights_unsized) {
+        ob_puts(out, "; ");
+        ob_u64(out, m->weights_unsized);
+        ob_puts(out, " more without a DirectML size");
+    }
+    ob_putc(out, '\n');
     text_label(out, "I/O bytes");
     ob_bytes(out, m->io_bytes);
     for (unsigned k = 0; k < s->onnx.n_dims; k++) {
@@ -599,7 +756,12 @@ static void put_text_totals(struct scan *s)
         ob_puts(out, "--dim ");
         ob_quoted_text(out, s->cfg->dims[k], SIZE_MAX);
     }
-    ob_putc(out, '\n');
+    ob_puts(out, " (");
+    ob_u64(out, m->io_inputs);
+    ob_puts(out, m->io_inputs == 1 ? " input, " : " inputs, ");
+    ob_u64(out, m->io_outputs);
+    ob_puts(out, m->io_outputs == 1 ? " output" : " outputs");
+    ob_puts(out, m->io_complete ? ")\n" : "; incomplete: some sizes are unknown)\n");
     text_label(out, "largest");
     if (m->has_largest) {
         ob_write(out, m->largest.data, m->largest.len);
@@ -609,16 +771,33 @@ static void put_text_totals(struct scan *s)
     } else {
         ob_puts(out, "-\n");
     }
+    if (m->unbound->distinct) {
+        text_label(out, "unbound");
+        put_text_list(out, m->unbound->distinct, &m->unbound_list, UNBOUND_LIST_MAX);
+    }
+    if (m->unknown) {
+        text_label(out, "unknown");
+        ob_u64(out, m->unknown);
+        ob_puts(out,
+                s->cfg->strict ? " (failed: --strict)\n" : " (not failed; --strict fails them)\n");
+    }
+    if (m->empty || m->not_tensors) {
+        text_label(out, "not DirectML's");
+        ob_u64(out, m->empty);
+        ob_puts(out, " empty (a 0 dim), ");
+        ob_u64(out, m->not_tensors);
+        ob_puts(out, " not tensors\n");
+    }
     text_label(out, "broken");
-    put_text_list(out, m->broken, &m->broken_paths);
+    put_text_list(out, m->broken, &m->broken_paths, TEXT_LIST_MAX);
     text_label(out, "failed");
-    put_text_list(out, m->failed, &m->failed_paths);
+    put_text_list(out, m->failed, &m->failed_paths, TEXT_LIST_MAX);
 }
 
 /* {"summary":{...}}: the model's totals, after its records. */
 static void put_onnx_summary(struct scan *s)
 {
-    const struct onnx_model *m = &s->model;
+    const struct model_totals *m = &s->model;
     struct outbuf *out = s->out;
     ob_puts(out, "{\"summary\":{");
     if (s->multi) {
@@ -642,6 +821,33 @@ static void put_onnx_summary(struct scan *s)
     ob_u64(out, m->external);
     ob_puts(out, ",\"io_bytes\":");
     ob_u128(out, m->io_bytes);
+    ob_puts(out, ",\"io\":{\"inputs\":");
+    ob_u64(out, m->io_inputs);
+    ob_puts(out, ",\"outputs\":");
+    ob_u64(out, m->io_outputs);
+    ob_puts(out, ",\"bytes\":");
+    ob_u128(out, m->io_bytes);
+    ob_puts(out, ",\"complete\":");
+    ob_puts(out, m->io_complete ? "true" : "false");
+    ob_puts(out, "},\"weight_bytes\":");
+    ob_u128(out, m->weight_bytes);
+    ob_puts(out, ",\"weights_unsized\":");
+    ob_u64(out, m->weights_unsized);
+    ob_puts(out, ",\"unknown\":");
+    ob_u64(out, m->unknown);
+    ob_puts(out, ",\"empty\":");
+    ob_u64(out, m->empty);
+    ob_puts(out, ",\"not_tensors\":");
+    ob_u64(out, m->not_tensors);
+    ob_puts(out, ",\"unbound\":[");
+    if (m->unbound_list.len)
+        ob_write(out, m->unbound_list.data, m->unbound_list.len);
+    ob_puts(out, "],\"unbound_more\":");
+    const uint64_t listed =
+        m->unbound->distinct < UNBOUND_LIST_MAX ? m->unbound->distinct : UNBOUND_LIST_MAX;
+    ob_u64(out, m->unbound->distinct - listed);
+    if (m->unbound->overflow)
+        ob_puts(out, ",\"unbound_more_at_least\":true");
     ob_puts(out, ",\"largest\":");
     if (m->has_largest)
         ob_write(out, m->largest.data, m->largest.len);
@@ -673,11 +879,17 @@ static bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, str
     struct onnx_error oe;
     bool oom;
     s->onnx_files++;
-    struct onnx_model *m = &s->model;
+    struct model_totals *m = &s->model;
     m->tensors = m->failed = m->broken = m->external = 0;
+    m->unknown = m->empty = m->not_tensors = m->weights_unsized = 0;
+    m->io_inputs = m->io_outputs = 0;
+    m->io_complete = true;
     memset(m->kinds, 0, sizeof m->kinds);
     m->initializer_bytes = m->io_bytes = m->largest_bytes = dmlt_u128_from_u64(0);
+    m->weight_bytes = dmlt_u128_from_u64(0);
     m->has_largest = false;
+    memset(m->unbound, 0, sizeof *m->unbound);
+    ob_reset(&m->unbound_list);
     ob_reset(&m->largest);
     ob_reset(&m->broken_paths);
     ob_reset(&m->failed_paths);
@@ -690,6 +902,7 @@ static bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, str
             cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
         return false;
     }
+    s->unknown += m->unknown;
     if (s->text)
         put_text_totals(s);
     else
@@ -810,13 +1023,16 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     s.multi = cfg->n_files > 1;
     s.text = text;
     s.d = malloc(sizeof *s.d);
+    s.model.unbound = malloc(sizeof *s.model.unbound);
+    ob_init(&s.model.unbound_list);
+    ob_init(&s.shape);
     ob_init(&s.rec);
     ob_init(&s.path);
     ob_init(&s.scratch);
     ob_init(&s.model.largest);
     ob_init(&s.model.broken_paths);
     ob_init(&s.model.failed_paths);
-    bool ok = s.d != NULL;
+    bool ok = s.d != NULL && s.model.unbound != NULL;
     if (!ok)
         cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     unsigned bad_files = 0;
@@ -859,6 +1075,9 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
         }
     }
     free(s.d);
+    free(s.model.unbound);
+    ob_free(&s.model.unbound_list);
+    ob_free(&s.shape);
     ob_free(&s.rec);
     ob_free(&s.path);
     ob_free(&s.scratch);
@@ -877,6 +1096,12 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
                         ? (s.bindings ? "tensor descriptions and bindings" : "tensor descriptions")
                     : s.onnx_files == cfg->n_files - bad_files ? "tensors"
                                                                : "records");
+    if (s.unknown && !cfg->strict)
+        fprintf(cfg->err,
+                "dmltensor: scan: %llu tensor%s of unknown size (unbound or unknown dims, no "
+                "shape or no type): not failed; bind symbols with --dim, or fail on them with "
+                "--strict\n",
+                (unsigned long long)s.unknown, s.unknown == 1 ? "" : "s");
     if (s.t.failed || s.t.broken)
         cfg->exit_status = CLI_EXIT_RULE;
     if (bad_files) { /* records, as batch's failed ones: exit 2 would promise no output */
@@ -892,7 +1117,7 @@ const struct command cmd_scan = {
     .id = CMD_SCAN,
     .summary = "find and validate every tensor of a JSON document or an ONNX model",
     .usage = "dmltensor scan FILE|- [FILE...] [--dim NAME=VALUE]... [--rank R] [--layout L]\n"
-             "                     [--format jsonl|text]",
+             "                     [--strict] [--format jsonl|text]",
     .about = "Finds every DirectML tensor description (an object with DataType and\n"
              "Sizes) anywhere in a JSON document, such as a DxDispatch model, and writes\n"
              "one JSON line per description: its JSON path, dtype, sizes, strides and\n"
@@ -907,7 +1132,9 @@ const struct command cmd_scan = {
              "line per tensor of its graph and subgraphs (inputs, outputs, initializers,\n"
              "value_info, Constant nodes): path, name, kind, onnx_type, then the\n"
              "DirectML descriptor and validate's result, or an error (dtype_unsupported,\n"
-             "not_a_tensor, dim_unbound, ...); then one {\"summary\":...} line. Tensor\n"
+             "not_a_tensor, dim_unbound, ...); then one {\"summary\":...} line. Exit\n"
+             "status 1 for a definite DirectML problem only; a size that is only unknown\n"
+             "(an unbound symbol, no shape) is counted, and fails with --strict. Tensor\n"
              "data is never read: the file is mapped and weights are skipped unread.\n"
              "With several files, each line carries its \"file\".\n"
              "\n"

@@ -166,6 +166,10 @@ static const struct opt_def options[] = {
      "ONNX models: bind the symbolic dim NAME to VALUE (1..4294967295) in every tensor; repeat "
      "for each symbol (--dim batch=8)",
      NULL, NULL},
+    {"--strict", NULL, OPT_STRICT, GROUP_OUTPUT, CMD_BIT(CMD_SCAN), false,
+     "ONNX models: exit status 1 for a tensor whose size is unknown too (an unbound or unknown "
+     "dim, no shape, no type), not only for a definite DirectML problem",
+     NULL, NULL},
     {"--layout", "NAME", OPT_LAYOUT, GROUP_LAYOUT, CMD_BIT(CMD_SCAN), false,
      "ONNX models: strides of this memory order (nhwc, col-major, ...) for each tensor of a rank "
      "it fits; the others keep row-major, with a note",
@@ -280,6 +284,7 @@ static const char **slot_for(struct cli_config *cfg, enum opt_id id)
         return view_op(cfg, VOP_SPLIT);
     case OPT_HELP:
     case OPT_PROGRESS:
+    case OPT_STRICT:
         break;
     }
     return NULL;
@@ -367,6 +372,8 @@ static bool parse_options(int argc, char **argv, int first, struct cli_config *c
                                 "this option takes no value");
             if (o->id == OPT_PROGRESS)
                 cfg->progress = true;
+            else if (o->id == OPT_STRICT)
+                cfg->strict = true;
             continue;
         }
         const char *value;

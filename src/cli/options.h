@@ -31,6 +31,7 @@ enum opt_id {
     OPT_RANK,
     OPT_ROW_PITCH_ALIGN,
     OPT_SIZES,
+    OPT_STRICT,
     OPT_STRIDES,
     OPT_TOTAL_SIZE,
     OPT_VIEW,

@@ -149,12 +149,14 @@ bool descriptor_from_onnx(const struct onnx_tensor *t, struct onnx_options *o, s
     case ONNX_V_SPARSE_TENSOR:
         break;
     case ONNX_V_UNTYPED:
-        cli_fail(e, CLI_E_TYPE_UNKNOWN, NULL, NULL, "the model gives no type for this value");
+        cli_fail(e, CLI_E_TYPE_UNKNOWN, NULL, NULL,
+                 "the model declares no type for this value (ONNX allows it, as for a "
+                 "subgraph's outputs: the type is left to inference)");
         return false;
     case ONNX_V_OTHER_TYPE:
         cli_fail(e, CLI_E_TYPE_UNKNOWN, NULL, NULL,
-                 "a type this reader does not know (no tensor_type, sequence_type, map_type, "
-                 "optional_type or sparse_tensor_type)");
+                 "the model's type for this value has none of ONNX's cases (tensor_type, "
+                 "sequence_type, map_type, optional_type, sparse_tensor_type)");
         return false;
     case ONNX_V_SEQUENCE:
     case ONNX_V_MAP:
@@ -287,4 +289,21 @@ bool descriptor_from_onnx(const struct onnx_tensor *t, struct onnx_options *o, s
                  final_rank);
     }
     return true;
+}
+
+enum onnx_verdict onnx_error_verdict(const char *id)
+{
+    static const struct {
+        const char *id;
+        enum onnx_verdict verdict;
+    } table[] = {
+        {"dim_unbound", ONNX_UNKNOWN},        {"dim_unknown", ONNX_UNKNOWN},
+        {"shape_unknown", ONNX_UNKNOWN},      {"type_unknown", ONNX_UNKNOWN},
+        {"shape_not_inferred", ONNX_UNKNOWN}, {"zero_size", ONNX_NO_CONCERN},
+        {"not_a_tensor", ONNX_NO_CONCERN},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (strcmp(id, table[i].id) == 0)
+            return table[i].verdict;
+    return ONNX_DEFINITE;
 }

@@ -43,4 +43,13 @@ struct onnx_facts {
 bool descriptor_from_onnx(const struct onnx_tensor *t, struct onnx_options *o, struct descriptor *d,
                           struct onnx_facts *facts, struct cli_error *e);
 
+/* What an error record of scan means for its exit status: a definite
+ * DirectML problem (exit status 1: dtype_unsupported, too_many_dims,
+ * dim_too_large, dim_negative, ...), only unknown (dims unbound or
+ * unknown, no shape, no type, not inferred: counted, exit status 1 only
+ * with --strict), or no DirectML concern (an empty tensor, a sequence or
+ * map: counted only). */
+enum onnx_verdict { ONNX_DEFINITE, ONNX_UNKNOWN, ONNX_NO_CONCERN };
+enum onnx_verdict onnx_error_verdict(const char *id);
+
 #endif
