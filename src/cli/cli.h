@@ -64,8 +64,10 @@ struct cli_config {
     const char *input;  /* batch, scan: FILE, or "-" (scan: the first of files) */
     const char **files; /* scan FILE...: n_files of them (room for argc) */
     unsigned n_files;
-    const char *dims[MAX_REPEAT]; /* scan --dim NAME=VALUE, repeatable */
+    const char **dims; /* scan --dim NAME=VALUE, any number (argc entries) */
     unsigned n_dims;
+    const char **shapes; /* scan --shape NAME=D1,D2,..., any number (argc entries) */
+    unsigned n_shapes;
     bool progress;  /* batch --progress */
     bool strict;    /* scan --strict: an unknown size fails too */
     FILE *in, *err; /* stdin and stderr, as cli_main got them */

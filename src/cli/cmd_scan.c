@@ -303,14 +303,6 @@ static bool same_bytes(struct onnx_bytes a, const char *b, size_t n)
     return a.n == n && (n == 0 || memcmp(a.p, b, n) == 0);
 }
 
-static bool symbol_bound(const struct onnx_options *o, struct onnx_bytes sym)
-{
-    for (unsigned k = 0; k < o->n_dims; k++)
-        if (same_bytes(sym, o->dims[k].name, o->dims[k].len))
-            return true;
-    return false;
-}
-
 /* Counts sym among the model's unbound symbols, once; the first
  * UNBOUND_LIST_MAX go in the summary's list. */
 static void note_unbound(struct scan *s, struct onnx_bytes sym)
@@ -354,6 +346,9 @@ static void read_shape(struct scan *s, const struct onnx_tensor *t)
         ob_puts(b, "null");
         return;
     }
+    /* A value whose --shape is given leaves no symbol to bind. */
+    const bool given = t->has_name && onnx_in_main_graph(t) &&
+                       onnx_shape_given(&s->onnx, t->name.p, t->name.n) != NULL;
     struct onnx_dim_iter it;
     struct onnx_dim dim;
     onnx_dims_begin(t, &it);
@@ -372,7 +367,7 @@ static void read_shape(struct scan *s, const struct onnx_tensor *t)
             break;
         case ONNX_DIM_PARAM:
             ob_json_str(b, model_text(&s->scratch, dim.param));
-            if (!symbol_bound(&s->onnx, dim.param))
+            if (!given && onnx_dim_bound(&s->onnx, dim.param.p, dim.param.n) == NULL)
                 note_unbound(s, dim.param);
             break;
         case ONNX_DIM_UNKNOWN:
@@ -874,8 +869,34 @@ static void release_map(void *ctx, size_t upto)
     plat_map_release(s->map, upto);
 }
 
+/* --shape against the model, before any record: a conflict is the file's
+ * error (exit status 2 for one file). */
+struct shape_pass {
+    struct scan *s;
+    struct cli_error *e;
+    bool conflict;
+};
+
+static bool check_shape(void *ctx, const struct onnx_tensor *t)
+{
+    struct shape_pass *p = ctx;
+    if (onnx_shape_check(t, &p->s->onnx, p->e))
+        return true;
+    p->conflict = true;
+    return false;
+}
+
 static bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, struct cli_error *e)
 {
+    if (s->onnx.n_shapes) {
+        struct shape_pass pass = {s, e, false};
+        struct onnx_error oe;
+        bool oom = false;
+        if (!onnx_walk(data, len, check_shape, NULL, &pass, &oe, &oom))
+            return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+        if (pass.conflict)
+            return false;
+    }
     struct onnx_error oe;
     bool oom;
     s->onnx_files++;
@@ -1015,8 +1036,10 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     }
     struct scan s;
     memset(&s, 0, sizeof s);
-    if (!onnx_options_read(cfg, &s.onnx, e))
+    if (!onnx_options_read(cfg, &s.onnx, e)) {
+        onnx_options_free(&s.onnx);
         return false;
+    }
     s.cfg = cfg;
     s.out = out;
     s.e = e;
@@ -1084,13 +1107,21 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     ob_free(&s.model.largest);
     ob_free(&s.model.broken_paths);
     ob_free(&s.model.failed_paths);
-    if (!ok)
+    if (!ok) {
+        onnx_options_free(&s.onnx);
         return false;
+    }
     for (unsigned k = 0; s.onnx_files && k < s.onnx.n_dims; k++)
         if (!s.onnx.dims[k].used)
             fprintf(cfg->err,
                     "dmltensor: scan: --dim %s: no tensor has the symbolic dim \"%.*s\"\n",
-                    cfg->dims[k], (int)s.onnx.dims[k].len, s.onnx.dims[k].name);
+                    s.onnx.dims[k].text, (int)s.onnx.dims[k].len, s.onnx.dims[k].name);
+    for (unsigned k = 0; s.onnx_files && k < s.onnx.n_shapes; k++)
+        if (!s.onnx.shapes[k].used)
+            fprintf(cfg->err,
+                    "dmltensor: scan: --shape %s: the main graph has no tensor \"%.*s\"\n",
+                    s.onnx.shapes[k].text, (int)s.onnx.shapes[k].len, s.onnx.shapes[k].name);
+    onnx_options_free(&s.onnx);
     results_summary(cfg, &s.t,
                     s.onnx_files == 0
                         ? (s.bindings ? "tensor descriptions and bindings" : "tensor descriptions")

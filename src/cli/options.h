@@ -30,6 +30,7 @@ enum opt_id {
     OPT_PROGRESS,
     OPT_RANK,
     OPT_ROW_PITCH_ALIGN,
+    OPT_SHAPE,
     OPT_SIZES,
     OPT_STRICT,
     OPT_STRIDES,

@@ -8,33 +8,124 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* Names as bytes: shorter first, then memcmp (any order does for bsearch). */
+static int compare_names(const char *a, size_t an, const char *b, size_t bn)
+{
+    if (an != bn)
+        return an < bn ? -1 : 1;
+    return an ? memcmp(a, b, an) : 0;
+}
+
+static int compare_dims(const void *a, const void *b)
+{
+    const struct onnx_dim_binding *x = a, *y = b;
+    return compare_names(x->name, x->len, y->name, y->len);
+}
+
+static int compare_shapes(const void *a, const void *b)
+{
+    const struct onnx_shape_binding *x = a, *y = b;
+    return compare_names(x->name, x->len, y->name, y->len);
+}
+
+struct onnx_dim_binding *onnx_dim_bound(const struct onnx_options *o, const void *p, size_t n)
+{
+    const struct onnx_dim_binding key = {.name = p, .len = n};
+    return o->n_dims ? bsearch(&key, o->dims, o->n_dims, sizeof o->dims[0], compare_dims) : NULL;
+}
+
+struct onnx_shape_binding *onnx_shape_given(const struct onnx_options *o, const void *p, size_t n)
+{
+    const struct onnx_shape_binding key = {.name = p, .len = n};
+    return o->n_shapes ? bsearch(&key, o->shapes, o->n_shapes, sizeof o->shapes[0], compare_shapes)
+                       : NULL;
+}
+
+/* "NAME=..." split at its last '=' (a name may hold one; a value never). */
+static bool split_named(const char *text, const char *option, const char *example,
+                        const char **value, size_t *len, struct cli_error *e)
+{
+    const char *eq = strrchr(text, '=');
+    if (eq == NULL || eq == text) {
+        cli_fail(e, CLI_E_BAD_DIMENSION, option, text,
+                 eq ? "no name before =" : "expected NAME=VALUE");
+        cli_hint(e, "%s", example);
+        return false;
+    }
+    *value = eq + 1;
+    *len = (size_t)(eq - text);
+    return true;
+}
+
+static bool read_dims(const struct cli_config *cfg, struct onnx_options *o, struct cli_error *e)
+{
+    for (unsigned i = 0; i < cfg->n_dims; i++) {
+        const char *text = cfg->dims[i], *value;
+        struct onnx_dim_binding *b = &o->dims[i];
+        if (!split_named(text, "--dim", "--dim batch=8 binds the symbolic dim \"batch\" to 8",
+                         &value, &b->len, e) ||
+            !parse_uint(value, strlen(value), 1, UINT32_MAX, &b->value, e, "--dim", text, NULL,
+                        "sizes"))
+            return false;
+        b->name = text;
+        b->text = text;
+    }
+    o->n_dims = cfg->n_dims;
+    qsort(o->dims, o->n_dims, sizeof o->dims[0], compare_dims);
+    for (unsigned i = 1; i < o->n_dims; i++)
+        if (compare_dims(&o->dims[i - 1], &o->dims[i]) == 0)
+            return cli_fail(e, CLI_E_DUPLICATE_OPTION, "--dim", o->dims[i].text,
+                            "binds \"%.*s\" a second time",
+                            (int)(o->dims[i].len < 100 ? o->dims[i].len : 100), o->dims[i].name);
+    return true;
+}
+
+static bool read_shapes(const struct cli_config *cfg, struct onnx_options *o, struct cli_error *e)
+{
+    for (unsigned i = 0; i < cfg->n_shapes; i++) {
+        const char *text = cfg->shapes[i], *value;
+        struct onnx_shape_binding *b = &o->shapes[i];
+        if (!split_named(text, "--shape",
+                         "--shape state=2,1,128 gives the value \"state\" the sizes 2,1,128",
+                         &value, &b->len, e) ||
+            !parse_uint_list("--shape", value, 1, UINT32_MAX, ONNX_SHAPE_MAX_RANK, b->dims,
+                             &b->rank, e, "dim", "sizes"))
+            return false;
+        b->name = text;
+        b->text = text;
+    }
+    o->n_shapes = cfg->n_shapes;
+    qsort(o->shapes, o->n_shapes, sizeof o->shapes[0], compare_shapes);
+    for (unsigned i = 1; i < o->n_shapes; i++)
+        if (compare_shapes(&o->shapes[i - 1], &o->shapes[i]) == 0)
+            return cli_fail(e, CLI_E_DUPLICATE_OPTION, "--shape", o->shapes[i].text,
+                            "gives \"%.*s\" a second shape",
+                            (int)(o->shapes[i].len < 100 ? o->shapes[i].len : 100),
+                            o->shapes[i].name);
+    return true;
+}
+
+void onnx_options_free(struct onnx_options *o)
+{
+    free(o->dims);
+    free(o->shapes);
+    o->dims = NULL;
+    o->shapes = NULL;
+    o->n_dims = o->n_shapes = 0;
+}
 
 bool onnx_options_read(const struct cli_config *cfg, struct onnx_options *o, struct cli_error *e)
 {
     memset(o, 0, sizeof *o);
-    for (unsigned i = 0; i < cfg->n_dims; i++) {
-        const char *text = cfg->dims[i];
-        const char *eq = strchr(text, '=');
-        if (eq == NULL || eq == text) {
-            cli_fail(e, CLI_E_BAD_DIMENSION, "--dim", text,
-                     eq ? "no name before =" : "expected NAME=VALUE");
-            cli_hint(e, "--dim batch=8 binds the symbolic dim \"batch\" to 8");
-            return false;
-        }
-        uint64_t v;
-        if (!parse_uint(eq + 1, strlen(eq + 1), 1, UINT32_MAX, &v, e, "--dim", text, NULL, "sizes"))
-            return false;
-        const size_t len = (size_t)(eq - text);
-        for (unsigned k = 0; k < o->n_dims; k++)
-            if (o->dims[k].len == len && memcmp(o->dims[k].name, text, len) == 0)
-                return cli_fail(e, CLI_E_DUPLICATE_OPTION, "--dim", text,
-                                "binds \"%.*s\" a second time", (int)(len < 100 ? len : 100), text);
-        o->dims[o->n_dims].name = text;
-        o->dims[o->n_dims].len = len;
-        o->dims[o->n_dims].value = v;
-        o->n_dims++;
-    }
+    o->dims = calloc(cfg->n_dims ? cfg->n_dims : 1, sizeof o->dims[0]);
+    o->shapes = calloc(cfg->n_shapes ? cfg->n_shapes : 1, sizeof o->shapes[0]);
+    if (o->dims == NULL || o->shapes == NULL)
+        return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+    if (!read_dims(cfg, o, e) || !read_shapes(cfg, o, e))
+        return false;
     if (cfg->t.rank) {
         uint64_t r;
         if (!parse_uint(cfg->t.rank, strlen(cfg->t.rank), 1, DMLT_MAX_RANK, &r, e, "--rank",
@@ -125,6 +216,34 @@ static bool put_u64_text(struct descriptor *d, uint64_t v, struct cli_error *e)
     return descriptor_text_put(d, buf, (size_t)(end - buf), "sizes", e);
 }
 
+/* As the command line: --dtype (set already), --sizes, --rank, --layout. */
+static bool sizes_to_descriptor(const uint64_t *sizes, unsigned rank, const struct onnx_options *o,
+                                struct descriptor *d, struct onnx_facts *facts, struct cli_error *e)
+{
+    d->cfg.t.sizes = descriptor_text_begin(d);
+    for (unsigned i = 0; i < rank; i++)
+        if ((i && !descriptor_text_put(d, ",", 1, "sizes", e)) || !put_u64_text(d, sizes[i], e))
+            return false;
+    if (!descriptor_text_end(d, "sizes", e))
+        return false;
+    unsigned final_rank = rank;
+    if (o->rank && o->rank_value > rank) {
+        d->cfg.t.rank = o->rank;
+        final_rank = o->rank_value;
+    } else if (o->rank && o->rank_value < rank) {
+        note(facts, "rank %u is over --rank %u: not padded", rank, o->rank_value);
+    }
+    if (o->layout) {
+        unsigned order[DMLT_MAX_RANK];
+        if (dmlt_layout_parse(o->layout, strlen(o->layout), final_rank, order) == DMLT_OK)
+            d->cfg.t.layout = o->layout;
+        else
+            note(facts, "--layout %.60s does not fit rank %u: row-major strides", o->layout,
+                 final_rank);
+    }
+    return true;
+}
+
 bool descriptor_from_onnx(const struct onnx_tensor *t, struct onnx_options *o, struct descriptor *d,
                           struct onnx_facts *facts, struct cli_error *e)
 {
@@ -185,6 +304,20 @@ bool descriptor_from_onnx(const struct onnx_tensor *t, struct onnx_options *o, s
     if (t->value == ONNX_V_SPARSE_TENSOR)
         note(facts, "sparse: these are the dense tensor's sizes; its values and indices are "
                     "stored apart");
+    d->cfg.t.dtype = dtype;
+    struct onnx_shape_binding *given =
+        t->has_name && onnx_in_main_graph(t) ? onnx_shape_given(o, t->name.p, t->name.n) : NULL;
+    if (given) { /* checked against the model's dims already (onnx_shape_check) */
+        given->used = true;
+        if (given->rank > DMLT_MAX_RANK) {
+            cli_fail(e, CLI_E_TOO_MANY_DIMS, NULL, NULL,
+                     "rank %u (--shape): a DirectML tensor has 1..%d dims", given->rank,
+                     DMLT_MAX_RANK);
+            return false;
+        }
+        note(facts, "sizes from --shape %.150s", given->text);
+        return sizes_to_descriptor(given->dims, given->rank, o, d, facts, e);
+    }
     if (t->form == ONNX_DIMS_NONE) {
         cli_fail(e, CLI_E_SHAPE_UNKNOWN, NULL, NULL,
                  "the model gives no shape for this value (its rank is unknown)");
@@ -214,11 +347,8 @@ bool descriptor_from_onnx(const struct onnx_tensor *t, struct onnx_options *o, s
                      "dim %u is unknown (the model gives neither a value nor a symbol)", i);
             return false;
         case ONNX_DIM_PARAM: {
-            unsigned k = 0;
-            while (k < o->n_dims && (o->dims[k].len != dim.param.n ||
-                                     memcmp(o->dims[k].name, dim.param.p, dim.param.n) != 0))
-                k++;
-            if (k == o->n_dims) {
+            struct onnx_dim_binding *b = onnx_dim_bound(o, dim.param.p, dim.param.n);
+            if (b == NULL) {
                 if (n_unbound++ < 4) {
                     int w = snprintf(unbound + unbound_len, sizeof unbound - unbound_len,
                                      "%s\"%.*s\"", unbound_len ? ", " : "", shown(dim.param.n),
@@ -228,8 +358,8 @@ bool descriptor_from_onnx(const struct onnx_tensor *t, struct onnx_options *o, s
                 }
                 continue;
             }
-            o->dims[k].used = true;
-            v = o->dims[k].value;
+            b->used = true;
+            v = b->value;
             break;
         }
         case ONNX_DIM_VALUE:
@@ -264,31 +394,7 @@ bool descriptor_from_onnx(const struct onnx_tensor *t, struct onnx_options *o, s
         sizes[rank++] = 1;
         note(facts, "a scalar (rank 0): sizes [1]");
     }
-
-    /* As the command line: --dtype, --sizes, --rank, --layout. */
-    d->cfg.t.dtype = dtype;
-    d->cfg.t.sizes = descriptor_text_begin(d);
-    for (unsigned i = 0; i < rank; i++)
-        if ((i && !descriptor_text_put(d, ",", 1, "sizes", e)) || !put_u64_text(d, sizes[i], e))
-            return false;
-    if (!descriptor_text_end(d, "sizes", e))
-        return false;
-    unsigned final_rank = rank;
-    if (o->rank && o->rank_value > rank) {
-        d->cfg.t.rank = o->rank;
-        final_rank = o->rank_value;
-    } else if (o->rank && o->rank_value < rank) {
-        note(facts, "rank %u is over --rank %u: not padded", rank, o->rank_value);
-    }
-    if (o->layout) {
-        unsigned order[DMLT_MAX_RANK];
-        if (dmlt_layout_parse(o->layout, strlen(o->layout), final_rank, order) == DMLT_OK)
-            d->cfg.t.layout = o->layout;
-        else
-            note(facts, "--layout %.60s does not fit rank %u: row-major strides", o->layout,
-                 final_rank);
-    }
-    return true;
+    return sizes_to_descriptor(sizes, rank, o, d, facts, e);
 }
 
 enum onnx_verdict onnx_error_verdict(const char *id)
@@ -306,4 +412,46 @@ enum onnx_verdict onnx_error_verdict(const char *id)
         if (strcmp(id, table[i].id) == 0)
             return table[i].verdict;
     return ONNX_DEFINITE;
+}
+
+bool onnx_in_main_graph(const struct onnx_tensor *t)
+{
+    return strncmp(t->path, "graph.", 6) == 0 && strncmp(t->path, "graph.node[", 11) != 0;
+}
+
+bool onnx_shape_check(const struct onnx_tensor *t, struct onnx_options *o, struct cli_error *e)
+{
+    if (!t->has_name || !onnx_in_main_graph(t))
+        return true;
+    const struct onnx_shape_binding *b = onnx_shape_given(o, t->name.p, t->name.n);
+    if (b == NULL || t->form == ONNX_DIMS_NONE)
+        return true;
+    if (t->rank != b->rank) {
+        cli_fail(e, CLI_E_SHAPE_CONFLICT, "--shape", b->text,
+                 "%s has %llu dims in the model (%s), not %u", "the value",
+                 (unsigned long long)t->rank, t->path, b->rank);
+        return false;
+    }
+    struct onnx_dim_iter it;
+    struct onnx_dim dim;
+    onnx_dims_begin(t, &it);
+    for (unsigned i = 0; onnx_dims_next(&it, &dim); i++) {
+        uint64_t want = b->dims[i];
+        if (dim.kind == ONNX_DIM_PARAM) {
+            const struct onnx_dim_binding *d = onnx_dim_bound(o, dim.param.p, dim.param.n);
+            if (d == NULL || d->value == want)
+                continue;
+            cli_fail(e, CLI_E_SHAPE_CONFLICT, "--shape", b->text,
+                     "dim %u is the symbol \"%.*s\", which %s binds to %llu", i, shown(dim.param.n),
+                     (const char *)dim.param.p, d->text, (unsigned long long)d->value);
+            return false;
+        }
+        if (dim.kind == ONNX_DIM_VALUE && (dim.value < 0 || (uint64_t)dim.value != want)) {
+            cli_fail(e, CLI_E_SHAPE_CONFLICT, "--shape", b->text,
+                     "dim %u is %lld in the model (%s), not %llu", i, (long long)dim.value, t->path,
+                     (unsigned long long)want);
+            return false;
+        }
+    }
+    return true;
 }

@@ -52,7 +52,7 @@ _dmltensor_options()
     batch)
         echo '--progress --help' ;;
     scan)
-        echo '--dim --rank --layout --format --strict --help' ;;
+        echo '--dim --shape --rank --layout --format --strict --help' ;;
     dtypes)
         echo '--format --help' ;;
     layouts)
