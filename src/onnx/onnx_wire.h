@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "onnx_common.h"
+
 /* Messages nested in messages (graphs in attributes in nodes in graphs...). */
 #define ONNX_MAX_DEPTH 64
 
@@ -29,24 +31,6 @@ enum onnx_kind {
     ONNX_VALUE_INFO,
     ONNX_CONSTANT,
     ONNX_KIND_COUNT
-};
-
-/* What a value is: a tensor, or (TypeProto's other cases) not one. */
-enum onnx_value {
-    ONNX_V_TENSOR,
-    ONNX_V_SPARSE_TENSOR, /* a sparse initializer or Constant sparse_value: dense dims */
-    ONNX_V_UNTYPED,       /* a ValueInfoProto without a type */
-    ONNX_V_SEQUENCE,
-    ONNX_V_MAP,
-    ONNX_V_OPTIONAL,
-    ONNX_V_SPARSE_TYPE, /* TypeProto.sparse_tensor_type */
-    ONNX_V_OTHER_TYPE   /* a TypeProto of a case this reader does not know */
-};
-
-/* Bytes inside the model (not NUL-terminated). */
-struct onnx_bytes {
-    const uint8_t *p;
-    size_t n;
 };
 
 /* Where a value's dims are: which message, and how to read them. */
@@ -73,12 +57,6 @@ struct onnx_tensor {
     bool external;  /* data_location EXTERNAL: its data is in another file */
 };
 
-struct onnx_dim {
-    enum { ONNX_DIM_VALUE, ONNX_DIM_PARAM, ONNX_DIM_UNKNOWN } kind;
-    int64_t value;
-    struct onnx_bytes param; /* ONNX_DIM_PARAM: the symbol, "N" */
-};
-
 /* Reads a tensor's dims in order. The walk checked the bytes already. */
 struct onnx_dim_iter {
     const struct onnx_tensor *t;
@@ -93,11 +71,6 @@ bool onnx_dims_next(struct onnx_dim_iter *it, struct onnx_dim *d);
 const char *onnx_type_name(int32_t elem_type);
 /* "input", "output", "initializer", ... */
 const char *onnx_kind_name(enum onnx_kind kind);
-
-struct onnx_error {
-    size_t offset; /* the byte at fault, from the start of the file */
-    char message[200];
-};
 
 /* Called once per value; false stops the walk (onnx_walk then returns
  * true with *stopped set). */

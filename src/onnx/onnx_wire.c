@@ -25,30 +25,16 @@
  * most 10 bytes). Every read is bounded by the end of the enclosing
  * message, which is bounded by the file. */
 #include "onnx_wire.h"
-#include "errors.h" /* DMLT_PRINTF */
-#include "outbuf.h"
+#include "pb.h"
 
-#include <stdarg.h>
-#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#define MAX_FIELD 536870911u /* 2^29 - 1 */
-
-enum { WT_VARINT = 0, WT_FIXED64 = 1, WT_LEN = 2, WT_FIXED32 = 5 };
-
-/* A message being read: bytes [pos, end) of base. */
-struct pb {
-    const uint8_t *base;
-    size_t pos, end;
-};
-
-/* One field: its number, wire type, where its tag is, and its value (a
- * varint) or its contents [start, end) (length-delimited). */
-struct field {
-    unsigned number, wt;
-    size_t at;
-    uint64_t v;
-    size_t start, end;
+/* The path of the value being read: grows as the walk goes down. */
+struct path {
+    char *data;
+    size_t len, cap;
+    bool failed; /* out of memory: the walk stops */
 };
 
 struct walk {
@@ -56,157 +42,102 @@ struct walk {
     onnx_tensor_fn fn;
     onnx_release_fn release;
     void *ctx;
-    struct outbuf path;
+    struct path path;
     struct onnx_error *err;
     unsigned depth;
     bool stop;
 };
 
-static bool fail(struct onnx_error *err, size_t at, const char *fmt, ...) DMLT_PRINTF(3, 4);
-
-static bool fail(struct onnx_error *err, size_t at, const char *fmt, ...)
-{
-    if (err == NULL)
-        return false;
-    err->offset = at;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
-    va_end(ap);
-    return false;
-}
-
-static bool get_varint(struct pb *r, uint64_t *v, struct onnx_error *err)
-{
-    const size_t at = r->pos;
-    uint64_t x = 0;
-    for (unsigned i = 0; i < 10; i++) {
-        if (r->pos >= r->end)
-            return fail(err, at, "a varint runs past the end of its message (at byte %zu)", r->end);
-        const uint8_t b = r->base[r->pos++];
-        x |= (uint64_t)(b & 0x7f) << (7 * i); /* bits past 64 are dropped, as protobuf does */
-        if ((b & 0x80) == 0) {
-            *v = x;
-            return true;
-        }
-    }
-    return fail(err, at, "a varint longer than 10 bytes");
-}
-
-static bool next_field(struct pb *r, struct field *f, struct onnx_error *err)
-{
-    f->at = r->pos;
-    uint64_t tag = 0;
-    if (!get_varint(r, &tag, err))
-        return false;
-    const uint64_t number = tag >> 3;
-    f->wt = (unsigned)(tag & 7);
-    if (number == 0 || number > MAX_FIELD)
-        return fail(err, f->at, "field number %llu (protobuf's are 1..%u)",
-                    (unsigned long long)number, MAX_FIELD);
-    f->number = (unsigned)number;
-    f->v = 0;
-    f->start = f->end = r->pos;
-    switch (f->wt) {
-    case WT_VARINT:
-        return get_varint(r, &f->v, err);
-    case WT_FIXED64:
-    case WT_FIXED32: {
-        const size_t n = f->wt == WT_FIXED64 ? 8 : 4;
-        if (r->end - r->pos < n)
-            return fail(err, f->at, "field %u: a %zu-byte value runs past the end of its message",
-                        f->number, n);
-        r->pos += n;
-        return true;
-    }
-    case WT_LEN: {
-        const size_t len_at = r->pos;
-        uint64_t len = 0;
-        if (!get_varint(r, &len, err))
-            return false;
-        if (len > r->end - r->pos)
-            return fail(err, len_at,
-                        "field %u: a length of %llu bytes runs past the end of its message "
-                        "(%zu bytes left)",
-                        f->number, (unsigned long long)len, r->end - r->pos);
-        f->start = r->pos;
-        f->end = r->pos + (size_t)len;
-        r->pos = f->end;
-        return true;
-    }
-    case 3:
-    case 4:
-        return fail(err, f->at, "field %u: wire type %u (a group) is not used by ONNX", f->number,
-                    f->wt);
-    default:
-        return fail(err, f->at, "field %u: wire type %u is not a protobuf wire type", f->number,
-                    f->wt);
-    }
-}
-
-static bool want_wt(const struct field *f, unsigned wt, const char *what, struct onnx_error *err)
-{
-    if (f->wt == wt)
-        return true;
-    return fail(err, f->at, "%s (field %u) has wire type %u, not %u", what, f->number, f->wt, wt);
-}
-
 /* A repeated int64 (dims): one varint, or a packed run of them. Adds the
  * count to *n. */
-static bool count_int64s(const uint8_t *base, const struct field *f, const char *what, uint64_t *n,
-                         struct onnx_error *err)
+static bool count_int64s(const uint8_t *base, const struct pb_field *f, const char *what,
+                         uint64_t *n, struct onnx_error *err)
 {
-    if (f->wt == WT_VARINT) {
+    if (f->wt == PB_VARINT) {
         (*n)++;
         return true;
     }
-    if (!want_wt(f, WT_LEN, what, err))
+    if (!pb_want(f, PB_LEN, what, err))
         return false;
     struct pb r = {base, f->start, f->end};
     while (r.pos < r.end) {
         uint64_t v;
-        if (!get_varint(&r, &v, err))
+        if (!pb_varint(&r, &v, err))
             return false;
         (*n)++;
     }
     return true;
 }
 
-static bool bytes_are(const uint8_t *base, const struct field *f, const char *s)
-{
-    const size_t n = strlen(s);
-    return f->end - f->start == n && memcmp(base + f->start, s, n) == 0;
-}
-
-static struct onnx_bytes bytes_of(const uint8_t *base, const struct field *f)
-{
-    struct onnx_bytes b = {base + f->start, f->end - f->start};
-    return b;
-}
-
 /* ---- the path ------------------------------------------------------------ */
 
 /* Text from the model in a path: a NUL would end it early, so it is shown
  * as '?'; everything else goes as it is (JSON output escapes it). */
+static void path_put(struct path *b, const char *s, size_t n)
+{
+    if (b->failed)
+        return;
+    if (b->cap - b->len < n) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap - b->len < n) {
+            if (cap > SIZE_MAX / 2) {
+                b->failed = true;
+                return;
+            }
+            cap *= 2;
+        }
+        char *p = realloc(b->data, cap);
+        if (p == NULL) {
+            b->failed = true;
+            return;
+        }
+        b->data = p;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+}
+
+static void path_putc(struct walk *w, char c)
+{
+    path_put(&w->path, &c, 1);
+}
+
+static void path_puts(struct walk *w, const char *s)
+{
+    path_put(&w->path, s, strlen(s));
+}
+
+static void path_u64(struct walk *w, uint64_t v)
+{
+    char digits[20];
+    size_t n = 0;
+    do {
+        digits[sizeof digits - ++n] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v != 0);
+    path_put(&w->path, digits + sizeof digits - n, n);
+}
+
 static void path_put_bytes(struct walk *w, const uint8_t *p, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        ob_putc(&w->path, (char)(p[i] ? p[i] : '?'));
+        path_putc(w, (char)(p[i] ? p[i] : '?'));
 }
 
 static void path_push_index(struct walk *w, const char *name, uint64_t i)
 {
-    ob_putc(&w->path, '.');
-    ob_puts(&w->path, name);
-    ob_putc(&w->path, '[');
-    ob_u64(&w->path, i);
-    ob_putc(&w->path, ']');
+    path_putc(w, '.');
+    path_puts(w, name);
+    path_putc(w, '[');
+    path_u64(w, i);
+    path_putc(w, ']');
 }
 
 static bool enter(struct walk *w, size_t at)
 {
     if (++w->depth > ONNX_MAX_DEPTH)
-        return fail(w->err, at, "messages nested deeper than %d", ONNX_MAX_DEPTH);
+        return pb_fail(w->err, at, "messages nested deeper than %d", ONNX_MAX_DEPTH);
     return true;
 }
 
@@ -214,7 +145,7 @@ static bool emit(struct walk *w, struct onnx_tensor *t)
 {
     if (w->fn == NULL)
         return true;
-    ob_putc(&w->path, '\0');
+    path_putc(w, '\0');
     if (w->path.failed)
         return false;
     t->path = w->path.data;
@@ -238,9 +169,9 @@ static bool read_tensor(struct walk *w, size_t start, size_t end, struct onnx_te
     t->field = 1;
     t->rank = 0;
     struct pb r = {w->base, start, end};
-    struct field f = {0};
+    struct pb_field f = {0};
     while (r.pos < r.end) {
-        if (!next_field(&r, &f, w->err))
+        if (!pb_next(&r, &f, w->err))
             return false;
         switch (f.number) {
         case 1:
@@ -248,25 +179,25 @@ static bool read_tensor(struct walk *w, size_t start, size_t end, struct onnx_te
                 return false;
             break;
         case 2:
-            if (!want_wt(&f, WT_VARINT, "TensorProto.data_type", w->err))
+            if (!pb_want(&f, PB_VARINT, "TensorProto.data_type", w->err))
                 return false;
             t->has_elem_type = true;
             t->elem_type = (int32_t)(uint32_t)f.v;
             break;
         case 8:
-            if (!want_wt(&f, WT_LEN, "TensorProto.name", w->err))
+            if (!pb_want(&f, PB_LEN, "TensorProto.name", w->err))
                 return false;
-            t->name = bytes_of(w->base, &f);
+            t->name = pb_bytes(w->base, &f);
             t->has_name = true;
             break;
         case 14:
-            if (!want_wt(&f, WT_VARINT, "TensorProto.data_location", w->err))
+            if (!pb_want(&f, PB_VARINT, "TensorProto.data_location", w->err))
                 return false;
             t->external = f.v == 1;
             break;
         case 9:
         case 13:
-            if (!want_wt(&f, WT_LEN,
+            if (!pb_want(&f, PB_LEN,
                          f.number == 9 ? "TensorProto.raw_data" : "TensorProto.external_data",
                          w->err))
                 return false;
@@ -285,13 +216,13 @@ static bool read_sparse(struct walk *w, size_t start, size_t end, struct onnx_te
     if (!enter(w, start))
         return false;
     struct pb r = {w->base, start, end};
-    struct field f = {0};
+    struct pb_field f = {0};
     uint64_t rank = 0;
     while (r.pos < r.end) {
-        if (!next_field(&r, &f, w->err))
+        if (!pb_next(&r, &f, w->err))
             return false;
         if (f.number == 1) {
-            if (!want_wt(&f, WT_LEN, "SparseTensorProto.values", w->err))
+            if (!pb_want(&f, PB_LEN, "SparseTensorProto.values", w->err))
                 return false;
             struct onnx_tensor values = {0};
             if (!read_tensor(w, f.start, f.end, &values))
@@ -301,7 +232,7 @@ static bool read_sparse(struct walk *w, size_t start, size_t end, struct onnx_te
             t->name = values.name;
             t->has_name = values.has_name;
         } else if (f.number == 2) {
-            if (!want_wt(&f, WT_LEN, "SparseTensorProto.indices", w->err))
+            if (!pb_want(&f, PB_LEN, "SparseTensorProto.indices", w->err))
                 return false;
         } else if (f.number == 3) {
             if (!count_int64s(w->base, &f, "SparseTensorProto.dims", &rank, w->err))
@@ -324,25 +255,25 @@ static bool read_shape(struct walk *w, size_t start, size_t end, struct onnx_ten
     if (!enter(w, start))
         return false;
     struct pb r = {w->base, start, end};
-    struct field f, g;
+    struct pb_field f, g;
     t->form = ONNX_DIMS_SHAPE;
     t->msg.p = w->base + start;
     t->msg.n = end - start;
     t->rank = 0;
     while (r.pos < r.end) {
-        if (!next_field(&r, &f, w->err))
+        if (!pb_next(&r, &f, w->err))
             return false;
         if (f.number != 1)
             continue;
-        if (!want_wt(&f, WT_LEN, "TensorShapeProto.dim", w->err))
+        if (!pb_want(&f, PB_LEN, "TensorShapeProto.dim", w->err))
             return false;
         t->rank++;
         struct pb d = {w->base, f.start, f.end};
         while (d.pos < d.end) {
-            if (!next_field(&d, &g, w->err))
+            if (!pb_next(&d, &g, w->err))
                 return false;
-            if ((g.number == 1 && !want_wt(&g, WT_VARINT, "Dimension.dim_value", w->err)) ||
-                (g.number == 2 && !want_wt(&g, WT_LEN, "Dimension.dim_param", w->err)))
+            if ((g.number == 1 && !pb_want(&g, PB_VARINT, "Dimension.dim_value", w->err)) ||
+                (g.number == 2 && !pb_want(&g, PB_LEN, "Dimension.dim_param", w->err)))
                 return false;
         }
     }
@@ -356,10 +287,10 @@ static bool read_type(struct walk *w, size_t start, size_t end, struct onnx_tens
     if (!enter(w, start))
         return false;
     struct pb r = {w->base, start, end};
-    struct field f, g;
+    struct pb_field f, g;
     t->value = ONNX_V_OTHER_TYPE;
     while (r.pos < r.end) {
-        if (!next_field(&r, &f, w->err))
+        if (!pb_next(&r, &f, w->err))
             return false;
         enum onnx_value v;
         switch (f.number) {
@@ -381,7 +312,7 @@ static bool read_type(struct walk *w, size_t start, size_t end, struct onnx_tens
         default:
             continue;
         }
-        if (!want_wt(&f, WT_LEN, "a TypeProto case", w->err))
+        if (!pb_want(&f, PB_LEN, "a TypeProto case", w->err))
             return false;
         t->value = v; /* a oneof: the last case given is the one */
         t->has_elem_type = false;
@@ -391,15 +322,15 @@ static bool read_type(struct walk *w, size_t start, size_t end, struct onnx_tens
             continue;
         struct pb tt = {w->base, f.start, f.end};
         while (tt.pos < tt.end) {
-            if (!next_field(&tt, &g, w->err))
+            if (!pb_next(&tt, &g, w->err))
                 return false;
             if (g.number == 1) {
-                if (!want_wt(&g, WT_VARINT, "TypeProto.Tensor.elem_type", w->err))
+                if (!pb_want(&g, PB_VARINT, "TypeProto.Tensor.elem_type", w->err))
                     return false;
                 t->has_elem_type = true;
                 t->elem_type = (int32_t)(uint32_t)g.v;
             } else if (g.number == 2) {
-                if (!want_wt(&g, WT_LEN, "TypeProto.Tensor.shape", w->err) ||
+                if (!pb_want(&g, PB_LEN, "TypeProto.Tensor.shape", w->err) ||
                     !read_shape(w, g.start, g.end, t))
                     return false;
             }
@@ -418,17 +349,17 @@ static bool walk_value_info(struct walk *w, size_t start, size_t end, enum onnx_
     t.value = ONNX_V_UNTYPED;
     t.form = ONNX_DIMS_NONE;
     struct pb r = {w->base, start, end};
-    struct field f = {0};
+    struct pb_field f = {0};
     while (r.pos < r.end) {
-        if (!next_field(&r, &f, w->err))
+        if (!pb_next(&r, &f, w->err))
             return false;
         if (f.number == 1) {
-            if (!want_wt(&f, WT_LEN, "ValueInfoProto.name", w->err))
+            if (!pb_want(&f, PB_LEN, "ValueInfoProto.name", w->err))
                 return false;
-            t.name = bytes_of(w->base, &f);
+            t.name = pb_bytes(w->base, &f);
             t.has_name = true;
         } else if (f.number == 2) {
-            if (!want_wt(&f, WT_LEN, "ValueInfoProto.type", w->err))
+            if (!pb_want(&f, PB_LEN, "ValueInfoProto.type", w->err))
                 return false;
             struct onnx_tensor typed = t;
             if (!read_type(w, f.start, f.end, &typed))
@@ -463,24 +394,24 @@ static bool walk_attribute(struct walk *w, size_t start, size_t end, bool consta
     if (!enter(w, start))
         return false;
     struct pb r = {w->base, start, end};
-    struct field f, name = {0};
+    struct pb_field f, name = {0};
     bool has_name = false;
     while (r.pos < r.end) {
-        if (!next_field(&r, &f, w->err))
+        if (!pb_next(&r, &f, w->err))
             return false;
         bool ok = true;
         switch (f.number) {
         case 1:
-            ok = want_wt(&f, WT_LEN, "AttributeProto.name", w->err);
+            ok = pb_want(&f, PB_LEN, "AttributeProto.name", w->err);
             name = f;
             has_name = true;
             break;
         case 2:
-            ok = want_wt(&f, WT_FIXED32, "AttributeProto.f", w->err);
+            ok = pb_want(&f, PB_FIXED32, "AttributeProto.f", w->err);
             break;
         case 3:
         case 20:
-            ok = want_wt(&f, WT_VARINT, f.number == 3 ? "AttributeProto.i" : "AttributeProto.type",
+            ok = pb_want(&f, PB_VARINT, f.number == 3 ? "AttributeProto.i" : "AttributeProto.type",
                          w->err);
             break;
         case 4:
@@ -491,18 +422,18 @@ static bool walk_attribute(struct walk *w, size_t start, size_t end, bool consta
         case 11:
         case 22:
         case 23:
-            ok = want_wt(&f, WT_LEN, "an AttributeProto field", w->err);
+            ok = pb_want(&f, PB_LEN, "an AttributeProto field", w->err);
             break;
         case 7:
-            if (f.wt != WT_FIXED32)
-                ok = want_wt(&f, WT_LEN, "AttributeProto.floats", w->err);
-            if (ok && f.wt == WT_LEN && (f.end - f.start) % 4 != 0)
-                ok = fail(w->err, f.at, "AttributeProto.floats: %zu bytes, not a multiple of 4",
-                          f.end - f.start);
+            if (f.wt != PB_FIXED32)
+                ok = pb_want(&f, PB_LEN, "AttributeProto.floats", w->err);
+            if (ok && f.wt == PB_LEN && (f.end - f.start) % 4 != 0)
+                ok = pb_fail(w->err, f.at, "AttributeProto.floats: %zu bytes, not a multiple of 4",
+                             f.end - f.start);
             break;
         case 8:
-            if (f.wt != WT_VARINT)
-                ok = want_wt(&f, WT_LEN, "AttributeProto.ints", w->err);
+            if (f.wt != PB_VARINT)
+                ok = pb_want(&f, PB_LEN, "AttributeProto.ints", w->err);
             break;
         default:
             break;
@@ -511,7 +442,7 @@ static bool walk_attribute(struct walk *w, size_t start, size_t end, bool consta
             return false;
     }
     const size_t mark = w->path.len;
-    ob_putc(&w->path, '.');
+    path_putc(w, '.');
     if (has_name)
         path_put_bytes(w, w->base + name.start, name.end - name.start);
     /* The value of a Constant node. */
@@ -524,26 +455,26 @@ static bool walk_attribute(struct walk *w, size_t start, size_t end, bool consta
     int value = -1; /* index in constant_values */
     for (size_t i = 0; constant && has_name && i < sizeof constant_values / sizeof *constant_values;
          i++)
-        if (bytes_are(w->base, &name, constant_values[i].name))
+        if (pb_bytes_are(w->base, &name, constant_values[i].name))
             value = (int)i;
     uint64_t count = 0;
     uint64_t graphs = 0;
     r.pos = start;
     while (r.pos < r.end && !w->stop) {
-        if (!next_field(&r, &f, w->err))
+        if (!pb_next(&r, &f, w->err))
             return false;
         if (f.number == 6) {
             if (!walk_graph(w, f.start, f.end))
                 return false;
         } else if (f.number == 11) {
             const size_t m = w->path.len;
-            ob_putc(&w->path, '[');
-            ob_u64(&w->path, graphs++);
-            ob_putc(&w->path, ']');
+            path_putc(w, '[');
+            path_u64(w, graphs++);
+            path_putc(w, ']');
             if (!walk_graph(w, f.start, f.end))
                 return false;
             w->path.len = m;
-        } else if (constant && has_name && f.number == 5 && bytes_are(w->base, &name, "value")) {
+        } else if (constant && has_name && f.number == 5 && pb_bytes_are(w->base, &name, "value")) {
             struct onnx_tensor v = t;
             if (!read_tensor(w, f.start, f.end, &v))
                 return false;
@@ -552,7 +483,7 @@ static bool walk_attribute(struct walk *w, size_t start, size_t end, bool consta
             if (!emit(w, &v))
                 return false;
         } else if (constant && has_name && f.number == 22 &&
-                   bytes_are(w->base, &name, "sparse_value")) {
+                   pb_bytes_are(w->base, &name, "sparse_value")) {
             struct onnx_tensor v = t;
             if (!read_sparse(w, f.start, f.end, &v))
                 return false;
@@ -561,12 +492,12 @@ static bool walk_attribute(struct walk *w, size_t start, size_t end, bool consta
             if (!emit(w, &v))
                 return false;
         } else if (value >= 0 && f.number == constant_values[value].field) {
-            if (f.number == 7 && f.wt == WT_LEN)
+            if (f.number == 7 && f.wt == PB_LEN)
                 count += (f.end - f.start) / 4;
-            else if (f.number == 8 && f.wt == WT_LEN &&
+            else if (f.number == 8 && f.wt == PB_LEN &&
                      !count_int64s(w->base, &f, "AttributeProto.ints", &count, w->err))
                 return false;
-            else if (!(f.number == 8 && f.wt == WT_LEN))
+            else if (!(f.number == 8 && f.wt == PB_LEN))
                 count++;
         }
     }
@@ -590,10 +521,10 @@ static bool walk_node(struct walk *w, size_t start, size_t end)
     if (!enter(w, start))
         return false;
     struct pb r = {w->base, start, end};
-    struct field f, op = {0}, domain = {0}, output0 = {0};
+    struct pb_field f, op = {0}, domain = {0}, output0 = {0};
     bool has_op = false, has_output = false;
     while (r.pos < r.end) {
-        if (!next_field(&r, &f, w->err))
+        if (!pb_next(&r, &f, w->err))
             return false;
         static const char *const what[] = {NULL,
                                            "NodeProto.input",
@@ -603,7 +534,7 @@ static bool walk_node(struct walk *w, size_t start, size_t end)
                                            "NodeProto.attribute",
                                            "NodeProto.doc_string",
                                            "NodeProto.domain"};
-        if (f.number >= 1 && f.number <= 7 && !want_wt(&f, WT_LEN, what[f.number], w->err))
+        if (f.number >= 1 && f.number <= 7 && !pb_want(&f, PB_LEN, what[f.number], w->err))
             return false;
         if (f.number == 2 && !has_output) {
             output0 = f;
@@ -615,18 +546,18 @@ static bool walk_node(struct walk *w, size_t start, size_t end)
             domain = f;
         }
     }
-    const bool constant = has_op && bytes_are(w->base, &op, "Constant") &&
-                          (domain.end == domain.start || bytes_are(w->base, &domain, "ai.onnx"));
+    const bool constant = has_op && pb_bytes_are(w->base, &op, "Constant") &&
+                          (domain.end == domain.start || pb_bytes_are(w->base, &domain, "ai.onnx"));
     const size_t mark = w->path.len;
     if (has_op) {
-        ob_puts(&w->path, " (");
+        path_puts(w, " (");
         path_put_bytes(w, w->base + op.start, op.end - op.start);
-        ob_putc(&w->path, ')');
+        path_putc(w, ')');
     }
-    const struct onnx_bytes out0 = bytes_of(w->base, &output0);
+    const struct onnx_bytes out0 = pb_bytes(w->base, &output0);
     r.pos = start;
     while (r.pos < r.end && !w->stop) {
-        if (!next_field(&r, &f, w->err))
+        if (!pb_next(&r, &f, w->err))
             return false;
         if (f.number == 5 &&
             !walk_attribute(w, f.start, f.end, constant, has_output ? &out0 : NULL))
@@ -661,10 +592,10 @@ static bool walk_graph(struct walk *w, size_t start, size_t end)
     }
     if (w->fn) {
         struct pb r = {w->base, start, end};
-        struct field f = {0};
+        struct pb_field f = {0};
         while (r.pos < r.end) {
             const size_t at = r.pos;
-            if (!next_field(&r, &f, w->err))
+            if (!pb_next(&r, &f, w->err))
                 return false;
             for (size_t p = 0; p < N_PASSES; p++) {
                 if (f.number != passes[p].field)
@@ -679,10 +610,10 @@ static bool walk_graph(struct walk *w, size_t start, size_t end)
     }
     for (size_t p = 0; p < n_passes && !w->stop; p++) {
         struct pb r = {w->base, from[p], to[p]};
-        struct field f = {0};
+        struct pb_field f = {0};
         uint64_t i = 0;
         while (r.pos < r.end && !w->stop) {
-            if (!next_field(&r, &f, w->err))
+            if (!pb_next(&r, &f, w->err))
                 return false;
             bool mine = f.number == passes[p].field;
             for (size_t q = 0; !w->fn && q < sizeof passes / sizeof *passes; q++)
@@ -692,7 +623,7 @@ static bool walk_graph(struct walk *w, size_t start, size_t end)
                     w->release(w->ctx, f.end);
                 continue;
             }
-            if (!want_wt(&f, WT_LEN, "a GraphProto field", w->err))
+            if (!pb_want(&f, PB_LEN, "a GraphProto field", w->err))
                 return false;
             const size_t mark = w->path.len;
             path_push_index(w, passes[p].name, i++); /* a check: any name will do */
@@ -748,28 +679,27 @@ bool onnx_walk(const uint8_t *data, size_t len, onnx_tensor_fn fn, onnx_release_
     err->offset = 0;
     err->message[0] = '\0';
     struct pb r = {data, 0, len};
-    struct field f, graph = {0};
+    struct pb_field f, graph = {0};
     bool has_graph = false;
     while (r.pos < r.end) {
-        if (!next_field(&r, &f, err))
+        if (!pb_next(&r, &f, err))
             return false;
         if (f.number == 7) {
-            if (!want_wt(&f, WT_LEN, "ModelProto.graph", err))
+            if (!pb_want(&f, PB_LEN, "ModelProto.graph", err))
                 return false;
             graph = f;
             has_graph = true;
-        } else if ((f.number == 1 && !want_wt(&f, WT_VARINT, "ModelProto.ir_version", err)) ||
-                   (f.number == 8 && !want_wt(&f, WT_LEN, "ModelProto.opset_import", err))) {
+        } else if ((f.number == 1 && !pb_want(&f, PB_VARINT, "ModelProto.ir_version", err)) ||
+                   (f.number == 8 && !pb_want(&f, PB_LEN, "ModelProto.opset_import", err))) {
             return false;
         }
     }
     if (!has_graph)
-        return fail(err, len, "no graph (ModelProto field 7)");
-    ob_init(&w.path);
-    ob_puts(&w.path, "graph");
+        return pb_fail(err, len, "no graph (ModelProto field 7)");
+    path_puts(&w, "graph");
     bool ok = walk_graph(&w, graph.start, graph.end);
     *out_of_memory = w.path.failed;
-    ob_free(&w.path);
+    free(w.path.data);
     return ok && !*out_of_memory;
 }
 
@@ -800,14 +730,14 @@ bool onnx_dims_next(struct onnx_dim_iter *it, struct onnx_dim *d)
         return true;
     }
     struct pb r = {t->msg.p, it->pos, t->msg.n};
-    struct field f = {0};
+    struct pb_field f = {0};
     uint64_t v = 0;
     if (t->form == ONNX_DIMS_REPEAT) {
         for (;;) {
             if (it->pos < it->packed_end) {
                 r.pos = it->pos;
                 r.end = it->packed_end;
-                if (!get_varint(&r, &v, NULL))
+                if (!pb_varint(&r, &v, NULL))
                     return false;
                 it->pos = r.pos;
                 it->i++;
@@ -816,12 +746,12 @@ bool onnx_dims_next(struct onnx_dim_iter *it, struct onnx_dim *d)
             }
             r.pos = it->pos;
             r.end = t->msg.n;
-            if (r.pos >= r.end || !next_field(&r, &f, NULL))
+            if (r.pos >= r.end || !pb_next(&r, &f, NULL))
                 return false;
             it->pos = r.pos;
             if (f.number != t->field)
                 continue;
-            if (f.wt == WT_VARINT) {
+            if (f.wt == PB_VARINT) {
                 it->i++;
                 d->value = (int64_t)f.v;
                 return true;
@@ -832,7 +762,7 @@ bool onnx_dims_next(struct onnx_dim_iter *it, struct onnx_dim *d)
     }
     /* ONNX_DIMS_SHAPE */
     while (r.pos < r.end) {
-        if (!next_field(&r, &f, NULL))
+        if (!pb_next(&r, &f, NULL))
             return false;
         if (f.number != 1)
             continue;
@@ -840,14 +770,14 @@ bool onnx_dims_next(struct onnx_dim_iter *it, struct onnx_dim *d)
         it->i++;
         d->kind = ONNX_DIM_UNKNOWN;
         struct pb m = {t->msg.p, f.start, f.end};
-        struct field g = {0};
-        while (m.pos < m.end && next_field(&m, &g, NULL)) {
+        struct pb_field g = {0};
+        while (m.pos < m.end && pb_next(&m, &g, NULL)) {
             if (g.number == 1) {
                 d->kind = ONNX_DIM_VALUE;
                 d->value = (int64_t)g.v;
             } else if (g.number == 2) {
                 d->kind = ONNX_DIM_PARAM;
-                d->param = bytes_of(t->msg.p, &g);
+                d->param = pb_bytes(t->msg.p, &g);
             }
         }
         if (d->kind == ONNX_DIM_PARAM && d->param.n == 0)
