@@ -45,6 +45,7 @@ struct onnx_dim {
 struct onnx_error {
     size_t offset; /* the byte at fault, from the start of the file */
     char message[200];
+    bool limit; /* a limit of this reader (nesting), not damage */
 };
 
 #endif

@@ -45,6 +45,7 @@ struct onnx_tensor_data {
     bool has_values; /* an integer tensor of at most ONNX_SMALL_DATA elements whose data was read */
     uint32_t n_values;
     const int64_t *values; /* n_values of them, in row-major order, as int64 */
+    bool sparse;           /* a SparseTensorProto: dims are the dense dims, no values */
 };
 
 /* AttributeProto.AttributeType */
@@ -81,6 +82,11 @@ struct onnx_attr {
     const struct onnx_tensor_data *t; /* NULL if none */
     const struct onnx_graph *g;       /* NULL if none */
     bool has_f, has_i, has_s;         /* which scalar fields were given */
+    uint32_t n_strings, n_tensors, n_graphs;
+    const struct onnx_bytes *strings;
+    const struct onnx_tensor_data *tensors;
+    const struct onnx_graph *const *graphs;       /* n_graphs of them, in model->graphs */
+    const struct onnx_tensor_data *sparse_tensor; /* dense dims; NULL if none */
 };
 
 struct onnx_node {

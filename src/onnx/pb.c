@@ -116,3 +116,87 @@ bool pb_bytes_are(const uint8_t *base, const struct pb_field *f, const char *s)
     const size_t n = strlen(s);
     return f->end - f->start == n && memcmp(base + f->start, s, n) == 0;
 }
+
+/* ---- a message given more than once ---------------------------------------- */
+
+bool pb_too_deep(struct onnx_error *err, size_t at)
+{
+    if (err != NULL)
+        err->limit = true;
+    return pb_fail(err, at,
+                   "messages nested more than %d levels deep: this reader's limit (protobuf's, "
+                   "against stack exhaustion), not damage",
+                   PB_MAX_DEPTH);
+}
+
+struct pb_msg pb_root(const uint8_t *base, size_t start, size_t end, unsigned depth)
+{
+    struct pb_msg m;
+    memset(&m, 0, sizeof m);
+    m.base = base;
+    m.start = m.from = start;
+    m.end = m.to = end;
+    m.depth = depth;
+    return m;
+}
+
+unsigned pb_depth(const struct pb_msg *m)
+{
+    return m->depth + m->n_path;
+}
+
+bool pb_sub(const struct pb_msg *m, unsigned number, struct pb_msg *sub, struct onnx_error *err)
+{
+    *sub = *m; /* from and to too: a oneof's earlier case stays cleared */
+    if (pb_depth(m) + 1 > PB_MAX_DEPTH)
+        return pb_too_deep(err, m->start);
+    if (m->n_path == PB_MAX_PATH) { /* never: the readers' paths are shorter */
+        return pb_fail(err, m->start, "field %u: a message path longer than %d", number,
+                       PB_MAX_PATH);
+    }
+    sub->path[sub->n_path++] = number;
+    return true;
+}
+
+void pb_iter_begin(struct pb_iter *it, const struct pb_msg *m)
+{
+    it->m = m;
+    it->open = 0;
+    it->failed = false;
+    it->level[0].base = m->base;
+    it->level[0].pos = m->start;
+    it->level[0].end = m->end;
+    if (m->n_path == 0 && m->from > m->start && m->from < m->end)
+        it->level[0].pos = m->from;
+}
+
+bool pb_iter_next(struct pb_iter *it, struct pb_field *f, struct onnx_error *err)
+{
+    const struct pb_msg *m = it->m;
+    for (;;) {
+        struct pb *r = &it->level[it->open];
+        if (r->pos >= r->end) {
+            if (it->open == 0)
+                return false;
+            it->open--;
+            continue;
+        }
+        if (!pb_next(r, f, err)) {
+            it->failed = true;
+            return false;
+        }
+        if (it->open == m->n_path) {
+            if (f->at >= m->to)
+                return false;
+            return true;
+        }
+        if (f->number != m->path[it->open] || f->wt != PB_LEN || f->end <= m->from)
+            continue;
+        struct pb *next = &it->level[++it->open];
+        next->base = m->base;
+        next->pos = f->start;
+        next->end = f->end;
+        if (it->open == m->n_path && m->from > f->start)
+            next->pos = m->from; /* a field of this level: see pb_msg */
+    }
+}
