@@ -48,25 +48,32 @@ struct walk {
     bool stop;
 };
 
-/* A repeated int64 (dims): one varint, or a packed run of them. Adds the
- * count to *n. */
-static bool count_int64s(const uint8_t *base, const struct pb_field *f, const char *what,
-                         uint64_t *n, struct onnx_error *err)
+/* A repeated int64 (dims) of m: adds the count of its values, packed or
+ * not, to *n. */
+static bool count_int64s(struct walk *w, const struct pb_msg *m, unsigned number, const char *what,
+                         uint64_t *n)
 {
-    if (f->wt == PB_VARINT) {
-        (*n)++;
-        return true;
-    }
-    if (!pb_want(f, PB_LEN, what, err))
-        return false;
-    struct pb r = {base, f->start, f->end};
-    while (r.pos < r.end) {
-        uint64_t v;
-        if (!pb_varint(&r, &v, err))
+    struct pb_iter it;
+    struct pb_field f;
+    pb_iter_begin(&it, m);
+    while (pb_iter_next(&it, &f, w->err)) {
+        if (f.number != number)
+            continue;
+        if (f.wt == PB_VARINT) {
+            (*n)++;
+            continue;
+        }
+        if (!pb_want(&f, PB_LEN, what, w->err))
             return false;
-        (*n)++;
+        struct pb r = {w->base, f.start, f.end};
+        while (r.pos < r.end) {
+            uint64_t v;
+            if (!pb_varint(&r, &v, w->err))
+                return false;
+            (*n)++;
+        }
     }
-    return true;
+    return !it.failed;
 }
 
 /* ---- the path ------------------------------------------------------------ */
@@ -134,10 +141,14 @@ static void path_push_index(struct walk *w, const char *name, uint64_t i)
     path_putc(w, ']');
 }
 
-static bool enter(struct walk *w, size_t at)
+/* An element of a repeated message field of m (a node, a value...): a
+ * message of its own, one level deeper. */
+static bool element(struct walk *w, const struct pb_msg *m, const struct pb_field *f,
+                    struct pb_msg *e)
 {
-    if (++w->depth > ONNX_MAX_DEPTH)
-        return pb_fail(w->err, at, "messages nested deeper than %d", ONNX_MAX_DEPTH);
+    if (pb_depth(m) + 1 > PB_MAX_DEPTH)
+        return pb_too_deep(w->err, f->at);
+    *e = pb_root(w->base, f->start, f->end, pb_depth(m) + 1);
     return true;
 }
 
@@ -157,116 +168,98 @@ static bool emit(struct walk *w, struct onnx_tensor *t)
 
 /* ---- messages ------------------------------------------------------------ */
 
-/* A TensorProto: its type, dims, name, and whether its data is external. */
-static bool read_tensor(struct walk *w, size_t start, size_t end, struct onnx_tensor *t)
+/* A TensorProto (merged): its type, dims, name, and whether its data is
+ * external. */
+static bool read_tensor(struct walk *w, const struct pb_msg *m, struct onnx_tensor *t)
 {
-    if (!enter(w, start))
-        return false;
     t->value = ONNX_V_TENSOR;
     t->form = ONNX_DIMS_REPEAT;
-    t->msg.p = w->base + start;
-    t->msg.n = end - start;
+    t->dims = *m;
     t->field = 1;
     t->rank = 0;
-    struct pb r = {w->base, start, end};
-    struct pb_field f = {0};
-    while (r.pos < r.end) {
-        if (!pb_next(&r, &f, w->err))
-            return false;
+    struct pb_iter it;
+    struct pb_field f;
+    pb_iter_begin(&it, m);
+    while (pb_iter_next(&it, &f, w->err)) {
+        bool ok = true;
         switch (f.number) {
-        case 1:
-            if (!count_int64s(w->base, &f, "TensorProto.dims", &t->rank, w->err))
-                return false;
-            break;
         case 2:
-            if (!pb_want(&f, PB_VARINT, "TensorProto.data_type", w->err))
-                return false;
+            ok = pb_want(&f, PB_VARINT, "TensorProto.data_type", w->err);
             t->has_elem_type = true;
             t->elem_type = (int32_t)(uint32_t)f.v;
             break;
         case 8:
-            if (!pb_want(&f, PB_LEN, "TensorProto.name", w->err))
-                return false;
+            ok = pb_want(&f, PB_LEN, "TensorProto.name", w->err);
             t->name = pb_bytes(w->base, &f);
             t->has_name = true;
             break;
         case 14:
-            if (!pb_want(&f, PB_VARINT, "TensorProto.data_location", w->err))
-                return false;
+            ok = pb_want(&f, PB_VARINT, "TensorProto.data_location", w->err);
             t->external = f.v == 1;
             break;
         case 9:
         case 13:
-            if (!pb_want(&f, PB_LEN,
+            ok = pb_want(&f, PB_LEN,
                          f.number == 9 ? "TensorProto.raw_data" : "TensorProto.external_data",
-                         w->err))
-                return false;
+                         w->err);
             break;
         default:
-            break; /* the typed data fields and the rest: skipped unread */
+            break; /* dims below; the data fields and the rest: skipped unread */
         }
+        if (!ok)
+            return false;
     }
-    w->depth--;
-    return true;
+    return !it.failed && count_int64s(w, m, 1, "TensorProto.dims", &t->rank);
 }
 
-/* A SparseTensorProto: the dense dims, the values' type and name. */
-static bool read_sparse(struct walk *w, size_t start, size_t end, struct onnx_tensor *t)
+/* A SparseTensorProto (merged): the dense dims, the values' type and name. */
+static bool read_sparse(struct walk *w, const struct pb_msg *m, struct onnx_tensor *t)
 {
-    if (!enter(w, start))
-        return false;
-    struct pb r = {w->base, start, end};
-    struct pb_field f = {0};
-    uint64_t rank = 0;
-    while (r.pos < r.end) {
-        if (!pb_next(&r, &f, w->err))
+    struct pb_iter it;
+    struct pb_field f;
+    bool has_values = false;
+    pb_iter_begin(&it, m);
+    while (pb_iter_next(&it, &f, w->err)) {
+        if (f.number == 1 && !pb_want(&f, PB_LEN, "SparseTensorProto.values", w->err))
             return false;
-        if (f.number == 1) {
-            if (!pb_want(&f, PB_LEN, "SparseTensorProto.values", w->err))
-                return false;
-            struct onnx_tensor values = {0};
-            if (!read_tensor(w, f.start, f.end, &values))
-                return false;
-            t->has_elem_type = values.has_elem_type;
-            t->elem_type = values.elem_type;
-            t->name = values.name;
-            t->has_name = values.has_name;
-        } else if (f.number == 2) {
-            if (!pb_want(&f, PB_LEN, "SparseTensorProto.indices", w->err))
-                return false;
-        } else if (f.number == 3) {
-            if (!count_int64s(w->base, &f, "SparseTensorProto.dims", &rank, w->err))
-                return false;
-        }
+        if (f.number == 2 && !pb_want(&f, PB_LEN, "SparseTensorProto.indices", w->err))
+            return false;
+        has_values = has_values || f.number == 1;
+    }
+    if (it.failed)
+        return false;
+    if (has_values) {
+        struct pb_msg vm;
+        struct onnx_tensor values;
+        memset(&values, 0, sizeof values);
+        if (!pb_sub(m, 1, &vm, w->err) || !read_tensor(w, &vm, &values))
+            return false;
+        t->has_elem_type = values.has_elem_type;
+        t->elem_type = values.elem_type;
+        t->name = values.name;
+        t->has_name = values.has_name;
     }
     t->value = ONNX_V_SPARSE_TENSOR;
     t->form = ONNX_DIMS_REPEAT;
-    t->msg.p = w->base + start;
-    t->msg.n = end - start;
+    t->dims = *m;
     t->field = 3;
-    t->rank = rank;
-    w->depth--;
-    return true;
+    t->rank = 0;
+    return count_int64s(w, m, 3, "SparseTensorProto.dims", &t->rank);
 }
 
-/* A TensorShapeProto: its Dimension messages, checked and counted. */
-static bool read_shape(struct walk *w, size_t start, size_t end, struct onnx_tensor *t)
+/* A TensorShapeProto (merged): its dims counted, each Dimension checked. */
+static bool read_shape(struct walk *w, const struct pb_msg *m, struct onnx_tensor *t)
 {
-    if (!enter(w, start))
-        return false;
-    struct pb r = {w->base, start, end};
+    struct pb_iter it;
     struct pb_field f, g;
-    t->form = ONNX_DIMS_SHAPE;
-    t->msg.p = w->base + start;
-    t->msg.n = end - start;
-    t->rank = 0;
-    while (r.pos < r.end) {
-        if (!pb_next(&r, &f, w->err))
-            return false;
+    pb_iter_begin(&it, m);
+    while (pb_iter_next(&it, &f, w->err)) {
         if (f.number != 1)
             continue;
         if (!pb_want(&f, PB_LEN, "TensorShapeProto.dim", w->err))
             return false;
+        if (pb_depth(m) + 1 > PB_MAX_DEPTH)
+            return pb_too_deep(w->err, f.at);
         t->rank++;
         struct pb d = {w->base, f.start, f.end};
         while (d.pos < d.end) {
@@ -277,21 +270,48 @@ static bool read_shape(struct walk *w, size_t start, size_t end, struct onnx_ten
                 return false;
         }
     }
-    w->depth--;
-    return true;
+    return !it.failed;
 }
 
-/* A TypeProto: a tensor's element type and shape, or what else it is. */
-static bool read_type(struct walk *w, size_t start, size_t end, struct onnx_tensor *t)
+/* TypeProto.Tensor (merged): elem_type and shape. */
+static bool read_tensor_type(struct walk *w, const struct pb_msg *m, struct onnx_tensor *t)
 {
-    if (!enter(w, start))
-        return false;
-    struct pb r = {w->base, start, end};
-    struct pb_field f, g;
+    struct pb_iter it;
+    struct pb_field f;
+    bool has_shape = false;
+    pb_iter_begin(&it, m);
+    while (pb_iter_next(&it, &f, w->err)) {
+        if (f.number == 1) {
+            if (!pb_want(&f, PB_VARINT, "TypeProto.Tensor.elem_type", w->err))
+                return false;
+            t->has_elem_type = true;
+            t->elem_type = (int32_t)(uint32_t)f.v;
+        } else if (f.number == 2) {
+            if (!pb_want(&f, PB_LEN, "TypeProto.Tensor.shape", w->err))
+                return false;
+            has_shape = true;
+        }
+    }
+    if (it.failed || !has_shape)
+        return !it.failed;
+    t->form = ONNX_DIMS_SHAPE;
+    return pb_sub(m, 2, &t->dims, w->err) && read_shape(w, &t->dims, t);
+}
+
+/* A TypeProto (merged): a tensor's element type and shape, or what else it
+ * is. Its cases are a oneof: a case given after another clears it. */
+static bool read_type(struct walk *w, const struct pb_msg *m, struct onnx_tensor *t)
+{
+    struct pb_iter it;
+    struct pb_field f;
+    unsigned which = 0;
+    size_t from = m->from;
     t->value = ONNX_V_OTHER_TYPE;
-    while (r.pos < r.end) {
-        if (!pb_next(&r, &f, w->err))
-            return false;
+    t->has_elem_type = false;
+    t->form = ONNX_DIMS_NONE;
+    t->rank = 0;
+    pb_iter_begin(&it, m);
+    while (pb_iter_next(&it, &f, w->err)) {
         enum onnx_value v;
         switch (f.number) {
         case 1:
@@ -314,45 +334,32 @@ static bool read_type(struct walk *w, size_t start, size_t end, struct onnx_tens
         }
         if (!pb_want(&f, PB_LEN, "a TypeProto case", w->err))
             return false;
-        t->value = v; /* a oneof: the last case given is the one */
-        t->has_elem_type = false;
-        t->form = ONNX_DIMS_NONE;
-        t->rank = 0;
-        if (v != ONNX_V_TENSOR)
-            continue;
-        struct pb tt = {w->base, f.start, f.end};
-        while (tt.pos < tt.end) {
-            if (!pb_next(&tt, &g, w->err))
-                return false;
-            if (g.number == 1) {
-                if (!pb_want(&g, PB_VARINT, "TypeProto.Tensor.elem_type", w->err))
-                    return false;
-                t->has_elem_type = true;
-                t->elem_type = (int32_t)(uint32_t)g.v;
-            } else if (g.number == 2) {
-                if (!pb_want(&g, PB_LEN, "TypeProto.Tensor.shape", w->err) ||
-                    !read_shape(w, g.start, g.end, t))
-                    return false;
-            }
-        }
+        if (f.number != which)
+            from = f.at;
+        which = f.number;
+        t->value = v;
     }
-    w->depth--;
-    return true;
+    if (it.failed || which != 1)
+        return !it.failed;
+    struct pb_msg tensor;
+    if (!pb_sub(m, 1, &tensor, w->err))
+        return false;
+    tensor.from = from;
+    return read_tensor_type(w, &tensor, t);
 }
 
-static bool walk_value_info(struct walk *w, size_t start, size_t end, enum onnx_kind kind)
+static bool walk_value_info(struct walk *w, const struct pb_msg *m, enum onnx_kind kind)
 {
-    if (!enter(w, start))
-        return false;
-    struct onnx_tensor t = {0};
+    struct onnx_tensor t;
+    memset(&t, 0, sizeof t);
     t.kind = kind;
     t.value = ONNX_V_UNTYPED;
     t.form = ONNX_DIMS_NONE;
-    struct pb r = {w->base, start, end};
-    struct pb_field f = {0};
-    while (r.pos < r.end) {
-        if (!pb_next(&r, &f, w->err))
-            return false;
+    struct pb_iter it;
+    struct pb_field f;
+    bool typed = false;
+    pb_iter_begin(&it, m);
+    while (pb_iter_next(&it, &f, w->err)) {
         if (f.number == 1) {
             if (!pb_want(&f, PB_LEN, "ValueInfoProto.name", w->err))
                 return false;
@@ -361,19 +368,18 @@ static bool walk_value_info(struct walk *w, size_t start, size_t end, enum onnx_
         } else if (f.number == 2) {
             if (!pb_want(&f, PB_LEN, "ValueInfoProto.type", w->err))
                 return false;
-            struct onnx_tensor typed = t;
-            if (!read_type(w, f.start, f.end, &typed))
-                return false;
-            typed.name = t.name; /* the name may come after the type */
-            typed.has_name = t.has_name;
-            t = typed;
+            typed = true;
         }
     }
-    w->depth--;
+    if (it.failed)
+        return false;
+    struct pb_msg type;
+    if (typed && (!pb_sub(m, 2, &type, w->err) || !read_type(w, &type, &t)))
+        return false;
     return emit(w, &t);
 }
 
-static bool walk_graph(struct walk *w, size_t start, size_t end);
+static bool walk_graph(struct walk *w, const struct pb_msg *m, bool main);
 
 /* The Constant value_* attributes that are no TensorProto: a scalar or a
  * list of FLOAT, INT64 or STRING. */
@@ -387,24 +393,22 @@ static const struct {
     {"value_ints", 7, 8, true},   {"value_string", 8, 4, false}, {"value_strings", 8, 9, true},
 };
 
-/* An attribute: the graphs in it, walked; for a Constant node, its value. */
-static bool walk_attribute(struct walk *w, size_t start, size_t end, bool constant,
-                           const struct onnx_bytes *output0)
+/* An attribute's fields, their wire types checked: its name (the last),
+ * which message fields it has, and (a value_* of a Constant) the count of
+ * field `count_field`'s values. */
+static bool attribute_fields(struct walk *w, const struct pb_msg *m, struct pb_field *name,
+                             bool *has_name, unsigned *has)
 {
-    if (!enter(w, start))
-        return false;
-    struct pb r = {w->base, start, end};
-    struct pb_field f, name = {0};
-    bool has_name = false;
-    while (r.pos < r.end) {
-        if (!pb_next(&r, &f, w->err))
-            return false;
+    struct pb_iter it;
+    struct pb_field f;
+    pb_iter_begin(&it, m);
+    while (pb_iter_next(&it, &f, w->err)) {
         bool ok = true;
         switch (f.number) {
         case 1:
             ok = pb_want(&f, PB_LEN, "AttributeProto.name", w->err);
-            name = f;
-            has_name = true;
+            *name = f;
+            *has_name = true;
             break;
         case 2:
             ok = pb_want(&f, PB_FIXED32, "AttributeProto.f", w->err);
@@ -423,6 +427,8 @@ static bool walk_attribute(struct walk *w, size_t start, size_t end, bool consta
         case 22:
         case 23:
             ok = pb_want(&f, PB_LEN, "an AttributeProto field", w->err);
+            if (f.number == 5 || f.number == 6 || f.number == 22)
+                *has |= 1u << (f.number == 22 ? 7 : f.number);
             break;
         case 7:
             if (f.wt != PB_FIXED32)
@@ -441,99 +447,136 @@ static bool walk_attribute(struct walk *w, size_t start, size_t end, bool consta
         if (!ok)
             return false;
     }
+    return !it.failed;
+}
+
+/* The count of a Constant's value_* list (or 1 for a scalar given). */
+static bool constant_count(struct walk *w, const struct pb_msg *m, unsigned field, uint64_t *count)
+{
+    if (field == 8)
+        return count_int64s(w, m, 8, "AttributeProto.ints", count);
+    struct pb_iter it;
+    struct pb_field f;
+    pb_iter_begin(&it, m);
+    while (pb_iter_next(&it, &f, w->err))
+        if (f.number == field)
+            *count += f.number == 7 && f.wt == PB_LEN ? (f.end - f.start) / 4 : 1;
+    return !it.failed;
+}
+
+/* The tensors of an attribute that are no Constant's value (t, tensors,
+ * sparse_tensor), read for their damage only: as the model reader does. */
+static bool check_tensors(struct walk *w, const struct pb_msg *m, unsigned has, bool value)
+{
+    struct onnx_tensor t;
+    struct pb_msg sub;
+    memset(&t, 0, sizeof t);
+    if (!value && (has & 1u << 5) && (!pb_sub(m, 5, &sub, w->err) || !read_tensor(w, &sub, &t)))
+        return false;
+    if (!value && (has & 1u << 7) && (!pb_sub(m, 22, &sub, w->err) || !read_sparse(w, &sub, &t)))
+        return false;
+    struct pb_iter it;
+    struct pb_field f;
+    pb_iter_begin(&it, m);
+    while (pb_iter_next(&it, &f, w->err))
+        if (f.number == 10 && (!element(w, m, &f, &sub) || !read_tensor(w, &sub, &t)))
+            return false;
+    return !it.failed;
+}
+
+/* An attribute: for a Constant node, its value; then the graphs in it. */
+static bool walk_attribute(struct walk *w, const struct pb_msg *m, bool constant,
+                           const struct onnx_bytes *output0)
+{
+    struct pb_field name = {0};
+    bool has_name = false;
+    unsigned has = 0; /* bits: 5 t, 6 g, 7 sparse_tensor */
+    if (!attribute_fields(w, m, &name, &has_name, &has))
+        return false;
     const size_t mark = w->path.len;
     path_putc(w, '.');
     if (has_name)
         path_put_bytes(w, w->base + name.start, name.end - name.start);
-    /* The value of a Constant node. */
-    struct onnx_tensor t = {0};
+    struct onnx_tensor t;
+    memset(&t, 0, sizeof t);
     t.kind = ONNX_CONSTANT;
     if (output0) {
         t.name = *output0;
         t.has_name = true;
     }
-    int value = -1; /* index in constant_values */
-    for (size_t i = 0; constant && has_name && i < sizeof constant_values / sizeof *constant_values;
-         i++)
-        if (pb_bytes_are(w->base, &name, constant_values[i].name))
-            value = (int)i;
-    uint64_t count = 0;
-    uint64_t graphs = 0;
-    r.pos = start;
-    while (r.pos < r.end && !w->stop) {
-        if (!pb_next(&r, &f, w->err))
+    const bool value = constant && has_name && pb_bytes_are(w->base, &name, "value");
+    const bool sparse = constant && has_name && pb_bytes_are(w->base, &name, "sparse_value");
+    struct pb_msg sub;
+    if (!check_tensors(w, m, has, value || sparse))
+        return false;
+    if (value && (has & 1u << 5)) {
+        struct onnx_tensor v = t;
+        if (!pb_sub(m, 5, &sub, w->err) || !read_tensor(w, &sub, &v))
             return false;
-        if (f.number == 6) {
-            if (!walk_graph(w, f.start, f.end))
-                return false;
-        } else if (f.number == 11) {
-            const size_t m = w->path.len;
-            path_putc(w, '[');
-            path_u64(w, graphs++);
-            path_putc(w, ']');
-            if (!walk_graph(w, f.start, f.end))
-                return false;
-            w->path.len = m;
-        } else if (constant && has_name && f.number == 5 && pb_bytes_are(w->base, &name, "value")) {
-            struct onnx_tensor v = t;
-            if (!read_tensor(w, f.start, f.end, &v))
-                return false;
-            v.name = t.name;
-            v.has_name = t.has_name;
-            if (!emit(w, &v))
-                return false;
-        } else if (constant && has_name && f.number == 22 &&
-                   pb_bytes_are(w->base, &name, "sparse_value")) {
-            struct onnx_tensor v = t;
-            if (!read_sparse(w, f.start, f.end, &v))
-                return false;
-            v.name = t.name;
-            v.has_name = t.has_name;
-            if (!emit(w, &v))
-                return false;
-        } else if (value >= 0 && f.number == constant_values[value].field) {
-            if (f.number == 7 && f.wt == PB_LEN)
-                count += (f.end - f.start) / 4;
-            else if (f.number == 8 && f.wt == PB_LEN &&
-                     !count_int64s(w->base, &f, "AttributeProto.ints", &count, w->err))
-                return false;
-            else if (!(f.number == 8 && f.wt == PB_LEN))
-                count++;
-        }
+        v.name = t.name;
+        v.has_name = t.has_name;
+        if (!emit(w, &v))
+            return false;
     }
-    if (value >= 0 && !w->stop) {
+    if (sparse && (has & 1u << 7)) {
+        struct onnx_tensor v = t;
+        if (!pb_sub(m, 22, &sub, w->err) || !read_sparse(w, &sub, &v))
+            return false;
+        v.name = t.name;
+        v.has_name = t.has_name;
+        if (!emit(w, &v))
+            return false;
+    }
+    for (size_t i = 0; constant && has_name && i < sizeof constant_values / sizeof *constant_values;
+         i++) {
+        if (!pb_bytes_are(w->base, &name, constant_values[i].name))
+            continue;
         t.value = ONNX_V_TENSOR;
         t.has_elem_type = true;
-        t.elem_type = constant_values[value].elem_type;
+        t.elem_type = constant_values[i].elem_type;
         t.form = ONNX_DIMS_COUNT;
-        t.rank = constant_values[value].list ? 1 : 0;
-        t.count = count;
-        if (!emit(w, &t))
+        t.rank = constant_values[i].list ? 1 : 0;
+        if (!constant_count(w, m, constant_values[i].field, &t.count) || !emit(w, &t))
             return false;
     }
+    if ((has & 1u << 6) && !w->stop && (!pb_sub(m, 6, &sub, w->err) || !walk_graph(w, &sub, false)))
+        return false;
+    struct pb_iter it;
+    struct pb_field f;
+    uint64_t graphs = 0;
+    pb_iter_begin(&it, m);
+    while (!w->stop && pb_iter_next(&it, &f, w->err)) {
+        if (f.number != 11)
+            continue;
+        const size_t at = w->path.len;
+        path_putc(w, '[');
+        path_u64(w, graphs++);
+        path_putc(w, ']');
+        if (!element(w, m, &f, &sub) || !walk_graph(w, &sub, false))
+            return false;
+        w->path.len = at;
+    }
+    if (it.failed)
+        return false;
     w->path.len = mark;
-    w->depth--;
     return true;
 }
 
-static bool walk_node(struct walk *w, size_t start, size_t end)
+static bool walk_node(struct walk *w, const struct pb_msg *m)
 {
-    if (!enter(w, start))
-        return false;
-    struct pb r = {w->base, start, end};
+    static const char *const what[] = {NULL,
+                                       "NodeProto.input",
+                                       "NodeProto.output",
+                                       "NodeProto.name",
+                                       "NodeProto.op_type",
+                                       "NodeProto.attribute",
+                                       "NodeProto.doc_string",
+                                       "NodeProto.domain"};
+    struct pb_iter it;
     struct pb_field f, op = {0}, domain = {0}, output0 = {0};
     bool has_op = false, has_output = false;
-    while (r.pos < r.end) {
-        if (!pb_next(&r, &f, w->err))
-            return false;
-        static const char *const what[] = {NULL,
-                                           "NodeProto.input",
-                                           "NodeProto.output",
-                                           "NodeProto.name",
-                                           "NodeProto.op_type",
-                                           "NodeProto.attribute",
-                                           "NodeProto.doc_string",
-                                           "NodeProto.domain"};
+    pb_iter_begin(&it, m);
+    while (pb_iter_next(&it, &f, w->err)) {
         if (f.number >= 1 && f.number <= 7 && !pb_want(&f, PB_LEN, what[f.number], w->err))
             return false;
         if (f.number == 2 && !has_output) {
@@ -546,6 +589,8 @@ static bool walk_node(struct walk *w, size_t start, size_t end)
             domain = f;
         }
     }
+    if (it.failed)
+        return false;
     const bool constant = has_op && pb_bytes_are(w->base, &op, "Constant") &&
                           (domain.end == domain.start || pb_bytes_are(w->base, &domain, "ai.onnx"));
     const size_t mark = w->path.len;
@@ -555,114 +600,156 @@ static bool walk_node(struct walk *w, size_t start, size_t end)
         path_putc(w, ')');
     }
     const struct onnx_bytes out0 = pb_bytes(w->base, &output0);
-    r.pos = start;
-    while (r.pos < r.end && !w->stop) {
-        if (!pb_next(&r, &f, w->err))
-            return false;
+    struct pb_msg e;
+    pb_iter_begin(&it, m);
+    while (!w->stop && pb_iter_next(&it, &f, w->err))
         if (f.number == 5 &&
-            !walk_attribute(w, f.start, f.end, constant, has_output ? &out0 : NULL))
+            (!element(w, m, &f, &e) || !walk_attribute(w, &e, constant, has_output ? &out0 : NULL)))
             return false;
-    }
+    if (it.failed)
+        return false;
     w->path.len = mark;
-    w->depth--;
     return true;
 }
 
-static bool walk_graph(struct walk *w, size_t start, size_t end)
+static const struct {
+    unsigned field;
+    const char *name;
+} passes[] = {{11, "input"},      {12, "output"}, {5, "initializer"}, {15, "sparse_initializer"},
+              {13, "value_info"}, {1, "node"}};
+enum { N_PASSES = sizeof passes / sizeof *passes };
+
+/* One field of a graph: its value's record, or its node's. */
+static bool graph_field(struct walk *w, const struct pb_msg *m, const struct pb_field *f)
 {
-    if (!enter(w, start))
+    struct pb_msg e;
+    if (!element(w, m, f, &e))
         return false;
-    static const struct {
-        unsigned field;
-        const char *name;
-    } passes[] = {{11, "input"},      {12, "output"},
-                  {5, "initializer"}, {15, "sparse_initializer"},
-                  {13, "value_info"}, {1, "node"}};
+    struct onnx_tensor t;
+    memset(&t, 0, sizeof t);
+    switch (f->number) {
+    case 11:
+        return walk_value_info(w, &e, ONNX_INPUT);
+    case 12:
+        return walk_value_info(w, &e, ONNX_OUTPUT);
+    case 13:
+        return walk_value_info(w, &e, ONNX_VALUE_INFO);
+    case 5:
+        t.kind = ONNX_INITIALIZER;
+        return read_tensor(w, &e, &t) && emit(w, &t);
+    case 15:
+        t.kind = ONNX_SPARSE_INITIALIZER;
+        return read_sparse(w, &e, &t) && emit(w, &t);
+    default:
+        return walk_node(w, &e);
+    }
+}
+
+/* Where each kind's fields begin and end in m: a pass reads only that
+ * span (exporters write each kind together: the initializers' pages are
+ * then not read again for the inputs). */
+static bool graph_spans(struct walk *w, const struct pb_msg *m, bool main, size_t from[N_PASSES],
+                        size_t to[N_PASSES])
+{
+    for (size_t p = 0; p < N_PASSES; p++) {
+        from[p] = SIZE_MAX;
+        to[p] = 0;
+    }
+    struct pb_iter it;
+    struct pb_field f;
+    pb_iter_begin(&it, m);
+    while (pb_iter_next(&it, &f, w->err)) {
+        for (size_t p = 0; p < N_PASSES; p++) {
+            if (f.number != passes[p].field)
+                continue;
+            if (from[p] == SIZE_MAX)
+                from[p] = f.at;
+            to[p] = f.end;
+        }
+        if (w->release && main)
+            w->release(w->ctx, f.end);
+    }
+    return !it.failed;
+}
+
+static bool walk_graph(struct walk *w, const struct pb_msg *m, bool main)
+{
     /* One pass per kind, for records in that order; a check (no fn) needs
      * one pass for all: fewer pages touched. */
-    enum { N_PASSES = sizeof passes / sizeof *passes };
-    const size_t n_passes = w->fn ? N_PASSES : 1;
-    /* Where each kind's fields begin and end: a pass reads only that span
-     * (exporters write each kind together: the initializers' pages are then
-     * not read again for the inputs). */
     size_t from[N_PASSES], to[N_PASSES];
-    for (size_t p = 0; p < N_PASSES; p++) {
-        from[p] = w->fn ? end : start;
-        to[p] = end;
-    }
-    if (w->fn) {
-        struct pb r = {w->base, start, end};
-        struct pb_field f = {0};
-        while (r.pos < r.end) {
-            const size_t at = r.pos;
-            if (!pb_next(&r, &f, w->err))
-                return false;
-            for (size_t p = 0; p < N_PASSES; p++) {
-                if (f.number != passes[p].field)
-                    continue;
-                if (from[p] == end)
-                    from[p] = at;
-                to[p] = f.end;
-            }
-            if (w->release && w->depth == 1)
-                w->release(w->ctx, f.end);
-        }
-    }
+    if (w->fn && !graph_spans(w, m, main, from, to))
+        return false;
+    const size_t n_passes = w->fn ? N_PASSES : 1;
     for (size_t p = 0; p < n_passes && !w->stop; p++) {
-        struct pb r = {w->base, from[p], to[p]};
-        struct pb_field f = {0};
+        struct pb_msg span = *m;
+        if (w->fn && from[p] == SIZE_MAX)
+            continue; /* none of this kind */
+        if (w->fn) {
+            span.from = from[p];
+            span.to = to[p];
+        }
+        struct pb_iter it;
+        struct pb_field f;
         uint64_t i = 0;
-        while (r.pos < r.end && !w->stop) {
-            if (!pb_next(&r, &f, w->err))
-                return false;
+        pb_iter_begin(&it, &span);
+        while (!w->stop && pb_iter_next(&it, &f, w->err)) {
             bool mine = f.number == passes[p].field;
-            for (size_t q = 0; !w->fn && q < sizeof passes / sizeof *passes; q++)
+            for (size_t q = 0; !w->fn && q < N_PASSES; q++)
                 mine = mine || f.number == passes[q].field;
-            if (!mine) {
-                if (w->release && w->depth == 1) /* the main graph */
-                    w->release(w->ctx, f.end);
-                continue;
-            }
-            if (!pb_want(&f, PB_LEN, "a GraphProto field", w->err))
+            if (mine && !pb_want(&f, PB_LEN, "a GraphProto field", w->err))
                 return false;
-            const size_t mark = w->path.len;
-            path_push_index(w, passes[p].name, i++); /* a check: any name will do */
-            bool ok;
-            switch (f.number) {
-            case 11:
-                ok = walk_value_info(w, f.start, f.end, ONNX_INPUT);
-                break;
-            case 12:
-                ok = walk_value_info(w, f.start, f.end, ONNX_OUTPUT);
-                break;
-            case 13:
-                ok = walk_value_info(w, f.start, f.end, ONNX_VALUE_INFO);
-                break;
-            case 5: {
-                struct onnx_tensor t = {0};
-                t.kind = ONNX_INITIALIZER;
-                ok = read_tensor(w, f.start, f.end, &t) && emit(w, &t);
-                break;
+            if (mine) {
+                const size_t mark = w->path.len;
+                path_push_index(w, passes[p].name, i++); /* a check: any name will do */
+                if (!graph_field(w, m, &f))
+                    return false;
+                w->path.len = mark;
             }
-            case 15: {
-                struct onnx_tensor t = {0};
-                t.kind = ONNX_SPARSE_INITIALIZER;
-                ok = read_sparse(w, f.start, f.end, &t) && emit(w, &t);
-                break;
-            }
-            default:
-                ok = walk_node(w, f.start, f.end);
-                break;
-            }
-            if (!ok)
-                return false;
-            w->path.len = mark;
-            if (w->release && w->depth == 1) /* the main graph */
+            if (w->release && main) /* the main graph */
                 w->release(w->ctx, f.end);
         }
+        if (it.failed)
+            return false;
     }
-    w->depth--;
     return true;
+}
+
+/* ModelProto's fields (those the model reader reads, checked as it
+ * checks them); the graph's message. */
+static bool model_fields(struct walk *w, const struct pb_msg *root, struct pb_msg *graph)
+{
+    struct pb_iter it;
+    struct pb_field f, g;
+    bool has_graph = false;
+    pb_iter_begin(&it, root);
+    while (pb_iter_next(&it, &f, w->err)) {
+        bool ok = true;
+        if (f.number == 1)
+            ok = pb_want(&f, PB_VARINT, "ModelProto.ir_version", w->err);
+        else if (f.number == 2 || f.number == 3)
+            ok = pb_want(&f, PB_LEN, "ModelProto.producer_name", w->err);
+        else if (f.number == 7)
+            ok = has_graph = pb_want(&f, PB_LEN, "ModelProto.graph", w->err);
+        else if (f.number == 8)
+            ok = pb_want(&f, PB_LEN, "ModelProto.opset_import", w->err);
+        if (!ok)
+            return false;
+        if (f.number != 8)
+            continue;
+        struct pb r = {w->base, f.start, f.end};
+        while (r.pos < r.end) {
+            if (!pb_next(&r, &g, w->err))
+                return false;
+            if ((g.number == 1 && !pb_want(&g, PB_LEN, "OperatorSetIdProto.domain", w->err)) ||
+                (g.number == 2 && !pb_want(&g, PB_VARINT, "OperatorSetIdProto.version", w->err)))
+                return false;
+        }
+    }
+    if (it.failed)
+        return false;
+    if (!has_graph)
+        return pb_fail(w->err, root->end, "no graph (ModelProto field 7)");
+    return pb_sub(root, 7, graph, w->err);
 }
 
 bool onnx_walk(const uint8_t *data, size_t len, onnx_tensor_fn fn, onnx_release_fn release,
@@ -676,28 +763,13 @@ bool onnx_walk(const uint8_t *data, size_t len, onnx_tensor_fn fn, onnx_release_
     w.ctx = ctx;
     w.err = err;
     *out_of_memory = false;
-    err->offset = 0;
-    err->message[0] = '\0';
-    struct pb r = {data, 0, len};
-    struct pb_field f, graph = {0};
-    bool has_graph = false;
-    while (r.pos < r.end) {
-        if (!pb_next(&r, &f, err))
-            return false;
-        if (f.number == 7) {
-            if (!pb_want(&f, PB_LEN, "ModelProto.graph", err))
-                return false;
-            graph = f;
-            has_graph = true;
-        } else if ((f.number == 1 && !pb_want(&f, PB_VARINT, "ModelProto.ir_version", err)) ||
-                   (f.number == 8 && !pb_want(&f, PB_LEN, "ModelProto.opset_import", err))) {
-            return false;
-        }
-    }
-    if (!has_graph)
-        return pb_fail(err, len, "no graph (ModelProto field 7)");
+    memset(err, 0, sizeof *err);
+    const struct pb_msg root = pb_root(data, 0, len, 0);
+    struct pb_msg graph;
+    if (!model_fields(&w, &root, &graph))
+        return false;
     path_puts(&w, "graph");
-    bool ok = walk_graph(&w, graph.start, graph.end);
+    bool ok = walk_graph(&w, &graph, true);
     *out_of_memory = w.path.failed;
     free(w.path.data);
     return ok && !*out_of_memory;
@@ -708,9 +780,33 @@ bool onnx_walk(const uint8_t *data, size_t len, onnx_tensor_fn fn, onnx_release_
 void onnx_dims_begin(const struct onnx_tensor *t, struct onnx_dim_iter *it)
 {
     it->t = t;
-    it->pos = 0;
-    it->packed_end = 0;
     it->i = 0;
+    it->packed.base = t->dims.base;
+    it->packed.pos = it->packed.end = 0;
+    if (t->form == ONNX_DIMS_REPEAT || t->form == ONNX_DIMS_SHAPE)
+        pb_iter_begin(&it->fields, &t->dims);
+}
+
+/* A Dimension: its oneof's last case. */
+static void read_dim(const uint8_t *base, const struct pb_field *f, struct onnx_dim *d)
+{
+    struct pb m = {base, f->start, f->end};
+    struct pb_field g;
+    d->kind = ONNX_DIM_UNKNOWN;
+    while (m.pos < m.end && pb_next(&m, &g, NULL)) {
+        if (g.number == 1) {
+            d->kind = ONNX_DIM_VALUE;
+            d->value = (int64_t)g.v;
+            d->param.p = NULL;
+            d->param.n = 0;
+        } else if (g.number == 2) {
+            d->kind = ONNX_DIM_PARAM;
+            d->value = 0;
+            d->param = pb_bytes(base, &g);
+        }
+    }
+    if (d->kind == ONNX_DIM_PARAM && d->param.n == 0)
+        d->kind = ONNX_DIM_UNKNOWN; /* an empty symbol names nothing */
 }
 
 bool onnx_dims_next(struct onnx_dim_iter *it, struct onnx_dim *d)
@@ -720,71 +816,40 @@ bool onnx_dims_next(struct onnx_dim_iter *it, struct onnx_dim *d)
     d->value = 0;
     d->param.p = NULL;
     d->param.n = 0;
-    if (it->i >= t->rank)
-        return false;
-    if (t->form == ONNX_DIMS_NONE)
+    if (it->i >= t->rank || t->form == ONNX_DIMS_NONE)
         return false;
     if (t->form == ONNX_DIMS_COUNT) {
         it->i++;
         d->value = (int64_t)t->count;
         return true;
     }
-    struct pb r = {t->msg.p, it->pos, t->msg.n};
-    struct pb_field f = {0};
+    struct pb_field f;
     uint64_t v = 0;
-    if (t->form == ONNX_DIMS_REPEAT) {
-        for (;;) {
-            if (it->pos < it->packed_end) {
-                r.pos = it->pos;
-                r.end = it->packed_end;
-                if (!pb_varint(&r, &v, NULL))
-                    return false;
-                it->pos = r.pos;
-                it->i++;
-                d->value = (int64_t)v;
-                return true;
-            }
-            r.pos = it->pos;
-            r.end = t->msg.n;
-            if (r.pos >= r.end || !pb_next(&r, &f, NULL))
+    for (;;) {
+        if (t->form == ONNX_DIMS_REPEAT && it->packed.pos < it->packed.end) {
+            if (!pb_varint(&it->packed, &v, NULL))
                 return false;
-            it->pos = r.pos;
-            if (f.number != t->field)
-                continue;
-            if (f.wt == PB_VARINT) {
-                it->i++;
-                d->value = (int64_t)f.v;
-                return true;
-            }
-            it->pos = f.start;
-            it->packed_end = f.end;
+            it->i++;
+            d->value = (int64_t)v;
+            return true;
         }
-    }
-    /* ONNX_DIMS_SHAPE */
-    while (r.pos < r.end) {
-        if (!pb_next(&r, &f, NULL))
+        if (!pb_iter_next(&it->fields, &f, NULL))
             return false;
-        if (f.number != 1)
+        if (f.number != (t->form == ONNX_DIMS_SHAPE ? 1 : t->field))
             continue;
-        it->pos = r.pos;
         it->i++;
-        d->kind = ONNX_DIM_UNKNOWN;
-        struct pb m = {t->msg.p, f.start, f.end};
-        struct pb_field g = {0};
-        while (m.pos < m.end && pb_next(&m, &g, NULL)) {
-            if (g.number == 1) {
-                d->kind = ONNX_DIM_VALUE;
-                d->value = (int64_t)g.v;
-            } else if (g.number == 2) {
-                d->kind = ONNX_DIM_PARAM;
-                d->param = pb_bytes(t->msg.p, &g);
-            }
+        if (t->form == ONNX_DIMS_SHAPE) {
+            read_dim(t->dims.base, &f, d);
+            return true;
         }
-        if (d->kind == ONNX_DIM_PARAM && d->param.n == 0)
-            d->kind = ONNX_DIM_UNKNOWN; /* an empty symbol names nothing */
-        return true;
+        if (f.wt == PB_VARINT) {
+            d->value = (int64_t)f.v;
+            return true;
+        }
+        it->i--;
+        it->packed.pos = f.start;
+        it->packed.end = f.end;
     }
-    return false;
 }
 
 /* ---- names ----------------------------------------------------------------- */
