@@ -4,6 +4,7 @@
 #include "results.h"
 #include "platform.h"
 #include "scan_dxdispatch.h"
+#include "scan_model.h"
 #include "source_json.h"
 #include "source_onnx.h"
 
@@ -63,7 +64,8 @@ struct scan {
     uint64_t unknown;         /* their tensors of unknown size, all models */
     struct onnx_options onnx; /* --dim, --rank, --layout */
     struct model_totals model;
-    struct plat_map *map; /* the file being scanned */
+    struct plat_map *map;         /* the file being scanned */
+    struct onnx_model onnx_model; /* the ONNX model being scanned, read whole */
 };
 
 static void put_file_key(struct scan *s, size_t start);
@@ -715,6 +717,7 @@ static void put_text_totals(struct scan *s)
     const struct model_totals *m = &s->model;
     struct outbuf *out = s->out;
     ob_putc(out, '\n');
+    (void)scan_model_text(out, &s->onnx_model);
     text_label(out, "tensors");
     ob_u64(out, m->tensors);
     bool first = true;
@@ -858,7 +861,10 @@ static void put_onnx_summary(struct scan *s)
     ob_puts(out, ",\"failed_paths\":[");
     if (m->failed_paths.len)
         ob_write(out, m->failed_paths.data, m->failed_paths.len);
-    ob_puts(out, "]}}\n");
+    ob_putc(out, ']');
+    if (!scan_model_json(out, &s->onnx_model))
+        ob_puts(out, ",\"model\":null");
+    ob_puts(out, "}}\n");
 }
 
 /* An ONNX model that onnx_walk() checked whole already: its records and
@@ -914,6 +920,15 @@ static bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, str
     ob_reset(&m->largest);
     ob_reset(&m->broken_paths);
     ob_reset(&m->failed_paths);
+    /* The graphs, nodes and operators, read whole (the walk checked the
+     * bytes: only memory can fail here). */
+    oom = false;
+    if (!onnx_model_read(data, len, &s->onnx_model, &oe, &oom)) {
+        onnx_model_free(&s->onnx_model);
+        if (oom)
+            return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+        return cli_fail(e, CLI_E_BAD_ONNX, NULL, s->file, "at byte %zu: %s", oe.offset, oe.message);
+    }
     if (s->text)
         put_text_header(s);
     if (!onnx_walk(data, len, scan_onnx_tensor, release_map, s, &oe, &oom) || s->failed_write) {
@@ -921,6 +936,7 @@ static bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, str
             *e = *s->e;
         else
             cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+        onnx_model_free(&s->onnx_model);
         return false;
     }
     s->unknown += m->unknown;
@@ -928,6 +944,7 @@ static bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, str
         put_text_totals(s);
     else
         put_onnx_summary(s);
+    onnx_model_free(&s->onnx_model);
     return drain_if_full(s);
 }
 

@@ -178,6 +178,41 @@ def main():
         return check(binary, files + sorted(glob.glob(os.path.join(gen, "*.onnx"))))
 
 
+def graphs_of(g):
+    yield g
+    for n in g.node:
+        for a in n.attribute:
+            if a.HasField("g"):
+                yield from graphs_of(a.g)
+            for sub in a.graphs:
+                yield from graphs_of(sub)
+
+
+def check_model_facts(path, have):
+    m = onnx.load(path, load_external_data=False)
+    if have is None:
+        return ["summary: no model"]
+    ops = {}
+    for g in graphs_of(m.graph):
+        for n in g.node:
+            key = n.op_type if n.domain in ("", "ai.onnx") else f"{n.domain}.{n.op_type}"
+            ops[key.replace("\0", "?")] = ops.get(key.replace("\0", "?"), 0) + 1
+    opsets = {}
+    for o in m.opset_import:
+        opsets[o.domain] = o.version  # a domain given twice: the last (JSON keeps the last too)
+    want = {"ir_version": m.ir_version, "producer_name": m.producer_name.replace("\0", "?"),
+            "producer_version": m.producer_version.replace("\0", "?")}
+    bad = [f"summary model {k} {have.get(k)!r}, onnx says {v!r}" for k, v in want.items()
+           if have.get(k) != v]
+    if len(opsets) <= 100 and have["opset_import"] != opsets:
+        bad.append(f"summary opset_import {have['opset_import']}, onnx says {opsets}")
+    first = dict(list(ops.items())[:100])
+    if have["operators"] != first or have["operators_more"] != max(0, len(ops) - 100):
+        bad.append(f"summary operators {list(have['operators'].items())[:5]}..., onnx says "
+                   f"{list(first.items())[:5]}... ({len(ops)})")
+    return bad
+
+
 def check(binary, files):
     t0 = time.monotonic()
     p = subprocess.run([binary, "scan"] + files, capture_output=True)
@@ -243,6 +278,9 @@ def check(binary, files):
             unknown = sum(1 for w in want if w["error"] in unknown_ids)
             if summaries[f]["unknown"] != unknown:
                 bad.append(f"summary unknown {summaries[f]['unknown']}, onnx says {unknown}")
+            # The model as a whole: IR version, producer, opsets, operators
+            # counted over every graph (first met first, at most 100).
+            bad += check_model_facts(f, summaries[f].get("model"))
             kinds = {}
             for w in want:
                 kinds[w["kind"]] = kinds.get(w["kind"], 0) + 1
