@@ -1,0 +1,244 @@
+/* onnx_infer_misc.c - data-dependent operators (NonZero, Compress,
+ * Unique, NonMaxSuppression: a new symbol named after the value), Constant,
+ * the generators (RandomNormal, Multinomial, windows) and Einsum. */
+#include "onnx_infer_int.h"
+
+#include <string.h>
+
+static struct onnx_dx_ctx *DX(struct nctx *c)
+{
+    return c->in->dx;
+}
+
+/* The product of dims[from..to), NULL when one is unknown. */
+static const struct onnx_dx *product(struct nctx *c, const struct onnx_dx *const *d, int32_t from,
+                                     int32_t to)
+{
+    const struct onnx_dx *p = K(c, 1);
+    for (int32_t k = from; k < to; k++)
+        p = onnx_dx_mul(DX(c), p, d[k]);
+    return p;
+}
+
+/* A value element read as a dim: a constant >= 0 or an expression >= 0. */
+static const struct onnx_dx *as_dim(const struct onnx_dx *v)
+{
+    int64_t x;
+    if (onnx_dx_is_const(v, &x))
+        return x >= 0 ? v : NULL;
+    return onnx_dx_nonneg(v) ? v : NULL;
+}
+
+bool fam_data_dependent(struct nctx *c)
+{
+    const struct ival *x = SHAPED(c, 0);
+    const struct onnx_dx *n = fresh(c, 0), *d[ONNX_INFER_MAX_RANK];
+    int32_t ax;
+    switch (c->op->arg) {
+    case 0: { /* NonZero: [rank, n] */
+        if (!x)
+            return fail(c, "the input's rank is unknown");
+        const struct onnx_dx *nz[2] = {K(c, x->pub.rank), n};
+        return set_out(c, 0, 2, nz);
+    }
+    case 1: /* Compress */
+        if (!attr(c, "axis"))
+            return set_out(c, 0, 1, &n);
+        if (!x || !norm_axis(attr_i(c, "axis", 0), x->pub.rank, &ax))
+            return fail(c, "the input's shape is unknown or axis out of range");
+        memcpy(d, x->pub.dims, (size_t)x->pub.rank * sizeof *d);
+        d[ax] = n;
+        return set_out(c, 0, x->pub.rank, d);
+    case 2: /* Unique: Y, indices, inverse_indices, counts */
+        for (uint32_t k = 1; k < c->n_out; k++)
+            c->out[k].pub.elem_type = DT_INT64;
+        if (!x)
+            return fail(c, "the input's shape is unknown");
+        if (attr(c, "axis")) {
+            if (!norm_axis(attr_i(c, "axis", 0), x->pub.rank, &ax))
+                return fail(c, "axis out of range");
+            memcpy(d, x->pub.dims, (size_t)x->pub.rank * sizeof *d);
+            d[ax] = n;
+            if (!set_out(c, 0, x->pub.rank, d) || !set_out(c, 2, 1, &x->pub.dims[ax]))
+                return false;
+        } else {
+            const struct onnx_dx *all = product(c, x->pub.dims, 0, x->pub.rank);
+            if (!set_out(c, 0, 1, &n) || !set_out(c, 2, 1, &all))
+                return false;
+        }
+        return set_out(c, 1, 1, &n) && set_out(c, 3, 1, &n);
+    default: { /* NonMaxSuppression: [n, 3] */
+        const struct onnx_dx *s[2] = {n, K(c, 3)};
+        return set_out(c, 0, 2, s);
+    }
+    }
+}
+
+bool fam_constant(struct nctx *c)
+{
+    const struct onnx_attr *a;
+    if ((a = attr(c, "value")) != NULL) {
+        const struct onnx_tensor_data *t = a->t;
+        const struct onnx_dx *d[ONNX_INFER_MAX_RANK];
+        if (!t || t->rank > ONNX_INFER_MAX_RANK)
+            return fail(c, "no tensor in value");
+        c->out[0].pub.elem_type = t->elem_type;
+        for (uint32_t k = 0; k < t->rank; k++)
+            if (!(d[k] = t->dims[k] >= 0 ? K(c, t->dims[k]) : NULL))
+                return fail(c, "a negative dim");
+        if (!set_out(c, 0, (int32_t)t->rank, d))
+            return false;
+        if (t->has_values && t->n_values <= ONNX_INFER_VALUES) {
+            const struct onnx_dx *v[ONNX_INFER_VALUES];
+            for (uint32_t k = 0; k < t->n_values; k++)
+                v[k] = K(c, t->values[k]);
+            set_vals(c, 0, (int32_t)t->n_values, v);
+        }
+        return true;
+    }
+    const struct onnx_dx *len;
+    if ((a = attr(c, "value_int")) != NULL) {
+        c->out[0].pub.elem_type = DT_INT64;
+        len = K(c, a->i);
+        return set_out(c, 0, 0, NULL) && set_vals(c, 0, 1, &len);
+    }
+    if ((a = attr(c, "value_ints")) != NULL) {
+        c->out[0].pub.elem_type = DT_INT64;
+        len = K(c, a->n_ints);
+        if (!set_out(c, 0, 1, &len))
+            return false;
+        if (a->n_ints <= ONNX_INFER_VALUES) {
+            const struct onnx_dx *v[ONNX_INFER_VALUES];
+            for (uint32_t k = 0; k < a->n_ints; k++)
+                v[k] = K(c, a->ints[k]);
+            set_vals(c, 0, (int32_t)a->n_ints, v);
+        }
+        return true;
+    }
+    if ((a = attr(c, "value_float")) != NULL || (a = attr(c, "value_string")) != NULL) {
+        c->out[0].pub.elem_type = a->name.n == 11 ? DT_FLOAT : DT_STRING;
+        return set_out(c, 0, 0, NULL);
+    }
+    if ((a = attr(c, "value_floats")) != NULL) {
+        c->out[0].pub.elem_type = DT_FLOAT;
+        len = K(c, a->n_floats);
+        return set_out(c, 0, 1, &len);
+    }
+    return fail(c, "no value attribute this inference reads (sparse_value, value_strings)");
+}
+
+bool fam_generator(struct nctx *c)
+{
+    if (c->op->arg == 1) { /* Multinomial: [batch, sample_size] */
+        const struct ival *x = SHAPED(c, 0);
+        c->out[0].pub.elem_type = (int32_t)attr_i(c, "dtype", DT_INT32);
+        if (!x || x->pub.rank != 2)
+            return fail(c, "the input's shape is unknown or not of rank 2");
+        const struct onnx_dx *d[2] = {x->pub.dims[0], K(c, attr_i(c, "sample_size", 1))};
+        return set_out(c, 0, 2, d);
+    }
+    const int64_t *s;
+    uint32_t n;
+    const struct onnx_dx *d[ONNX_INFER_MAX_RANK];
+    if (!attr_ints(c, "shape", &s, &n) || n > ONNX_INFER_MAX_RANK)
+        return fail(c, "no shape attribute");
+    for (uint32_t k = 0; k < n; k++)
+        if (!(d[k] = s[k] >= 0 ? K(c, s[k]) : NULL))
+            return fail(c, "a negative dim");
+    return set_out(c, 0, (int32_t)n, d);
+}
+
+bool fam_window(struct nctx *c)
+{
+    const struct onnx_dx *const *v;
+    int32_t n;
+    c->out[0].pub.elem_type = (int32_t)attr_i(c, "output_datatype", DT_FLOAT);
+    const struct onnx_dx *size = in_vals(c, 0, &v, &n) && n == 1 ? as_dim(v[0]) : NULL;
+    if (!size)
+        c->why = "the size's value is unknown";
+    return set_out(c, 0, 1, &size);
+}
+
+/* Einsum: each letter's dim from the inputs that name it; "..." dims
+ * broadcast; without "->", the letters named once, in order. */
+bool fam_einsum(struct nctx *c)
+{
+    const struct onnx_attr *a = attr(c, "equation");
+    if (!a || a->s.n > 512)
+        return fail(c, "no equation");
+    const struct onnx_dx *letter[128] = {NULL};
+    int count[128] = {0};
+    struct ival ell[16];
+    const struct ival *ellp[16];
+    uint32_t n_ell = 0, input = 0;
+    const uint8_t *p = a->s.p, *end = p + a->s.n;
+    int32_t pos = 0;
+    const struct ival *x = SHAPED(c, 0);
+    for (; p <= end && input < c->n_in; p++) {
+        if (p == end || *p == ',' || *p == '-') { /* the end of an input's term */
+            if (!x || pos > x->pub.rank)
+                return fail(c, "an input's shape is unknown or the equation does not fit");
+            input++;
+            x = SHAPED(c, input);
+            pos = 0;
+            if (p < end && *p == '-')
+                break;
+            continue;
+        }
+        if (*p == ' ')
+            continue;
+        if (*p == '.') {
+            if (p + 2 >= end || p[1] != '.' || p[2] != '.' || n_ell >= 16 || !x)
+                return fail(c, "a bad ellipsis");
+            int32_t named = 0; /* letters after the ellipsis in this term */
+            for (const uint8_t *q = p + 3; q < end && *q != ',' && *q != '-'; q++)
+                named += (*q >= 'A' && *q <= 'z');
+            int32_t span = x->pub.rank - pos - named;
+            if (span < 0)
+                return fail(c, "the equation does not fit the input's rank");
+            memset(&ell[n_ell], 0, sizeof ell[n_ell]);
+            ell[n_ell].pub.rank = span;
+            ell[n_ell].pub.dims = x->pub.dims + pos;
+            ellp[n_ell] = &ell[n_ell];
+            n_ell++;
+            pos += span;
+            p += 2;
+            continue;
+        }
+        if (*p >= 128 || !x || pos >= x->pub.rank)
+            return fail(c, "the equation does not fit the input's rank");
+        const struct onnx_dx *d = x->pub.dims[pos++];
+        int64_t v;
+        if (!letter[*p] || (onnx_dx_is_const(letter[*p], &v) && v == 1))
+            letter[*p] = d;
+        count[*p]++;
+    }
+    const struct onnx_dx *ed[ONNX_INFER_MAX_RANK], *d[ONNX_INFER_MAX_RANK];
+    int32_t er = 0, n = 0;
+    if (n_ell && !broadcast(c, ellp, n_ell, ed, &er))
+        return false;
+    if (p < end && *p == '-') {
+        if (++p >= end || *p != '>')
+            return fail(c, "a bad equation");
+        for (p++; p < end; p++) {
+            if (*p == ' ')
+                continue;
+            if (*p == '.') {
+                for (int32_t k = 0; k < er && n < ONNX_INFER_MAX_RANK; k++)
+                    d[n++] = ed[k];
+                p += 2;
+            } else if (*p < 128 && count[*p] && n < ONNX_INFER_MAX_RANK) {
+                d[n++] = letter[*p];
+            } else {
+                return fail(c, "the output names a letter no input has");
+            }
+        }
+    } else {
+        for (int32_t k = 0; k < er; k++)
+            d[n++] = ed[k];
+        for (int ch = 0; ch < 128 && n < ONNX_INFER_MAX_RANK; ch++)
+            if (count[ch] == 1)
+                d[n++] = letter[ch];
+    }
+    return set_out(c, 0, n, d);
+}
