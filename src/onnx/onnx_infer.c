@@ -306,6 +306,11 @@ static void node_reason(struct onnx_infer *in, const struct onnx_node *node, str
 
 static const struct op_entry *find_op(struct onnx_infer *in, const struct onnx_node *node)
 {
+    if (bytes_is(node->domain, "ai.onnx.preview.training") && node->op_type.n < 64) {
+        char name[80] = "training.";
+        memcpy(name + 9, node->op_type.p, node->op_type.n);
+        return nm_get(&in->ops, (const uint8_t *)name, 9 + node->op_type.n);
+    }
     if (node->domain.n && !bytes_is(node->domain, "ai.onnx"))
         return NULL;
     return nm_get(&in->ops, node->op_type.p, node->op_type.n);

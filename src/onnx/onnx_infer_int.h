@@ -194,6 +194,10 @@ bool fam_constant(struct nctx *c);
 bool fam_generator(struct nctx *c);
 bool fam_window(struct nctx *c);
 bool fam_einsum(struct nctx *c);
+bool fam_training(struct nctx *c);
+bool fam_linalg(struct nctx *c);
+bool fam_scalar(struct nctx *c);
+bool fam_text(struct nctx *c);
 
 /* Subgraphs (onnx_infer_graph.c). */
 bool fam_if(struct nctx *c);

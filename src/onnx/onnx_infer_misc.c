@@ -242,3 +242,83 @@ bool fam_einsum(struct nctx *c)
     }
     return set_out(c, 0, n, d);
 }
+
+/* Adagrad, Momentum, Adam (ai.onnx.preview.training): inputs R, T, then n
+ * of each of X, G, (V,) (H); outputs n of each new state, output k shaped
+ * as X[k mod n]. */
+bool fam_training(struct nctx *c)
+{
+    uint32_t groups = (uint32_t)c->op->arg, n = c->n_out / groups;
+    if (n == 0 || c->n_out % groups || c->n_in != 2 + (groups + 1) * n)
+        return fail(c, "the input and output counts do not match");
+    for (uint32_t k = 0; k < c->n_out; k++) {
+        const struct ival *x = SHAPED(c, 2 + k % n);
+        c->out[k].pub.elem_type = IN(c, 2 + k % n) ? IN(c, 2 + k % n)->pub.elem_type : 0;
+        if (x && !set_out(c, k, x->pub.rank, x->pub.dims))
+            return false;
+    }
+    return true;
+}
+
+/* Det: [..., M, M] -> [...]; DFT: the axis's length (dft_length, halved
+ * plus one when onesided) and a last dim of 2 (real, imaginary). */
+bool fam_linalg(struct nctx *c)
+{
+    const struct ival *x = SHAPED(c, 0);
+    if (!x)
+        return fail(c, "the input's shape is unknown");
+    int32_t r = x->pub.rank, ax;
+    const struct onnx_dx *d[ONNX_INFER_MAX_RANK];
+    memcpy(d, x->pub.dims, (size_t)r * sizeof *d);
+    if (c->op->arg == 0) {
+        if (r < 2)
+            return fail(c, "rank below 2");
+        return set_out(c, 0, r - 2, d);
+    }
+    if (r < 2 || !norm_axis(attr_i(c, "axis", 1), r, &ax) || ax == r - 1)
+        return fail(c, "axis out of range");
+    const struct onnx_dx *const *v;
+    int32_t n;
+    const struct onnx_dx *len = d[ax];
+    if (IN(c, 1))
+        len = in_vals(c, 1, &v, &n) && n == 1 ? as_dim(v[0]) : NULL;
+    if (attr_i(c, "onesided", 0))
+        len = onnx_dx_add(DX(c), onnx_dx_floordiv(DX(c), len, K(c, 2)), K(c, 1));
+    d[ax] = len;
+    d[r - 1] = K(c, 2);
+    return set_out(c, 0, r, d);
+}
+
+/* Scalars: OptionalHasElement (bool), SequenceLength (int64). */
+bool fam_scalar(struct nctx *c)
+{
+    return set_out(c, 0, 0, NULL);
+}
+
+/* StringNormalizer: [C] or [1, C], C less the stopwords found (a new
+ * symbol; without stopwords, C). TfIdfVectorizer: the last dim becomes
+ * max(ngram_indexes) + 1. */
+bool fam_text(struct nctx *c)
+{
+    const struct ival *x = SHAPED(c, 0);
+    if (!x || x->pub.rank < 1 || x->pub.rank > 2)
+        return fail(c, "the input's shape is unknown or not of rank 1 or 2");
+    const struct onnx_dx *d[2] = {x->pub.dims[0], x->pub.rank > 1 ? x->pub.dims[1] : NULL};
+    int32_t last = x->pub.rank - 1;
+    if (c->op->arg == 0) {
+        if (attr(c, "stopwords")) /* (an empty list is not written) */
+            d[last] = fresh(c, 0);
+        return set_out(c, 0, x->pub.rank, d);
+    }
+    const int64_t *ix;
+    uint32_t n;
+    int64_t m = -1;
+    if (!attr_ints(c, "ngram_indexes", &ix, &n))
+        return fail(c, "no ngram_indexes");
+    for (uint32_t k = 0; k < n; k++)
+        m = ix[k] > m ? ix[k] : m;
+    if (m < 0 || m == INT64_MAX)
+        return fail(c, "ngram_indexes out of range");
+    d[last] = K(c, m + 1);
+    return set_out(c, 0, x->pub.rank, d);
+}

@@ -829,6 +829,8 @@ const struct op_entry infer_ops[] = {
     {"QLinearMatMul", fam_matmul, 8, 8, 1, TY_FAMILY, M_QLINEAR},
     {"Gemm", fam_matmul, 2, 3, 1, TY_IN0, M_GEMM},
     {"Einsum", fam_einsum, 1, 255, 1, TY_IN0, 0},
+    {"Det", fam_linalg, 1, 1, 1, TY_IN0, 0},
+    {"DFT", fam_linalg, 1, 2, 1, TY_IN0, 1},
     /* recurrent */
     {"RNN", fam_rnn, 3, 6, 2, TY_IN0, 0},
     {"GRU", fam_rnn, 3, 6, 2, TY_IN0, 0},
@@ -872,6 +874,15 @@ const struct op_entry infer_ops[] = {
     {"HannWindow", fam_window, 1, 1, 1, TY_FAMILY, 0},
     {"HammingWindow", fam_window, 1, 1, 1, TY_FAMILY, 0},
     {"BlackmanWindow", fam_window, 1, 1, 1, TY_FAMILY, 0},
+    /* text, optional and sequence scalars */
+    {"StringNormalizer", fam_text, 1, 1, 1, TY_IN0, 0},
+    {"TfIdfVectorizer", fam_text, 1, 1, 1, TY_FLOAT, 1},
+    {"OptionalHasElement", fam_scalar, 0, 1, 1, TY_BOOL, 0},
+    {"SequenceLength", fam_scalar, 1, 1, 1, TY_I64, 0},
+    /* training (domain ai.onnx.preview.training) */
+    {"training.Adagrad", fam_training, 5, 255, 255, TY_FAMILY, 2},
+    {"training.Momentum", fam_training, 5, 255, 255, TY_FAMILY, 2},
+    {"training.Adam", fam_training, 6, 255, 255, TY_FAMILY, 3},
     /* subgraphs */
     {"If", fam_if, 1, 1, 255, TY_FAMILY, 0},
     {"Loop", fam_loop, 0, 255, 255, TY_FAMILY, 0},
