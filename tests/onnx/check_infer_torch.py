@@ -97,8 +97,24 @@ def check(dump, cache, name):
     # it has the same op and inputs in both exports (the exporter numbers
     # its shape computations, so a name alone may be another value)
     def producers(m):
-        return {o: (n.op_type, tuple(n.input), tuple(a.SerializeToString() for a in n.attribute))
-                for n in m.graph.node for o in n.output}
+        """name -> a hash of how the value is computed, recursively."""
+        nodes = {o: n for n in m.graph.node for o in n.output}
+        inits = {t.name: tuple(t.dims) for t in m.graph.initializer}
+        memo = {}
+
+        def sig(name):
+            if name not in memo:
+                n = nodes.get(name)
+                if n is None:
+                    memo[name] = hash(("value", name, inits.get(name)))
+                else:
+                    memo[name] = 0  # (a cycle cannot recurse forever)
+                    memo[name] = hash((n.op_type, list(n.output).index(name),
+                                       tuple(a.SerializeToString() for a in n.attribute),
+                                       tuple(sig(i) for i in n.input)))
+            return memo[name]
+        sys.setrecursionlimit(100000)
+        return {o: sig(o) for o in nodes}
     pd, ps = producers(dyn), producers(static)
     st = static_shapes(static)
     agree_static = 0
