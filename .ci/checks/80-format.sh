@@ -2,7 +2,7 @@
 # Every C file is as clang-format (.clang-format) would write it.
 set -euo pipefail
 if command -v clang-format >/dev/null 2>&1; then
-  clang-format --dry-run -Werror src/include/*.h src/lib/*.[ch] src/cli/*.[ch] tests/unit/*.[ch] tools/*.c
+  clang-format --dry-run -Werror src/include/*.h src/lib/*.[ch] src/onnx/*.[ch] src/cli/*.[ch] tests/unit/*.[ch] tools/*.c
   echo "formatted"
 else
   echo "clang-format not installed; skipped"

@@ -15,7 +15,6 @@ set(DMLT_CLI_SOURCES
   src/cli/descriptor.c
   src/cli/errors.c
   src/cli/json_parse.c
-  src/cli/onnx_wire.c
   src/cli/options.c
   src/cli/outbuf.c
   src/cli/parse.c

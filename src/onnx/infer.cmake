@@ -11,4 +11,5 @@ set(DMLT_ONNX_INFER_SOURCES
   src/onnx/onnx_infer_util.c)
 add_library(dmltensor_onnx_infer STATIC ${DMLT_ONNX_INFER_SOURCES})
 target_include_directories(dmltensor_onnx_infer PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/src/onnx)
+target_link_libraries(dmltensor_onnx_infer PUBLIC dmltensor_onnx)
 target_compile_options(dmltensor_onnx_infer PRIVATE ${DMLT_WARNINGS})

@@ -21,32 +21,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "onnx_common.h"
+
 #define ONNX_SMALL_DATA 1024 /* elements of an integer tensor whose values are read */
-
-/* Bytes inside the model (not NUL-terminated). */
-struct onnx_bytes {
-    const uint8_t *p;
-    size_t n;
-};
-
-/* TypeProto's cases, and a value without a type. */
-enum onnx_value {
-    ONNX_V_TENSOR,
-    ONNX_V_SPARSE_TENSOR, /* a sparse initializer or Constant sparse_value: dense dims */
-    ONNX_V_UNTYPED,       /* a ValueInfoProto without a type */
-    ONNX_V_SEQUENCE,
-    ONNX_V_MAP,
-    ONNX_V_OPTIONAL,
-    ONNX_V_SPARSE_TYPE, /* TypeProto.sparse_tensor_type */
-    ONNX_V_OTHER_TYPE   /* a TypeProto of a case this reader does not know */
-};
-
-/* A declared dim (TensorShapeProto.Dimension). */
-struct onnx_dim {
-    enum { ONNX_DIM_VALUE, ONNX_DIM_PARAM, ONNX_DIM_UNKNOWN } kind;
-    int64_t value;
-    struct onnx_bytes param; /* ONNX_DIM_PARAM: the symbol, "N" */
-};
 
 /* A declared type: TypeProto, as far as a tensor goes. */
 struct onnx_type {
@@ -68,6 +45,7 @@ struct onnx_tensor_data {
     bool has_values; /* an integer tensor of at most ONNX_SMALL_DATA elements whose data was read */
     uint32_t n_values;
     const int64_t *values; /* n_values of them, in row-major order, as int64 */
+    bool sparse;           /* a SparseTensorProto: dims are the dense dims, no values */
 };
 
 /* AttributeProto.AttributeType */
@@ -104,6 +82,11 @@ struct onnx_attr {
     const struct onnx_tensor_data *t; /* NULL if none */
     const struct onnx_graph *g;       /* NULL if none */
     bool has_f, has_i, has_s;         /* which scalar fields were given */
+    uint32_t n_strings, n_tensors, n_graphs;
+    const struct onnx_bytes *strings;
+    const struct onnx_tensor_data *tensors;
+    const struct onnx_graph *const *graphs;       /* n_graphs of them, in model->graphs */
+    const struct onnx_tensor_data *sparse_tensor; /* dense dims; NULL if none */
 };
 
 struct onnx_node {
@@ -143,11 +126,6 @@ struct onnx_model {
     uint32_t n_graphs;
     const struct onnx_graph *graphs; /* [0] the main graph, then subgraphs in the walk's order */
     void *arena_;                    /* the reader's: freed by onnx_model_free */
-};
-
-struct onnx_error {
-    size_t offset; /* the byte at fault, from the start of the file */
-    char message[200];
 };
 
 /* Reads the ModelProto in data[0..len). False with err filled when the

@@ -144,15 +144,15 @@ def expect_graph(g, path, out):
                 tensor(a.t, ap, "constant", out0)
             if constant and a.name == "sparse_value" and a.HasField("sparse_tensor"):
                 sparse(a.sparse_tensor, ap, "constant", out0)
-            if a.HasField("g"):
-                expect_graph(a.g, ap, out)
-            for k, sub in enumerate(a.graphs):
-                expect_graph(sub, f"{ap}[{k}]", out)
             if constant and a.name in CONSTANT_VALUES:
                 elem, is_list = CONSTANT_VALUES[a.name]
                 count = len(a.floats) if elem == 1 else len(a.ints) if elem == 7 else len(a.strings)
                 rec(ap, out0, "constant", NAMES[elem],
                     judge(elem, True, [count] if is_list else []))
+            if a.HasField("g"):
+                expect_graph(a.g, ap, out)
+            for k, sub in enumerate(a.graphs):
+                expect_graph(sub, f"{ap}[{k}]", out)
 
 
 def expect_model(path):

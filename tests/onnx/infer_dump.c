@@ -3,8 +3,8 @@
  *
  *   infer_dump [--dim NAME=V]... [--shape NAME=D1,D2,...]... [--mem BYTES] MODEL
  *
- * MODEL is an ONNX file (read with onnx_model_read when this build has the
- * reader) or, when it ends in .json, the JSON that tests/onnx/onnx_to_json.py
+ * MODEL is an ONNX file (mapped as scan maps it, read with onnx_model_read)
+ * or, when it ends in .json, the JSON that tests/onnx/onnx_to_json.py
  * writes: the same fields, from python3-onnx, so the inference is tested
  * apart from the wire reader. One line per node output:
  *   {"g":0,"n":3,"o":0,"name":"x","op":"Conv","elem":1,
@@ -19,9 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef DMLT_HAVE_ONNX_READER
 #include "onnx_model.h"
-#endif
+#include "platform.h"
 
 /* ---- allocation: everything the JSON model holds, freed at exit ---- */
 
@@ -415,6 +414,8 @@ int main(int argc, char **argv)
     if (!path)
         return usage();
     struct onnx_model model = {0};
+    struct plat_map map = {0};
+    bool mapped = false;
     size_t plen = strlen(path);
     bool json = plen > 5 && strcmp(path + plen - 5, ".json") == 0;
     if (json) {
@@ -424,13 +425,19 @@ int main(int argc, char **argv)
             return 2;
         }
     } else {
-#ifdef DMLT_HAVE_ONNX_READER
-        if (!read_onnx_model(path, &model))
+        int err = 0;
+        struct onnx_error oe;
+        bool oom = false;
+        if (!plat_map_file(path, &map, &err)) {
+            fprintf(stderr, "infer_dump: %s: cannot read it (errno %d)\n", path, err);
             return 2;
-#else
-        fprintf(stderr, "infer_dump: this build has no ONNX reader; give a .json model\n");
-        return 2;
-#endif
+        }
+        mapped = true;
+        if (!onnx_model_read(map.data, map.len, &model, &oe, &oom)) {
+            fprintf(stderr, "infer_dump: %s: %s\n", path, oe.message);
+            plat_unmap_file(&map);
+            return 2;
+        }
     }
     struct onnx_infer *r;
     if (onnx_infer_run(&model, &opt, &r) != ONNX_INFER_OK) {
@@ -441,6 +448,10 @@ int main(int argc, char **argv)
     if (!quiet)
         dump(&model, r);
     onnx_infer_free(r);
+    if (mapped) {
+        onnx_model_free(&model);
+        plat_unmap_file(&map);
+    }
     free_all();
     return 0;
 }

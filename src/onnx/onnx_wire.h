@@ -7,10 +7,14 @@
  * attributes (If's then_branch/else_branch, Loop's and Scan's body): in each
  * graph its inputs, outputs, initializers, sparse initializers, value_info,
  * and then the nodes in order (a Constant node's value, then the graphs of
- * each node). Every length is checked against the message that holds it;
- * damage (a length past the end, a varint over 10 bytes, a wrong wire type
- * for a field ONNX defines, nesting past ONNX_MAX_DEPTH) ends the walk with
- * the byte offset. Nothing outside [data, data + len) is ever read. */
+ * each node). Every message is read as protobuf reads it (pb.h's struct
+ * pb_msg): a message field given twice is merged (two models concatenated
+ * are walked as their merge), repeated fields append, the last scalar
+ * wins. Every length is checked against the message that holds it; damage
+ * (a length past the end, a varint over 10 bytes, a wrong wire type for a
+ * field ONNX defines) ends the walk with the byte offset, and so does
+ * nesting past PB_MAX_DEPTH (err->limit: this reader's limit, protobuf's
+ * own, not damage). Nothing outside [data, data + len) is ever read. */
 #ifndef DMLT_ONNX_WIRE_H
 #define DMLT_ONNX_WIRE_H
 
@@ -18,8 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Messages nested in messages (graphs in attributes in nodes in graphs...). */
-#define ONNX_MAX_DEPTH 64
+#include "onnx_common.h"
+#include "pb.h"
 
 enum onnx_kind {
     ONNX_INPUT,
@@ -31,29 +35,11 @@ enum onnx_kind {
     ONNX_KIND_COUNT
 };
 
-/* What a value is: a tensor, or (TypeProto's other cases) not one. */
-enum onnx_value {
-    ONNX_V_TENSOR,
-    ONNX_V_SPARSE_TENSOR, /* a sparse initializer or Constant sparse_value: dense dims */
-    ONNX_V_UNTYPED,       /* a ValueInfoProto without a type */
-    ONNX_V_SEQUENCE,
-    ONNX_V_MAP,
-    ONNX_V_OPTIONAL,
-    ONNX_V_SPARSE_TYPE, /* TypeProto.sparse_tensor_type */
-    ONNX_V_OTHER_TYPE   /* a TypeProto of a case this reader does not know */
-};
-
-/* Bytes inside the model (not NUL-terminated). */
-struct onnx_bytes {
-    const uint8_t *p;
-    size_t n;
-};
-
 /* Where a value's dims are: which message, and how to read them. */
 enum onnx_dims_form {
     ONNX_DIMS_NONE,   /* no shape: the rank is unknown */
-    ONNX_DIMS_REPEAT, /* int64 values of field `field` of msg (packed or not) */
-    ONNX_DIMS_SHAPE,  /* msg is a TensorShapeProto: Dimension messages */
+    ONNX_DIMS_REPEAT, /* int64 values of field `field` of dims (packed or not) */
+    ONNX_DIMS_SHAPE,  /* dims is a TensorShapeProto: Dimension messages */
     ONNX_DIMS_COUNT   /* a Constant's value_floats and the like: rank 1, dim count */
 };
 
@@ -66,24 +52,18 @@ struct onnx_tensor {
     bool has_elem_type;
     int32_t elem_type; /* TensorProto.DataType */
     enum onnx_dims_form form;
-    struct onnx_bytes msg;
+    struct pb_msg dims; /* merged: every occurrence of the message */
     unsigned field;
     uint64_t rank;  /* number of dims (0 for a scalar) */
     uint64_t count; /* ONNX_DIMS_COUNT: the one dim */
     bool external;  /* data_location EXTERNAL: its data is in another file */
 };
 
-struct onnx_dim {
-    enum { ONNX_DIM_VALUE, ONNX_DIM_PARAM, ONNX_DIM_UNKNOWN } kind;
-    int64_t value;
-    struct onnx_bytes param; /* ONNX_DIM_PARAM: the symbol, "N" */
-};
-
 /* Reads a tensor's dims in order. The walk checked the bytes already. */
 struct onnx_dim_iter {
     const struct onnx_tensor *t;
-    size_t pos;
-    size_t packed_end; /* inside a packed run of ONNX_DIMS_REPEAT */
+    struct pb_iter fields;
+    struct pb packed; /* a packed run of ONNX_DIMS_REPEAT */
     uint64_t i;
 };
 void onnx_dims_begin(const struct onnx_tensor *t, struct onnx_dim_iter *it);
@@ -93,11 +73,6 @@ bool onnx_dims_next(struct onnx_dim_iter *it, struct onnx_dim *d);
 const char *onnx_type_name(int32_t elem_type);
 /* "input", "output", "initializer", ... */
 const char *onnx_kind_name(enum onnx_kind kind);
-
-struct onnx_error {
-    size_t offset; /* the byte at fault, from the start of the file */
-    char message[200];
-};
 
 /* Called once per value; false stops the walk (onnx_walk then returns
  * true with *stopped set). */

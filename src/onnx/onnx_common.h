@@ -1,0 +1,51 @@
+/* onnx_common.h - what the ONNX layer's two readers share: bytes inside
+ * the model, the error a damaged model gets, what a value is, a declared
+ * dim. onnx_wire.h (the streaming walk) and onnx_model.h (the model read
+ * whole) both include it. */
+#ifndef DMLT_ONNX_COMMON_H
+#define DMLT_ONNX_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__MINGW_PRINTF_FORMAT) /* MinGW's C99 printf (__USE_MINGW_ANSI_STDIO) */
+#define ONNX_PRINTF(f, a) __attribute__((format(__MINGW_PRINTF_FORMAT, f, a)))
+#elif defined(__GNUC__)
+#define ONNX_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define ONNX_PRINTF(f, a)
+#endif
+
+/* Bytes inside the model (not NUL-terminated). */
+struct onnx_bytes {
+    const uint8_t *p;
+    size_t n;
+};
+
+/* What a value is: a tensor, or (TypeProto's other cases) not one. */
+enum onnx_value {
+    ONNX_V_TENSOR,
+    ONNX_V_SPARSE_TENSOR, /* a sparse initializer or Constant sparse_value: dense dims */
+    ONNX_V_UNTYPED,       /* a ValueInfoProto without a type */
+    ONNX_V_SEQUENCE,
+    ONNX_V_MAP,
+    ONNX_V_OPTIONAL,
+    ONNX_V_SPARSE_TYPE, /* TypeProto.sparse_tensor_type */
+    ONNX_V_OTHER_TYPE   /* a TypeProto of a case this reader does not know */
+};
+
+/* A declared dim (TensorShapeProto.Dimension). */
+struct onnx_dim {
+    enum { ONNX_DIM_VALUE, ONNX_DIM_PARAM, ONNX_DIM_UNKNOWN } kind;
+    int64_t value;
+    struct onnx_bytes param; /* ONNX_DIM_PARAM: the symbol, "N" */
+};
+
+/* Why a model could not be read. */
+struct onnx_error {
+    size_t offset; /* the byte at fault, from the start of the file */
+    char message[200];
+    bool limit; /* a limit of this reader (nesting), not damage */
+};
+
+#endif

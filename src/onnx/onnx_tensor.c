@@ -1,0 +1,538 @@
+/* onnx_tensor.c - the model reader's tensors, types and values
+ * (onnx_model.c reads the graphs around them), and its arena. Each message
+ * is read as protobuf reads it (pb.h's struct pb_msg: every occurrence of
+ * a message field, in order): the last scalar wins, repeated fields append
+ * (packed or not), a message field given twice is merged. Field numbers
+ * are onnx.proto's:
+ *
+ *   TensorProto       dims 1, data_type 2, int32_data 5, int64_data 7,
+ *                     name 8, raw_data 9, uint64_data 11, data_location 14
+ *   SparseTensorProto values 1, indices 2, dims 3
+ *   ValueInfoProto    name 1, type 2
+ *   TypeProto         tensor_type 1, sequence_type 4, map_type 5,
+ *                     sparse_tensor_type 8, optional_type 9 (a oneof)
+ *   TypeProto.Tensor  elem_type 1, shape 2 (SparseTensor: the same)
+ *   TensorShapeProto  dim 1; Dimension dim_value 1, dim_param 2 (a oneof) */
+#include "model_read.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the arena ----------------------------------------------------------- */
+
+struct arena_chunk {
+    struct arena_chunk *next;
+    size_t used, cap; /* in units of max_align_t */
+    max_align_t data[];
+};
+
+enum { CHUNK_UNITS = 4096 }; /* 64 KiB with 16-byte units */
+
+void *arena_alloc(struct arena *a, size_t n, size_t size)
+{
+    if (a->failed)
+        return NULL;
+    if (size != 0 && n > SIZE_MAX / size) {
+        a->failed = true;
+        return NULL;
+    }
+    const size_t bytes = n * size;
+    const size_t unit = sizeof(max_align_t);
+    const size_t units = bytes / unit + 1; /* at least one: n == 0 is a valid pointer */
+    struct arena_chunk *c = a->head;
+    if (c == NULL || c->cap - c->used < units) {
+        const size_t cap = units > CHUNK_UNITS ? units : CHUNK_UNITS;
+        if (cap > (SIZE_MAX - sizeof *c) / unit) {
+            a->failed = true;
+            return NULL;
+        }
+        c = malloc(sizeof *c + cap * unit);
+        if (c == NULL) {
+            a->failed = true;
+            return NULL;
+        }
+        c->used = 0;
+        c->cap = cap;
+        if (a->head != NULL && a->head->cap - a->head->used > cap - units) {
+            /* a big block: behind the current chunk, whose room stays */
+            c->next = a->head->next;
+            a->head->next = c;
+        } else {
+            c->next = a->head;
+            a->head = c;
+        }
+    }
+    void *p = c->data + c->used;
+    c->used += units;
+    memset(p, 0, bytes);
+    return p;
+}
+
+void arena_free(struct arena *a)
+{
+    while (a->head != NULL) {
+        struct arena_chunk *next = a->head->next;
+        free(a->head);
+        a->head = next;
+    }
+}
+
+bool reader_oom(struct reader *r)
+{
+    r->arena->failed = true;
+    return pb_fail(r->err, 0, "out of memory");
+}
+
+bool count_one(struct reader *r, uint32_t *n, size_t at, const char *what)
+{
+    if (*n == UINT32_MAX)
+        return pb_fail(r->err, at, "more than %u %s", UINT32_MAX, what);
+    (*n)++;
+    return true;
+}
+
+/* ---- repeated and last fields ------------------------------------------- */
+
+/* Calls each for every value of a repeated varint field, packed or not. */
+static bool each_varint(struct reader *r, const struct pb_msg *m, unsigned number, const char *what,
+                        bool (*each)(void *ctx, uint64_t v, size_t at), void *ctx)
+{
+    struct pb_iter it;
+    struct pb_field f;
+    pb_iter_begin(&it, m);
+    while (pb_iter_next(&it, &f, r->err)) {
+        if (f.number != number)
+            continue;
+        if (f.wt == PB_VARINT) {
+            if (!each(ctx, f.v, f.at))
+                return false;
+            continue;
+        }
+        if (!pb_want(&f, PB_LEN, what, r->err))
+            return false;
+        struct pb p = {r->base, f.start, f.end};
+        while (p.pos < p.end) {
+            const size_t at = p.pos;
+            uint64_t v = 0;
+            if (!pb_varint(&p, &v, r->err) || !each(ctx, v, at))
+                return false;
+        }
+    }
+    return !it.failed;
+}
+
+struct int64s {
+    struct reader *r;
+    const char *what;
+    uint32_t n;
+    int64_t *values; /* NULL while counting */
+};
+
+static bool int64s_each(void *ctx, uint64_t v, size_t at)
+{
+    struct int64s *s = ctx;
+    if (s->values != NULL) {
+        s->values[s->n++] = (int64_t)v;
+        return true;
+    }
+    return count_one(s->r, &s->n, at, s->what);
+}
+
+bool read_int64s(struct reader *r, const struct pb_msg *m, unsigned number, const char *what,
+                 uint32_t *n, const int64_t **values)
+{
+    struct int64s s = {r, what, 0, NULL};
+    if (!each_varint(r, m, number, what, int64s_each, &s))
+        return false;
+    int64_t *v = arena_alloc(r->arena, s.n, sizeof *v);
+    if (v == NULL)
+        return reader_oom(r);
+    const uint32_t count = s.n;
+    s.n = 0;
+    s.values = v;
+    if (!each_varint(r, m, number, what, int64s_each, &s))
+        return false;
+    *n = count;
+    *values = v;
+    return true;
+}
+
+bool read_last_bytes(struct reader *r, const struct pb_msg *m, unsigned number, const char *what,
+                     struct onnx_bytes *b, bool *given)
+{
+    struct pb_iter it;
+    struct pb_field f;
+    *given = false;
+    pb_iter_begin(&it, m);
+    while (pb_iter_next(&it, &f, r->err)) {
+        if (f.number != number)
+            continue;
+        if (!pb_want(&f, PB_LEN, what, r->err))
+            return false;
+        *b = pb_bytes(r->base, &f);
+        *given = true;
+    }
+    return !it.failed;
+}
+
+/* ---- a small integer tensor's values ------------------------------------- */
+
+/* Bytes per element of the integer types whose values are read; 0 for the
+ * others. */
+static unsigned int_size(int32_t elem_type)
+{
+    switch (elem_type) {
+    case 2: /* UINT8 */
+    case 3: /* INT8 */
+    case 9: /* BOOL */
+        return 1;
+    case 4: /* UINT16 */
+    case 5: /* INT16 */
+        return 2;
+    case 6:  /* INT32 */
+    case 12: /* UINT32 */
+        return 4;
+    case 7:  /* INT64 */
+    case 13: /* UINT64 */
+        return 8;
+    default:
+        return 0;
+    }
+}
+
+/* A stored value (raw bits, or a typed field's varint) as the element
+ * type's value: narrower types keep their low bits, as numpy's astype. */
+static bool int_value(int32_t elem_type, uint64_t bits, int64_t *v)
+{
+    switch (elem_type) {
+    case 2:
+        *v = (uint8_t)bits;
+        return true;
+    case 3:
+        *v = (int8_t)(uint8_t)bits;
+        return true;
+    case 9:
+        *v = (uint8_t)bits != 0;
+        return true;
+    case 4:
+        *v = (uint16_t)bits;
+        return true;
+    case 5:
+        *v = (int16_t)(uint16_t)bits;
+        return true;
+    case 6:
+        *v = (int32_t)(uint32_t)bits;
+        return true;
+    case 12:
+        *v = (uint32_t)bits;
+        return true;
+    case 13:
+        if (bits > INT64_MAX)
+            return false; /* not an int64 */
+        *v = (int64_t)bits;
+        return true;
+    default:
+        *v = (int64_t)bits;
+        return true;
+    }
+}
+
+struct typed {
+    int32_t elem_type;
+    uint32_t n, want;
+    int64_t *values;
+    bool ok;
+};
+
+static bool typed_each(void *ctx, uint64_t v, size_t at)
+{
+    (void)at;
+    struct typed *s = ctx;
+    if (s->n >= s->want || !int_value(s->elem_type, v, &s->values[s->n]))
+        s->ok = false;
+    else
+        s->n++;
+    return true;
+}
+
+/* The values of t, an integer tensor of at most ONNX_SMALL_DATA elements,
+ * from raw_data (little-endian) when given, else from its typed field. */
+static bool read_values(struct reader *r, const struct pb_msg *m, struct onnx_tensor_data *t,
+                        const struct onnx_bytes *raw, bool has_raw)
+{
+    const unsigned size = int_size(t->elem_type);
+    if (size == 0 || t->external)
+        return true;
+    uint64_t count = 1;
+    for (uint32_t i = 0; i < t->rank; i++) {
+        if (t->dims[i] < 0)
+            return true;
+        if (t->dims[i] == 0)
+            count = 0;
+        else if (count != 0 && (uint64_t)t->dims[i] > ONNX_SMALL_DATA / count)
+            return true;
+        else
+            count *= (uint64_t)t->dims[i];
+    }
+    int64_t *v = arena_alloc(r->arena, (size_t)count, sizeof *v);
+    if (v == NULL)
+        return reader_oom(r);
+    if (has_raw) {
+        if (raw->n != count * size)
+            return true;
+        for (uint64_t i = 0; i < count; i++) {
+            uint64_t bits = 0;
+            for (unsigned b = 0; b < size; b++)
+                bits |= (uint64_t)raw->p[i * size + b] << (8 * b);
+            if (!int_value(t->elem_type, bits, &v[i]))
+                return true;
+        }
+    } else {
+        const unsigned field = t->elem_type == 7 ? 7 : size == 8 || t->elem_type == 12 ? 11 : 5;
+        struct typed s = {t->elem_type, 0, (uint32_t)count, v, true};
+        /* Tensor data is not checked (the walk skips it unread): data this
+         * reader cannot take (a wrong wire type) leaves the values out. */
+        struct onnx_error ignored;
+        struct reader quiet = *r;
+        quiet.err = &ignored;
+        if (!each_varint(&quiet, m, field, "a TensorProto data field", typed_each, &s) || !s.ok ||
+            s.n != count)
+            return true;
+    }
+    t->has_values = true;
+    t->n_values = (uint32_t)count;
+    t->values = v;
+    return true;
+}
+
+/* ---- messages -------------------------------------------------------------- */
+
+bool read_tensor(struct reader *r, const struct pb_msg *m, struct onnx_tensor_data *t)
+{
+    struct pb_iter it;
+    struct pb_field f;
+    struct onnx_bytes raw = {NULL, 0};
+    bool has_raw = false;
+    pb_iter_begin(&it, m);
+    while (pb_iter_next(&it, &f, r->err)) {
+        bool ok = true;
+        switch (f.number) {
+        case 2:
+            ok = pb_want(&f, PB_VARINT, "TensorProto.data_type", r->err);
+            t->elem_type = (int32_t)(uint32_t)f.v;
+            break;
+        case 8:
+            ok = pb_want(&f, PB_LEN, "TensorProto.name", r->err);
+            t->name = pb_bytes(r->base, &f);
+            break;
+        case 14:
+            ok = pb_want(&f, PB_VARINT, "TensorProto.data_location", r->err);
+            t->external = f.v == 1;
+            break;
+        case 9:
+            ok = pb_want(&f, PB_LEN, "TensorProto.raw_data", r->err);
+            raw = pb_bytes(r->base, &f);
+            has_raw = true;
+            break;
+        case 13:
+            ok = pb_want(&f, PB_LEN, "TensorProto.external_data", r->err);
+            break;
+        default:
+            break; /* dims below; the data fields when the values are read */
+        }
+        if (!ok)
+            return false;
+    }
+    if (it.failed || !read_int64s(r, m, 1, "TensorProto.dims", &t->rank, &t->dims))
+        return false;
+    return read_values(r, m, t, &raw, has_raw);
+}
+
+bool read_sparse(struct reader *r, const struct pb_msg *m, struct onnx_tensor_data *t)
+{
+    struct pb_iter it;
+    struct pb_field f;
+    bool has_values = false;
+    pb_iter_begin(&it, m);
+    while (pb_iter_next(&it, &f, r->err)) {
+        if (f.number == 1 && !pb_want(&f, PB_LEN, "SparseTensorProto.values", r->err))
+            return false;
+        if (f.number == 2 && !pb_want(&f, PB_LEN, "SparseTensorProto.indices", r->err))
+            return false;
+        has_values = has_values || f.number == 1;
+    }
+    if (it.failed)
+        return false;
+    struct pb_msg values;
+    if (has_values) {
+        struct onnx_tensor_data v;
+        memset(&v, 0, sizeof v);
+        if (!pb_sub(m, 1, &values, r->err) || !read_tensor(r, &values, &v))
+            return false;
+        t->name = v.name;
+        t->elem_type = v.elem_type;
+    }
+    t->sparse = true;
+    return read_int64s(r, m, 3, "SparseTensorProto.dims", &t->rank, &t->dims);
+}
+
+/* A Dimension (an element of TensorShapeProto.dim): its oneof's last case. */
+static bool read_dim(struct reader *r, const struct pb_field *d, struct onnx_dim *dim)
+{
+    struct pb p = {r->base, d->start, d->end};
+    struct pb_field g;
+    dim->kind = ONNX_DIM_UNKNOWN;
+    while (p.pos < p.end) {
+        if (!pb_next(&p, &g, r->err))
+            return false;
+        if (g.number == 1) {
+            if (!pb_want(&g, PB_VARINT, "Dimension.dim_value", r->err))
+                return false;
+            dim->kind = ONNX_DIM_VALUE;
+            dim->value = (int64_t)g.v;
+            dim->param.p = NULL;
+            dim->param.n = 0;
+        } else if (g.number == 2) {
+            if (!pb_want(&g, PB_LEN, "Dimension.dim_param", r->err))
+                return false;
+            dim->kind = ONNX_DIM_PARAM;
+            dim->value = 0;
+            dim->param = pb_bytes(r->base, &g);
+        }
+    }
+    if (dim->kind == ONNX_DIM_PARAM && dim->param.n == 0)
+        dim->kind = ONNX_DIM_UNKNOWN; /* an empty symbol names nothing */
+    return true;
+}
+
+/* TensorShapeProto (merged): its dims in order. */
+static bool read_shape(struct reader *r, const struct pb_msg *shape, struct onnx_type *t)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        struct onnx_dim *dims = NULL;
+        if (pass == 1 && (dims = arena_alloc(r->arena, t->rank, sizeof *dims)) == NULL)
+            return reader_oom(r);
+        uint32_t n = 0;
+        struct pb_iter it;
+        struct pb_field f;
+        pb_iter_begin(&it, shape);
+        while (pb_iter_next(&it, &f, r->err)) {
+            if (f.number != 1)
+                continue;
+            if (!pb_want(&f, PB_LEN, "TensorShapeProto.dim", r->err))
+                return false;
+            if (pass == 0) {
+                if (!count_one(r, &n, f.at, "dims"))
+                    return false;
+            } else if (pb_depth(shape) + 1 > PB_MAX_DEPTH) {
+                return pb_too_deep(r->err, f.at);
+            } else if (!read_dim(r, &f, &dims[n++])) {
+                return false;
+            }
+        }
+        if (it.failed)
+            return false;
+        t->rank = n;
+        t->dims = dims;
+    }
+    return true;
+}
+
+/* TypeProto.Tensor or .SparseTensor (merged): elem_type and shape. */
+static bool read_tensor_type(struct reader *r, const struct pb_msg *m, struct onnx_type *t)
+{
+    struct pb_iter it;
+    struct pb_field f;
+    pb_iter_begin(&it, m);
+    while (pb_iter_next(&it, &f, r->err)) {
+        if (f.number == 1) {
+            if (!pb_want(&f, PB_VARINT, "TypeProto.Tensor.elem_type", r->err))
+                return false;
+            t->has_elem_type = true;
+            t->elem_type = (int32_t)(uint32_t)f.v;
+        } else if (f.number == 2) {
+            if (!pb_want(&f, PB_LEN, "TypeProto.Tensor.shape", r->err))
+                return false;
+            t->has_shape = true;
+        }
+    }
+    if (it.failed)
+        return false;
+    struct pb_msg shape;
+    if (t->has_shape && (!pb_sub(m, 2, &shape, r->err) || !read_shape(r, &shape, t)))
+        return false;
+    return true;
+}
+
+bool read_type(struct reader *r, const struct pb_msg *m, struct onnx_type *t)
+{
+    struct pb_iter it;
+    struct pb_field f;
+    unsigned which = 0; /* the oneof's field */
+    size_t from = m->from;
+    t->value = ONNX_V_OTHER_TYPE;
+    pb_iter_begin(&it, m);
+    while (pb_iter_next(&it, &f, r->err)) {
+        enum onnx_value v;
+        switch (f.number) {
+        case 1:
+            v = ONNX_V_TENSOR;
+            break;
+        case 4:
+            v = ONNX_V_SEQUENCE;
+            break;
+        case 5:
+            v = ONNX_V_MAP;
+            break;
+        case 8:
+            v = ONNX_V_SPARSE_TYPE;
+            break;
+        case 9:
+            v = ONNX_V_OPTIONAL;
+            break;
+        default:
+            continue;
+        }
+        if (!pb_want(&f, PB_LEN, "a TypeProto case", r->err))
+            return false;
+        if (f.number != which)
+            from = f.at; /* another case: the earlier ones are cleared */
+        which = f.number;
+        t->value = v;
+    }
+    if (it.failed)
+        return false;
+    if (which != 1 && which != 8)
+        return true;
+    struct pb_msg tensor;
+    if (!pb_sub(m, which, &tensor, r->err))
+        return false;
+    tensor.from = from;
+    return read_tensor_type(r, &tensor, t);
+}
+
+bool read_value_info(struct reader *r, const struct pb_msg *m, struct onnx_value_info *v)
+{
+    struct pb_iter it;
+    struct pb_field f;
+    bool typed = false;
+    v->type.value = ONNX_V_UNTYPED;
+    pb_iter_begin(&it, m);
+    while (pb_iter_next(&it, &f, r->err)) {
+        if (f.number == 1) {
+            if (!pb_want(&f, PB_LEN, "ValueInfoProto.name", r->err))
+                return false;
+            v->name = pb_bytes(r->base, &f);
+        } else if (f.number == 2) {
+            if (!pb_want(&f, PB_LEN, "ValueInfoProto.type", r->err))
+                return false;
+            typed = true;
+        }
+    }
+    if (it.failed)
+        return false;
+    struct pb_msg type;
+    if (typed && (!pb_sub(m, 2, &type, r->err) || !read_type(r, &type, &v->type)))
+        return false;
+    return true;
+}

@@ -1,0 +1,8 @@
+# The ONNX layer's sources: built as the static library dmltensor_onnx.
+# Bytes in, a model and its values out: no I/O, no printing, no cJSON, no
+# CLI header.
+set(DMLT_ONNX_SOURCES
+  src/onnx/onnx_model.c
+  src/onnx/onnx_tensor.c
+  src/onnx/onnx_wire.c
+  src/onnx/pb.c)
