@@ -198,6 +198,10 @@ bool fam_training(struct nctx *c);
 bool fam_linalg(struct nctx *c);
 bool fam_scalar(struct nctx *c);
 bool fam_text(struct nctx *c);
+bool fam_sequence(struct nctx *c);
+bool fam_signal(struct nctx *c);
+bool fam_crop(struct nctx *c);
+bool fam_rnn(struct nctx *c);
 
 /* Subgraphs (onnx_infer_graph.c). */
 bool fam_if(struct nctx *c);

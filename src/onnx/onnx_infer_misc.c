@@ -1,6 +1,9 @@
 /* onnx_infer_misc.c - data-dependent operators (NonZero, Compress,
  * Unique, NonMaxSuppression: a new symbol named after the value), Constant,
- * the generators (RandomNormal, Multinomial, windows) and Einsum. */
+ * the generators (RandomNormal, Multinomial, windows), Einsum, linear
+ * algebra and signal processing (Det, DFT, STFT, MelWeightMatrix), text,
+ * sequences and optionals, the training optimizers and the recurrent
+ * operators (RNN, GRU, LSTM). */
 #include "onnx_infer_int.h"
 
 #include <string.h>
@@ -321,4 +324,124 @@ bool fam_text(struct nctx *c)
         return fail(c, "ngram_indexes out of range");
     d[last] = K(c, m + 1);
     return set_out(c, 0, x->pub.rank, d);
+}
+
+/* Sequences and optionals: their element shapes are not tracked. Arg 0:
+ * every output is a sequence or optional (no tensor record); arg 1: a
+ * tensor taken out of one (SequenceAt...), not inferred. */
+bool fam_sequence(struct nctx *c)
+{
+    if (c->op->arg == 1)
+        return fail(c, "the shapes inside a sequence or optional are not tracked");
+    for (uint32_t k = 0; k < c->n_out; k++) {
+        c->out[k].pub.not_tensor = true;
+        c->out[k].pub.reason = "a sequence or optional, not a tensor";
+    }
+    return true;
+}
+
+/* MelWeightMatrix: [floor(dft_length/2)+1, num_mel_bins]. STFT:
+ * [batch, frames, bins, 2], frames = floor((length-frame_length)/step)+1,
+ * bins = floor(frame_length/2)+1 when onesided (the default), else
+ * frame_length; frame_length from input 3, else the window's length. */
+bool fam_signal(struct nctx *c)
+{
+    const struct onnx_dx *const *v;
+    int32_t n;
+    if (c->op->arg == 0) {
+        c->out[0].pub.elem_type = (int32_t)attr_i(c, "output_datatype", DT_FLOAT);
+        const struct onnx_dx *bins = in_vals(c, 0, &v, &n) && n == 1 ? as_dim(v[0]) : NULL;
+        const struct onnx_dx *len = in_vals(c, 1, &v, &n) && n == 1 ? as_dim(v[0]) : NULL;
+        const struct onnx_dx *d[2] = {
+            onnx_dx_add(DX(c), onnx_dx_floordiv(DX(c), len, K(c, 2)), K(c, 1)), bins};
+        return set_out(c, 0, 2, d);
+    }
+    const struct ival *x = SHAPED(c, 0), *w = SHAPED(c, 2);
+    if (!x || x->pub.rank != 3)
+        return fail(c, "the signal's shape is unknown or not of rank 3");
+    const struct onnx_dx *step = in_vals(c, 1, &v, &n) && n == 1 ? as_dim(v[0]) : NULL;
+    const struct onnx_dx *fl = NULL;
+    if (IN(c, 3))
+        fl = in_vals(c, 3, &v, &n) && n == 1 ? as_dim(v[0]) : NULL;
+    else if (w && w->pub.rank == 1)
+        fl = w->pub.dims[0];
+    int64_t s;
+    if (!onnx_dx_is_const(step, &s) || s < 1)
+        return fail(c, "frame_step is unknown or not positive");
+    const struct onnx_dx *d[4];
+    d[0] = x->pub.dims[0];
+    d[1] = onnx_dx_add(DX(c), onnx_dx_floordiv(DX(c), onnx_dx_sub(DX(c), x->pub.dims[1], fl), step),
+                       K(c, 1));
+    d[2] = attr_i(c, "onesided", 1)
+               ? onnx_dx_add(DX(c), onnx_dx_floordiv(DX(c), fl, K(c, 2)), K(c, 1))
+               : fl;
+    d[3] = K(c, 2);
+    return set_out(c, 0, 4, d);
+}
+
+/* CenterCropPad: the axes take the shape input's values. Col2Im: [N, C,
+ * image_shape...] with C = input dim 1 / prod(block_shape). */
+bool fam_crop(struct nctx *c)
+{
+    const struct ival *x = SHAPED(c, 0);
+    const struct onnx_dx *const *v, *const *b;
+    int32_t n, nb;
+    const struct onnx_dx *d[ONNX_INFER_MAX_RANK];
+    if (!x)
+        return fail(c, "the input's shape is unknown");
+    if (!in_vals(c, 1, &v, &n) || n > ONNX_INFER_MAX_RANK - 2)
+        return fail(c, "the shape input's values are unknown");
+    if (c->op->arg == 1) { /* Col2Im */
+        if (x->pub.rank != 3 || !in_vals(c, 2, &b, &nb) || nb != n)
+            return fail(c, "block_shape's values are unknown");
+        const struct onnx_dx *p = product(c, b, 0, nb);
+        d[0] = x->pub.dims[0];
+        d[1] = onnx_dx_floordiv(DX(c), x->pub.dims[1], p);
+        for (int32_t k = 0; k < n; k++)
+            d[2 + k] = as_dim(v[k]);
+        return set_out(c, 0, 2 + n, d);
+    }
+    const int64_t *ax;
+    uint32_t na = 0;
+    int32_t r = x->pub.rank, a;
+    memcpy(d, x->pub.dims, (size_t)r * sizeof *d);
+    bool given = attr_ints(c, "axes", &ax, &na);
+    if ((given && na != (uint32_t)n) || (!given && n != r))
+        return fail(c, "the shape's length does not match the axes");
+    for (int32_t k = 0; k < n; k++) {
+        if (!norm_axis(given ? ax[k] : k, r, &a))
+            return fail(c, "an axis is out of range");
+        d[a] = as_dim(v[k]);
+    }
+    return set_out(c, 0, r, d);
+}
+
+/* RNN, GRU, LSTM: Y [seq, dirs, batch, hidden] and Y_h, Y_c [dirs, batch,
+ * hidden]; layout 1 (opset 14) puts batch first. */
+
+bool fam_rnn(struct nctx *c)
+{
+    const struct ival *x = SHAPED(c, 0), *r = SHAPED(c, 2);
+    int64_t layout = attr_i(c, "layout", 0);
+    int64_t dirs = attr_s_is(c, "direction", "bidirectional") ? 2 : 1;
+    const struct onnx_dx *hidden = attr(c, "hidden_size")
+                                       ? K(c, attr_i(c, "hidden_size", 0))
+                                       : (r && r->pub.rank == 3 ? r->pub.dims[2] : NULL);
+    if (!x || x->pub.rank != 3)
+        return fail(c, "X's shape is unknown or not of rank 3");
+    const struct onnx_dx *seq = x->pub.dims[layout ? 1 : 0], *batch = x->pub.dims[layout ? 0 : 1];
+    const struct onnx_dx *y[4], *h[3];
+    if (layout) {
+        y[0] = batch, y[1] = seq, y[2] = K(c, dirs), y[3] = hidden;
+        h[0] = batch, h[1] = K(c, dirs), h[2] = hidden;
+    } else {
+        y[0] = seq, y[1] = K(c, dirs), y[2] = batch, y[3] = hidden;
+        h[0] = K(c, dirs), h[1] = batch, h[2] = hidden;
+    }
+    if (!set_out(c, 0, 4, y))
+        return false;
+    for (uint32_t k = 1; k < c->n_out && k < 3; k++)
+        if (!set_out(c, k, 3, h))
+            return false;
+    return true;
 }

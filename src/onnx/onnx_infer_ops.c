@@ -642,35 +642,6 @@ static bool fam_matmul(struct nctx *c)
     return set_out(c, 0, r, d);
 }
 
-/* ---- recurrent ---- */
-
-static bool fam_rnn(struct nctx *c)
-{
-    const struct ival *x = SHAPED(c, 0), *r = SHAPED(c, 2);
-    int64_t layout = attr_i(c, "layout", 0);
-    int64_t dirs = attr_s_is(c, "direction", "bidirectional") ? 2 : 1;
-    const struct onnx_dx *hidden = attr(c, "hidden_size")
-                                       ? K(c, attr_i(c, "hidden_size", 0))
-                                       : (r && r->pub.rank == 3 ? r->pub.dims[2] : NULL);
-    if (!x || x->pub.rank != 3)
-        return fail(c, "X's shape is unknown or not of rank 3");
-    const struct onnx_dx *seq = x->pub.dims[layout ? 1 : 0], *batch = x->pub.dims[layout ? 0 : 1];
-    const struct onnx_dx *y[4], *h[3];
-    if (layout) {
-        y[0] = batch, y[1] = seq, y[2] = K(c, dirs), y[3] = hidden;
-        h[0] = batch, h[1] = K(c, dirs), h[2] = hidden;
-    } else {
-        y[0] = seq, y[1] = K(c, dirs), y[2] = batch, y[3] = hidden;
-        h[0] = K(c, dirs), h[1] = batch, h[2] = hidden;
-    }
-    if (!set_out(c, 0, 4, y))
-        return false;
-    for (uint32_t k = 1; k < c->n_out && k < 3; k++)
-        if (!set_out(c, k, 3, h))
-            return false;
-    return true;
-}
-
 /* ---- the table ---- */
 
 #define UN(name, min, max, outs, ty, arg)                                                          \
@@ -879,6 +850,21 @@ const struct op_entry infer_ops[] = {
     {"TfIdfVectorizer", fam_text, 1, 1, 1, TY_FLOAT, 1},
     {"OptionalHasElement", fam_scalar, 0, 1, 1, TY_BOOL, 0},
     {"SequenceLength", fam_scalar, 1, 1, 1, TY_I64, 0},
+    {"SequenceConstruct", fam_sequence, 1, 255, 1, TY_FAMILY, 0},
+    {"SequenceEmpty", fam_sequence, 0, 0, 1, TY_FAMILY, 0},
+    {"SequenceErase", fam_sequence, 1, 2, 1, TY_FAMILY, 0},
+    {"SequenceInsert", fam_sequence, 2, 3, 1, TY_FAMILY, 0},
+    {"SplitToSequence", fam_sequence, 1, 2, 1, TY_FAMILY, 0},
+    {"SequenceMap", fam_sequence, 1, 255, 255, TY_FAMILY, 0},
+    {"Optional", fam_sequence, 0, 1, 1, TY_FAMILY, 0},
+    {"SequenceAt", fam_sequence, 2, 2, 1, TY_FAMILY, 1},
+    {"ConcatFromSequence", fam_sequence, 1, 1, 1, TY_FAMILY, 1},
+    {"OptionalGetElement", fam_sequence, 1, 1, 1, TY_FAMILY, 1},
+    /* signal processing */
+    {"MelWeightMatrix", fam_signal, 5, 5, 1, TY_FAMILY, 0},
+    {"STFT", fam_signal, 2, 4, 1, TY_IN0, 1},
+    {"CenterCropPad", fam_crop, 2, 2, 1, TY_IN0, 0},
+    {"Col2Im", fam_crop, 3, 3, 1, TY_IN0, 1},
     /* training (domain ai.onnx.preview.training) */
     {"training.Adagrad", fam_training, 5, 255, 255, TY_FAMILY, 2},
     {"training.Momentum", fam_training, 5, 255, 255, TY_FAMILY, 2},
