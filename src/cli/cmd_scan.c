@@ -1026,10 +1026,14 @@ static bool scan_file(struct scan *s, struct cli_error *e)
         ok = scan_onnx(s, m.data, m.len, e);
     } else if (oom) {
         ok = cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
-    } else if (m.data[0] == 0x08) { /* ir_version first, as every exporter writes it */
-        ok = cli_fail(e, CLI_E_BAD_ONNX, NULL, s->file, "a damaged ONNX model: at byte %zu: %s",
+    } else if (m.data[0] == 0x08 || oe.limit) { /* ir_version first, as exporters write it */
+        ok = cli_fail(e, CLI_E_BAD_ONNX, NULL, s->file, "%s: at byte %zu: %s",
+                      oe.limit ? "an ONNX model past this reader's limit" : "a damaged ONNX model",
                       oe.offset, oe.message);
-        cli_hint(e, "scan reads JSON documents and ONNX models (a protobuf ModelProto)");
+        if (oe.limit)
+            cli_hint(e, "protobuf's own readers (python3-onnx's onnx.load) refuse it too");
+        else
+            cli_hint(e, "scan reads JSON documents and ONNX models (a protobuf ModelProto)");
     } else {
         /* Neither: JSON's error, as for any document that is not JSON. */
         ok = scan_json(s, (const char *)m.data, m.len, e);

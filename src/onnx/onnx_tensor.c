@@ -290,9 +290,13 @@ static bool read_values(struct reader *r, const struct pb_msg *m, struct onnx_te
     } else {
         const unsigned field = t->elem_type == 7 ? 7 : size == 8 || t->elem_type == 12 ? 11 : 5;
         struct typed s = {t->elem_type, 0, (uint32_t)count, v, true};
-        if (!each_varint(r, m, field, "a TensorProto data field", typed_each, &s))
-            return false;
-        if (!s.ok || s.n != count)
+        /* Tensor data is not checked (the walk skips it unread): data this
+         * reader cannot take (a wrong wire type) leaves the values out. */
+        struct onnx_error ignored;
+        struct reader quiet = *r;
+        quiet.err = &ignored;
+        if (!each_varint(&quiet, m, field, "a TensorProto data field", typed_each, &s) || !s.ok ||
+            s.n != count)
             return true;
     }
     t->has_values = true;

@@ -339,13 +339,19 @@ static bool read_type(struct walk *w, const struct pb_msg *m, struct onnx_tensor
         which = f.number;
         t->value = v;
     }
-    if (it.failed || which != 1)
+    if (it.failed || (which != 1 && which != 8))
         return !it.failed;
     struct pb_msg tensor;
-    if (!pb_sub(m, 1, &tensor, w->err))
+    if (!pb_sub(m, which, &tensor, w->err))
         return false;
     tensor.from = from;
-    return read_tensor_type(w, &tensor, t);
+    if (which == 1)
+        return read_tensor_type(w, &tensor, t);
+    /* sparse_tensor_type: no DirectML tensor, but checked as the model
+     * reader reads it */
+    struct onnx_tensor sparse;
+    memset(&sparse, 0, sizeof sparse);
+    return read_tensor_type(w, &tensor, &sparse);
 }
 
 static bool walk_value_info(struct walk *w, const struct pb_msg *m, enum onnx_kind kind)

@@ -1,0 +1,588 @@
+/* onnx_infer.c - the inference's driver: graphs in file order, names in
+ * scope, declared types merged with inferred ones, subgraphs (If, Loop,
+ * Scan) and the result's API. The operators are in onnx_infer_ops.c and
+ * onnx_infer_shape.c, one table of families. */
+#include "onnx_infer_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_CAP ((size_t)256 << 20)
+
+/* A symbol of the model (a dim_param) or of data (fresh), bound or not. */
+static const struct onnx_dx *symbol(struct onnx_infer *in, const uint8_t *p, size_t n,
+                                    const uint8_t *owner)
+{
+    int64_t *bound = nm_get(&in->binding, p, n);
+    if (bound)
+        return onnx_dx_const(in->dx, *bound);
+    struct nm_slot *s = nm_find(&in->symbol_names, p, n);
+    if (!s) {
+        if (in->n_symbols == in->cap_symbols) {
+            size_t cap = in->cap_symbols ? in->cap_symbols * 2 : 16;
+            struct onnx_bytes *b = infer_alloc(in, cap * sizeof *b);
+            if (!b)
+                return NULL;
+            if (in->n_symbols)
+                memcpy(b, in->symbols, in->n_symbols * sizeof *b);
+            in->symbols = b;
+            in->cap_symbols = cap;
+        }
+        in->symbols[in->n_symbols++] = (struct onnx_bytes){p, n};
+        if (!nm_put(in, &in->symbol_names, p, n, unconst(owner ? owner : p)))
+            return NULL;
+    }
+    return onnx_dx_symbol(in->dx, (const char *)p, n);
+}
+
+const struct onnx_dx *fresh(struct nctx *c, uint32_t i)
+{
+    struct onnx_bytes name = i < c->node->n_outputs ? c->node->outputs[i] : c->node->op_type;
+    const uint8_t *owner = name.p ? name.p : (const uint8_t *)"";
+    const uint8_t *p = name.p;
+    size_t n = name.n;
+    char *buf = NULL;
+    for (int k = 2; k < 1000; k++) {
+        struct nm_slot *s = nm_find(&c->in->symbol_names, p, n);
+        if (!s || s->v == owner)
+            break;
+        /* the name is another value's symbol or the model's: NAME_2, ... */
+        if (!buf && !(buf = infer_alloc(c->in, name.n + 8)))
+            return NULL;
+        if (name.n)
+            memcpy(buf, name.p, name.n);
+        n = name.n + (size_t)snprintf(buf + name.n, 8, "_%d", k);
+        p = (const uint8_t *)buf;
+    }
+    return symbol(c->in, p, n, owner);
+}
+
+/* ---- values from declarations ---- */
+
+static const struct onnx_dx *declared_dim(struct onnx_infer *in, const struct onnx_dim *d)
+{
+    switch (d->kind) {
+    case ONNX_DIM_VALUE:
+        return d->value >= 0 ? onnx_dx_const(in->dx, d->value) : NULL;
+    case ONNX_DIM_PARAM:
+        return d->param.n ? symbol(in, d->param.p, d->param.n, NULL) : NULL;
+    case ONNX_DIM_UNKNOWN:
+        break;
+    }
+    return NULL;
+}
+
+static void from_type(struct onnx_infer *in, struct ival *v, const struct onnx_type *t)
+{
+    v->n_vals = -1;
+    v->pub.rank = -1;
+    if (!t || t->value == ONNX_V_UNTYPED) {
+        v->pub.reason = "no type declared";
+        return;
+    }
+    if (t->value != ONNX_V_TENSOR && t->value != ONNX_V_SPARSE_TENSOR &&
+        t->value != ONNX_V_SPARSE_TYPE) {
+        v->pub.not_tensor = true;
+        v->pub.reason = "not a tensor";
+        return;
+    }
+    v->pub.source = ONNX_INFER_DECLARED;
+    v->pub.elem_type = t->has_elem_type ? t->elem_type : 0;
+    if (!t->has_shape || t->rank > ONNX_INFER_MAX_RANK) {
+        v->pub.reason = "no shape declared";
+        return;
+    }
+    const struct onnx_dx **d = infer_alloc(in, t->rank * sizeof *d + 1);
+    if (!d) {
+        v->pub.reason = "memory cap";
+        return;
+    }
+    for (uint32_t k = 0; k < t->rank; k++)
+        d[k] = declared_dim(in, &t->dims[k]);
+    v->pub.rank = (int32_t)t->rank;
+    v->pub.dims = d;
+}
+
+static void add_mismatch(struct onnx_infer *in, uint32_t graph, struct onnx_bytes name, int32_t dim,
+                         int64_t declared, int64_t inferred)
+{
+    if (in->n_mismatch == in->cap_mismatch) {
+        size_t cap = in->cap_mismatch ? in->cap_mismatch * 2 : 16;
+        struct onnx_infer_mismatch *m = infer_alloc(in, cap * sizeof *m);
+        if (!m)
+            return;
+        if (in->n_mismatch)
+            memcpy(m, in->mismatch, in->n_mismatch * sizeof *m);
+        in->mismatch = m;
+        in->cap_mismatch = cap;
+    }
+    in->mismatch[in->n_mismatch++] =
+        (struct onnx_infer_mismatch){graph, name, dim, declared, inferred};
+}
+
+/* The inferred value v meets its declaration t: declared dims fill in the
+ * unknown ones; a fixed declared dim that a constant contradicts is a
+ * mismatch, and that dim becomes unknown. */
+void merge_declared(struct onnx_infer *in, uint32_t graph, struct onnx_bytes name, struct ival *v,
+                    const struct onnx_type *t)
+{
+    if (v->pub.source != ONNX_INFER_INFERRED) {
+        struct ival d = {0};
+        from_type(in, &d, t);
+        if (d.pub.source == ONNX_INFER_DECLARED || d.pub.not_tensor) {
+            const char *why = v->pub.reason;
+            int32_t elem = v->pub.elem_type;
+            *v = d;
+            if (!v->pub.elem_type)
+                v->pub.elem_type = elem;
+            if (why)
+                v->pub.reason = why;
+        }
+        return;
+    }
+    if (!t || (t->value != ONNX_V_TENSOR && t->value != ONNX_V_SPARSE_TENSOR))
+        return;
+    if (t->has_elem_type && t->elem_type && v->pub.elem_type && t->elem_type != v->pub.elem_type)
+        add_mismatch(in, graph, name, -2, t->elem_type, v->pub.elem_type);
+    if (!v->pub.elem_type && t->has_elem_type)
+        v->pub.elem_type = t->elem_type;
+    if (!t->has_shape)
+        return;
+    if (v->pub.rank < 0) {
+        struct ival d = {0};
+        from_type(in, &d, t);
+        v->pub.rank = d.pub.rank;
+        v->pub.dims = d.pub.dims;
+        return;
+    }
+    if ((uint32_t)v->pub.rank != t->rank) {
+        add_mismatch(in, graph, name, -1, t->rank, v->pub.rank);
+        v->pub.rank = -1;
+        v->pub.dims = NULL;
+        v->n_vals = -1;
+        v->pub.reason = "the declared rank differs from the inferred one";
+        return;
+    }
+    const struct onnx_dx **dims = unconst(v->pub.dims);
+    for (uint32_t k = 0; k < t->rank; k++) {
+        int64_t iv;
+        const struct onnx_dim *dd = &t->dims[k];
+        if (!dims[k]) {
+            dims[k] = declared_dim(in, dd);
+        } else if (dd->kind == ONNX_DIM_VALUE && onnx_dx_is_const(dims[k], &iv) &&
+                   iv != dd->value) {
+            add_mismatch(in, graph, name, (int32_t)k, dd->value, iv);
+            dims[k] = NULL;
+            v->n_vals = -1;
+        }
+    }
+}
+
+/* --shape NAME=...: the main graph's value takes that shape. */
+static void apply_shape(struct onnx_infer *in, uint32_t graph, struct onnx_bytes name,
+                        struct ival *v)
+{
+    const struct onnx_infer_shape *s;
+    if (graph != 0 || !(s = nm_get(&in->shapes, name.p, name.n)) || s->rank > ONNX_INFER_MAX_RANK)
+        return;
+    const struct onnx_dx **d = infer_alloc(in, s->rank * sizeof *d + 1);
+    if (!d)
+        return;
+    for (uint32_t k = 0; k < s->rank; k++) {
+        d[k] = s->dims[k] >= 0 ? onnx_dx_const(in->dx, s->dims[k]) : NULL;
+        int64_t iv;
+        if (v->pub.rank == (int32_t)s->rank && onnx_dx_is_const(v->pub.dims[k], &iv) &&
+            iv != s->dims[k] && v->pub.source == ONNX_INFER_INFERRED)
+            add_mismatch(in, graph, name, (int32_t)k, s->dims[k], iv);
+    }
+    if (v->pub.source == ONNX_INFER_NONE)
+        v->pub.source = ONNX_INFER_DECLARED;
+    v->pub.rank = (int32_t)s->rank;
+    v->pub.dims = d;
+    v->pub.reason = NULL;
+}
+
+/* ---- graphs ---- */
+
+struct ival *lookup(struct onnx_infer *in, const struct onnx_graph *g, struct onnx_bytes n)
+{
+    for (; g; g = g->parent) {
+        struct ival *v = nm_get(&in->gs[g->index].map, n.p, n.n);
+        if (v)
+            return v;
+    }
+    return NULL;
+}
+
+static void infer_node(struct onnx_infer *in, const struct onnx_graph *g, uint32_t i,
+                       uint32_t depth);
+
+/* Infers graph g: its inputs are given (a subgraph's, n of them) or
+ * declared (the main graph's). */
+void infer_graph(struct onnx_infer *in, const struct onnx_graph *g,
+                 const struct ival *const *inputs, uint32_t n, uint32_t depth)
+{
+    struct gstate *gs = &in->gs[g->index];
+    nm_clear(&gs->map);
+    gs->visited = true;
+    for (uint32_t i = 0; i < gs->n_outs; i++) {
+        memset(&gs->outs[i], 0, sizeof gs->outs[i]);
+        gs->outs[i].pub.rank = -1;
+        gs->outs[i].n_vals = -1;
+        gs->outs[i].pub.reason = "not reached";
+    }
+    for (uint32_t i = 0; i < g->n_initializers; i++) {
+        const struct onnx_tensor_data *t = &g->initializers[i];
+        struct ival *v = infer_alloc(in, sizeof *v);
+        const struct onnx_dx **d = infer_alloc(in, (size_t)t->rank * sizeof *d + 1);
+        if (!v || !d || t->rank > ONNX_INFER_MAX_RANK)
+            continue;
+        v->pub.source = ONNX_INFER_DECLARED;
+        v->pub.elem_type = t->elem_type;
+        v->pub.rank = (int32_t)t->rank;
+        v->n_vals = -1;
+        bool ok = true;
+        for (uint32_t k = 0; k < t->rank; k++)
+            ok &= (d[k] = t->dims[k] >= 0 ? onnx_dx_const(in->dx, t->dims[k]) : NULL) != NULL;
+        v->pub.dims = d;
+        if (ok && t->has_values && t->n_values <= ONNX_INFER_VALUES) {
+            const struct onnx_dx **vals = infer_alloc(in, t->n_values * sizeof *vals + 1);
+            if (vals) {
+                for (uint32_t k = 0; k < t->n_values; k++)
+                    vals[k] = onnx_dx_const(in->dx, t->values[k]);
+                v->vals = vals;
+                v->n_vals = (int32_t)t->n_values;
+            }
+        }
+        nm_put(in, &gs->map, t->name.p, t->name.n, v);
+    }
+    for (uint32_t i = 0; i < g->n_inputs; i++) {
+        const struct onnx_value_info *vi = &g->inputs[i];
+        struct ival *v = infer_alloc(in, sizeof *v);
+        if (!v)
+            continue;
+        if (inputs) {
+            if (i < n && inputs[i])
+                *v = *inputs[i];
+            else
+                from_type(in, v, &vi->type);
+        } else {
+            struct ival *init = nm_get(&gs->map, vi->name.p, vi->name.n);
+            from_type(in, v, &vi->type);
+            /* an initializer that is also an input is only a default: its
+             * dims fill in, its values do not count */
+            if (init && v->pub.rank < 0 && !v->pub.not_tensor) {
+                *v = *init;
+                v->n_vals = -1;
+            }
+            apply_shape(in, g->index, vi->name, v);
+        }
+        nm_put(in, &gs->map, vi->name.p, vi->name.n, v);
+    }
+    for (uint32_t i = 0; i < g->n_nodes; i++)
+        infer_node(in, g, i, depth);
+}
+
+static void node_reason(struct onnx_infer *in, const struct onnx_node *node, struct ival *out,
+                        uint32_t n, const char *why)
+{
+    size_t len = node->op_type.n + strlen(why) + 3;
+    char *s = infer_alloc(in, len > 300 ? 300 : len);
+    if (s) {
+        size_t op = node->op_type.n > 100 ? 100 : node->op_type.n;
+        if (op)
+            memcpy(s, node->op_type.p, op);
+        snprintf(s + op, (len > 300 ? 300 : len) - op, ": %s", why);
+        for (size_t k = 0; k < op; k++)
+            if (!s[k])
+                s[k] = '?';
+        why = s;
+    }
+    for (uint32_t k = 0; k < n; k++)
+        if (!out[k].pub.reason || out[k].pub.rank < 0)
+            out[k].pub.reason = why;
+}
+
+static const struct op_entry *find_op(struct onnx_infer *in, const struct onnx_node *node)
+{
+    if (bytes_is(node->domain, "ai.onnx.preview.training") && node->op_type.n < 64) {
+        char name[80] = "training.";
+        memcpy(name + 9, node->op_type.p, node->op_type.n);
+        return nm_get(&in->ops, (const uint8_t *)name, 9 + node->op_type.n);
+    }
+    if (node->domain.n && !bytes_is(node->domain, "ai.onnx"))
+        return NULL;
+    return nm_get(&in->ops, node->op_type.p, node->op_type.n);
+}
+
+static void set_type(struct nctx *c)
+{
+    const struct op_entry *op = c->op;
+    int32_t t = 0;
+    const struct ival *x;
+    switch ((enum type_rule)op->type) {
+    case TY_IN0:
+    case TY_IN1:
+    case TY_IN2:
+        x = IN(c, (uint32_t)(op->type - TY_IN0));
+        t = x ? x->pub.elem_type : 0;
+        break;
+    case TY_BOOL:
+        t = DT_BOOL;
+        break;
+    case TY_I64:
+        t = DT_INT64;
+        break;
+    case TY_FLOAT:
+        t = DT_FLOAT;
+        break;
+    case TY_U8:
+        t = DT_UINT8;
+        break;
+    case TY_ATTR_TO:
+        t = (int32_t)attr_i(c, "to", 0);
+        break;
+    case TY_ATTR_DTYPE:
+        t = (int32_t)attr_i(c, "dtype", DT_FLOAT);
+        break;
+    case TY_FAMILY:
+        break;
+    }
+    if (t < 0 || t > 64)
+        t = 0;
+    for (uint32_t k = 0; k < c->n_out; k++)
+        c->out[k].pub.elem_type = t;
+}
+
+static bool check_node(struct nctx *c)
+{
+    const struct onnx_node *node = c->node;
+    uint32_t n_in = node->n_inputs;
+    while (n_in && node->inputs[n_in - 1].n == 0)
+        n_in--; /* trailing optional inputs left out */
+    if (n_in < c->op->min_in)
+        return fail(c, "too few inputs");
+    if (n_in > c->op->max_in)
+        return fail(c, "too many inputs");
+    if (node->n_outputs > c->op->max_out)
+        return fail(c, "too many outputs");
+    c->n_in = n_in;
+    c->inv = infer_alloc(c->in, (n_in + 1) * sizeof *c->inv);
+    if (!c->inv)
+        return fail(c, "memory cap");
+    for (uint32_t k = 0; k < n_in; k++) {
+        if (node->inputs[k].n == 0)
+            continue;
+        const struct onnx_graph *g = &c->in->model->graphs[c->graph];
+        c->inv[k] = lookup(c->in, g, node->inputs[k]);
+        if (!c->inv[k])
+            return fail_name(c, "input '%s' is not defined before this node", node->inputs[k]);
+    }
+    return true;
+}
+
+static void infer_node(struct onnx_infer *in, const struct onnx_graph *g, uint32_t i,
+                       uint32_t depth)
+{
+    struct gstate *gs = &in->gs[g->index];
+    const struct onnx_node *node = &g->nodes[i];
+    struct nctx c = {0};
+    c.in = in;
+    c.node = node;
+    c.opset = in->opset;
+    c.graph = g->index;
+    c.depth = depth;
+    c.n_out = node->n_outputs;
+    c.out = gs->outs + gs->base[i];
+    for (uint32_t k = 0; k < c.n_out; k++)
+        c.out[k].pub.reason = NULL;
+    c.op = find_op(in, node);
+    bool ok;
+    if (in->work == 0)
+        ok = fail(&c, "work limit reached");
+    else if (in->out_of_memory)
+        ok = fail(&c, "memory cap");
+    else if (!c.op)
+        ok = fail(&c, node->domain.n && !bytes_is(node->domain, "ai.onnx")
+                          ? "no shape function (an operator of another domain)"
+                          : "no shape function (not a default-domain operator through opset 18)");
+    else if ((ok = check_node(&c))) {
+        in->work--;
+        set_type(&c);
+        ok = c.op->fn(&c);
+    }
+    for (uint32_t k = 0; k < c.n_out; k++) {
+        struct ival *o = &c.out[k];
+        if (ok && o->pub.rank >= 0) {
+            o->pub.source = ONNX_INFER_INFERRED;
+            for (int32_t d = 0; d < o->pub.rank; d++)
+                if (!o->pub.dims[d] && !o->pub.reason)
+                    o->pub.reason = c.why ? c.why : "a dim depends on unknown dims or values";
+        } else {
+            o->pub.rank = -1;
+            o->pub.dims = NULL;
+            o->n_vals = -1;
+            if (ok && !o->pub.reason && !o->pub.not_tensor)
+                o->pub.reason = c.why ? c.why : "no shape for this output";
+        }
+        if (o->pub.reason && !o->pub.not_tensor)
+            node_reason(in, node, o, 1, o->pub.reason);
+    }
+    if (!ok)
+        node_reason(in, node, c.out, c.n_out, c.why ? c.why : "not inferred");
+    for (uint32_t k = 0; k < c.n_out; k++) {
+        struct onnx_bytes name = node->outputs[k];
+        if (!name.n)
+            continue;
+        merge_declared(in, g->index, name, &c.out[k], nm_get(&gs->decl, name.p, name.n));
+        apply_shape(in, g->index, name, &c.out[k]);
+        nm_put(in, &gs->map, name.p, name.n, &c.out[k]);
+    }
+}
+
+/* ---- the run ---- */
+
+static bool setup(struct onnx_infer *in, const struct onnx_infer_options *o)
+{
+    const struct onnx_model *m = in->model;
+    for (size_t i = 0; i < infer_n_ops; i++)
+        if (!nm_put(in, &in->ops, (const uint8_t *)infer_ops[i].name, strlen(infer_ops[i].name),
+                    unconst(&infer_ops[i])))
+            return false;
+    for (size_t i = 0; o && i < o->n_dims; i++) {
+        int64_t *v = infer_alloc(in, sizeof *v);
+        if (!v || !nm_put(in, &in->binding, (const uint8_t *)o->dims[i].name, o->dims[i].len, v))
+            return false;
+        *v = o->dims[i].value;
+    }
+    for (size_t i = 0; o && i < o->n_shapes; i++)
+        if (!nm_put(in, &in->shapes, (const uint8_t *)o->shapes[i].name, o->shapes[i].len,
+                    unconst(&o->shapes[i])))
+            return false;
+    in->gs = infer_alloc(in, (m->n_graphs + 1) * sizeof *in->gs);
+    if (!in->gs)
+        return false;
+    uint64_t nodes = 0;
+    for (uint32_t gi = 0; gi < m->n_graphs; gi++) {
+        const struct onnx_graph *g = &m->graphs[gi];
+        struct gstate *gs = &in->gs[gi];
+        gs->base = infer_alloc(in, (g->n_nodes + 1) * sizeof *gs->base);
+        if (!gs->base)
+            return false;
+        uint64_t total = 0;
+        for (uint32_t i = 0; i < g->n_nodes; i++) {
+            gs->base[i] = (uint32_t)total;
+            total += g->nodes[i].n_outputs;
+        }
+        if (total > UINT32_MAX / 2 || !(gs->outs = infer_alloc(in, (total + 1) * sizeof *gs->outs)))
+            return false;
+        gs->n_outs = (uint32_t)total;
+        for (uint32_t i = 0; i < gs->n_outs; i++) {
+            gs->outs[i].pub.rank = -1;
+            gs->outs[i].n_vals = -1;
+            gs->outs[i].pub.reason = "not reached (its graph's node was not inferred)";
+        }
+        for (uint32_t i = 0; i < g->n_outputs; i++)
+            if (!nm_put(in, &gs->decl, g->outputs[i].name.p, g->outputs[i].name.n,
+                        unconst(&g->outputs[i].type)))
+                return false;
+        for (uint32_t i = 0; i < g->n_value_info; i++)
+            if (!nm_put(in, &gs->decl, g->value_info[i].name.p, g->value_info[i].name.n,
+                        unconst(&g->value_info[i].type)))
+                return false;
+        nodes += g->n_nodes;
+    }
+    in->work = nodes * 16 + 4096;
+    return true;
+}
+
+static int64_t default_opset(const struct onnx_model *m)
+{
+    int64_t v = 0;
+    for (uint32_t i = 0; i < m->n_opsets; i++)
+        if (m->opsets[i].domain.n == 0 || bytes_is(m->opsets[i].domain, "ai.onnx"))
+            v = m->opsets[i].version;
+    return v;
+}
+
+enum onnx_infer_status onnx_infer_run(const struct onnx_model *model,
+                                      const struct onnx_infer_options *options,
+                                      struct onnx_infer **out)
+{
+    struct onnx_infer *in = calloc(1, sizeof *in);
+    *out = NULL;
+    if (!in)
+        return ONNX_INFER_NO_MEMORY;
+    in->model = model;
+    in->cap = options && options->mem_cap ? options->mem_cap : DEFAULT_CAP;
+    in->bytes = sizeof *in;
+    in->opset = default_opset(model);
+    in->dx = onnx_dx_ctx_new(in->cap / 2);
+    in->cap -= in->cap / 2;
+    if (!in->dx || !setup(in, options)) {
+        onnx_infer_free(in);
+        return ONNX_INFER_NO_MEMORY;
+    }
+    if (model->n_graphs)
+        infer_graph(in, &model->graphs[0], NULL, 0, 0);
+    *out = in;
+    return ONNX_INFER_OK;
+}
+
+void onnx_infer_free(struct onnx_infer *in)
+{
+    if (!in)
+        return;
+    for (struct infer_chunk *c = in->chunks, *next; c; c = next) {
+        next = c->next;
+        free(c);
+    }
+    onnx_dx_ctx_free(in->dx);
+    free(in);
+}
+
+const struct onnx_infer_value *onnx_infer_output(const struct onnx_infer *in, uint32_t graph,
+                                                 uint32_t node, uint32_t output)
+{
+    if (graph >= in->model->n_graphs || node >= in->model->graphs[graph].n_nodes ||
+        output >= in->model->graphs[graph].nodes[node].n_outputs)
+        return NULL;
+    return &in->gs[graph].outs[in->gs[graph].base[node] + output].pub;
+}
+
+const struct onnx_infer_value *onnx_infer_lookup(const struct onnx_infer *in, uint32_t graph,
+                                                 const char *name, size_t len)
+{
+    if (graph >= in->model->n_graphs)
+        return NULL;
+    struct onnx_bytes b = {(const uint8_t *)name, len};
+    struct ival *v = lookup(unconst(in), &in->model->graphs[graph], b);
+    return v ? &v->pub : NULL;
+}
+
+size_t onnx_infer_mismatch_count(const struct onnx_infer *in)
+{
+    return in->n_mismatch;
+}
+
+const struct onnx_infer_mismatch *onnx_infer_mismatch_at(const struct onnx_infer *in, size_t i)
+{
+    return i < in->n_mismatch ? &in->mismatch[i] : NULL;
+}
+
+size_t onnx_infer_symbol_count(const struct onnx_infer *in)
+{
+    return in->n_symbols;
+}
+
+struct onnx_bytes onnx_infer_symbol_at(const struct onnx_infer *in, size_t i)
+{
+    struct onnx_bytes none = {NULL, 0};
+    return i < in->n_symbols ? in->symbols[i] : none;
+}
+
+size_t onnx_infer_bytes(const struct onnx_infer *in)
+{
+    return in->bytes + onnx_dx_ctx_bytes(in->dx);
+}

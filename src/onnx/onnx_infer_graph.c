@@ -1,0 +1,273 @@
+/* onnx_infer_graph.c - the operators with subgraphs: If (both branches
+ * with the outer scope; the taken one when the condition is known), Loop
+ * and Scan (bodies inferred with loop-carried shapes narrowed until every
+ * iteration keeps them; scan outputs stacked along the trip count). */
+#include "onnx_infer_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Infers subgraph g of the node in c with these inputs; out[k] the
+ * graph's k-th output as seen at its end (NULL when undefined). */
+static bool infer_subgraph(struct nctx *c, const struct onnx_graph *g,
+                           const struct ival *const *inputs, uint32_t n, const struct ival **out,
+                           uint32_t n_out)
+{
+    if (!g || g->index >= c->in->model->n_graphs)
+        return fail(c, "a subgraph is missing");
+    if (c->depth + 1 >= ONNX_INFER_MAX_NESTING)
+        return fail(c, "subgraphs nested too deep");
+    if (g->n_inputs != n)
+        return fail(c, "the subgraph's inputs do not match the node's");
+    infer_graph(c->in, g, inputs, n, c->depth + 1);
+    for (uint32_t k = 0; k < n_out; k++) {
+        if (k >= g->n_outputs) {
+            out[k] = NULL;
+            continue;
+        }
+        struct ival *v = lookup(c->in, g, g->outputs[k].name);
+        if (v && v->pub.source != ONNX_INFER_INFERRED) {
+            struct ival *d = infer_alloc(c->in, sizeof *d);
+            if (d) {
+                *d = *v;
+                merge_declared(c->in, g->index, g->outputs[k].name, d, &g->outputs[k].type);
+                v = d;
+            }
+        }
+        out[k] = v;
+    }
+    return true;
+}
+
+static const struct onnx_graph *graph_attr(struct nctx *c, const char *name)
+{
+    const struct onnx_attr *a = attr(c, name);
+    return a ? a->g : NULL;
+}
+
+static void copy_out(struct nctx *c, uint32_t k, const struct ival *v)
+{
+    if (k >= c->n_out || !v)
+        return;
+    c->out[k].pub.elem_type = v->pub.elem_type;
+    c->out[k].pub.not_tensor = v->pub.not_tensor;
+    if (v->pub.rank >= 0)
+        set_out(c, k, v->pub.rank, v->pub.dims);
+    if (v->n_vals >= 0)
+        set_vals(c, k, v->n_vals, v->vals);
+}
+
+bool fam_if(struct nctx *c)
+{
+    const struct onnx_graph *gt = graph_attr(c, "then_branch"), *ge = graph_attr(c, "else_branch");
+    const struct ival *ot[256], *oe[256];
+    if (c->n_out > 256)
+        return fail(c, "too many outputs");
+    if (!gt || !ge || gt->n_outputs != c->n_out || ge->n_outputs != c->n_out)
+        return fail(c, "the branches' outputs do not match the node's");
+    if (!infer_subgraph(c, gt, NULL, 0, ot, c->n_out) ||
+        !infer_subgraph(c, ge, NULL, 0, oe, c->n_out))
+        return false;
+    const struct onnx_dx *const *cv;
+    int32_t n;
+    int64_t cond;
+    if (in_vals(c, 0, &cv, &n) && n == 1 && onnx_dx_is_const(cv[0], &cond)) {
+        for (uint32_t k = 0; k < c->n_out; k++)
+            copy_out(c, k, cond ? ot[k] : oe[k]);
+        return true;
+    }
+    for (uint32_t k = 0; k < c->n_out; k++) {
+        const struct ival *a = ot[k], *b = oe[k];
+        if (!a || !b)
+            continue;
+        c->out[k].pub.elem_type = a->pub.elem_type == b->pub.elem_type ? a->pub.elem_type : 0;
+        if (a->pub.rank < 0 || a->pub.rank != b->pub.rank)
+            continue;
+        const struct onnx_dx *d[ONNX_INFER_MAX_RANK];
+        for (int32_t j = 0; j < a->pub.rank; j++)
+            d[j] = a->pub.dims[j] == b->pub.dims[j] ? a->pub.dims[j] : NULL;
+        set_out(c, k, a->pub.rank, d);
+    }
+    c->why = "the branches' shapes differ and the condition is unknown";
+    return true;
+}
+
+/* The loop-carried values' shapes narrowed to what every iteration keeps:
+ * state[k] starts as the initial value's; a dim the body changes becomes
+ * unknown, until the body keeps every known dim (or, after the passes, the
+ * shapes are dropped: then the body's inference assumed nothing). */
+static bool narrow(struct nctx *c, const struct onnx_graph *body, struct ival *state, uint32_t n,
+                   const struct ival **args, uint32_t n_args, uint32_t first_state,
+                   uint32_t first_out, const struct ival **outs, uint32_t n_outs)
+{
+    for (uint32_t pass = 0; pass <= ONNX_INFER_LOOP_PASSES; pass++) {
+        if (pass == ONNX_INFER_LOOP_PASSES)
+            for (uint32_t k = 0; k < n; k++)
+                state[k].pub.rank = -1;
+        for (uint32_t k = 0; k < n; k++)
+            args[first_state + k] = &state[k];
+        if (!infer_subgraph(c, body, args, n_args, outs, n_outs))
+            return false;
+        bool changed = false;
+        for (uint32_t k = 0; k < n; k++) {
+            const struct ival *o = outs[first_out + k];
+            struct ival *s = &state[k];
+            if (o && o->pub.elem_type != s->pub.elem_type)
+                s->pub.elem_type = 0;
+            if (s->pub.rank < 0)
+                continue;
+            if (!o || o->pub.rank != s->pub.rank) {
+                s->pub.rank = -1;
+                changed = true;
+                continue;
+            }
+            for (int32_t j = 0; j < s->pub.rank; j++)
+                if (s->pub.dims[j] && o->pub.dims[j] != s->pub.dims[j]) {
+                    ((const struct onnx_dx **)unconst(s->pub.dims))[j] = NULL;
+                    changed = true;
+                }
+        }
+        if (!changed)
+            return true;
+    }
+    return true;
+}
+
+static bool init_state(struct nctx *c, struct ival *s, const struct ival *v)
+{
+    memset(s, 0, sizeof *s);
+    s->n_vals = -1;
+    s->pub.rank = -1;
+    s->pub.source = ONNX_INFER_INFERRED;
+    if (!v)
+        return true;
+    s->pub.elem_type = v->pub.elem_type;
+    s->pub.not_tensor = v->pub.not_tensor;
+    if (v->pub.rank < 0)
+        return true;
+    const struct onnx_dx **d = infer_alloc(c->in, (size_t)v->pub.rank * sizeof *d + 1);
+    if (!d)
+        return fail(c, "memory cap");
+    memcpy(d, v->pub.dims, (size_t)v->pub.rank * sizeof *d);
+    s->pub.rank = v->pub.rank;
+    s->pub.dims = d;
+    return true;
+}
+
+static struct ival *scalar(struct nctx *c, int32_t elem)
+{
+    struct ival *v = infer_alloc(c->in, sizeof *v);
+    if (v) {
+        v->pub.source = ONNX_INFER_INFERRED;
+        v->pub.elem_type = elem;
+        v->pub.rank = 0;
+        v->pub.dims = (const struct onnx_dx *const *)v; /* rank 0: never read */
+        v->n_vals = -1;
+    }
+    return v;
+}
+
+/* A scan output: the per-iteration shape with the iteration count
+ * inserted at axis. */
+static void stacked(struct nctx *c, uint32_t k, const struct ival *o, const struct onnx_dx *count,
+                    int64_t axis)
+{
+    if (!o || k >= c->n_out)
+        return;
+    c->out[k].pub.elem_type = o->pub.elem_type;
+    int32_t ax;
+    if (o->pub.rank < 0 || o->pub.rank + 1 > ONNX_INFER_MAX_RANK ||
+        !norm_axis(axis, o->pub.rank + 1, &ax))
+        return;
+    const struct onnx_dx *d[ONNX_INFER_MAX_RANK];
+    for (int32_t j = 0, s = 0; j <= o->pub.rank; j++)
+        d[j] = j == ax ? count : o->pub.dims[s++];
+    set_out(c, k, o->pub.rank + 1, d);
+}
+
+bool fam_loop(struct nctx *c)
+{
+    const struct onnx_graph *body = graph_attr(c, "body");
+    if (!body || c->node->n_inputs < 2)
+        return fail(c, "no body, or fewer than 2 inputs");
+    uint32_t n = c->node->n_inputs - 2;
+    if (body->n_inputs != n + 2 || body->n_outputs < n + 1 || n > 256 ||
+        c->n_out > body->n_outputs - 1)
+        return fail(c, "the body's inputs and outputs do not match the node's");
+    uint32_t k_scan = body->n_outputs - 1 - n;
+    struct ival *state = infer_alloc(c->in, (n + 1) * sizeof *state);
+    const struct ival **args = infer_alloc(c->in, (n + 2) * sizeof *args);
+    const struct ival **outs = infer_alloc(c->in, (body->n_outputs + 1) * sizeof *outs);
+    if (!state || !args || !outs)
+        return fail(c, "memory cap");
+    for (uint32_t k = 0; k < n; k++)
+        if (!init_state(c, &state[k], k + 2 < c->n_in ? c->inv[k + 2] : NULL))
+            return false;
+    args[0] = scalar(c, DT_INT64);
+    args[1] = scalar(c, DT_BOOL);
+    if (!narrow(c, body, state, n, args, n + 2, 2, 1, outs, body->n_outputs))
+        return false;
+    for (uint32_t k = 0; k < n && k < c->n_out; k++)
+        copy_out(c, k, &state[k]);
+    /* the trip count: M when nothing can stop the loop early, else a new
+     * symbol per scan output */
+    const struct onnx_dx *const *mv;
+    int32_t mn;
+    const struct onnx_dx *trip = NULL;
+    if (!IN(c, 1) && in_vals(c, 0, &mv, &mn) && mn == 1 && onnx_dx_nonneg(mv[0]))
+        trip = mv[0];
+    for (uint32_t j = 0; j < k_scan && n + j < c->n_out; j++)
+        stacked(c, n + j, outs[1 + n + j], trip ? trip : fresh(c, n + j), 0);
+    return true;
+}
+
+bool fam_scan(struct nctx *c)
+{
+    const struct onnx_graph *body = graph_attr(c, "body");
+    int64_t m = attr_i(c, "num_scan_inputs", -1);
+    if (c->opset < 9)
+        return fail(c, "Scan before opset 9 (with a batch axis) is not inferred");
+    if (!body || m < 1 || m > c->node->n_inputs)
+        return fail(c, "no body or a bad num_scan_inputs");
+    uint32_t n = c->node->n_inputs - (uint32_t)m, ms = (uint32_t)m;
+    if (body->n_inputs != n + ms || body->n_outputs < n || c->n_out > body->n_outputs)
+        return fail(c, "the body's inputs and outputs do not match the node's");
+    const int64_t *in_axes = NULL, *out_axes = NULL;
+    uint32_t n_in_axes = 0, n_out_axes = 0;
+    attr_ints(c, "scan_input_axes", &in_axes, &n_in_axes);
+    attr_ints(c, "scan_output_axes", &out_axes, &n_out_axes);
+    struct ival *state = infer_alloc(c->in, (n + ms + 1) * sizeof *state);
+    const struct ival **args = infer_alloc(c->in, (n + ms + 1) * sizeof *args);
+    const struct ival **outs = infer_alloc(c->in, (body->n_outputs + 1) * sizeof *outs);
+    if (!state || !args || !outs)
+        return fail(c, "memory cap");
+    const struct onnx_dx *len = NULL;
+    for (uint32_t k = 0; k < n + ms; k++)
+        if (!init_state(c, &state[k], IN(c, k)))
+            return false;
+    for (uint32_t j = 0; j < ms; j++) { /* a slice of each scan input */
+        struct ival *s = &state[n + j];
+        int64_t a = j < n_in_axes ? in_axes[j] : 0;
+        int32_t ax;
+        if (s->pub.rank >= 0 && norm_axis(a, s->pub.rank, &ax)) {
+            const struct onnx_dx **d = unconst(s->pub.dims);
+            if (j == 0 || !len)
+                len = d[ax];
+            else if (len != d[ax])
+                len = d[ax] ? len : NULL;
+            memmove(d + ax, d + ax + 1, (size_t)(s->pub.rank - ax - 1) * sizeof *d);
+            s->pub.rank--;
+        } else {
+            s->pub.rank = -1;
+        }
+        args[n + j] = s;
+    }
+    if (!narrow(c, body, state, n, args, n + ms, 0, 0, outs, body->n_outputs))
+        return false;
+    for (uint32_t k = 0; k < n && k < c->n_out; k++)
+        copy_out(c, k, &state[k]);
+    for (uint32_t j = 0; n + j < c->n_out; j++)
+        stacked(c, n + j, outs[n + j], len, j < n_out_axes ? out_axes[j] : 0);
+    return true;
+}

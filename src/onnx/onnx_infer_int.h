@@ -1,0 +1,211 @@
+/* onnx_infer_int.h - what the inference's files share: a value's record,
+ * the run's state, a node's context and the helpers the operator families
+ * (onnx_infer_ops.c, onnx_infer_shape.c) are written with. */
+#ifndef DMLT_ONNX_INFER_INT_H
+#define DMLT_ONNX_INFER_INT_H
+
+#include "onnx_infer.h"
+
+/* TensorProto.DataType values the families name. */
+enum {
+    DT_FLOAT = 1,
+    DT_UINT8 = 2,
+    DT_INT8 = 3,
+    DT_INT16 = 5,
+    DT_INT32 = 6,
+    DT_INT64 = 7,
+    DT_STRING = 8,
+    DT_BOOL = 9,
+    DT_UINT64 = 13,
+    DT_MAX_KNOWN = 23
+};
+
+/* A value: its public record, and its propagated elements (row-major,
+ * each an expression or NULL when that element is unknown). */
+struct ival {
+    struct onnx_infer_value pub;
+    int32_t n_vals; /* -1: no values */
+    const struct onnx_dx **vals;
+};
+
+struct namemap {
+    struct nm_slot {
+        const uint8_t *p;
+        size_t n;
+        void *v;
+    } * slot;
+    uint32_t cap, count;
+};
+
+struct gstate {
+    struct namemap map;  /* name -> struct ival *, this graph's own values */
+    struct namemap decl; /* name -> const struct onnx_type *, outputs and value_info */
+    uint32_t *base;      /* per node, its first output's index in outs */
+    struct ival *outs;
+    uint32_t n_outs;
+    bool visited;
+};
+
+struct op_entry;
+
+struct infer_chunk {
+    struct infer_chunk *next;
+    size_t used, cap;
+    max_align_t data[];
+};
+
+struct onnx_infer {
+    const struct onnx_model *model;
+    struct onnx_dx_ctx *dx;
+    int64_t opset;
+    size_t cap, bytes;
+    bool out_of_memory;
+    struct infer_chunk *chunks;
+    struct gstate *gs;
+    struct namemap binding; /* --dim: name -> int64_t * */
+    struct namemap shapes;  /* --shape: name -> const struct onnx_infer_shape * */
+    struct namemap ops;     /* op_type -> const struct op_entry * */
+    struct onnx_infer_mismatch *mismatch;
+    size_t n_mismatch, cap_mismatch;
+    struct onnx_bytes *symbols;
+    size_t n_symbols, cap_symbols;
+    struct namemap symbol_names; /* the symbols made so far */
+    uint64_t work;               /* node visits left */
+};
+
+/* A node being inferred. */
+struct nctx {
+    struct onnx_infer *in;
+    const struct onnx_node *node;
+    const struct op_entry *op;
+    int64_t opset;
+    uint32_t graph, depth;
+    uint32_t n_in, n_out;
+    const struct ival **inv; /* n_in, NULL for an absent input */
+    struct ival *out;        /* n_out */
+    const char *why;         /* set by fail() */
+};
+
+typedef bool (*family_fn)(struct nctx *c);
+
+/* Output element type rules, applied before the family runs. */
+enum type_rule {
+    TY_IN0,
+    TY_IN1,
+    TY_IN2,
+    TY_BOOL,
+    TY_I64,
+    TY_FLOAT,
+    TY_U8,
+    TY_ATTR_TO,    /* Cast's "to" */
+    TY_ATTR_DTYPE, /* "dtype", default FLOAT */
+    TY_FAMILY      /* the family sets it */
+};
+
+struct op_entry {
+    const char *name;
+    family_fn fn;
+    uint8_t min_in, max_in, max_out;
+    uint8_t type; /* enum type_rule */
+    int32_t arg;  /* the family's own argument */
+};
+
+/* The operator table (onnx_infer_ops.c). */
+extern const struct op_entry infer_ops[];
+extern const size_t infer_n_ops;
+
+/* ---- name maps (onnx_infer_util.c) ---- */
+uint32_t hash_bytes(const uint8_t *p, size_t n);
+struct nm_slot *nm_find(const struct namemap *m, const uint8_t *p, size_t n);
+void *nm_get(const struct namemap *m, const uint8_t *p, size_t n);
+/* Sets name -> v (replacing); false when memory ran out. */
+bool nm_put(struct onnx_infer *in, struct namemap *m, const uint8_t *p, size_t n, void *v);
+void nm_clear(struct namemap *m);
+bool bytes_is(struct onnx_bytes b, const char *s);
+
+/* ---- the driver (onnx_infer.c) ---- */
+/* Infers graph g: its inputs given (a subgraph's, n of them) or declared. */
+void infer_graph(struct onnx_infer *in, const struct onnx_graph *g,
+                 const struct ival *const *inputs, uint32_t n, uint32_t depth);
+/* The value named n as graph g sees it: its own, then its parents'. */
+struct ival *lookup(struct onnx_infer *in, const struct onnx_graph *g, struct onnx_bytes n);
+/* Declared dims fill in inferred unknown ones; a contradiction is a mismatch. */
+void merge_declared(struct onnx_infer *in, uint32_t graph, struct onnx_bytes name, struct ival *v,
+                    const struct onnx_type *t);
+
+/* ---- helpers (onnx_infer_util.c) ---- */
+void *infer_alloc(struct onnx_infer *in, size_t n);
+bool fail(struct nctx *c, const char *why);
+/* A const pointer kept in a name map's void * slot. */
+void *unconst(const void *p);
+/* A reason with one name in it: "input '%s' ..." (fmt has one %s). */
+bool fail_name(struct nctx *c, const char *fmt, struct onnx_bytes name);
+const struct onnx_dx *K(struct nctx *c, int64_t v);
+/* Input i when present, else NULL. */
+const struct ival *IN(struct nctx *c, uint32_t i);
+/* Input i with a known rank, else NULL. */
+const struct ival *SHAPED(struct nctx *c, uint32_t i);
+/* Sets output i's shape (dims copied; NULL dims: rank r of unknown dims). */
+bool set_out(struct nctx *c, uint32_t i, int32_t rank, const struct onnx_dx *const *dims);
+/* Sets output i's values (copied), n <= ONNX_INFER_VALUES. */
+bool set_vals(struct nctx *c, uint32_t i, int32_t n, const struct onnx_dx *const *vals);
+/* Input i's values when they are all known constants: n of them in buf. */
+bool const_ints(struct nctx *c, uint32_t i, int64_t *buf, uint32_t cap, uint32_t *n);
+/* Input i's values (elements may be NULL), or false. */
+bool in_vals(struct nctx *c, uint32_t i, const struct onnx_dx *const **v, int32_t *n);
+/* A new symbol for a data-dependent dim of output i. */
+const struct onnx_dx *fresh(struct nctx *c, uint32_t i);
+/* The number of elements of v when every dim is a known constant. */
+bool const_numel(const struct ival *v, int64_t *n);
+
+const struct onnx_attr *attr(struct nctx *c, const char *name);
+int64_t attr_i(struct nctx *c, const char *name, int64_t def);
+bool attr_ints(struct nctx *c, const char *name, const int64_t **v, uint32_t *n);
+bool attr_s_is(struct nctx *c, const char *name, const char *want);
+/* Normalises axis a (-rank..rank-1) into [0,rank); false when outside. */
+bool norm_axis(int64_t a, int32_t rank, int32_t *out);
+/* Multidirectional (numpy) broadcast of n shapes into dims/rank. */
+bool broadcast(struct nctx *c, const struct ival *const *v, uint32_t n, const struct onnx_dx **dims,
+               int32_t *rank);
+
+/* The families of onnx_infer_shape.c. */
+bool fam_reshape(struct nctx *c);
+bool fam_flatten(struct nctx *c);
+bool fam_squeeze(struct nctx *c);
+bool fam_transpose(struct nctx *c);
+bool fam_concat(struct nctx *c);
+bool fam_split(struct nctx *c);
+bool fam_slice(struct nctx *c);
+bool fam_tile(struct nctx *c);
+bool fam_pad(struct nctx *c);
+bool fam_shape(struct nctx *c);
+bool fam_size(struct nctx *c);
+bool fam_const_of_shape(struct nctx *c);
+bool fam_expand(struct nctx *c);
+bool fam_range(struct nctx *c);
+bool fam_space_depth(struct nctx *c);
+bool fam_gather(struct nctx *c);
+bool fam_gather_nd(struct nctx *c);
+bool fam_onehot(struct nctx *c);
+bool fam_topk(struct nctx *c);
+bool fam_resize(struct nctx *c);
+bool fam_data_dependent(struct nctx *c);
+bool fam_constant(struct nctx *c);
+bool fam_generator(struct nctx *c);
+bool fam_window(struct nctx *c);
+bool fam_einsum(struct nctx *c);
+bool fam_training(struct nctx *c);
+bool fam_linalg(struct nctx *c);
+bool fam_scalar(struct nctx *c);
+bool fam_text(struct nctx *c);
+bool fam_sequence(struct nctx *c);
+bool fam_signal(struct nctx *c);
+bool fam_crop(struct nctx *c);
+bool fam_rnn(struct nctx *c);
+
+/* Subgraphs (onnx_infer_graph.c). */
+bool fam_if(struct nctx *c);
+bool fam_loop(struct nctx *c);
+bool fam_scan(struct nctx *c);
+
+#endif

@@ -1,0 +1,447 @@
+/* onnx_infer_misc.c - data-dependent operators (NonZero, Compress,
+ * Unique, NonMaxSuppression: a new symbol named after the value), Constant,
+ * the generators (RandomNormal, Multinomial, windows), Einsum, linear
+ * algebra and signal processing (Det, DFT, STFT, MelWeightMatrix), text,
+ * sequences and optionals, the training optimizers and the recurrent
+ * operators (RNN, GRU, LSTM). */
+#include "onnx_infer_int.h"
+
+#include <string.h>
+
+static struct onnx_dx_ctx *DX(struct nctx *c)
+{
+    return c->in->dx;
+}
+
+/* The product of dims[from..to), NULL when one is unknown. */
+static const struct onnx_dx *product(struct nctx *c, const struct onnx_dx *const *d, int32_t from,
+                                     int32_t to)
+{
+    const struct onnx_dx *p = K(c, 1);
+    for (int32_t k = from; k < to; k++)
+        p = onnx_dx_mul(DX(c), p, d[k]);
+    return p;
+}
+
+/* A value element read as a dim: a constant >= 0 or an expression >= 0. */
+static const struct onnx_dx *as_dim(const struct onnx_dx *v)
+{
+    int64_t x;
+    if (onnx_dx_is_const(v, &x))
+        return x >= 0 ? v : NULL;
+    return onnx_dx_nonneg(v) ? v : NULL;
+}
+
+bool fam_data_dependent(struct nctx *c)
+{
+    const struct ival *x = SHAPED(c, 0);
+    const struct onnx_dx *n = fresh(c, 0), *d[ONNX_INFER_MAX_RANK];
+    int32_t ax;
+    switch (c->op->arg) {
+    case 0: { /* NonZero: [rank, n] */
+        if (!x)
+            return fail(c, "the input's rank is unknown");
+        const struct onnx_dx *nz[2] = {K(c, x->pub.rank), n};
+        return set_out(c, 0, 2, nz);
+    }
+    case 1: /* Compress */
+        if (!attr(c, "axis"))
+            return set_out(c, 0, 1, &n);
+        if (!x || !norm_axis(attr_i(c, "axis", 0), x->pub.rank, &ax))
+            return fail(c, "the input's shape is unknown or axis out of range");
+        memcpy(d, x->pub.dims, (size_t)x->pub.rank * sizeof *d);
+        d[ax] = n;
+        return set_out(c, 0, x->pub.rank, d);
+    case 2: /* Unique: Y, indices, inverse_indices, counts */
+        for (uint32_t k = 1; k < c->n_out; k++)
+            c->out[k].pub.elem_type = DT_INT64;
+        if (!x)
+            return fail(c, "the input's shape is unknown");
+        if (attr(c, "axis")) {
+            if (!norm_axis(attr_i(c, "axis", 0), x->pub.rank, &ax))
+                return fail(c, "axis out of range");
+            memcpy(d, x->pub.dims, (size_t)x->pub.rank * sizeof *d);
+            d[ax] = n;
+            if (!set_out(c, 0, x->pub.rank, d) || !set_out(c, 2, 1, &x->pub.dims[ax]))
+                return false;
+        } else {
+            const struct onnx_dx *all = product(c, x->pub.dims, 0, x->pub.rank);
+            if (!set_out(c, 0, 1, &n) || !set_out(c, 2, 1, &all))
+                return false;
+        }
+        return set_out(c, 1, 1, &n) && set_out(c, 3, 1, &n);
+    default: { /* NonMaxSuppression: [n, 3] */
+        const struct onnx_dx *s[2] = {n, K(c, 3)};
+        return set_out(c, 0, 2, s);
+    }
+    }
+}
+
+bool fam_constant(struct nctx *c)
+{
+    const struct onnx_attr *a;
+    if ((a = attr(c, "value")) != NULL) {
+        const struct onnx_tensor_data *t = a->t;
+        const struct onnx_dx *d[ONNX_INFER_MAX_RANK];
+        if (!t || t->rank > ONNX_INFER_MAX_RANK)
+            return fail(c, "no tensor in value");
+        c->out[0].pub.elem_type = t->elem_type;
+        for (uint32_t k = 0; k < t->rank; k++)
+            if (!(d[k] = t->dims[k] >= 0 ? K(c, t->dims[k]) : NULL))
+                return fail(c, "a negative dim");
+        if (!set_out(c, 0, (int32_t)t->rank, d))
+            return false;
+        if (t->has_values && t->n_values <= ONNX_INFER_VALUES) {
+            const struct onnx_dx *v[ONNX_INFER_VALUES];
+            for (uint32_t k = 0; k < t->n_values; k++)
+                v[k] = K(c, t->values[k]);
+            set_vals(c, 0, (int32_t)t->n_values, v);
+        }
+        return true;
+    }
+    const struct onnx_dx *len;
+    if ((a = attr(c, "value_int")) != NULL) {
+        c->out[0].pub.elem_type = DT_INT64;
+        len = K(c, a->i);
+        return set_out(c, 0, 0, NULL) && set_vals(c, 0, 1, &len);
+    }
+    if ((a = attr(c, "value_ints")) != NULL) {
+        c->out[0].pub.elem_type = DT_INT64;
+        len = K(c, a->n_ints);
+        if (!set_out(c, 0, 1, &len))
+            return false;
+        if (a->n_ints <= ONNX_INFER_VALUES) {
+            const struct onnx_dx *v[ONNX_INFER_VALUES];
+            for (uint32_t k = 0; k < a->n_ints; k++)
+                v[k] = K(c, a->ints[k]);
+            set_vals(c, 0, (int32_t)a->n_ints, v);
+        }
+        return true;
+    }
+    if ((a = attr(c, "value_float")) != NULL || (a = attr(c, "value_string")) != NULL) {
+        c->out[0].pub.elem_type = a->name.n == 11 ? DT_FLOAT : DT_STRING;
+        return set_out(c, 0, 0, NULL);
+    }
+    if ((a = attr(c, "value_floats")) != NULL) {
+        c->out[0].pub.elem_type = DT_FLOAT;
+        len = K(c, a->n_floats);
+        return set_out(c, 0, 1, &len);
+    }
+    return fail(c, "no value attribute this inference reads (sparse_value, value_strings)");
+}
+
+bool fam_generator(struct nctx *c)
+{
+    if (c->op->arg == 1) { /* Multinomial: [batch, sample_size] */
+        const struct ival *x = SHAPED(c, 0);
+        c->out[0].pub.elem_type = (int32_t)attr_i(c, "dtype", DT_INT32);
+        if (!x || x->pub.rank != 2)
+            return fail(c, "the input's shape is unknown or not of rank 2");
+        const struct onnx_dx *d[2] = {x->pub.dims[0], K(c, attr_i(c, "sample_size", 1))};
+        return set_out(c, 0, 2, d);
+    }
+    const int64_t *s;
+    uint32_t n;
+    const struct onnx_dx *d[ONNX_INFER_MAX_RANK];
+    if (!attr_ints(c, "shape", &s, &n) || n > ONNX_INFER_MAX_RANK)
+        return fail(c, "no shape attribute");
+    for (uint32_t k = 0; k < n; k++)
+        if (!(d[k] = s[k] >= 0 ? K(c, s[k]) : NULL))
+            return fail(c, "a negative dim");
+    return set_out(c, 0, (int32_t)n, d);
+}
+
+bool fam_window(struct nctx *c)
+{
+    const struct onnx_dx *const *v;
+    int32_t n;
+    c->out[0].pub.elem_type = (int32_t)attr_i(c, "output_datatype", DT_FLOAT);
+    const struct onnx_dx *size = in_vals(c, 0, &v, &n) && n == 1 ? as_dim(v[0]) : NULL;
+    if (!size)
+        c->why = "the size's value is unknown";
+    return set_out(c, 0, 1, &size);
+}
+
+/* Einsum: each letter's dim from the inputs that name it; "..." dims
+ * broadcast; without "->", the letters named once, in order. */
+bool fam_einsum(struct nctx *c)
+{
+    const struct onnx_attr *a = attr(c, "equation");
+    if (!a || a->s.n > 512)
+        return fail(c, "no equation");
+    const struct onnx_dx *letter[128] = {NULL};
+    int count[128] = {0};
+    struct ival ell[16];
+    const struct ival *ellp[16];
+    uint32_t n_ell = 0, input = 0;
+    const uint8_t *p = a->s.p, *end = p + a->s.n;
+    int32_t pos = 0;
+    const struct ival *x = SHAPED(c, 0);
+    for (; p <= end && input < c->n_in; p++) {
+        if (p == end || *p == ',' || *p == '-') { /* the end of an input's term */
+            if (!x || pos > x->pub.rank)
+                return fail(c, "an input's shape is unknown or the equation does not fit");
+            input++;
+            x = SHAPED(c, input);
+            pos = 0;
+            if (p < end && *p == '-')
+                break;
+            continue;
+        }
+        if (*p == ' ')
+            continue;
+        if (*p == '.') {
+            if (p + 2 >= end || p[1] != '.' || p[2] != '.' || n_ell >= 16 || !x)
+                return fail(c, "a bad ellipsis");
+            int32_t named = 0; /* letters after the ellipsis in this term */
+            for (const uint8_t *q = p + 3; q < end && *q != ',' && *q != '-'; q++)
+                named += (*q >= 'A' && *q <= 'z');
+            int32_t span = x->pub.rank - pos - named;
+            if (span < 0)
+                return fail(c, "the equation does not fit the input's rank");
+            memset(&ell[n_ell], 0, sizeof ell[n_ell]);
+            ell[n_ell].pub.rank = span;
+            ell[n_ell].pub.dims = x->pub.dims + pos;
+            ellp[n_ell] = &ell[n_ell];
+            n_ell++;
+            pos += span;
+            p += 2;
+            continue;
+        }
+        if (*p >= 128 || !x || pos >= x->pub.rank)
+            return fail(c, "the equation does not fit the input's rank");
+        const struct onnx_dx *d = x->pub.dims[pos++];
+        int64_t v;
+        if (!letter[*p] || (onnx_dx_is_const(letter[*p], &v) && v == 1))
+            letter[*p] = d;
+        count[*p]++;
+    }
+    const struct onnx_dx *ed[ONNX_INFER_MAX_RANK], *d[ONNX_INFER_MAX_RANK];
+    int32_t er = 0, n = 0;
+    if (n_ell && !broadcast(c, ellp, n_ell, ed, &er))
+        return false;
+    if (p < end && *p == '-') {
+        if (++p >= end || *p != '>')
+            return fail(c, "a bad equation");
+        for (p++; p < end; p++) {
+            if (*p == ' ')
+                continue;
+            if (*p == '.') {
+                for (int32_t k = 0; k < er && n < ONNX_INFER_MAX_RANK; k++)
+                    d[n++] = ed[k];
+                p += 2;
+            } else if (*p < 128 && count[*p] && n < ONNX_INFER_MAX_RANK) {
+                d[n++] = letter[*p];
+            } else {
+                return fail(c, "the output names a letter no input has");
+            }
+        }
+    } else {
+        for (int32_t k = 0; k < er; k++)
+            d[n++] = ed[k];
+        for (int ch = 0; ch < 128 && n < ONNX_INFER_MAX_RANK; ch++)
+            if (count[ch] == 1)
+                d[n++] = letter[ch];
+    }
+    return set_out(c, 0, n, d);
+}
+
+/* Adagrad, Momentum, Adam (ai.onnx.preview.training): inputs R, T, then n
+ * of each of X, G, (V,) (H); outputs n of each new state, output k shaped
+ * as X[k mod n]. */
+bool fam_training(struct nctx *c)
+{
+    uint32_t groups = (uint32_t)c->op->arg, n = c->n_out / groups;
+    if (n == 0 || c->n_out % groups || c->n_in != 2 + (groups + 1) * n)
+        return fail(c, "the input and output counts do not match");
+    for (uint32_t k = 0; k < c->n_out; k++) {
+        const struct ival *x = SHAPED(c, 2 + k % n);
+        c->out[k].pub.elem_type = IN(c, 2 + k % n) ? IN(c, 2 + k % n)->pub.elem_type : 0;
+        if (x && !set_out(c, k, x->pub.rank, x->pub.dims))
+            return false;
+    }
+    return true;
+}
+
+/* Det: [..., M, M] -> [...]; DFT: the axis's length (dft_length, halved
+ * plus one when onesided) and a last dim of 2 (real, imaginary). */
+bool fam_linalg(struct nctx *c)
+{
+    const struct ival *x = SHAPED(c, 0);
+    if (!x)
+        return fail(c, "the input's shape is unknown");
+    int32_t r = x->pub.rank, ax;
+    const struct onnx_dx *d[ONNX_INFER_MAX_RANK];
+    memcpy(d, x->pub.dims, (size_t)r * sizeof *d);
+    if (c->op->arg == 0) {
+        if (r < 2)
+            return fail(c, "rank below 2");
+        return set_out(c, 0, r - 2, d);
+    }
+    if (r < 2 || !norm_axis(attr_i(c, "axis", 1), r, &ax) || ax == r - 1)
+        return fail(c, "axis out of range");
+    const struct onnx_dx *const *v;
+    int32_t n;
+    const struct onnx_dx *len = d[ax];
+    if (IN(c, 1))
+        len = in_vals(c, 1, &v, &n) && n == 1 ? as_dim(v[0]) : NULL;
+    if (attr_i(c, "onesided", 0))
+        len = onnx_dx_add(DX(c), onnx_dx_floordiv(DX(c), len, K(c, 2)), K(c, 1));
+    d[ax] = len;
+    d[r - 1] = K(c, 2);
+    return set_out(c, 0, r, d);
+}
+
+/* Scalars: OptionalHasElement (bool), SequenceLength (int64). */
+bool fam_scalar(struct nctx *c)
+{
+    return set_out(c, 0, 0, NULL);
+}
+
+/* StringNormalizer: [C] or [1, C], C less the stopwords found (a new
+ * symbol; without stopwords, C). TfIdfVectorizer: the last dim becomes
+ * max(ngram_indexes) + 1. */
+bool fam_text(struct nctx *c)
+{
+    const struct ival *x = SHAPED(c, 0);
+    if (!x || x->pub.rank < 1 || x->pub.rank > 2)
+        return fail(c, "the input's shape is unknown or not of rank 1 or 2");
+    const struct onnx_dx *d[2] = {x->pub.dims[0], x->pub.rank > 1 ? x->pub.dims[1] : NULL};
+    int32_t last = x->pub.rank - 1;
+    if (c->op->arg == 0) {
+        if (attr(c, "stopwords")) /* (an empty list is not written) */
+            d[last] = fresh(c, 0);
+        return set_out(c, 0, x->pub.rank, d);
+    }
+    const int64_t *ix;
+    uint32_t n;
+    int64_t m = -1;
+    if (!attr_ints(c, "ngram_indexes", &ix, &n))
+        return fail(c, "no ngram_indexes");
+    for (uint32_t k = 0; k < n; k++)
+        m = ix[k] > m ? ix[k] : m;
+    if (m < 0 || m == INT64_MAX)
+        return fail(c, "ngram_indexes out of range");
+    d[last] = K(c, m + 1);
+    return set_out(c, 0, x->pub.rank, d);
+}
+
+/* Sequences and optionals: their element shapes are not tracked. Arg 0:
+ * every output is a sequence or optional (no tensor record); arg 1: a
+ * tensor taken out of one (SequenceAt...), not inferred. */
+bool fam_sequence(struct nctx *c)
+{
+    if (c->op->arg == 1)
+        return fail(c, "the shapes inside a sequence or optional are not tracked");
+    for (uint32_t k = 0; k < c->n_out; k++) {
+        c->out[k].pub.not_tensor = true;
+        c->out[k].pub.reason = "a sequence or optional, not a tensor";
+    }
+    return true;
+}
+
+/* MelWeightMatrix: [floor(dft_length/2)+1, num_mel_bins]. STFT:
+ * [batch, frames, bins, 2], frames = floor((length-frame_length)/step)+1,
+ * bins = floor(frame_length/2)+1 when onesided (the default), else
+ * frame_length; frame_length from input 3, else the window's length. */
+bool fam_signal(struct nctx *c)
+{
+    const struct onnx_dx *const *v;
+    int32_t n;
+    if (c->op->arg == 0) {
+        c->out[0].pub.elem_type = (int32_t)attr_i(c, "output_datatype", DT_FLOAT);
+        const struct onnx_dx *bins = in_vals(c, 0, &v, &n) && n == 1 ? as_dim(v[0]) : NULL;
+        const struct onnx_dx *len = in_vals(c, 1, &v, &n) && n == 1 ? as_dim(v[0]) : NULL;
+        const struct onnx_dx *d[2] = {
+            onnx_dx_add(DX(c), onnx_dx_floordiv(DX(c), len, K(c, 2)), K(c, 1)), bins};
+        return set_out(c, 0, 2, d);
+    }
+    const struct ival *x = SHAPED(c, 0), *w = SHAPED(c, 2);
+    if (!x || x->pub.rank != 3)
+        return fail(c, "the signal's shape is unknown or not of rank 3");
+    const struct onnx_dx *step = in_vals(c, 1, &v, &n) && n == 1 ? as_dim(v[0]) : NULL;
+    const struct onnx_dx *fl = NULL;
+    if (IN(c, 3))
+        fl = in_vals(c, 3, &v, &n) && n == 1 ? as_dim(v[0]) : NULL;
+    else if (w && w->pub.rank == 1)
+        fl = w->pub.dims[0];
+    int64_t s;
+    if (!onnx_dx_is_const(step, &s) || s < 1)
+        return fail(c, "frame_step is unknown or not positive");
+    const struct onnx_dx *d[4];
+    d[0] = x->pub.dims[0];
+    d[1] = onnx_dx_add(DX(c), onnx_dx_floordiv(DX(c), onnx_dx_sub(DX(c), x->pub.dims[1], fl), step),
+                       K(c, 1));
+    d[2] = attr_i(c, "onesided", 1)
+               ? onnx_dx_add(DX(c), onnx_dx_floordiv(DX(c), fl, K(c, 2)), K(c, 1))
+               : fl;
+    d[3] = K(c, 2);
+    return set_out(c, 0, 4, d);
+}
+
+/* CenterCropPad: the axes take the shape input's values. Col2Im: [N, C,
+ * image_shape...] with C = input dim 1 / prod(block_shape). */
+bool fam_crop(struct nctx *c)
+{
+    const struct ival *x = SHAPED(c, 0);
+    const struct onnx_dx *const *v, *const *b;
+    int32_t n, nb;
+    const struct onnx_dx *d[ONNX_INFER_MAX_RANK];
+    if (!x)
+        return fail(c, "the input's shape is unknown");
+    if (!in_vals(c, 1, &v, &n) || n > ONNX_INFER_MAX_RANK - 2)
+        return fail(c, "the shape input's values are unknown");
+    if (c->op->arg == 1) { /* Col2Im */
+        if (x->pub.rank != 3 || !in_vals(c, 2, &b, &nb) || nb != n)
+            return fail(c, "block_shape's values are unknown");
+        const struct onnx_dx *p = product(c, b, 0, nb);
+        d[0] = x->pub.dims[0];
+        d[1] = onnx_dx_floordiv(DX(c), x->pub.dims[1], p);
+        for (int32_t k = 0; k < n; k++)
+            d[2 + k] = as_dim(v[k]);
+        return set_out(c, 0, 2 + n, d);
+    }
+    const int64_t *ax;
+    uint32_t na = 0;
+    int32_t r = x->pub.rank, a;
+    memcpy(d, x->pub.dims, (size_t)r * sizeof *d);
+    bool given = attr_ints(c, "axes", &ax, &na);
+    if ((given && na != (uint32_t)n) || (!given && n != r))
+        return fail(c, "the shape's length does not match the axes");
+    for (int32_t k = 0; k < n; k++) {
+        if (!norm_axis(given ? ax[k] : k, r, &a))
+            return fail(c, "an axis is out of range");
+        d[a] = as_dim(v[k]);
+    }
+    return set_out(c, 0, r, d);
+}
+
+/* RNN, GRU, LSTM: Y [seq, dirs, batch, hidden] and Y_h, Y_c [dirs, batch,
+ * hidden]; layout 1 (opset 14) puts batch first. */
+
+bool fam_rnn(struct nctx *c)
+{
+    const struct ival *x = SHAPED(c, 0), *r = SHAPED(c, 2);
+    int64_t layout = attr_i(c, "layout", 0);
+    int64_t dirs = attr_s_is(c, "direction", "bidirectional") ? 2 : 1;
+    const struct onnx_dx *hidden = attr(c, "hidden_size")
+                                       ? K(c, attr_i(c, "hidden_size", 0))
+                                       : (r && r->pub.rank == 3 ? r->pub.dims[2] : NULL);
+    if (!x || x->pub.rank != 3)
+        return fail(c, "X's shape is unknown or not of rank 3");
+    const struct onnx_dx *seq = x->pub.dims[layout ? 1 : 0], *batch = x->pub.dims[layout ? 0 : 1];
+    const struct onnx_dx *y[4], *h[3];
+    if (layout) {
+        y[0] = batch, y[1] = seq, y[2] = K(c, dirs), y[3] = hidden;
+        h[0] = batch, h[1] = K(c, dirs), h[2] = hidden;
+    } else {
+        y[0] = seq, y[1] = K(c, dirs), y[2] = batch, y[3] = hidden;
+        h[0] = K(c, dirs), h[1] = batch, h[2] = hidden;
+    }
+    if (!set_out(c, 0, 4, y))
+        return false;
+    for (uint32_t k = 1; k < c->n_out && k < 3; k++)
+        if (!set_out(c, k, 3, h))
+            return false;
+    return true;
+}

@@ -1,0 +1,878 @@
+/* onnx_infer_ops.c - the operator table and the families of shape
+ * functions that keep or combine their inputs' shapes: elementwise unary,
+ * broadcasting binary and variadic (with the small integer values they
+ * compute), reductions, convolution and pooling, matrix products,
+ * normalisation, recurrent and quantisation operators. Reshape-like,
+ * gather and scatter, and data-dependent operators are in
+ * onnx_infer_shape.c. Each operator is a line of the table at the end:
+ * its family, input and output counts, output type rule and argument. */
+#include "onnx_infer_int.h"
+
+#include <string.h>
+
+/* ---- elementwise unary ---- */
+
+enum unary_arg {
+    U_PLAIN,
+    U_VALUES,      /* Identity, Cast to an integer type: the values pass */
+    U_NEG,         /* values negated */
+    U_BOOL,        /* IsNaN, IsInf: bool of the same shape */
+    U_DROPOUT,     /* a bool mask of the same shape as output 1 */
+    U_DTYPE_OR_IN, /* type from "dtype", else input 0's */
+    U_QUANT,       /* QuantizeLinear: input 2's type, else uint8 */
+    U_DEQUANT,     /* DequantizeLinear: float (opset 19: input 1's type) */
+    U_DYNQUANT,    /* DynamicQuantizeLinear: y uint8, two scalars */
+    U_BATCHNORM,   /* extra outputs of input 1's shape */
+    U_LAYERNORM,   /* Mean, InvStdDev: the normalised axes kept as 1 */
+    U_LOSS         /* SoftmaxCrossEntropyLoss / NegativeLogLikelihoodLoss */
+};
+
+static bool is_int_type(int32_t t)
+{
+    return (t >= 2 && t <= 7) || t == DT_BOOL || t == 12 || t == DT_UINT64;
+}
+
+static bool unary_extra(struct nctx *c, const struct ival *x)
+{
+    switch ((enum unary_arg)c->op->arg) {
+    case U_DROPOUT:
+        if (c->n_out > 1) {
+            c->out[1].pub.elem_type = DT_BOOL;
+            return set_out(c, 1, x->pub.rank, x->pub.dims);
+        }
+        return true;
+    case U_BATCHNORM: {
+        const struct ival *s = SHAPED(c, 1);
+        for (uint32_t k = 1; k < c->n_out; k++) {
+            c->out[k].pub.elem_type = IN(c, 1) ? IN(c, 1)->pub.elem_type : 0;
+            if (s && !set_out(c, k, s->pub.rank, s->pub.dims))
+                return false;
+        }
+        return true;
+    }
+    case U_LAYERNORM: {
+        int32_t ax;
+        if (!norm_axis(attr_i(c, "axis", -1), x->pub.rank, &ax))
+            return fail(c, "axis out of range");
+        const struct onnx_dx *d[ONNX_INFER_MAX_RANK];
+        for (int32_t k = 0; k < x->pub.rank; k++)
+            d[k] = k < ax ? x->pub.dims[k] : K(c, 1);
+        for (uint32_t k = 1; k < c->n_out; k++) {
+            c->out[k].pub.elem_type = (int32_t)attr_i(c, "stash_type", DT_FLOAT);
+            if (!set_out(c, k, x->pub.rank, d))
+                return false;
+        }
+        return true;
+    }
+    case U_PLAIN:
+    case U_VALUES:
+    case U_NEG:
+    case U_BOOL:
+    case U_DTYPE_OR_IN:
+    case U_QUANT:
+    case U_DEQUANT:
+    case U_DYNQUANT:
+    case U_LOSS:
+        break;
+    }
+    return true;
+}
+
+static void unary_type(struct nctx *c, const struct ival *x)
+{
+    const struct ival *v;
+    switch ((enum unary_arg)c->op->arg) {
+    case U_BOOL:
+        c->out[0].pub.elem_type = DT_BOOL;
+        break;
+    case U_DTYPE_OR_IN:
+        c->out[0].pub.elem_type = (int32_t)attr_i(c, "dtype", x ? x->pub.elem_type : 0);
+        break;
+    case U_QUANT:
+        v = IN(c, 2);
+        c->out[0].pub.elem_type = v ? v->pub.elem_type : (int32_t)attr_i(c, "output_dtype", 0);
+        if (!c->out[0].pub.elem_type)
+            c->out[0].pub.elem_type = DT_UINT8;
+        break;
+    case U_DEQUANT:
+        v = IN(c, 1);
+        c->out[0].pub.elem_type = c->opset >= 19 ? (v ? v->pub.elem_type : 0) : DT_FLOAT;
+        break;
+    case U_DYNQUANT:
+        c->out[0].pub.elem_type = DT_UINT8;
+        if (c->n_out > 1)
+            c->out[1].pub.elem_type = DT_FLOAT;
+        if (c->n_out > 2)
+            c->out[2].pub.elem_type = DT_UINT8;
+        set_out(c, 1, 0, NULL);
+        set_out(c, 2, 0, NULL);
+        break;
+    case U_PLAIN:
+    case U_VALUES:
+    case U_NEG:
+    case U_DROPOUT:
+    case U_BATCHNORM:
+    case U_LAYERNORM:
+    case U_LOSS:
+        break;
+    }
+}
+
+static bool loss(struct nctx *c)
+{
+    const struct ival *x = SHAPED(c, 0), *t = SHAPED(c, 1);
+    c->out[0].pub.elem_type = IN(c, 0) ? IN(c, 0)->pub.elem_type : 0;
+    if (c->n_out > 1) {
+        c->out[1].pub.elem_type = c->out[0].pub.elem_type;
+        if (x && !set_out(c, 1, x->pub.rank, x->pub.dims))
+            return false;
+    }
+    if (!attr_s_is(c, "reduction", "none")) /* mean (the default) or sum: a scalar */
+        return set_out(c, 0, 0, NULL);
+    if (!t)
+        return fail(c, "the target's shape is unknown");
+    return set_out(c, 0, t->pub.rank, t->pub.dims);
+}
+
+static bool fam_unary(struct nctx *c)
+{
+    const struct ival *x = SHAPED(c, 0);
+    if (c->op->arg == U_LOSS)
+        return loss(c);
+    unary_type(c, IN(c, 0));
+    if (!x)
+        return fail(c, "the input's shape is unknown");
+    if (!set_out(c, 0, x->pub.rank, x->pub.dims))
+        return false;
+    if (x->n_vals >= 0) {
+        int32_t to = c->out[0].pub.elem_type;
+        if (c->op->arg == U_VALUES && is_int_type(to) && to != DT_BOOL)
+            set_vals(c, 0, x->n_vals, x->vals);
+        if (c->op->arg == U_NEG) {
+            const struct onnx_dx *v[ONNX_INFER_VALUES];
+            for (int32_t k = 0; k < x->n_vals; k++)
+                v[k] = onnx_dx_sub(c->in->dx, K(c, 0), x->vals[k]);
+            set_vals(c, 0, x->n_vals, v);
+        }
+    }
+    return unary_extra(c, x);
+}
+
+/* ---- broadcasting, with values ---- */
+
+enum value_op {
+    V_NONE,
+    V_ADD,
+    V_SUB,
+    V_MUL,
+    V_DIV,
+    V_MOD,
+    V_MAX,
+    V_MIN,
+    V_EQ,
+    V_LT,
+    V_GT,
+    V_WHERE,
+    V_CMP_NONE
+};
+
+/* One element of a value op; NULL when it is not known exactly. */
+static const struct onnx_dx *value_op(struct nctx *c, const struct onnx_dx *a,
+                                      const struct onnx_dx *b, const struct onnx_dx *w)
+{
+    struct onnx_dx_ctx *dx = c->in->dx;
+    int64_t x, y;
+    if (!a || !b)
+        return NULL;
+    switch ((enum value_op)c->op->arg) {
+    case V_ADD:
+        return onnx_dx_add(dx, a, b);
+    case V_SUB:
+        return onnx_dx_sub(dx, a, b);
+    case V_MUL:
+        return onnx_dx_mul(dx, a, b);
+    case V_DIV: /* integer Div truncates: floor when both are >= 0 */
+        if (onnx_dx_is_const(a, &x) && onnx_dx_is_const(b, &y))
+            return y == 0 || (x == INT64_MIN && y == -1) ? NULL : K(c, x / y);
+        if (onnx_dx_nonneg(a) && onnx_dx_is_const(b, &y) && y > 0)
+            return onnx_dx_floordiv(dx, a, b);
+        return NULL;
+    case V_MOD:
+        if (attr_i(c, "fmod", 0) == 0)
+            return onnx_dx_mod(dx, a, b);
+        if (onnx_dx_nonneg(a) && onnx_dx_is_const(b, &y) && y > 0)
+            return onnx_dx_mod(dx, a, b);
+        return NULL;
+    case V_MAX:
+        return onnx_dx_max(dx, a, b);
+    case V_MIN:
+        return onnx_dx_min(dx, a, b);
+    case V_EQ:
+        if (a == b)
+            return K(c, 1);
+        if (onnx_dx_is_const(a, &x) && onnx_dx_is_const(b, &y))
+            return K(c, x == y);
+        return NULL;
+    case V_LT:
+    case V_GT:
+        if (onnx_dx_is_const(a, &x) && onnx_dx_is_const(b, &y))
+            return K(c, c->op->arg == V_LT ? x < y : x > y);
+        return NULL;
+    case V_WHERE:
+        if (!w || !onnx_dx_is_const(a, &x))
+            return NULL;
+        return x ? b : w;
+    case V_NONE:
+    case V_CMP_NONE:
+        break;
+    }
+    return NULL;
+}
+
+/* The values of a broadcasting op when every input has values and every
+ * shape is constant. */
+static void broadcast_values(struct nctx *c, const struct ival *const *v, uint32_t n,
+                             const struct onnx_dx *const *dims, int32_t rank)
+{
+    int64_t total = 1, d[ONNX_INFER_MAX_RANK];
+    if (c->op->arg == V_NONE || c->op->arg == V_CMP_NONE || n > 3 ||
+        (n < 2 && c->op->arg != V_MAX && c->op->arg != V_MIN))
+        return;
+    for (uint32_t i = 0; i < n; i++)
+        if (v[i]->n_vals < 0)
+            return;
+    for (int32_t k = 0; k < rank; k++) {
+        if (!onnx_dx_is_const(dims[k], &d[k]) || d[k] < 0)
+            return;
+        total *= d[k];
+        if (total > ONNX_INFER_VALUES)
+            return;
+    }
+    const struct onnx_dx *out[ONNX_INFER_VALUES];
+    for (int64_t e = 0; e < total; e++) {
+        const struct onnx_dx *el[3] = {NULL, NULL, NULL};
+        for (uint32_t i = 0; i < n; i++) {
+            /* the element of input i that element e reads */
+            int64_t rem = e, idx = 0, stride = 1;
+            for (int32_t k = rank - 1; k >= 0; k--) {
+                int64_t coord = rem % d[k];
+                rem /= d[k];
+                int32_t j = k - (rank - v[i]->pub.rank);
+                if (j < 0)
+                    continue;
+                int64_t dj;
+                onnx_dx_is_const(v[i]->pub.dims[j], &dj);
+                idx += (dj == 1 ? 0 : coord) * stride;
+                stride *= dj;
+            }
+            if (idx >= v[i]->n_vals)
+                return;
+            el[i] = v[i]->vals[idx];
+        }
+        const struct onnx_dx *r = el[0];
+        if (c->op->arg == V_WHERE)
+            r = value_op(c, el[0], el[1], el[2]);
+        else
+            for (uint32_t i = 1; i < n; i++)
+                r = value_op(c, r, el[i], NULL);
+        out[e] = r;
+    }
+    set_vals(c, 0, (int32_t)total, out);
+}
+
+static bool fam_broadcast(struct nctx *c)
+{
+    const struct ival *v[64];
+    uint32_t n = 0;
+    if (c->op->arg == V_WHERE && IN(c, 1))
+        c->out[0].pub.elem_type = IN(c, 1)->pub.elem_type;
+    /* before opset 7 B broadcast to A (attribute broadcast, axis): A's shape */
+    if (c->opset < 7 && c->n_in == 2 && c->op->arg != V_WHERE) {
+        const struct ival *a = SHAPED(c, 0);
+        if (!a)
+            return fail(c, "the first input's shape is unknown");
+        return set_out(c, 0, a->pub.rank, a->pub.dims);
+    }
+    for (uint32_t i = 0; i < c->n_in && n < 64; i++)
+        if (IN(c, i))
+            v[n++] = IN(c, i);
+    if (n != c->n_in)
+        return fail(c, "an input is left out");
+    const struct onnx_dx *dims[ONNX_INFER_MAX_RANK];
+    int32_t rank;
+    if (!broadcast(c, v, n, dims, &rank) || !set_out(c, 0, rank, dims))
+        return false;
+    broadcast_values(c, v, n, dims, rank);
+    return true;
+}
+
+/* ---- reductions ---- */
+
+enum reduce_arg { R_SUM13 = 1, R_OTHER18 = 2, R_ARG = 3 };
+
+static bool fam_reduce(struct nctx *c)
+{
+    const struct ival *x = SHAPED(c, 0);
+    if (!x)
+        return fail(c, "the input's shape is unknown");
+    int32_t r = x->pub.rank;
+    bool keep = attr_i(c, "keepdims", 1) != 0;
+    bool mark[ONNX_INFER_MAX_RANK] = {false};
+    int64_t axes[ONNX_INFER_MAX_RANK];
+    uint32_t n_axes = 0;
+    if (c->op->arg == R_ARG) {
+        axes[0] = attr_i(c, "axis", 0);
+        n_axes = 1;
+    } else if ((c->op->arg == R_SUM13 && c->opset >= 13) ||
+               (c->op->arg == R_OTHER18 && c->opset >= 18)) {
+        if (IN(c, 1) && !const_ints(c, 1, axes, ONNX_INFER_MAX_RANK, &n_axes)) {
+            if (!keep)
+                return fail(c, "the axes input's values are unknown");
+            const struct onnx_dx *d[ONNX_INFER_MAX_RANK];
+            for (int32_t k = 0; k < r; k++) /* a dim of 1 stays 1 either way */
+                d[k] = x->pub.dims[k] == K(c, 1) ? x->pub.dims[k] : NULL;
+            c->why = "the axes input's values are unknown";
+            return set_out(c, 0, r, d);
+        }
+        if (n_axes == 0 && attr_i(c, "noop_with_empty_axes", 0))
+            return set_out(c, 0, r, x->pub.dims);
+    } else {
+        const int64_t *a;
+        uint32_t n;
+        if (attr_ints(c, "axes", &a, &n)) {
+            if (n > ONNX_INFER_MAX_RANK)
+                return fail(c, "too many axes");
+            memcpy(axes, a, n * sizeof *a);
+            n_axes = n;
+        }
+    }
+    for (uint32_t i = 0; i < n_axes; i++) {
+        int32_t ax;
+        if (!norm_axis(axes[i], r, &ax))
+            return fail(c, "an axis is out of range");
+        mark[ax] = true;
+    }
+    const struct onnx_dx *d[ONNX_INFER_MAX_RANK];
+    int32_t n = 0;
+    for (int32_t k = 0; k < r; k++) {
+        bool red = n_axes == 0 || mark[k];
+        if (!red)
+            d[n++] = x->pub.dims[k];
+        else if (keep)
+            d[n++] = K(c, 1);
+    }
+    if (!set_out(c, 0, n, d))
+        return false;
+    /* values: a whole 1-D value reduced by Sum, Prod, Max or Min */
+    if (x->n_vals >= 1 && r == 1 && c->op->arg != R_ARG) {
+        const struct onnx_dx *acc = x->vals[0];
+        const char *op = c->node->op_type.n == 9 ? (const char *)c->node->op_type.p : "";
+        int which = memcmp(op, "ReduceSum", 9) == 0   ? 1
+                    : memcmp(op, "ReduceMax", 9) == 0 ? 2
+                    : memcmp(op, "ReduceMin", 9) == 0 ? 3
+                                                      : 0;
+        if (c->node->op_type.n == 10 && memcmp(c->node->op_type.p, "ReduceProd", 10) == 0)
+            which = 4;
+        for (int32_t k = 1; k < x->n_vals && which; k++)
+            acc = which == 1   ? onnx_dx_add(c->in->dx, acc, x->vals[k])
+                  : which == 2 ? onnx_dx_max(c->in->dx, acc, x->vals[k])
+                  : which == 3 ? onnx_dx_min(c->in->dx, acc, x->vals[k])
+                               : onnx_dx_mul(c->in->dx, acc, x->vals[k]);
+        if (which)
+            set_vals(c, 0, 1, &acc);
+    }
+    return true;
+}
+
+/* ---- convolution and pooling ---- */
+
+enum conv_arg {
+    C_CONV,
+    C_CONV_INT,
+    C_QLCONV,
+    C_POOL,
+    C_GLOBAL,
+    C_TRANSPOSE,
+    C_UNPOOL,
+    C_ROIPOOL,
+    C_ROIALIGN,
+    C_GRIDSAMPLE
+};
+
+/* One spatial output size: (in + pads - ((k-1)*d+1)) / s + 1, floor or
+ * ceil; SAME_* pads: ceil(in / s). */
+static const struct onnx_dx *pool_dim(struct nctx *c, const struct onnx_dx *in, int64_t k,
+                                      int64_t s, int64_t d, int64_t pb, int64_t pe, int mode,
+                                      bool ceil_mode)
+{
+    struct onnx_dx_ctx *dx = c->in->dx;
+    if (!in || k < 1 || s < 1 || d < 1 || k > INT32_MAX || d > INT32_MAX)
+        return NULL;
+    if (mode == 1) /* SAME_UPPER, SAME_LOWER */
+        return onnx_dx_ceildiv(dx, in, K(c, s));
+    if (mode == 2) /* VALID */
+        pb = pe = 0;
+    const struct onnx_dx *eff =
+        onnx_dx_sub(dx, onnx_dx_add(dx, in, K(c, pb + pe)), K(c, (k - 1) * d + 1));
+    const struct onnx_dx *q =
+        ceil_mode ? onnx_dx_ceildiv(dx, eff, K(c, s)) : onnx_dx_floordiv(dx, eff, K(c, s));
+    const struct onnx_dx *r = onnx_dx_add(dx, q, K(c, 1));
+    int64_t v;
+    if (onnx_dx_is_const(r, &v) && v < 0)
+        return NULL;
+    return r;
+}
+
+static int auto_pad_mode(struct nctx *c)
+{
+    if (attr_s_is(c, "auto_pad", "SAME_UPPER") || attr_s_is(c, "auto_pad", "SAME_LOWER"))
+        return 1;
+    if (attr_s_is(c, "auto_pad", "VALID"))
+        return 2;
+    return 0;
+}
+
+static bool conv_transpose(struct nctx *c, const struct ival *x, const struct ival *w, int32_t ns,
+                           const int64_t *ks, const struct onnx_dx **d)
+{
+    struct onnx_dx_ctx *dx = c->in->dx;
+    int64_t group = attr_i(c, "group", 1);
+    const int64_t *s = NULL, *dl = NULL, *p = NULL, *op = NULL, *os = NULL;
+    uint32_t ns_, nd, np, nop, nos = 0;
+    bool hs = attr_ints(c, "strides", &s, &ns_), hd = attr_ints(c, "dilations", &dl, &nd);
+    bool hp = attr_ints(c, "pads", &p, &np), hop = attr_ints(c, "output_padding", &op, &nop);
+    attr_ints(c, "output_shape", &os, &nos);
+    if ((hs && ns_ != (uint32_t)ns) || (hd && nd != (uint32_t)ns) ||
+        (hp && np != 2 * (uint32_t)ns) || (hop && nop != (uint32_t)ns))
+        return fail(c, "an attribute's length does not match the rank");
+    d[1] = w && w->pub.rank >= 2 ? onnx_dx_mul(dx, w->pub.dims[1], K(c, group)) : NULL;
+    for (int32_t i = 0; i < ns; i++) {
+        if (nos) {
+            d[2 + i] = nos >= (uint32_t)ns ? K(c, os[nos - (uint32_t)ns + (uint32_t)i]) : NULL;
+            continue;
+        }
+        int64_t st = hs ? s[i] : 1, di = hd ? dl[i] : 1, pad = hp ? p[i] + p[i + ns] : 0;
+        int64_t opd = hop ? op[i] : 0;
+        if (st < 1 || di < 1 || ks[i] < 1 || st > INT32_MAX || di > INT32_MAX ||
+            ks[i] > INT32_MAX || opd < 0 || opd > INT32_MAX)
+            return fail(c, "a stride, dilation or kernel is out of range");
+        const struct onnx_dx *in = x->pub.dims[2 + i];
+        if (auto_pad_mode(c) == 1) {
+            d[2 + i] = onnx_dx_mul(dx, in, K(c, st));
+            continue;
+        }
+        /* s*(in-1) + output_padding + ((k-1)*d+1) - pads */
+        d[2 + i] = onnx_dx_add(dx, onnx_dx_mul(dx, onnx_dx_sub(dx, in, K(c, 1)), K(c, st)),
+                               K(c, opd + (ks[i] - 1) * di + 1 - pad));
+    }
+    return true;
+}
+
+static bool conv_spatial(struct nctx *c, const struct ival *x, const struct ival *w,
+                         const struct onnx_dx **d)
+{
+    int32_t ns = x->pub.rank - 2;
+    int64_t ks[ONNX_INFER_MAX_RANK];
+    const int64_t *k = NULL, *s = NULL, *dl = NULL, *p = NULL;
+    uint32_t nk = 0, ns_ = 0, nd = 0, np = 0;
+    if (attr_ints(c, "kernel_shape", &k, &nk)) {
+        if (nk != (uint32_t)ns)
+            return fail(c, "kernel_shape's length does not match the rank");
+        memcpy(ks, k, nk * sizeof *k);
+    } else if (w && w->pub.rank == x->pub.rank) {
+        for (int32_t i = 0; i < ns; i++)
+            if (!onnx_dx_is_const(w->pub.dims[2 + i], &ks[i]))
+                return fail(c, "the kernel's shape is unknown");
+    } else {
+        return fail(c, "the kernel's shape is unknown");
+    }
+    if (c->op->arg == C_TRANSPOSE)
+        return conv_transpose(c, x, w, ns, ks, d);
+    bool hs = attr_ints(c, "strides", &s, &ns_), hd = attr_ints(c, "dilations", &dl, &nd);
+    bool hp = attr_ints(c, "pads", &p, &np);
+    if ((hs && ns_ != (uint32_t)ns) || (hd && nd != (uint32_t)ns) || (hp && np != 2 * (uint32_t)ns))
+        return fail(c, "an attribute's length does not match the rank");
+    int mode = auto_pad_mode(c);
+    bool ceil_mode = attr_i(c, "ceil_mode", 0) != 0;
+    for (int32_t i = 0; i < ns; i++) {
+        int64_t pb = hp ? p[i] : 0, pe = hp ? p[i + ns] : 0;
+        if (pb < 0 || pe < 0 || pb > INT32_MAX || pe > INT32_MAX)
+            return fail(c, "a pad is out of range");
+        d[2 + i] = pool_dim(c, x->pub.dims[2 + i], ks[i], hs ? s[i] : 1, hd ? dl[i] : 1, pb, pe,
+                            mode, ceil_mode);
+    }
+    return true;
+}
+
+static bool roi(struct nctx *c, const struct ival *x)
+{
+    const struct ival *r = SHAPED(c, 1);
+    const struct onnx_dx *d[4];
+    d[0] = r && r->pub.rank == 2 ? r->pub.dims[0] : NULL;
+    d[1] = x->pub.rank == 4 ? x->pub.dims[1] : NULL;
+    if (c->op->arg == C_ROIALIGN) {
+        d[2] = K(c, attr_i(c, "output_height", 1));
+        d[3] = K(c, attr_i(c, "output_width", 1));
+    } else {
+        const int64_t *ps;
+        uint32_t n;
+        if (!attr_ints(c, "pooled_shape", &ps, &n) || n != 2)
+            return fail(c, "pooled_shape is missing");
+        d[2] = K(c, ps[0]);
+        d[3] = K(c, ps[1]);
+    }
+    return set_out(c, 0, 4, d);
+}
+
+static bool fam_conv(struct nctx *c)
+{
+    uint32_t wi = c->op->arg == C_QLCONV ? 3 : 1;
+    const struct ival *x = SHAPED(c, 0), *w = SHAPED(c, wi);
+    if (c->op->arg == C_QLCONV)
+        c->out[0].pub.elem_type = IN(c, 7) ? IN(c, 7)->pub.elem_type : DT_UINT8;
+    if (c->op->arg == C_CONV_INT)
+        c->out[0].pub.elem_type = DT_INT32;
+    if (c->n_out > 1) /* MaxPool's Indices */
+        c->out[1].pub.elem_type = DT_INT64;
+    if (!x)
+        return fail(c, "the input's shape is unknown");
+    if (x->pub.rank < 2 + (c->op->arg == C_GLOBAL ? 0 : 1) && c->op->arg != C_GRIDSAMPLE)
+        return fail(c, "the input's rank is below 3");
+    const struct onnx_dx *d[ONNX_INFER_MAX_RANK];
+    d[0] = x->pub.dims[0];
+    d[1] = x->pub.rank > 1 ? x->pub.dims[1] : NULL;
+    switch ((enum conv_arg)c->op->arg) {
+    case C_GLOBAL:
+        for (int32_t i = 2; i < x->pub.rank; i++)
+            d[i] = K(c, 1);
+        break;
+    case C_ROIPOOL:
+    case C_ROIALIGN:
+        return roi(c, x);
+    case C_GRIDSAMPLE: {
+        const struct ival *g = SHAPED(c, 1);
+        if (!g || g->pub.rank != x->pub.rank)
+            return fail(c, "the grid's shape is unknown");
+        for (int32_t i = 2; i < x->pub.rank; i++)
+            d[i] = g->pub.dims[i - 1];
+        break;
+    }
+    case C_UNPOOL: {
+        const struct ival *os = IN(c, 2);
+        if (os) {
+            const struct onnx_dx *const *v;
+            int32_t n;
+            if (!in_vals(c, 2, &v, &n) || n != x->pub.rank)
+                return fail(c, "output_shape's values are unknown");
+            return set_out(c, 0, n, v);
+        }
+        const int64_t *k, *s = NULL, *p = NULL;
+        uint32_t nk, n2 = 0, np = 0;
+        if (!attr_ints(c, "kernel_shape", &k, &nk) || nk != (uint32_t)x->pub.rank - 2)
+            return fail(c, "kernel_shape is missing");
+        attr_ints(c, "strides", &s, &n2);
+        attr_ints(c, "pads", &p, &np);
+        for (uint32_t i = 0; i < nk; i++) {
+            int64_t st = n2 == nk ? s[i] : 1, pad = np == 2 * nk ? p[i] + p[i + nk] : 0;
+            if (st < 1 || st > INT32_MAX || k[i] < 1 || k[i] > INT32_MAX || pad < 0)
+                return fail(c, "a stride or kernel is out of range");
+            struct onnx_dx_ctx *dx = c->in->dx;
+            d[2 + i] = onnx_dx_add(
+                dx, onnx_dx_mul(dx, onnx_dx_sub(dx, x->pub.dims[2 + i], K(c, 1)), K(c, st)),
+                K(c, k[i] - pad));
+        }
+        break;
+    }
+    case C_CONV:
+    case C_CONV_INT:
+    case C_QLCONV:
+    case C_TRANSPOSE:
+    case C_POOL:
+        if (c->op->arg != C_POOL && c->op->arg != C_TRANSPOSE)
+            d[1] = w && w->pub.rank >= 1 ? w->pub.dims[0] : NULL;
+        if (!conv_spatial(c, x, w, d))
+            return false;
+        break;
+    }
+    if (!set_out(c, 0, x->pub.rank, d))
+        return false;
+    if (c->n_out > 1 && c->op->arg == C_POOL)
+        return set_out(c, 1, x->pub.rank, d);
+    return true;
+}
+
+/* ---- matrix products ---- */
+
+enum mm_arg { M_MATMUL, M_INTEGER, M_QLINEAR, M_GEMM };
+
+static bool fam_matmul(struct nctx *c)
+{
+    uint32_t bi = c->op->arg == M_QLINEAR ? 3 : 1;
+    const struct ival *a = SHAPED(c, 0), *b = SHAPED(c, bi);
+    if (c->op->arg == M_INTEGER)
+        c->out[0].pub.elem_type = DT_INT32;
+    if (c->op->arg == M_QLINEAR)
+        c->out[0].pub.elem_type = IN(c, 7) ? IN(c, 7)->pub.elem_type : 0;
+    if (!a || !b)
+        return fail(c, "an input's shape is unknown");
+    if (c->op->arg == M_GEMM) {
+        if (a->pub.rank != 2 || b->pub.rank != 2)
+            return fail(c, "Gemm's inputs are not matrices");
+        const struct onnx_dx *d[2];
+        d[0] = a->pub.dims[attr_i(c, "transA", 0) ? 1 : 0];
+        d[1] = b->pub.dims[attr_i(c, "transB", 0) ? 0 : 1];
+        return set_out(c, 0, 2, d);
+    }
+    int32_t ra = a->pub.rank, rb = b->pub.rank;
+    if (ra < 1 || rb < 1)
+        return fail(c, "MatMul of a scalar");
+    /* batch dims broadcast; a vector gains a dim that is dropped after */
+    struct ival ba = *a, bb = *b;
+    ba.pub.rank = ra > 2 ? ra - 2 : 0;
+    bb.pub.rank = rb > 2 ? rb - 2 : 0;
+    const struct ival *bv[2] = {&ba, &bb};
+    const struct onnx_dx *d[ONNX_INFER_MAX_RANK + 2];
+    int32_t r;
+    if (!broadcast(c, bv, 2, d, &r))
+        return false;
+    if (ra >= 2)
+        d[r++] = a->pub.dims[ra - 2];
+    if (rb >= 2)
+        d[r++] = b->pub.dims[rb - 1];
+    return set_out(c, 0, r, d);
+}
+
+/* ---- the table ---- */
+
+#define UN(name, min, max, outs, ty, arg)                                                          \
+    {                                                                                              \
+        name, fam_unary, min, max, outs, ty, arg                                                   \
+    }
+#define U1(name) UN(name, 1, 1, 1, TY_IN0, U_PLAIN)
+#define BI(name, ty, arg)                                                                          \
+    {                                                                                              \
+        name, fam_broadcast, 2, 2, 1, ty, arg                                                      \
+    }
+#define VAR(name, arg)                                                                             \
+    {                                                                                              \
+        name, fam_broadcast, 1, 255, 1, TY_IN0, arg                                                \
+    }
+#define RED(name, arg)                                                                             \
+    {                                                                                              \
+        name, fam_reduce, 1, 2, 1, TY_IN0, arg                                                     \
+    }
+#define CONV(name, min, max, outs, ty, arg)                                                        \
+    {                                                                                              \
+        name, fam_conv, min, max, outs, ty, arg                                                    \
+    }
+
+const struct op_entry infer_ops[] = {
+    /* elementwise unary: the input's shape */
+    U1("Abs"),
+    U1("Acos"),
+    U1("Acosh"),
+    U1("Asin"),
+    U1("Asinh"),
+    U1("Atan"),
+    U1("Atanh"),
+    U1("Ceil"),
+    U1("Celu"),
+    U1("Cos"),
+    U1("Cosh"),
+    U1("Elu"),
+    U1("Erf"),
+    U1("Exp"),
+    U1("Floor"),
+    UN("Gelu", 1, 1, 1, TY_IN0, U_PLAIN),
+    U1("HardSigmoid"),
+    U1("HardSwish"),
+    U1("Hardmax"),
+    U1("LeakyRelu"),
+    U1("Log"),
+    U1("LogSoftmax"),
+    U1("LpNormalization"),
+    U1("LRN"),
+    U1("MeanVarianceNormalization"),
+    U1("Mish"),
+    U1("Reciprocal"),
+    U1("Relu"),
+    U1("Round"),
+    U1("Selu"),
+    U1("Shrink"),
+    U1("Sigmoid"),
+    U1("Sign"),
+    U1("Sin"),
+    U1("Sinh"),
+    U1("Softmax"),
+    U1("Softplus"),
+    U1("Softsign"),
+    U1("Sqrt"),
+    U1("Tan"),
+    U1("Tanh"),
+    U1("ThresholdedRelu"),
+    U1("Not"),
+    U1("BitwiseNot"),
+    UN("Neg", 1, 1, 1, TY_IN0, U_NEG),
+    UN("Identity", 1, 1, 1, TY_IN0, U_VALUES),
+    UN("Cast", 1, 1, 1, TY_ATTR_TO, U_VALUES),
+    UN("CastLike", 2, 2, 1, TY_IN1, U_VALUES),
+    UN("IsNaN", 1, 1, 1, TY_BOOL, U_BOOL),
+    UN("IsInf", 1, 1, 1, TY_BOOL, U_BOOL),
+    UN("Clip", 1, 3, 1, TY_IN0, U_PLAIN),
+    UN("CumSum", 2, 2, 1, TY_IN0, U_PLAIN),
+    UN("Trilu", 1, 2, 1, TY_IN0, U_PLAIN),
+    UN("ReverseSequence", 2, 2, 1, TY_IN0, U_PLAIN),
+    UN("Dropout", 1, 3, 2, TY_IN0, U_DROPOUT),
+    UN("Scatter", 3, 3, 1, TY_IN0, U_PLAIN),
+    UN("ScatterElements", 3, 3, 1, TY_IN0, U_PLAIN),
+    UN("ScatterND", 3, 3, 1, TY_IN0, U_PLAIN),
+    UN("RandomNormalLike", 1, 1, 1, TY_FAMILY, U_DTYPE_OR_IN),
+    UN("RandomUniformLike", 1, 1, 1, TY_FAMILY, U_DTYPE_OR_IN),
+    UN("Bernoulli", 1, 1, 1, TY_FAMILY, U_DTYPE_OR_IN),
+    UN("EyeLike", 1, 1, 1, TY_FAMILY, U_DTYPE_OR_IN),
+    /* normalisation */
+    UN("InstanceNormalization", 3, 3, 1, TY_IN0, U_PLAIN),
+    UN("GroupNormalization", 3, 3, 1, TY_IN0, U_PLAIN),
+    UN("BatchNormalization", 5, 5, 5, TY_IN0, U_BATCHNORM),
+    UN("LayerNormalization", 2, 3, 3, TY_IN0, U_LAYERNORM),
+    UN("SoftmaxCrossEntropyLoss", 2, 3, 2, TY_IN0, U_LOSS),
+    UN("NegativeLogLikelihoodLoss", 2, 3, 1, TY_IN0, U_LOSS),
+    /* quantisation */
+    UN("QuantizeLinear", 2, 3, 1, TY_FAMILY, U_QUANT),
+    UN("DequantizeLinear", 2, 3, 1, TY_FAMILY, U_DEQUANT),
+    UN("DynamicQuantizeLinear", 1, 1, 3, TY_FAMILY, U_DYNQUANT),
+    /* broadcasting binary and variadic */
+    BI("Add", TY_IN0, V_ADD),
+    BI("Sub", TY_IN0, V_SUB),
+    BI("Mul", TY_IN0, V_MUL),
+    BI("Div", TY_IN0, V_DIV),
+    BI("Mod", TY_IN0, V_MOD),
+    BI("Pow", TY_IN0, V_NONE),
+    BI("PRelu", TY_IN0, V_NONE),
+    BI("BitShift", TY_IN0, V_NONE),
+    BI("And", TY_BOOL, V_NONE),
+    BI("Or", TY_BOOL, V_NONE),
+    BI("Xor", TY_BOOL, V_NONE),
+    BI("Equal", TY_BOOL, V_EQ),
+    BI("Less", TY_BOOL, V_LT),
+    BI("Greater", TY_BOOL, V_GT),
+    BI("LessOrEqual", TY_BOOL, V_NONE),
+    BI("GreaterOrEqual", TY_BOOL, V_NONE),
+    BI("BitwiseAnd", TY_IN0, V_NONE),
+    BI("BitwiseOr", TY_IN0, V_NONE),
+    BI("BitwiseXor", TY_IN0, V_NONE),
+    VAR("Max", V_MAX),
+    VAR("Min", V_MIN),
+    VAR("Sum", V_CMP_NONE),
+    VAR("Mean", V_CMP_NONE),
+    {"Where", fam_broadcast, 3, 3, 1, TY_IN1, V_WHERE},
+    /* reductions */
+    RED("ReduceSum", R_SUM13),
+    RED("ReduceMean", R_OTHER18),
+    RED("ReduceMax", R_OTHER18),
+    RED("ReduceMin", R_OTHER18),
+    RED("ReduceProd", R_OTHER18),
+    RED("ReduceL1", R_OTHER18),
+    RED("ReduceL2", R_OTHER18),
+    RED("ReduceLogSum", R_OTHER18),
+    RED("ReduceLogSumExp", R_OTHER18),
+    RED("ReduceSumSquare", R_OTHER18),
+    {"ArgMax", fam_reduce, 1, 1, 1, TY_I64, R_ARG},
+    {"ArgMin", fam_reduce, 1, 1, 1, TY_I64, R_ARG},
+    /* convolution and pooling */
+    CONV("Conv", 2, 3, 1, TY_IN0, C_CONV),
+    CONV("ConvInteger", 2, 4, 1, TY_FAMILY, C_CONV_INT),
+    CONV("QLinearConv", 8, 9, 1, TY_FAMILY, C_QLCONV),
+    CONV("ConvTranspose", 2, 3, 1, TY_IN0, C_TRANSPOSE),
+    CONV("MaxPool", 1, 1, 2, TY_IN0, C_POOL),
+    CONV("AveragePool", 1, 1, 1, TY_IN0, C_POOL),
+    CONV("LpPool", 1, 1, 1, TY_IN0, C_POOL),
+    CONV("GlobalAveragePool", 1, 1, 1, TY_IN0, C_GLOBAL),
+    CONV("GlobalMaxPool", 1, 1, 1, TY_IN0, C_GLOBAL),
+    CONV("GlobalLpPool", 1, 1, 1, TY_IN0, C_GLOBAL),
+    CONV("MaxUnpool", 2, 3, 1, TY_IN0, C_UNPOOL),
+    CONV("MaxRoiPool", 2, 2, 1, TY_IN0, C_ROIPOOL),
+    CONV("RoiAlign", 3, 3, 1, TY_IN0, C_ROIALIGN),
+    CONV("GridSample", 2, 2, 1, TY_IN0, C_GRIDSAMPLE),
+    /* matrix products */
+    {"MatMul", fam_matmul, 2, 2, 1, TY_IN0, M_MATMUL},
+    {"MatMulInteger", fam_matmul, 2, 4, 1, TY_FAMILY, M_INTEGER},
+    {"QLinearMatMul", fam_matmul, 8, 8, 1, TY_FAMILY, M_QLINEAR},
+    {"Gemm", fam_matmul, 2, 3, 1, TY_IN0, M_GEMM},
+    {"Einsum", fam_einsum, 1, 255, 1, TY_IN0, 0},
+    {"Det", fam_linalg, 1, 1, 1, TY_IN0, 0},
+    {"DFT", fam_linalg, 1, 2, 1, TY_IN0, 1},
+    /* recurrent */
+    {"RNN", fam_rnn, 3, 6, 2, TY_IN0, 0},
+    {"GRU", fam_rnn, 3, 6, 2, TY_IN0, 0},
+    {"LSTM", fam_rnn, 3, 8, 3, TY_IN0, 0},
+    /* reshape-like (onnx_infer_shape.c) */
+    {"Reshape", fam_reshape, 1, 2, 1, TY_IN0, 0},
+    {"Flatten", fam_flatten, 1, 1, 1, TY_IN0, 0},
+    {"Squeeze", fam_squeeze, 1, 2, 1, TY_IN0, 0},
+    {"Unsqueeze", fam_squeeze, 1, 2, 1, TY_IN0, 1},
+    {"Transpose", fam_transpose, 1, 1, 1, TY_IN0, 0},
+    {"Concat", fam_concat, 1, 255, 1, TY_IN0, 0},
+    {"Split", fam_split, 1, 2, 255, TY_IN0, 0},
+    {"Slice", fam_slice, 1, 5, 1, TY_IN0, 0},
+    {"Tile", fam_tile, 2, 3, 1, TY_IN0, 0},
+    {"Pad", fam_pad, 1, 4, 1, TY_IN0, 0},
+    {"Shape", fam_shape, 1, 1, 1, TY_I64, 0},
+    {"Size", fam_size, 1, 1, 1, TY_I64, 0},
+    {"ConstantOfShape", fam_const_of_shape, 1, 1, 1, TY_FAMILY, 0},
+    {"Expand", fam_expand, 2, 2, 1, TY_IN0, 0},
+    {"Range", fam_range, 3, 3, 1, TY_IN0, 0},
+    {"DepthToSpace", fam_space_depth, 1, 1, 1, TY_IN0, 0},
+    {"SpaceToDepth", fam_space_depth, 1, 1, 1, TY_IN0, 1},
+    {"Resize", fam_resize, 1, 4, 1, TY_IN0, 0},
+    {"Upsample", fam_resize, 1, 2, 1, TY_IN0, 1},
+    /* gather and scatter */
+    {"Gather", fam_gather, 2, 2, 1, TY_IN0, 0},
+    {"GatherElements", fam_gather, 2, 2, 1, TY_IN0, 1},
+    {"GatherND", fam_gather_nd, 2, 2, 1, TY_IN0, 0},
+    {"OneHot", fam_onehot, 3, 3, 1, TY_IN2, 0},
+    {"TopK", fam_topk, 1, 2, 2, TY_IN0, 0},
+    /* data-dependent dims: new symbols */
+    {"NonZero", fam_data_dependent, 1, 1, 1, TY_I64, 0},
+    {"Compress", fam_data_dependent, 2, 2, 1, TY_IN0, 1},
+    {"Unique", fam_data_dependent, 1, 1, 4, TY_IN0, 2},
+    {"NonMaxSuppression", fam_data_dependent, 2, 5, 1, TY_I64, 3},
+    /* generators */
+    {"Constant", fam_constant, 0, 0, 1, TY_FAMILY, 0},
+    {"RandomNormal", fam_generator, 0, 0, 1, TY_ATTR_DTYPE, 0},
+    {"RandomUniform", fam_generator, 0, 0, 1, TY_ATTR_DTYPE, 0},
+    {"Multinomial", fam_generator, 1, 1, 1, TY_FAMILY, 1},
+    {"HannWindow", fam_window, 1, 1, 1, TY_FAMILY, 0},
+    {"HammingWindow", fam_window, 1, 1, 1, TY_FAMILY, 0},
+    {"BlackmanWindow", fam_window, 1, 1, 1, TY_FAMILY, 0},
+    /* text, optional and sequence scalars */
+    {"StringNormalizer", fam_text, 1, 1, 1, TY_IN0, 0},
+    {"TfIdfVectorizer", fam_text, 1, 1, 1, TY_FLOAT, 1},
+    {"OptionalHasElement", fam_scalar, 0, 1, 1, TY_BOOL, 0},
+    {"SequenceLength", fam_scalar, 1, 1, 1, TY_I64, 0},
+    {"SequenceConstruct", fam_sequence, 1, 255, 1, TY_FAMILY, 0},
+    {"SequenceEmpty", fam_sequence, 0, 0, 1, TY_FAMILY, 0},
+    {"SequenceErase", fam_sequence, 1, 2, 1, TY_FAMILY, 0},
+    {"SequenceInsert", fam_sequence, 2, 3, 1, TY_FAMILY, 0},
+    {"SplitToSequence", fam_sequence, 1, 2, 1, TY_FAMILY, 0},
+    {"SequenceMap", fam_sequence, 1, 255, 255, TY_FAMILY, 0},
+    {"Optional", fam_sequence, 0, 1, 1, TY_FAMILY, 0},
+    {"SequenceAt", fam_sequence, 2, 2, 1, TY_FAMILY, 1},
+    {"ConcatFromSequence", fam_sequence, 1, 1, 1, TY_FAMILY, 1},
+    {"OptionalGetElement", fam_sequence, 1, 1, 1, TY_FAMILY, 1},
+    /* signal processing */
+    {"MelWeightMatrix", fam_signal, 5, 5, 1, TY_FAMILY, 0},
+    {"STFT", fam_signal, 2, 4, 1, TY_IN0, 1},
+    {"CenterCropPad", fam_crop, 2, 2, 1, TY_IN0, 0},
+    {"Col2Im", fam_crop, 3, 3, 1, TY_IN0, 1},
+    /* training (domain ai.onnx.preview.training) */
+    {"training.Adagrad", fam_training, 5, 255, 255, TY_FAMILY, 2},
+    {"training.Momentum", fam_training, 5, 255, 255, TY_FAMILY, 2},
+    {"training.Adam", fam_training, 6, 255, 255, TY_FAMILY, 3},
+    /* subgraphs */
+    {"If", fam_if, 1, 1, 255, TY_FAMILY, 0},
+    {"Loop", fam_loop, 0, 255, 255, TY_FAMILY, 0},
+    {"Scan", fam_scan, 1, 255, 255, TY_FAMILY, 0},
+};
+
+const size_t infer_n_ops = sizeof infer_ops / sizeof infer_ops[0];

@@ -1,0 +1,320 @@
+/* onnx_infer_util.c - what the inference's families are written with:
+ * the run's arena, name maps, failing with a reason, reading inputs,
+ * attributes and values, setting outputs, and numpy's broadcast. */
+#include "onnx_infer_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- memory ---- */
+
+void *infer_alloc(struct onnx_infer *in, size_t n)
+{
+    n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+    struct infer_chunk *c = in->chunks;
+    if (!c || c->cap - c->used < n) {
+        size_t cap = n > 65536 ? n : 65536;
+        if (in->out_of_memory || in->bytes + cap + sizeof *c > in->cap) {
+            in->out_of_memory = true;
+            return NULL;
+        }
+        c = malloc(sizeof *c + cap);
+        if (!c) {
+            in->out_of_memory = true;
+            return NULL;
+        }
+        in->bytes += cap + sizeof *c;
+        c->cap = cap;
+        c->used = 0;
+        c->next = in->chunks;
+        in->chunks = c;
+    }
+    void *p = (char *)c->data + c->used;
+    c->used += n;
+    memset(p, 0, n);
+    return p;
+}
+
+/* ---- name maps ---- */
+
+uint32_t hash_bytes(const uint8_t *p, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+
+struct nm_slot *nm_find(const struct namemap *m, const uint8_t *p, size_t n)
+{
+    if (!m->cap)
+        return NULL;
+    uint32_t j = hash_bytes(p, n) & (m->cap - 1);
+    while (m->slot[j].v) {
+        if (m->slot[j].n == n && (n == 0 || memcmp(m->slot[j].p, p, n) == 0))
+            return &m->slot[j];
+        j = (j + 1) & (m->cap - 1);
+    }
+    return NULL;
+}
+
+void *nm_get(const struct namemap *m, const uint8_t *p, size_t n)
+{
+    struct nm_slot *s = nm_find(m, p, n);
+    return s ? s->v : NULL;
+}
+
+/* Sets name -> v (replacing); false when memory ran out. */
+bool nm_put(struct onnx_infer *in, struct namemap *m, const uint8_t *p, size_t n, void *v)
+{
+    struct nm_slot *s = nm_find(m, p, n);
+    if (s) {
+        s->v = v;
+        return true;
+    }
+    if ((m->count + 1) * 2 > m->cap) {
+        uint32_t cap = m->cap ? m->cap * 2 : 16;
+        struct nm_slot *slot = infer_alloc(in, cap * sizeof *slot);
+        if (!slot)
+            return false;
+        for (uint32_t i = 0; i < m->cap; i++) {
+            if (!m->slot[i].v)
+                continue;
+            uint32_t j = hash_bytes(m->slot[i].p, m->slot[i].n) & (cap - 1);
+            while (slot[j].v)
+                j = (j + 1) & (cap - 1);
+            slot[j] = m->slot[i];
+        }
+        m->slot = slot; /* the old slots stay in the arena */
+        m->cap = cap;
+    }
+    uint32_t j = hash_bytes(p, n) & (m->cap - 1);
+    while (m->slot[j].v)
+        j = (j + 1) & (m->cap - 1);
+    m->slot[j] = (struct nm_slot){p, n, v};
+    m->count++;
+    return true;
+}
+
+void nm_clear(struct namemap *m)
+{
+    if (m->cap)
+        memset(m->slot, 0, m->cap * sizeof *m->slot);
+    m->count = 0;
+}
+
+bool bytes_is(struct onnx_bytes b, const char *s)
+{
+    size_t n = strlen(s);
+    return b.n == n && (n == 0 || memcmp(b.p, s, n) == 0);
+}
+
+/* ---- helpers for the families ---- */
+
+void *unconst(const void *p)
+{
+    return (void *)(uintptr_t)p;
+}
+
+bool fail(struct nctx *c, const char *why)
+{
+    c->why = why;
+    return false;
+}
+
+bool fail_name(struct nctx *c, const char *fmt, struct onnx_bytes name)
+{
+    const char *at = strstr(fmt, "%s");
+    size_t pre = at ? (size_t)(at - fmt) : strlen(fmt), nn = name.n > 200 ? 200 : name.n;
+    size_t post = at ? strlen(at + 2) : 0;
+    char *s = infer_alloc(c->in, pre + nn + post + 1);
+    if (!s)
+        return fail(c, "memory cap");
+    memcpy(s, fmt, pre);
+    for (size_t i = 0; i < nn; i++) /* any byte but NUL, which would cut the text */
+        s[pre + i] = name.p[i] ? (char)name.p[i] : '?';
+    if (at)
+        memcpy(s + pre + nn, at + 2, post);
+    s[pre + nn + post] = '\0';
+    return fail(c, s);
+}
+
+const struct onnx_dx *K(struct nctx *c, int64_t v)
+{
+    return onnx_dx_const(c->in->dx, v);
+}
+
+const struct ival *IN(struct nctx *c, uint32_t i)
+{
+    return i < c->n_in ? c->inv[i] : NULL;
+}
+
+const struct ival *SHAPED(struct nctx *c, uint32_t i)
+{
+    const struct ival *v = IN(c, i);
+    return v && v->pub.rank >= 0 ? v : NULL;
+}
+
+bool set_out(struct nctx *c, uint32_t i, int32_t rank, const struct onnx_dx *const *dims)
+{
+    if (i >= c->n_out)
+        return true;
+    if (rank < 0 || rank > ONNX_INFER_MAX_RANK)
+        return fail(c, "the output's rank is out of range");
+    const struct onnx_dx **d = infer_alloc(c->in, (size_t)rank * sizeof *d + 1);
+    if (!d)
+        return fail(c, "memory cap");
+    for (int32_t k = 0; k < rank; k++)
+        d[k] = dims ? dims[k] : NULL;
+    c->out[i].pub.rank = rank;
+    c->out[i].pub.dims = d;
+    return true;
+}
+
+bool set_vals(struct nctx *c, uint32_t i, int32_t n, const struct onnx_dx *const *vals)
+{
+    if (i >= c->n_out || n < 0 || n > ONNX_INFER_VALUES)
+        return true;
+    const struct onnx_dx **v = infer_alloc(c->in, (size_t)n * sizeof *v + 1);
+    if (!v)
+        return true; /* values are a bonus: their absence is no failure */
+    bool any = false;
+    for (int32_t k = 0; k < n; k++)
+        any |= (v[k] = vals[k]) != NULL;
+    if (!any && n)
+        return true;
+    c->out[i].n_vals = n;
+    c->out[i].vals = v;
+    return true;
+}
+
+bool in_vals(struct nctx *c, uint32_t i, const struct onnx_dx *const **v, int32_t *n)
+{
+    const struct ival *x = IN(c, i);
+    if (!x || x->n_vals < 0)
+        return false;
+    *v = x->vals;
+    *n = x->n_vals;
+    return true;
+}
+
+bool const_ints(struct nctx *c, uint32_t i, int64_t *buf, uint32_t cap, uint32_t *n)
+{
+    const struct onnx_dx *const *v;
+    int32_t m;
+    if (!in_vals(c, i, &v, &m) || (uint32_t)m > cap)
+        return false;
+    for (int32_t k = 0; k < m; k++)
+        if (!onnx_dx_is_const(v[k], &buf[k]))
+            return false;
+    *n = (uint32_t)m;
+    return true;
+}
+
+bool const_numel(const struct ival *v, int64_t *n)
+{
+    int64_t p = 1, d;
+    if (!v || v->pub.rank < 0)
+        return false;
+    for (int32_t k = 0; k < v->pub.rank; k++) {
+        if (!onnx_dx_is_const(v->pub.dims[k], &d) || d < 0)
+            return false;
+        if (d && p > INT64_MAX / d)
+            return false;
+        p *= d;
+    }
+    *n = p;
+    return true;
+}
+
+const struct onnx_attr *attr(struct nctx *c, const char *name)
+{
+    const struct onnx_attr *found = NULL;
+    for (uint32_t i = 0; i < c->node->n_attrs; i++)
+        if (bytes_is(c->node->attrs[i].name, name))
+            found = &c->node->attrs[i]; /* the last one, as protobuf's reader keeps */
+    return found;
+}
+
+int64_t attr_i(struct nctx *c, const char *name, int64_t def)
+{
+    const struct onnx_attr *a = attr(c, name);
+    return a && (a->has_i || a->type == ONNX_ATTR_INT) ? a->i : def;
+}
+
+bool attr_ints(struct nctx *c, const char *name, const int64_t **v, uint32_t *n)
+{
+    const struct onnx_attr *a = attr(c, name);
+    if (!a || (a->type != ONNX_ATTR_INTS && a->n_ints == 0))
+        return false;
+    *v = a->ints;
+    *n = a->n_ints;
+    return true;
+}
+
+bool attr_s_is(struct nctx *c, const char *name, const char *want)
+{
+    const struct onnx_attr *a = attr(c, name);
+    return a && bytes_is(a->s, want);
+}
+
+bool norm_axis(int64_t a, int32_t rank, int32_t *out)
+{
+    if (a < -(int64_t)rank || a >= rank)
+        return false;
+    *out = (int32_t)(a < 0 ? a + rank : a);
+    return true;
+}
+
+bool broadcast(struct nctx *c, const struct ival *const *v, uint32_t n, const struct onnx_dx **dims,
+               int32_t *rank)
+{
+    int32_t r = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!v[i] || v[i]->pub.rank < 0)
+            return fail(c, "an input's shape is unknown");
+        if (v[i]->pub.rank > r)
+            r = v[i]->pub.rank;
+    }
+    if (r > ONNX_INFER_MAX_RANK)
+        return fail(c, "rank too large");
+    const struct onnx_dx *one = K(c, 1);
+    for (int32_t k = 0; k < r; k++) {
+        const struct onnx_dx *d = one;
+        bool unknown = false;
+        for (uint32_t i = 0; i < n; i++) {
+            int32_t j = k - (r - v[i]->pub.rank);
+            if (j < 0)
+                continue;
+            const struct onnx_dx *e = v[i]->pub.dims[j];
+            int64_t ev, dv;
+            if (!e) {
+                unknown = true; /* unless another dim settles it, below */
+                continue;
+            }
+            if (e == one || e == d)
+                continue;
+            if (d == one) {
+                d = e;
+                continue;
+            }
+            bool ec = onnx_dx_is_const(e, &ev), dc = onnx_dx_is_const(d, &dv);
+            if (ec && dc)
+                return fail(c, "the inputs' shapes do not broadcast");
+            /* a symbol against a constant c != 1 must be c (or 1) */
+            if (ec)
+                d = e;
+            else if (!dc)
+                unknown = true; /* two different expressions */
+        }
+        /* an unknown dim broadcast with d: the result is d only when d is
+         * a constant other than 1 (the unknown one is d or 1) */
+        int64_t dv;
+        if (unknown && !(onnx_dx_is_const(d, &dv) && dv != 1))
+            d = NULL;
+        dims[k] = d;
+    }
+    *rank = r;
+    return true;
+}
