@@ -75,6 +75,7 @@ enum cli_exit { CLI_EXIT_OK = 0, CLI_EXIT_RULE = 1, CLI_EXIT_USAGE = 2, CLI_EXIT
     X(RESOURCE_MISSING, "resource_missing")                                                        \
     X(SELECT_RANK, "select_rank")                                                                  \
     X(SHAPE_CONFLICT, "shape_conflict")                                                            \
+    X(SHAPE_NOT_INFERRED, "shape_not_inferred")                                                    \
     X(SHAPE_UNKNOWN, "shape_unknown")                                                              \
     X(SPLIT_SUM, "split_sum")                                                                      \
     X(SPLIT_UNEQUAL, "split_unequal")                                                              \

@@ -455,3 +455,227 @@ bool onnx_shape_check(const struct onnx_tensor *t, struct onnx_options *o, struc
     }
     return true;
 }
+
+/* ---- inferred shapes ----------------------------------------------------- */
+
+static uint64_t declared_hash(uint32_t graph, struct onnx_bytes name)
+{
+    uint64_t h = 14695981039346656037u ^ graph; /* FNV-1a */
+    for (size_t i = 0; i < name.n; i++)
+        h = (h ^ name.p[i]) * 1099511628211u;
+    return h;
+}
+
+static void declare(struct onnx_inference *inf, uint32_t graph, struct onnx_bytes name)
+{
+    size_t i = (size_t)declared_hash(graph, name) & inf->mask;
+    for (; inf->declared[i].name.p; i = (i + 1) & inf->mask)
+        if (inf->declared[i].graph == graph && inf->declared[i].name.n == name.n &&
+            memcmp(inf->declared[i].name.p, name.p, name.n) == 0)
+            return;
+    inf->declared[i].graph = graph;
+    inf->declared[i].name = name;
+}
+
+bool onnx_inference_declared(const struct onnx_inference *inf, uint32_t graph,
+                             struct onnx_bytes name)
+{
+    if (inf->declared == NULL || name.p == NULL)
+        return false;
+    size_t i = (size_t)declared_hash(graph, name) & inf->mask;
+    for (; inf->declared[i].name.p; i = (i + 1) & inf->mask)
+        if (inf->declared[i].graph == graph && inf->declared[i].name.n == name.n &&
+            memcmp(inf->declared[i].name.p, name.p, name.n) == 0)
+            return true;
+    return false;
+}
+
+void onnx_inference_free(struct onnx_inference *inf)
+{
+    onnx_infer_free(inf->result);
+    free(inf->dims);
+    free(inf->shapes);
+    free(inf->shape_dims);
+    free(inf->declared);
+    memset(inf, 0, sizeof *inf);
+}
+
+bool onnx_inference_run(struct onnx_inference *inf, const struct onnx_model *model,
+                        const struct onnx_options *o, struct cli_error *e)
+{
+    memset(inf, 0, sizeof *inf);
+    size_t names = 0, n_shape_dims = 0;
+    for (uint32_t g = 0; g < model->n_graphs; g++)
+        names += (size_t)model->graphs[g].n_outputs + model->graphs[g].n_value_info;
+    for (unsigned k = 0; k < o->n_shapes; k++)
+        n_shape_dims += o->shapes[k].rank;
+    size_t cap = 16;
+    while (cap < 2 * names)
+        cap *= 2;
+    inf->mask = cap - 1;
+    inf->declared = calloc(cap, sizeof inf->declared[0]);
+    inf->dims = calloc(o->n_dims + 1, sizeof inf->dims[0]);
+    inf->shapes = calloc(o->n_shapes + 1, sizeof inf->shapes[0]);
+    inf->shape_dims = calloc(n_shape_dims + 1, sizeof inf->shape_dims[0]);
+    if (inf->declared == NULL || inf->dims == NULL || inf->shapes == NULL ||
+        inf->shape_dims == NULL) {
+        onnx_inference_free(inf);
+        return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+    }
+    for (uint32_t g = 0; g < model->n_graphs; g++) {
+        const struct onnx_graph *gr = &model->graphs[g];
+        for (uint32_t i = 0; i < gr->n_outputs; i++)
+            declare(inf, g, gr->outputs[i].name);
+        for (uint32_t i = 0; i < gr->n_value_info; i++)
+            declare(inf, g, gr->value_info[i].name);
+    }
+    for (unsigned k = 0; k < o->n_dims; k++)
+        inf->dims[k] =
+            (struct onnx_infer_dim){o->dims[k].name, o->dims[k].len, (int64_t)o->dims[k].value};
+    size_t at = 0;
+    for (unsigned k = 0; k < o->n_shapes; k++) {
+        const struct onnx_shape_binding *b = &o->shapes[k];
+        for (unsigned i = 0; i < b->rank; i++)
+            inf->shape_dims[at + i] = (int64_t)b->dims[i];
+        inf->shapes[k] = (struct onnx_infer_shape){b->name, b->len, b->rank, inf->shape_dims + at};
+        at += b->rank;
+    }
+    const struct onnx_infer_options opts = {inf->dims, o->n_dims, inf->shapes, o->n_shapes, 0};
+    if (onnx_infer_run(model, &opts, &inf->result) != ONNX_INFER_OK) {
+        onnx_inference_free(inf);
+        return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+    }
+    return true;
+}
+
+void onnx_inferred_shape_json(struct outbuf *b, const struct onnx_infer_value *v,
+                              void (*symbol)(void *ctx, const char *name, size_t len), void *ctx)
+{
+    if (v->not_tensor || v->rank < 0) {
+        ob_puts(b, "null");
+        return;
+    }
+    ob_putc(b, '[');
+    for (int32_t i = 0; i < v->rank; i++) {
+        if (i)
+            ob_putc(b, ',');
+        const struct onnx_dx *d = v->dims[i];
+        int64_t c;
+        if (d == NULL) {
+            ob_puts(b, "null");
+        } else if (onnx_dx_is_const(d, &c)) {
+            if (c < 0) {
+                ob_putc(b, '-');
+                ob_u64(b, 0 - (uint64_t)c);
+            } else {
+                ob_u64(b, (uint64_t)c);
+            }
+        } else {
+            char small[256];
+            const size_t n = onnx_dx_print(d, small, sizeof small);
+            if (n < sizeof small) {
+                ob_json_str(b, small);
+            } else {
+                char *big = malloc(n + 1);
+                if (big)
+                    onnx_dx_print(d, big, n + 1);
+                ob_json_str(b, big ? big : "");
+                free(big);
+            }
+            onnx_dx_symbols(d, symbol, ctx);
+        }
+    }
+    ob_putc(b, ']');
+}
+
+struct unbound_text {
+    char text[200];
+    size_t len;
+    unsigned n;
+};
+
+static void collect_unbound(void *ctx, const char *name, size_t len)
+{
+    struct unbound_text *u = ctx;
+    if (u->n++ >= 4)
+        return;
+    int w = snprintf(u->text + u->len, sizeof u->text - u->len, "%s\"%.*s\"", u->len ? ", " : "",
+                     shown(len), name);
+    if (w > 0 && (size_t)w < sizeof u->text - u->len)
+        u->len += (size_t)w;
+}
+
+static bool not_inferred(const struct onnx_infer_value *v, struct cli_error *e, const char *what)
+{
+    cli_fail(e, CLI_E_SHAPE_NOT_INFERRED, NULL, NULL, "%s not inferred: %.300s", what,
+             v->reason ? v->reason : "no reason given");
+    return false;
+}
+
+bool descriptor_from_inferred(const struct onnx_infer_value *v, struct onnx_options *o,
+                              struct descriptor *d, struct onnx_facts *facts, struct cli_error *e)
+{
+    descriptor_reset(d, DESC_SCAN);
+    memset(facts, 0, sizeof *facts);
+    facts->value = v->not_tensor ? "sequence, map or optional" : "tensor";
+    if (v->not_tensor)
+        return cli_fail(e, CLI_E_NOT_A_TENSOR, NULL, NULL,
+                        "a sequence, map or optional, not a tensor: DirectML binds only tensors");
+    if (v->elem_type == 0)
+        return not_inferred(v, e, "its element type is");
+    facts->onnx_type = onnx_type_name(v->elem_type);
+    bool as_uint8;
+    const char *dtype = directml_dtype(v->elem_type, &as_uint8);
+    if (dtype == NULL) {
+        if (facts->onnx_type)
+            return cli_fail(e, CLI_E_DTYPE_UNSUPPORTED, NULL, NULL,
+                            "ONNX type %s has no DirectML data type", facts->onnx_type);
+        return cli_fail(e, CLI_E_DTYPE_UNSUPPORTED, NULL, NULL,
+                        "ONNX type %ld is not a known TensorProto.DataType", (long)v->elem_type);
+    }
+    if (as_uint8)
+        note(facts, "BOOL is bound as uint8 (one byte per element)");
+    d->cfg.t.dtype = dtype;
+    if (v->rank < 0)
+        return not_inferred(v, e, "its rank is");
+    if (v->rank > DMLT_MAX_RANK)
+        return cli_fail(e, CLI_E_TOO_MANY_DIMS, NULL, NULL,
+                        "rank %ld: a DirectML tensor has 1..%d dims", (long)v->rank, DMLT_MAX_RANK);
+    uint64_t sizes[DMLT_MAX_RANK];
+    struct unbound_text unbound = {"", 0, 0};
+    for (int32_t i = 0; i < v->rank; i++) {
+        int64_t c;
+        if (v->dims[i] == NULL) {
+            char what[40];
+            snprintf(what, sizeof what, "dim %ld is", (long)i);
+            return not_inferred(v, e, what);
+        }
+        if (!onnx_dx_is_const(v->dims[i], &c)) {
+            onnx_dx_symbols(v->dims[i], collect_unbound, &unbound);
+            continue;
+        }
+        if (c < 0)
+            return cli_fail(e, CLI_E_DIM_NEGATIVE, NULL, NULL, "dim %ld is %lld", (long)i,
+                            (long long)c);
+        if (c == 0)
+            return cli_fail(e, CLI_E_ZERO_SIZE, NULL, NULL,
+                            "dim %ld is 0: a DirectML tensor has no empty dims", (long)i);
+        if ((uint64_t)c > UINT32_MAX)
+            return cli_fail(e, CLI_E_DIM_TOO_LARGE, NULL, NULL,
+                            "dim %ld is %lld, over 4294967295 (DirectML's sizes are 32-bit)",
+                            (long)i, (long long)c);
+        sizes[i] = (uint64_t)c;
+    }
+    if (unbound.n) {
+        cli_fail(e, CLI_E_DIM_UNBOUND, NULL, NULL, "symbolic dim%s %s%s unbound",
+                 unbound.n > 1 ? "s" : "", unbound.text, unbound.n > 4 ? " and more" : "");
+        cli_hint(e, "bind each with --dim NAME=VALUE");
+        return false;
+    }
+    unsigned rank = (unsigned)v->rank;
+    if (rank == 0) {
+        sizes[rank++] = 1;
+        note(facts, "a scalar (rank 0): sizes [1]");
+    }
+    return sizes_to_descriptor(sizes, rank, o, d, facts, e);
+}

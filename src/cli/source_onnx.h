@@ -8,6 +8,7 @@
 #define DMLT_SOURCE_ONNX_H
 
 #include "descriptor.h"
+#include "onnx_infer.h"
 #include "onnx_wire.h"
 
 #define ONNX_SHAPE_MAX_RANK 64 /* dims of a --shape */
@@ -85,5 +86,43 @@ bool descriptor_from_onnx(const struct onnx_tensor *t, struct onnx_options *o, s
  * map: counted only). */
 enum onnx_verdict { ONNX_DEFINITE, ONNX_UNKNOWN, ONNX_NO_CONCERN };
 enum onnx_verdict onnx_error_verdict(const char *id);
+
+/* ---- inferred shapes (section 9) ---- */
+
+/* Shape inference over model with --dim and --shape as o holds them, and
+ * which names each graph declares as outputs or value_info (those have
+ * records of their own). */
+struct onnx_inference {
+    struct onnx_infer *result;
+    struct onnx_infer_dim *dims;
+    struct onnx_infer_shape *shapes;
+    int64_t *shape_dims;
+    struct declared {
+        uint32_t graph;
+        struct onnx_bytes name;
+    } * declared; /* open addressing, name.p NULL empty */
+    size_t mask;
+};
+
+/* False with e filled (out_of_memory) when memory ran out. */
+bool onnx_inference_run(struct onnx_inference *inf, const struct onnx_model *model,
+                        const struct onnx_options *o, struct cli_error *e);
+void onnx_inference_free(struct onnx_inference *inf);
+/* Whether graph declares name among its outputs or value_info. */
+bool onnx_inference_declared(const struct onnx_inference *inf, uint32_t graph,
+                             struct onnx_bytes name);
+
+/* An inferred value's "shape" as JSON into b: numbers, expressions over
+ * the symbols as strings ("batch*197"), null for an unknown dim; null
+ * without a rank. symbol is called for each symbol of the dims (b's
+ * writer notes the unbound ones). */
+void onnx_inferred_shape_json(struct outbuf *b, const struct onnx_infer_value *v,
+                              void (*symbol)(void *ctx, const char *name, size_t len), void *ctx);
+
+/* Fills d from an inferred value, as descriptor_from_onnx does from a
+ * declared one: shape_not_inferred (with inference's reason) where a dim,
+ * the rank or the element type is unknown. */
+bool descriptor_from_inferred(const struct onnx_infer_value *v, struct onnx_options *o,
+                              struct descriptor *d, struct onnx_facts *facts, struct cli_error *e);
 
 #endif

@@ -24,5 +24,7 @@ set(DMLT_CLI_SOURCES
   src/cli/render_c.c
   src/cli/scan_dxdispatch.c
   src/cli/scan_model.c
+  src/cli/scan_onnx.c
+  src/cli/scan_out.c
   src/cli/source_json.c
   src/cli/source_onnx.c)
