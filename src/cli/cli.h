@@ -70,6 +70,7 @@ struct cli_config {
     unsigned n_shapes;
     bool progress;  /* batch --progress */
     bool strict;    /* scan --strict: an unknown size fails too */
+    bool no_infer;  /* scan --no-infer: the model's declared values only */
     FILE *in, *err; /* stdin and stderr, as cli_main got them */
     /* view: the operations, in command-line order */
     enum view_op_kind op_kind[MAX_VIEW_OPS];

@@ -166,6 +166,10 @@ static const struct opt_def options[] = {
      "ONNX models: bind the symbolic dim NAME to VALUE (1..4294967295) in every tensor; repeat "
      "for each symbol, any number of times (--dim batch=8)",
      NULL, NULL},
+    {"--no-infer", NULL, OPT_NO_INFER, GROUP_TENSOR, CMD_BIT(CMD_SCAN), false,
+     "ONNX models: only the values the model declares, no shape inference (no activation records; "
+     "a declared value keeps its own shape)",
+     NULL, NULL},
     {"--shape", "NAME=D1,D2,..", OPT_SHAPE, GROUP_TENSOR, CMD_BIT(CMD_SCAN), true,
      "ONNX models: the whole shape of the main graph's value NAME (an input, say), anonymous dims "
      "too (--shape state=2,1,128); repeat for each value",
@@ -291,6 +295,7 @@ static const char **slot_for(struct cli_config *cfg, enum opt_id id)
     case OPT_HELP:
     case OPT_PROGRESS:
     case OPT_STRICT:
+    case OPT_NO_INFER:
         break;
     }
     return NULL;
@@ -380,6 +385,8 @@ static bool parse_options(int argc, char **argv, int first, struct cli_config *c
                 cfg->progress = true;
             else if (o->id == OPT_STRICT)
                 cfg->strict = true;
+            else if (o->id == OPT_NO_INFER)
+                cfg->no_infer = true;
             continue;
         }
         const char *value;

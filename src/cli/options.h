@@ -23,6 +23,7 @@ enum opt_id {
     OPT_HELP,
     OPT_LAYOUT,
     OPT_LIMIT,
+    OPT_NO_INFER,
     OPT_NAME,
     OPT_OFFSET,
     OPT_ORDER,

@@ -378,6 +378,9 @@ bool plat_map_file(const char *path, struct plat_map *m, int *err)
             *err = errno;
             ok = false;
         } else {
+            /* Metadata is read where it lies between weights that are
+             * skipped: no read-ahead, or their pages fill the memory. */
+            (void)madvise(p, (size_t)st.st_size, MADV_RANDOM);
             m->data = p;
             m->base = p;
             m->len = (size_t)st.st_size;

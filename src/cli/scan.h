@@ -27,7 +27,7 @@ struct unbound_set {
 struct model_totals {
     uint64_t tensors, failed, broken, external;
     uint64_t unknown, empty, not_tensors, weights_unsized;
-    uint64_t kinds[ONNX_KIND_COUNT];
+    uint64_t kinds[ONNX_KIND_COUNT + 1]; /* [ONNX_KIND_COUNT]: activations */
     dmlt_u128 initializer_bytes, io_bytes, largest_bytes, weight_bytes;
     uint64_t io_inputs, io_outputs;
     bool io_complete;
@@ -63,6 +63,7 @@ struct scan {
     struct model_totals model;
     struct plat_map *map;         /* the file being scanned */
     struct onnx_model onnx_model; /* the ONNX model being scanned, read whole */
+    struct onnx_inference inf;    /* its shapes inferred (inf.result NULL: --no-infer) */
 };
 
 /* scan_out.c: with several files, each record carries its "file": put

@@ -9,6 +9,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What a record is, whatever made it: a value the model declares (the
+ * walk's onnx_tensor) or an activation shape inference found. */
+struct rec {
+    const char *path;
+    struct onnx_bytes name;
+    bool has_name;
+    enum onnx_kind kind; /* ONNX_KIND_COUNT: an activation */
+    const struct onnx_node *node; /* an activation's node */
+    bool model_io;                /* an input or output of the main graph */
+    bool external;
+};
+
+static const char *kind_name(unsigned k)
+{
+    return k == ONNX_KIND_COUNT ? "activation" : onnx_kind_name((enum onnx_kind)k);
+}
+
+static const char *rec_kind(const struct rec *r)
+{
+    return kind_name(r->kind);
+}
+
 /* ---- scan: an ONNX model ---------------------------------------------------- */
 
 /* The text of bytes from the model, NUL-terminated, in b. */
@@ -111,16 +133,16 @@ static bool is_model_io(const struct onnx_tensor *t)
            (t->kind == ONNX_OUTPUT && strncmp(t->path, "graph.output[", 13) == 0);
 }
 
-static bool is_weight(const struct onnx_tensor *t)
+static bool is_weight(const struct rec *r)
 {
-    return t->kind == ONNX_INITIALIZER || t->kind == ONNX_SPARSE_INITIALIZER ||
-           t->kind == ONNX_CONSTANT;
+    return r->kind == ONNX_INITIALIZER || r->kind == ONNX_SPARSE_INITIALIZER ||
+           r->kind == ONNX_CONSTANT;
 }
 
 /* The totals a record adds to, whether it has a size (bytes) or not. */
-static void count_sizes(struct model_totals *m, const struct onnx_tensor *t, const dmlt_u128 *bytes)
+static void count_sizes(struct model_totals *m, const struct rec *t, const dmlt_u128 *bytes)
 {
-    if (is_model_io(t)) {
+    if (t->model_io) {
         if (t->kind == ONNX_INPUT)
             m->io_inputs++;
         else
@@ -138,8 +160,26 @@ static void count_sizes(struct model_totals *m, const struct onnx_tensor *t, con
     }
 }
 
-static void put_onnx_head(struct scan *s, const struct onnx_tensor *t,
-                          const struct onnx_facts *facts)
+/* Text of the node's operator: op_type, or domain.op_type outside the
+ * default domain. */
+static const char *op_text(struct outbuf *b, const struct onnx_node *n)
+{
+    ob_reset(b);
+    const bool other = n->domain.n && !(n->domain.n == 7 && memcmp(n->domain.p, "ai.onnx", 7) == 0);
+    if (other) {
+        ob_write(b, (const char *)n->domain.p, n->domain.n);
+        ob_putc(b, '.');
+    }
+    if (n->op_type.n)
+        ob_write(b, (const char *)n->op_type.p, n->op_type.n);
+    ob_putc(b, '\0');
+    for (size_t i = 0; i + 1 < b->len; i++)
+        if (b->data[i] == '\0')
+            b->data[i] = '?';
+    return b->failed ? "" : b->data;
+}
+
+static void put_onnx_head(struct scan *s, const struct rec *t, const struct onnx_facts *facts)
 {
     struct outbuf *out = s->out;
     ob_putc(out, '{');
@@ -156,7 +196,11 @@ static void put_onnx_head(struct scan *s, const struct onnx_tensor *t,
     else
         ob_puts(out, "null");
     ob_puts(out, ",\"kind\":");
-    ob_json_str(out, onnx_kind_name(t->kind));
+    ob_json_str(out, rec_kind(t));
+    if (t->node) {
+        ob_puts(out, ",\"op\":");
+        ob_json_str(out, op_text(&s->scratch, t->node));
+    }
     ob_puts(out, ",\"onnx_type\":");
     if (facts->onnx_type)
         ob_json_str(out, facts->onnx_type);
@@ -167,7 +211,7 @@ static void put_onnx_head(struct scan *s, const struct onnx_tensor *t,
 }
 
 /* A tensor for a person: its name, or its path when it has none. */
-static void put_label(struct scan *s, struct outbuf *b, const struct onnx_tensor *t)
+static void put_label(struct scan *s, struct outbuf *b, const struct rec *t)
 {
     const char *name = t->has_name ? model_text(&s->scratch, t->name) : "";
     ob_quoted_text(b, *name ? name : t->path, SIZE_MAX);
@@ -176,7 +220,7 @@ static void put_label(struct scan *s, struct outbuf *b, const struct onnx_tensor
 /* A failed or broken record's path (its label in text, the first few),
  * for the summary's lists; count is the list's length with it. */
 static void remember_path(struct scan *s, struct outbuf *list, uint64_t count,
-                          const struct onnx_tensor *t)
+                          const struct rec *t)
 {
     if (s->text && count > TEXT_LIST_MAX)
         return;
@@ -232,7 +276,7 @@ static void put_text_bytes(struct outbuf *out, size_t line, const char *num, siz
 
 /* One row of --format text: td NULL when the tensor is not described,
  * err non-NULL for an error record, bytes NULL when unknown. */
-static void put_text_row(struct scan *s, const struct onnx_tensor *t,
+static void put_text_row(struct scan *s, const struct rec *t,
                          const struct onnx_facts *facts, const struct tensor_desc *td,
                          const dmlt_u128 *bytes, const struct cli_error *err, bool broken)
 {
@@ -240,7 +284,7 @@ static void put_text_row(struct scan *s, const struct onnx_tensor *t,
     const size_t line = out->len;
     put_label(s, out, t);
     ob_pad_to(out, line, COL_KIND);
-    ob_puts(out, onnx_kind_name(t->kind));
+    ob_puts(out, rec_kind(t));
     ob_pad_to(out, line, COL_TYPE);
     put_text_type(out, facts, td ? dmlt_dtype_get(td->t.dtype)->name : NULL);
     ob_pad_to(out, line, COL_SIZES);
@@ -292,43 +336,91 @@ static void put_text_header(struct scan *s)
     ob_puts(out, "STATUS\n");
 }
 
-static bool scan_onnx_tensor(void *ctx, const struct onnx_tensor *t)
+/* The largest tensor so far, for the summary. */
+static void note_largest(struct scan *s, const struct rec *t, dmlt_u128 bytes)
 {
-    struct scan *s = ctx;
     struct model_totals *m = &s->model;
-    struct cli_error e;
-    struct onnx_facts facts;
+    if (m->has_largest && dmlt_u128_cmp(bytes, m->largest_bytes) <= 0)
+        return;
+    m->has_largest = true;
+    m->largest_bytes = bytes;
+    ob_reset(&m->largest);
+    if (s->text) {
+        put_label(s, &m->largest, t);
+        if (t->has_name && *model_text(&s->scratch, t->name)) {
+            ob_puts(&m->largest, " (");
+            ob_puts(&m->largest, t->path);
+            ob_putc(&m->largest, ')');
+        }
+        return;
+    }
+    ob_puts(&m->largest, "{\"path\":");
+    ob_json_str(&m->largest, t->path);
+    ob_puts(&m->largest, ",\"name\":");
+    if (t->has_name)
+        ob_json_str(&m->largest, model_text(&s->scratch, t->name));
+    else
+        ob_puts(&m->largest, "null");
+    ob_puts(&m->largest, ",\"total_tensor_size_bytes\":");
+    ob_u128(&m->largest, bytes);
+    ob_putc(&m->largest, '}');
+}
+
+/* An error record (e), counted by what it means for the exit status. */
+static bool emit_error(struct scan *s, const struct rec *t, const struct onnx_facts *facts,
+                       const struct cli_error *e)
+{
+    struct model_totals *m = &s->model;
+    if (s->text) {
+        put_text_row(s, t, facts, NULL, NULL, e, false);
+    } else {
+        put_onnx_head(s, t, facts);
+        ob_putc(s->out, ',');
+        render_error_member(s->out, e);
+        ob_puts(s->out, "}\n");
+    }
+    count_sizes(m, t, NULL);
+    const enum onnx_verdict v = onnx_error_verdict(e->id);
+    m->unknown += v == ONNX_UNKNOWN;
+    m->empty += strcmp(e->id, cli_error_name(CLI_E_ZERO_SIZE)) == 0;
+    m->not_tensors += strcmp(e->id, cli_error_name(CLI_E_NOT_A_TENSOR)) == 0;
+    if (v == ONNX_DEFINITE || (v == ONNX_UNKNOWN && s->cfg->strict)) {
+        results_note_failure(&s->t, 0, e);
+        m->failed++;
+        remember_path(s, &m->failed_paths, m->failed, t);
+    }
+    return scan_drain_if_full(s);
+}
+
+static void put_notes(struct outbuf *out, const struct onnx_facts *facts)
+{
+    if (facts->n_notes == 0)
+        return;
+    ob_puts(out, ",\"notes\":[");
+    for (unsigned i = 0; i < facts->n_notes; i++) {
+        if (i)
+            ob_putc(out, ',');
+        ob_json_str(out, facts->notes[i]);
+    }
+    ob_putc(out, ']');
+}
+
+/* A record: s->shape holds its "shape", s->d its descriptor when ok
+ * (else e says why not). */
+static bool emit_record(struct scan *s, const struct rec *t, bool ok, struct onnx_facts *facts,
+                        struct cli_error *e)
+{
+    struct model_totals *m = &s->model;
     s->t.records++;
     m->tensors++;
     m->kinds[t->kind]++;
     ob_reset(&s->rec);
-    read_shape(s, t);
-    bool ok = descriptor_from_onnx(t, &s->onnx, s->d, &facts, &e);
     if (ok) {
         s->d->cfg.json_opened = true; /* validate's keys follow the record's */
-        ok = results_run(s->d, &s->rec, &e);
+        ok = results_run(s->d, &s->rec, e);
     }
-    if (!ok) {
-        if (s->text) {
-            put_text_row(s, t, &facts, NULL, NULL, &e, false);
-        } else {
-            put_onnx_head(s, t, &facts);
-            ob_putc(s->out, ',');
-            render_error_member(s->out, &e);
-            ob_puts(s->out, "}\n");
-        }
-        count_sizes(m, t, NULL);
-        const enum onnx_verdict v = onnx_error_verdict(e.id);
-        m->unknown += v == ONNX_UNKNOWN;
-        m->empty += strcmp(e.id, cli_error_name(CLI_E_ZERO_SIZE)) == 0;
-        m->not_tensors += strcmp(e.id, cli_error_name(CLI_E_NOT_A_TENSOR)) == 0;
-        if (v == ONNX_DEFINITE || (v == ONNX_UNKNOWN && s->cfg->strict)) {
-            results_note_failure(&s->t, 0, &e);
-            m->failed++;
-            remember_path(s, &m->failed_paths, m->failed, t);
-        }
-        return scan_drain_if_full(s);
-    }
+    if (!ok)
+        return emit_error(s, t, facts, e);
     struct tensor_desc td;
     struct cli_error ignored;
     struct dmlt_report rep = DMLT_REPORT_INIT;
@@ -339,10 +431,13 @@ static bool scan_onnx_tensor(void *ctx, const struct onnx_tensor *t)
     if (has_bytes)
         bytes = rep.total_tensor_size_bytes;
     const bool broken = s->d->cfg.exit_status != CLI_EXIT_OK;
+    if (t->external && facts->n_notes < ONNX_MAX_NOTES)
+        snprintf(facts->notes[facts->n_notes++], sizeof facts->notes[0],
+                 "its data is in an external file (not read)");
     if (s->text) {
-        put_text_row(s, t, &facts, described ? &td : NULL, has_bytes ? &bytes : NULL, NULL, broken);
+        put_text_row(s, t, facts, described ? &td : NULL, has_bytes ? &bytes : NULL, NULL, broken);
     } else {
-        put_onnx_head(s, t, &facts);
+        put_onnx_head(s, t, facts);
         if (described) {
             ob_puts(s->out, ",\"dtype\":");
             ob_json_str(s->out, dmlt_dtype_get(td.t.dtype)->name);
@@ -355,18 +450,7 @@ static bool scan_onnx_tensor(void *ctx, const struct onnx_tensor *t)
             ob_puts(s->out, ",\"total_tensor_size_bytes\":");
             ob_u128(s->out, bytes);
         }
-        if (t->external)
-            snprintf(facts.notes[facts.n_notes < ONNX_MAX_NOTES ? facts.n_notes++ : 0],
-                     sizeof facts.notes[0], "its data is in an external file (not read)");
-        if (facts.n_notes) {
-            ob_puts(s->out, ",\"notes\":[");
-            for (unsigned i = 0; i < facts.n_notes; i++) {
-                if (i)
-                    ob_putc(s->out, ',');
-                ob_json_str(s->out, facts.notes[i]);
-            }
-            ob_putc(s->out, ']');
-        }
+        put_notes(s->out, facts);
         ob_putc(s->out, ',');
         ob_write(s->out, s->rec.data, s->rec.len);
     }
@@ -380,31 +464,110 @@ static bool scan_onnx_tensor(void *ctx, const struct onnx_tensor *t)
         m->external += t->external;
     }
     count_sizes(m, t, has_bytes ? &bytes : NULL);
-    if (!m->has_largest || dmlt_u128_cmp(bytes, m->largest_bytes) > 0) {
-        m->has_largest = true;
-        m->largest_bytes = bytes;
-        ob_reset(&m->largest);
-        if (s->text) {
-            put_label(s, &m->largest, t);
-            if (t->has_name && *model_text(&s->scratch, t->name)) {
-                ob_puts(&m->largest, " (");
-                ob_puts(&m->largest, t->path);
-                ob_putc(&m->largest, ')');
-            }
-        } else {
-            ob_puts(&m->largest, "{\"path\":");
-            ob_json_str(&m->largest, t->path);
-            ob_puts(&m->largest, ",\"name\":");
-            if (t->has_name)
-                ob_json_str(&m->largest, model_text(&s->scratch, t->name));
-            else
-                ob_puts(&m->largest, "null");
-            ob_puts(&m->largest, ",\"total_tensor_size_bytes\":");
-            ob_u128(&m->largest, bytes);
-            ob_putc(&m->largest, '}');
-        }
-    }
+    note_largest(s, t, bytes);
     return scan_drain_if_full(s);
+}
+
+/* For onnx_dx_symbols: a symbol of an inferred dim, noted when unbound
+ * (bound ones were constants already). */
+static void inferred_symbol(void *ctx, const char *name, size_t len)
+{
+    struct scan *s = ctx;
+    note_unbound(s, (struct onnx_bytes){(const uint8_t *)name, len});
+}
+
+/* A declared value whose own shape leaves it unknown takes the inferred
+ * one, if inference knows more: its descriptor in s->d (*ok) or the error
+ * it gives in e, and its shape in s->shape, with a note. False (nothing
+ * changed) otherwise. */
+static bool take_inferred(struct scan *s, const struct onnx_tensor *t, struct onnx_facts *facts,
+                          struct cli_error *e, bool *ok)
+{
+    if (s->inf.result == NULL || !t->has_name || t->kind == ONNX_INITIALIZER ||
+        t->kind == ONNX_SPARSE_INITIALIZER || t->kind == ONNX_CONSTANT)
+        return false;
+    const struct onnx_infer_value *v =
+        onnx_infer_lookup(s->inf.result, t->graph, (const char *)t->name.p, t->name.n);
+    if (v == NULL || v->source != ONNX_INFER_INFERRED)
+        return false;
+    struct onnx_facts f2;
+    struct cli_error e2;
+    *ok = descriptor_from_inferred(v, &s->onnx, s->d, &f2, &e2);
+    if (!*ok && onnx_error_verdict(e2.id) == ONNX_UNKNOWN) {
+        *ok = false;
+        return false; /* no better than the declaration: its own error stands */
+    }
+    *facts = f2;
+    if (!*ok)
+        *e = e2;
+    if (facts->n_notes < ONNX_MAX_NOTES)
+        snprintf(facts->notes[facts->n_notes++], sizeof facts->notes[0],
+                 "shape inferred: the model declares no full shape for it");
+    ob_reset(&s->shape);
+    onnx_inferred_shape_json(&s->shape, v, inferred_symbol, s);
+    return true;
+}
+
+static bool scan_onnx_tensor(void *ctx, const struct onnx_tensor *t)
+{
+    struct scan *s = ctx;
+    struct cli_error e;
+    struct onnx_facts facts;
+    const struct rec r = {t->path, t->name, t->has_name, t->kind, NULL, is_model_io(t),
+                          t->external};
+    read_shape(s, t);
+    bool ok = descriptor_from_onnx(t, &s->onnx, s->d, &facts, &e);
+    if (!ok && onnx_error_verdict(e.id) == ONNX_UNKNOWN && !take_inferred(s, t, &facts, &e, &ok)) {
+        /* A failed try may have reset the descriptor: describe t again. */
+        ok = descriptor_from_onnx(t, &s->onnx, s->d, &facts, &e);
+    }
+    return emit_record(s, &r, ok, &facts, &e);
+}
+
+/* A node's activations: each output that has no record of its own (no
+ * graph output or value_info of its graph declares it; a Constant's is
+ * its value's record), as inference found it. */
+static bool scan_onnx_node(void *ctx, uint32_t graph, uint32_t index, const char *path)
+{
+    struct scan *s = ctx;
+    if (s->inf.result == NULL || graph >= s->onnx_model.n_graphs ||
+        index >= s->onnx_model.graphs[graph].n_nodes)
+        return true;
+    const struct onnx_node *node = &s->onnx_model.graphs[graph].nodes[index];
+    const bool default_domain =
+        node->domain.n == 0 || (node->domain.n == 7 && memcmp(node->domain.p, "ai.onnx", 7) == 0);
+    if (default_domain && node->op_type.n == 8 && memcmp(node->op_type.p, "Constant", 8) == 0)
+        return true;
+    for (uint32_t i = 0; i < node->n_outputs; i++) {
+        const struct onnx_bytes name = node->outputs[i];
+        if (name.n == 0 || onnx_inference_declared(&s->inf, graph, name))
+            continue;
+        ob_reset(&s->path);
+        ob_puts(&s->path, path);
+        ob_puts(&s->path, ".output[");
+        ob_u64(&s->path, i);
+        ob_puts(&s->path, "]");
+        ob_putc(&s->path, '\0');
+        if (s->path.failed)
+            return false;
+        const struct rec r = {s->path.data, name, true, ONNX_KIND_COUNT, node, false, false};
+        const struct onnx_infer_value *v = onnx_infer_output(s->inf.result, graph, index, i);
+        struct onnx_facts facts;
+        struct cli_error e;
+        bool ok;
+        ob_reset(&s->shape);
+        if (v == NULL) {
+            memset(&facts, 0, sizeof facts);
+            ob_puts(&s->shape, "null");
+            ok = cli_fail(&e, CLI_E_SHAPE_NOT_INFERRED, NULL, NULL, "no result for this output");
+        } else {
+            onnx_inferred_shape_json(&s->shape, v, inferred_symbol, s);
+            ok = descriptor_from_inferred(v, &s->onnx, s->d, &facts, &e);
+        }
+        if (!emit_record(s, &r, ok, &facts, &e))
+            return false;
+    }
+    return true;
 }
 
 /* A totals line of --format text: its label, padded. */
@@ -444,14 +607,14 @@ static void put_text_totals(struct scan *s)
     text_label(out, "tensors");
     ob_u64(out, m->tensors);
     bool first = true;
-    for (unsigned k = 0; k < ONNX_KIND_COUNT; k++) {
+    for (unsigned k = 0; k <= ONNX_KIND_COUNT; k++) {
         if (m->kinds[k] == 0)
             continue;
         ob_puts(out, first ? " (" : ", ");
         first = false;
         ob_u64(out, m->kinds[k]);
         ob_putc(out, ' ');
-        ob_puts(out, onnx_kind_name((enum onnx_kind)k));
+        ob_puts(out, kind_name(k));
     }
     ob_puts(out, first ? "\n" : ")\n");
     text_label(out, "initializer bytes");
@@ -529,10 +692,10 @@ static void put_onnx_summary(struct scan *s)
     ob_puts(out, "\"tensors\":");
     ob_u64(out, m->tensors);
     ob_puts(out, ",\"kinds\":{");
-    for (unsigned k = 0; k < ONNX_KIND_COUNT; k++) {
+    for (unsigned k = 0; k <= ONNX_KIND_COUNT; k++) {
         if (k)
             ob_putc(out, ',');
-        ob_json_str(out, onnx_kind_name((enum onnx_kind)k));
+        ob_json_str(out, kind_name(k));
         ob_putc(out, ':');
         ob_u64(out, m->kinds[k]);
     }
@@ -646,30 +809,36 @@ bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, struct cli
     /* The graphs, nodes and operators, read whole (the walk checked the
      * bytes: only memory can fail here). */
     oom = false;
-    if (!onnx_model_read(data, len, &s->onnx_model, &oe, &oom)) {
+    if (!onnx_model_read_releasing(data, len, &s->onnx_model, &oe, &oom, scan_release_map, s)) {
         onnx_model_free(&s->onnx_model);
         if (oom)
             return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
         return cli_fail(e, CLI_E_BAD_ONNX, NULL, s->file, "at byte %zu: %s", oe.offset, oe.message);
     }
+    memset(&s->inf, 0, sizeof s->inf);
+    if (!s->cfg->no_infer && !onnx_inference_run(&s->inf, &s->onnx_model, &s->onnx, e)) {
+        onnx_model_free(&s->onnx_model);
+        return false;
+    }
     if (s->text)
         put_text_header(s);
-    if (!onnx_walk(data, len, scan_onnx_tensor, scan_release_map, s, &oe, &oom) ||
-        s->failed_write) {
+    const bool walked = onnx_walk_nodes(data, len, scan_onnx_tensor, scan_onnx_node,
+                                        scan_release_map, s, &oe, &oom);
+    if (!walked || s->failed_write) {
         if (s->failed_write)
             *e = *s->e;
         else
             cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
-        onnx_model_free(&s->onnx_model);
-        return false;
+    } else {
+        s->unknown += m->unknown;
+        if (s->text)
+            put_text_totals(s);
+        else
+            put_onnx_summary(s);
     }
-    s->unknown += m->unknown;
-    if (s->text)
-        put_text_totals(s);
-    else
-        put_onnx_summary(s);
+    onnx_inference_free(&s->inf);
     onnx_model_free(&s->onnx_model);
-    return scan_drain_if_full(s);
+    return walked && !s->failed_write && scan_drain_if_full(s);
 }
 
 bool scan_onnx_init(struct scan *s)

@@ -622,7 +622,7 @@ bool descriptor_from_inferred(const struct onnx_infer_value *v, struct onnx_opti
         return cli_fail(e, CLI_E_NOT_A_TENSOR, NULL, NULL,
                         "a sequence, map or optional, not a tensor: DirectML binds only tensors");
     if (v->elem_type == 0)
-        return not_inferred(v, e, "its element type is");
+        return not_inferred(v, e, "its type");
     facts->onnx_type = onnx_type_name(v->elem_type);
     bool as_uint8;
     const char *dtype = directml_dtype(v->elem_type, &as_uint8);
@@ -637,7 +637,7 @@ bool descriptor_from_inferred(const struct onnx_infer_value *v, struct onnx_opti
         note(facts, "BOOL is bound as uint8 (one byte per element)");
     d->cfg.t.dtype = dtype;
     if (v->rank < 0)
-        return not_inferred(v, e, "its rank is");
+        return not_inferred(v, e, "its shape");
     if (v->rank > DMLT_MAX_RANK)
         return cli_fail(e, CLI_E_TOO_MANY_DIMS, NULL, NULL,
                         "rank %ld: a DirectML tensor has 1..%d dims", (long)v->rank, DMLT_MAX_RANK);
@@ -647,7 +647,7 @@ bool descriptor_from_inferred(const struct onnx_infer_value *v, struct onnx_opti
         int64_t c;
         if (v->dims[i] == NULL) {
             char what[40];
-            snprintf(what, sizeof what, "dim %ld is", (long)i);
+            snprintf(what, sizeof what, "dim %ld", (long)i);
             return not_inferred(v, e, what);
         }
         if (!onnx_dx_is_const(v->dims[i], &c)) {

@@ -18,7 +18,7 @@ _dmltensor_file_options=''
 _dmltensor_commands='size offset locate map validate view batch scan dtypes layouts'
 
 # Options that take no value; every other option takes one.
-_dmltensor_flags='-h --help --version --progress --strict'
+_dmltensor_flags='-h --help --version --progress --no-infer --strict'
 # Commands whose arguments (other than options) are files.
 _dmltensor_file_commands='batch scan'
 
@@ -52,7 +52,7 @@ _dmltensor_options()
     batch)
         echo '--progress --help' ;;
     scan)
-        echo '--dim --shape --rank --layout --format --strict --help' ;;
+        echo '--dim --no-infer --shape --rank --layout --format --strict --help' ;;
     dtypes)
         echo '--format --help' ;;
     layouts)

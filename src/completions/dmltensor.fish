@@ -56,6 +56,7 @@ __dmltensor_opt 'size offset locate map validate view' --dtype 'data type (defau
 __dmltensor_opt 'size offset locate map validate view' --rank 'add leading size-1 dims up to rank R (3,5 with --rank 4 is 1,1,3,5)' $ranks
 __dmltensor_opt 'size offset locate map validate view' --sizes 'sizes in logical order (NCHW for rank 4), each 1..4294967295 (required)'
 __dmltensor_opt 'scan' --dim 'ONNX models: bind the symbolic dim NAME to VALUE (1..4294967295) in every tensor; repeat for each symbol, any number of times (--dim batch=8)'
+__dmltensor_opt 'scan' --no-infer 'ONNX models: only the values the model declares, no shape inference (no activation records; a declared value keeps its own shape)' -
 __dmltensor_opt 'scan' --shape 'ONNX models: the whole shape of the main graph\'s value NAME (an input, say), anonymous dims too (--shape state=2,1,128); repeat for each value'
 __dmltensor_opt 'scan' --rank 'ONNX models: add leading size-1 dims to each tensor up to rank R (a larger rank is left as it is, with a note)' $ranks
 # Layout

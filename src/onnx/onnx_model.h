@@ -135,6 +135,15 @@ bool onnx_model_read(const uint8_t *data, size_t len, struct onnx_model *model,
                      struct onnx_error *err, bool *out_of_memory);
 void onnx_model_free(struct onnx_model *model);
 
+/* onnx_model_read, told after each field of the main graph that the bytes
+ * before upto are not needed until a later pass comes back to them: a
+ * mapped file may let their pages go (peak memory then stays that of the
+ * graph's metadata, not of the pages around it). */
+typedef void (*onnx_model_release_fn)(void *ctx, size_t upto);
+bool onnx_model_read_releasing(const uint8_t *data, size_t len, struct onnx_model *model,
+                               struct onnx_error *err, bool *out_of_memory,
+                               onnx_model_release_fn release, void *ctx);
+
 /* The default domain's opset version (0 when the model imports none). */
 int64_t onnx_model_opset(const struct onnx_model *model);
 
