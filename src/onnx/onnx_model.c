@@ -259,7 +259,9 @@ static bool attr_lists(struct model_reader *mr, const struct pb_msg *m, struct o
     struct reader *r = &mr->r;
     struct onnx_bytes *strings = arena_alloc(r->arena, a->n_strings, sizeof *strings);
     struct onnx_tensor_data *tensors = arena_alloc(r->arena, a->n_tensors, sizeof *tensors);
-    const struct onnx_graph **graphs = arena_alloc(r->arena, a->n_graphs, sizeof *graphs);
+    /* pointers to the graphs (they live in model->graphs) */
+    const struct onnx_graph **graphs =
+        arena_alloc(r->arena, a->n_graphs, sizeof *graphs); // NOLINT(bugprone-sizeof-expression)
     if (strings == NULL || tensors == NULL || graphs == NULL)
         return reader_oom(r);
     a->strings = strings;
@@ -627,7 +629,7 @@ bool onnx_model_read(const uint8_t *data, size_t len, struct onnx_model *model,
     mr.r.arena = arena;
     mr.r.err = err;
     const struct pb_msg root = pb_root(data, 0, len, 0);
-    struct pb_msg graph;
+    struct pb_msg graph = root; /* model_fields sets it */
     uint32_t main_graph = 0;
     bool ok = model_fields(&mr, &root, model, &graph) &&
               read_graph(&mr, &graph, UINT32_MAX, NULL, &main_graph);

@@ -208,8 +208,8 @@ static bool int_value(int32_t elem_type, uint64_t bits, int64_t *v)
     case 2:
         *v = (uint8_t)bits;
         return true;
-    case 3:
-        *v = (int8_t)(uint8_t)bits;
+    case 3: /* the low byte, two's complement */
+        *v = (int64_t)(bits & 0xff) - ((bits & 0x80) ? 256 : 0);
         return true;
     case 9:
         *v = (uint8_t)bits != 0;
