@@ -82,7 +82,9 @@ static const uint8_t empty_name[1];
 
 static size_t find(const struct name_set *s, struct onnx_bytes b)
 {
-    size_t i = (size_t)hash(b) & (s->cap - 1);
+    /* FNV's low bits vary little between names such as x1, x2: the high
+     * bits of a multiplication spread them */
+    size_t i = (size_t)((hash(b) * 0x9E3779B97F4A7C15u) >> 32) & (s->cap - 1);
     while (s->slots[i].p != NULL && !same(s->slots[i], b))
         i = (i + 1) & (s->cap - 1);
     return i;
