@@ -23,9 +23,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The names nodes and graph outputs use: open addressing. */
+/* The names nodes and graph outputs use: open addressing, each slot with
+ * its name's hash (most probes end without reading the name). */
+struct name_slot {
+    struct onnx_bytes name; /* p NULL: empty */
+    uint64_t hash;
+};
 struct name_set {
-    struct onnx_bytes *slots; /* p NULL: empty */
+    struct name_slot *slots;
     size_t cap, n;
 };
 
@@ -73,21 +78,20 @@ static uint64_t hash(struct onnx_bytes b)
     return h;
 }
 
-static bool same(struct onnx_bytes a, struct onnx_bytes b)
-{
-    return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0);
-}
-
 static const uint8_t empty_name[1];
 
-static size_t find(const struct name_set *s, struct onnx_bytes b)
+/* The slot of b (hash h), or the empty slot where it would go. */
+static size_t find(const struct name_set *s, struct onnx_bytes b, uint64_t h)
 {
     /* FNV's low bits vary little between names such as x1, x2: the high
      * bits of a multiplication spread them */
-    size_t i = (size_t)((hash(b) * 0x9E3779B97F4A7C15u) >> 32) & (s->cap - 1);
-    while (s->slots[i].p != NULL && !same(s->slots[i], b))
-        i = (i + 1) & (s->cap - 1);
-    return i;
+    size_t i = (size_t)((h * 0x9E3779B97F4A7C15u) >> 32) & (s->cap - 1);
+    for (;; i = (i + 1) & (s->cap - 1)) {
+        const struct name_slot *x = &s->slots[i];
+        if (x->name.p == NULL ||
+            (x->hash == h && x->name.n == b.n && (b.n == 0 || memcmp(x->name.p, b.p, b.n) == 0)))
+            return i;
+    }
 }
 
 static bool names_add(struct model_reader *mr, struct onnx_bytes b)
@@ -97,20 +101,22 @@ static bool names_add(struct model_reader *mr, struct onnx_bytes b)
         b.p = empty_name; /* an empty name is a name too */
     if (s->n + 1 > s->cap / 2) {
         const size_t cap = s->cap ? s->cap * 2 : 1024;
-        struct onnx_bytes *slots =
+        struct name_slot *slots =
             cap < SIZE_MAX / sizeof *slots ? calloc(cap, sizeof *slots) : NULL;
         if (slots == NULL)
             return reader_oom(&mr->r);
         struct name_set bigger = {slots, cap, s->n};
         for (size_t i = 0; i < s->cap; i++)
-            if (s->slots[i].p != NULL)
-                slots[find(&bigger, s->slots[i])] = s->slots[i];
+            if (s->slots[i].name.p != NULL)
+                slots[find(&bigger, s->slots[i].name, s->slots[i].hash)] = s->slots[i];
         free(s->slots);
         *s = bigger;
     }
-    const size_t i = find(s, b);
-    if (s->slots[i].p == NULL) {
-        s->slots[i] = b;
+    const uint64_t h = hash(b);
+    struct name_slot *x = &s->slots[find(s, b, h)];
+    if (x->name.p == NULL) {
+        x->name = b;
+        x->hash = h;
         s->n++;
     }
     return true;
@@ -120,7 +126,7 @@ static bool names_have(const struct name_set *s, struct onnx_bytes b)
 {
     if (b.p == NULL)
         b.p = empty_name;
-    return s->cap != 0 && s->slots[find(s, b)].p != NULL;
+    return s->cap != 0 && s->slots[find(s, b, hash(b))].name.p != NULL;
 }
 
 /* An element of a repeated message field of m: a message of its own. */
