@@ -28,7 +28,6 @@ import subprocess
 import sys
 import tempfile
 
-import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
