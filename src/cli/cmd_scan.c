@@ -20,15 +20,18 @@ struct onnx_model {
     dmlt_u128 initializer_bytes, io_bytes, largest_bytes;
     bool has_largest;
     /* JSON: {"path":..,"name":..,"total_tensor_size_bytes":..} and
-     * "path","path"; text: "name (path)" and "name, name" (the first
-     * TEXT_LIST_MAX). */
+     * "path","path" (the first JSON_LIST_MAX); text: "name (path)" and
+     * "name, name" (the first TEXT_LIST_MAX). */
     struct outbuf largest;
     struct outbuf broken_paths, failed_paths;
 };
 
 /* --format text: where each column of a row starts (BYTES ends two
- * before STATUS); a longer value runs over, never cut. */
+ * before STATUS); a longer value runs over, never cut. The summary's
+ * lists keep the first few paths and count the rest (failed_paths_more):
+ * memory stays flat whatever the model. */
 enum { COL_KIND = 28, COL_TYPE = 40, COL_SIZES = 58, COL_STATUS = 94, TEXT_LIST_MAX = 5 };
+enum { JSON_LIST_MAX = 100 };
 
 struct scan {
     struct cli_config *cfg;
@@ -309,12 +312,12 @@ static void put_label(struct scan *s, struct outbuf *b, const struct onnx_tensor
     ob_quoted_text(b, *name ? name : t->path, SIZE_MAX);
 }
 
-/* A failed or broken record's path (its label in text, the first few),
- * for the summary's lists; count is the list's length with it. */
+/* A failed or broken record's path (its label in text), for the summary's
+ * lists, which keep the first few; count is the list's length with it. */
 static void remember_path(struct scan *s, struct outbuf *list, uint64_t count,
                           const struct onnx_tensor *t)
 {
-    if (s->text && count > TEXT_LIST_MAX)
+    if (count > (s->text ? TEXT_LIST_MAX : JSON_LIST_MAX))
         return;
     if (list->len)
         ob_puts(list, s->text ? ", " : ",");
@@ -562,6 +565,21 @@ static void put_text_list(struct outbuf *out, uint64_t count, const struct outbu
     ob_putc(out, '\n');
 }
 
+/* ,"KEY":[the first JSON_LIST_MAX],"KEY_more":the rest of count */
+static void put_json_list(struct outbuf *out, const char *key, uint64_t count,
+                          const struct outbuf *list)
+{
+    ob_puts(out, ",\"");
+    ob_puts(out, key);
+    ob_puts(out, "\":[");
+    if (list->len) /* an empty outbuf's data is NULL */
+        ob_write(out, list->data, list->len);
+    ob_puts(out, "],\"");
+    ob_puts(out, key);
+    ob_puts(out, "_more\":");
+    ob_u64(out, count > JSON_LIST_MAX ? count - JSON_LIST_MAX : 0);
+}
+
 /* --format text: the model's totals, after its rows. */
 static void put_text_totals(struct scan *s)
 {
@@ -646,15 +664,11 @@ static void put_onnx_summary(struct scan *s)
         ob_puts(out, "null");
     ob_puts(out, ",\"broken\":");
     ob_u64(out, m->broken);
-    ob_puts(out, ",\"broken_paths\":[");
-    if (m->broken_paths.len) /* an empty outbuf's data is NULL */
-        ob_write(out, m->broken_paths.data, m->broken_paths.len);
-    ob_puts(out, "],\"failed\":");
+    put_json_list(out, "broken_paths", m->broken, &m->broken_paths);
+    ob_puts(out, ",\"failed\":");
     ob_u64(out, m->failed);
-    ob_puts(out, ",\"failed_paths\":[");
-    if (m->failed_paths.len)
-        ob_write(out, m->failed_paths.data, m->failed_paths.len);
-    ob_puts(out, "]}}\n");
+    put_json_list(out, "failed_paths", m->failed, &m->failed_paths);
+    ob_puts(out, "}}\n");
 }
 
 /* An ONNX model that onnx_walk() checked whole already: its records and
