@@ -260,10 +260,8 @@ static bool scan_json(struct scan *s, const char *data, size_t len, struct cli_e
     if (s->failed_write)
         *e = *s->e;
     if (ok && s->t.records == before)
-        fprintf(s->cfg->err,
-                "dmltensor: scan: no tensor description (an object with DataType and "
-                "Sizes) in %s\n",
-                name);
+        cli_note(s->cfg->err,
+                 "scan: no tensor description (an object with DataType and Sizes) in %s", name);
     return ok && !s->failed_write;
 }
 
@@ -363,7 +361,7 @@ static void put_text_type(struct outbuf *out, const struct onnx_facts *facts, co
 static void put_text_bytes(struct outbuf *out, size_t line, const char *num, size_t n)
 {
     ob_putc(out, ' ');
-    while (out->len - line + n + 2 < COL_STATUS)
+    for (size_t at = ob_columns(out, line); at + n + 2 < COL_STATUS; at++)
         ob_putc(out, ' ');
     ob_write(out, num, n);
     ob_puts(out, "  ");
@@ -826,9 +824,8 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
         return false;
     for (unsigned k = 0; s.onnx_files && k < s.onnx.n_dims; k++)
         if (!s.onnx.dims[k].used)
-            fprintf(cfg->err,
-                    "dmltensor: scan: --dim %s: no tensor has the symbolic dim \"%.*s\"\n",
-                    cfg->dims[k], (int)s.onnx.dims[k].len, s.onnx.dims[k].name);
+            cli_note(cfg->err, "scan: --dim %s: no tensor has the symbolic dim \"%.*s\"",
+                     cfg->dims[k], (int)s.onnx.dims[k].len, s.onnx.dims[k].name);
     results_summary(cfg, &s.t,
                     s.onnx_files == 0
                         ? (s.bindings ? "tensor descriptions and bindings" : "tensor descriptions")
