@@ -295,6 +295,33 @@ void ob_json_str(struct outbuf *b, const char *s)
     ob_putc(b, '"');
 }
 
+void ob_json_verbatim(struct outbuf *b, const char *s, size_t n)
+{
+    bool in_string = false;
+    for (size_t i = 0; i < n;) {
+        const unsigned char ch = (unsigned char)s[i];
+        if (ch >= 0x80) { /* only inside a string */
+            size_t k = utf8_length((const unsigned char *)s + i);
+            if (k == 0 || k > n - i)
+                ob_write(b, "\xEF\xBF\xBD", 3);
+            else
+                ob_write(b, s + i, k);
+            i += k && k <= n - i ? k : 1;
+            continue;
+        }
+        if (in_string && ch == '\\' && i + 1 < n) {
+            ob_write(b, s + i, 2); /* an escape, as it was */
+            i += 2;
+            continue;
+        }
+        if (ch == '"')
+            in_string = !in_string;
+        if (in_string || !(ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r'))
+            ob_putc(b, (char)ch);
+        i++;
+    }
+}
+
 /* Unicode's format characters (general category Cf: the soft hyphen, bidi
  * marks, overrides and isolates, zero-width characters, the byte order
  * mark, invisible operators, tags), with the line and paragraph separators

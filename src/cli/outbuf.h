@@ -51,6 +51,10 @@ void ob_pad_to(struct outbuf *b, size_t line_start, size_t column);
 void ob_u32_list(struct outbuf *b, const uint32_t *v, unsigned n, uint64_t scale, bool json);
 /* A JSON string literal, quotes included. */
 void ob_json_str(struct outbuf *b, const char *s);
+/* JSON text s[0..n) (a value json_parse() accepted) as it was written, on
+ * one line: white space outside strings left out, bytes that are not UTF-8
+ * as U+FFFD; strings keep their escapes ("\ud83d\ude00" stays so). */
+void ob_json_verbatim(struct outbuf *b, const char *s, size_t n);
 /* One step of a JSON path, as scan writes them: .key for a plain name,
  * ["odd key"] for any other. */
 void ob_json_path_key(struct outbuf *b, const char *key);

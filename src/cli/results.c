@@ -68,7 +68,7 @@ void results_note_failure(struct tally *t, unsigned long line, const struct cli_
 void results_put_id(struct outbuf *out, const struct descriptor *d)
 {
     if (d && d->id_text)
-        ob_write(out, d->id_text, d->id_len);
+        ob_json_verbatim(out, d->id_text, d->id_len);
     else
         results_put_json(out, d ? d->id : NULL);
 }
