@@ -5,6 +5,7 @@
 #include "platform.h"
 #include "scan_dxdispatch.h"
 #include "scan_input.h"
+#include "scan_text.h"
 #include "source_json.h"
 #include "source_onnx.h"
 
@@ -26,12 +27,9 @@ struct onnx_model {
     struct outbuf broken_paths, failed_paths;
 };
 
-/* --format text: where each column of a row starts (BYTES ends two
- * before STATUS); a longer value runs over, never cut. The summary's
- * lists keep the first few paths and count the rest (failed_paths_more):
- * memory stays flat whatever the model. */
-enum { COL_KIND = 28, COL_TYPE = 40, COL_SIZES = 58, COL_STATUS = 94, TEXT_LIST_MAX = 5 };
-enum { JSON_LIST_MAX = 100 };
+/* The summary's lists keep the first few paths and count the rest
+ * (failed_paths_more): memory stays flat whatever the model. */
+enum { TEXT_LIST_MAX = 5, JSON_LIST_MAX = 100 };
 
 struct scan {
     struct cli_config *cfg;
@@ -49,6 +47,8 @@ struct scan {
     struct onnx_options onnx; /* --dim, --rank, --layout */
     struct onnx_model model;
     struct plat_map *map; /* the file being scanned */
+    size_t name_width;    /* --format text: the NAME column's, for this model */
+    struct outbuf text_tmp;
 };
 
 static void put_file_key(struct scan *s, size_t start);
@@ -303,15 +303,10 @@ static void put_onnx_head(struct scan *s, const struct onnx_tensor *t,
         ob_puts(out, "null");
 }
 
-/* A tensor for a person: its name, or its path when it has none. */
-static void put_label(struct scan *s, struct outbuf *b, const struct onnx_tensor *t)
-{
-    const char *name = t->has_name ? model_text(&s->scratch, t->name) : "";
-    ob_quoted_text(b, *name ? name : t->path, SIZE_MAX);
-}
-
 /* A failed or broken record's path (its label in text), for the summary's
  * lists, which keep the first few; count is the list's length with it. */
+static const char *label_of(struct scan *s, const struct onnx_tensor *t);
+
 static void remember_path(struct scan *s, struct outbuf *list, uint64_t count,
                           const struct onnx_tensor *t)
 {
@@ -320,92 +315,25 @@ static void remember_path(struct scan *s, struct outbuf *list, uint64_t count,
     if (list->len)
         ob_puts(list, s->text ? ", " : ",");
     if (s->text)
-        put_label(s, list, t);
+        ob_quoted_text(list, label_of(s, t), SIZE_MAX);
     else
         ob_json_str(list, t->path);
 }
 
-/* The id of the first error-level check of td that fails, or NULL. */
-static const char *first_failed_check(const struct tensor_desc *td)
+/* A tensor's label in the table: its name, or its path when it has none. */
+static const char *label_of(struct scan *s, const struct onnx_tensor *t)
 {
-    struct dmlt_desc d;
-    struct dmlt_check checks[DMLT_CHECK_COUNT];
-    validate_desc_of(td, &d);
-    (void)dmlt_validate(&d, td->t.rank, checks, DMLT_CHECK_COUNT);
-    for (unsigned i = 0; i < DMLT_CHECK_COUNT; i++)
-        if (!checks[i].passed && dmlt_check_level(checks[i].id) == DMLT_ERROR)
-            return dmlt_check_id_name(checks[i].id);
-    return NULL;
+    const char *name = t->has_name ? model_text(&s->scratch, t->name) : "";
+    return *name ? name : t->path;
 }
 
-/* "FLOAT16" for float16, "BOOL->uint8": ONNX's type, then DirectML's
- * unless it is the same name. */
-static void put_text_type(struct outbuf *out, const struct onnx_facts *facts, const char *dtype)
-{
-    if (facts->onnx_type == NULL) {
-        ob_puts(out, facts->value ? facts->value : "-");
-        return;
-    }
-    ob_puts(out, facts->onnx_type);
-    size_t i = 0;
-    const char *o = facts->onnx_type;
-    while (dtype && o[i] && dtype[i] && (o[i] | 0x20) == (dtype[i] | 0x20))
-        i++;
-    if (dtype && !(o[i] == '\0' && dtype[i] == '\0')) {
-        ob_puts(out, "->");
-        ob_puts(out, dtype);
-    }
-}
-
-/* BYTES, right-aligned to end two before STATUS, then the gap. */
-static void put_text_bytes(struct outbuf *out, size_t line, const char *num, size_t n)
-{
-    ob_putc(out, ' ');
-    for (size_t at = ob_columns(out, line); at + n + 2 < COL_STATUS; at++)
-        ob_putc(out, ' ');
-    ob_write(out, num, n);
-    ob_puts(out, "  ");
-}
-
-/* One row of --format text: td NULL when the tensor is not described,
- * err non-NULL for an error record, bytes NULL when unknown. */
+/* One row of --format text (see scan_text_row). */
 static void put_text_row(struct scan *s, const struct onnx_tensor *t,
                          const struct onnx_facts *facts, const struct tensor_desc *td,
                          const dmlt_u128 *bytes, const struct cli_error *err, bool broken)
 {
-    struct outbuf *out = s->out;
-    const size_t line = out->len;
-    put_label(s, out, t);
-    ob_pad_to(out, line, COL_KIND);
-    ob_puts(out, onnx_kind_name(t->kind));
-    ob_pad_to(out, line, COL_TYPE);
-    put_text_type(out, facts, td ? dmlt_dtype_get(td->t.dtype)->name : NULL);
-    ob_pad_to(out, line, COL_SIZES);
-    if (td)
-        ob_u32_list(out, td->t.sizes, td->t.rank, 1, false);
-    else
-        ob_putc(out, '-');
-    char num[48];
-    size_t n = 1;
-    if (bytes)
-        n = fmt_u128(num, *bytes);
-    else
-        num[0] = '-';
-    put_text_bytes(out, line, num, n);
-    if (err) {
-        ob_puts(out, "error: ");
-        ob_puts(out, err->id);
-    } else if (broken) {
-        const char *id = td ? first_failed_check(td) : NULL;
-        ob_puts(out, "INVALID");
-        if (id) {
-            ob_puts(out, ": ");
-            ob_puts(out, id);
-        }
-    } else {
-        ob_puts(out, "ok");
-    }
-    ob_putc(out, '\n');
+    scan_text_row(s->out, &s->text_tmp, s->name_width, label_of(s, t), onnx_kind_name(t->kind),
+                  facts, td, bytes, err, broken);
 }
 
 /* A model's header in text: its file, then the columns' names. */
@@ -417,16 +345,17 @@ static void put_text_header(struct scan *s)
     s->text_started = true;
     ob_quoted_text(out, s->file, SIZE_MAX);
     ob_puts(out, " (ONNX model)\n");
-    const size_t line = out->len;
-    ob_puts(out, "NAME");
-    ob_pad_to(out, line, COL_KIND);
-    ob_puts(out, "KIND");
-    ob_pad_to(out, line, COL_TYPE);
-    ob_puts(out, "TYPE");
-    ob_pad_to(out, line, COL_SIZES);
-    ob_puts(out, "SIZES");
-    put_text_bytes(out, line, "BYTES", 5);
-    ob_puts(out, "STATUS\n");
+    scan_text_header(out, s->name_width);
+}
+
+/* The measuring walk before a table: the widest label. */
+static bool measure_tensor(void *ctx, const struct onnx_tensor *t)
+{
+    struct scan *s = ctx;
+    const size_t w = scan_text_width(&s->text_tmp, label_of(s, t));
+    if (w > s->name_width)
+        s->name_width = w;
+    return true;
 }
 
 static bool scan_onnx_tensor(void *ctx, const struct onnx_tensor *t)
@@ -515,10 +444,10 @@ static bool scan_onnx_tensor(void *ctx, const struct onnx_tensor *t)
         m->largest_bytes = bytes;
         ob_reset(&m->largest);
         if (s->text) {
-            put_label(s, &m->largest, t);
+            ob_quoted_text(&m->largest, label_of(s, t), SIZE_MAX);
             if (t->has_name && *model_text(&s->scratch, t->name)) {
                 ob_puts(&m->largest, " (");
-                ob_puts(&m->largest, t->path);
+                ob_quoted_text(&m->largest, t->path, SIZE_MAX); /* op_types are the model's */
                 ob_putc(&m->largest, ')');
             }
         } else {
@@ -690,8 +619,12 @@ static bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, str
     ob_reset(&m->largest);
     ob_reset(&m->broken_paths);
     ob_reset(&m->failed_paths);
-    if (s->text)
+    if (s->text) { /* a walk to measure the names first: the table's width */
+        s->name_width = 0;
+        if (!onnx_walk(data, len, measure_tensor, release_map, s, &oe, &oom))
+            return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
         put_text_header(s);
+    }
     if (!onnx_walk(data, len, scan_onnx_tensor, release_map, s, &oe, &oom) || s->failed_write) {
         if (s->failed_write)
             *e = *s->e;
@@ -768,6 +701,7 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     ob_init(&s.rec);
     ob_init(&s.path);
     ob_init(&s.scratch);
+    ob_init(&s.text_tmp);
     ob_init(&s.model.largest);
     ob_init(&s.model.broken_paths);
     ob_init(&s.model.failed_paths);
@@ -817,6 +751,7 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     ob_free(&s.rec);
     ob_free(&s.path);
     ob_free(&s.scratch);
+    ob_free(&s.text_tmp);
     ob_free(&s.model.largest);
     ob_free(&s.model.broken_paths);
     ob_free(&s.model.failed_paths);

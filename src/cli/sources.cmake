@@ -25,5 +25,6 @@ set(DMLT_CLI_SOURCES
   src/cli/render_c.c
   src/cli/scan_dxdispatch.c
   src/cli/scan_input.c
+  src/cli/scan_text.c
   src/cli/source_json.c
   src/cli/source_onnx.c)
