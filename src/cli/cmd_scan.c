@@ -681,7 +681,9 @@ static bool scan_file(struct scan *s, struct cli_error *e)
 static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 {
     const bool text = cfg->format_text != NULL && cfg->format == FMT_TEXT;
-    cfg->format = FMT_TEXT; /* --format jsonl as without it: errors on stderr alone */
+    /* --format jsonl, and json (the same for scan, as every other command
+     * takes json), as without it: errors on stderr alone. */
+    cfg->format = FMT_TEXT;
     if (cfg->input == NULL) {
         cli_fail(e, CLI_E_MISSING_ARGUMENT, NULL, NULL,
                  "missing: the JSON file to scan (or - for stdin)");
@@ -781,7 +783,7 @@ const struct command cmd_scan = {
     .id = CMD_SCAN,
     .summary = "find and validate every tensor of a JSON document or an ONNX model",
     .usage = "dmltensor scan FILE|- [FILE...] [--dim NAME=VALUE]... [--rank R] [--layout L]\n"
-             "                     [--format jsonl|text]",
+             "                     [--format jsonl|json|text]",
     .about = "Finds every DirectML tensor description (an object with DataType and\n"
              "Sizes) anywhere in a JSON document, such as a DxDispatch model, and writes\n"
              "one JSON line per description: its JSON path, dtype, sizes, strides and\n"
@@ -803,12 +805,13 @@ const struct command cmd_scan = {
              "--format text prints an ONNX model as a table for people instead: a row\n"
              "per tensor (name, kind, type, sizes, bytes, status: ok, INVALID and the\n"
              "first failed check, or error and its id), then its totals. JSON documents\n"
-             "are JSON Lines only: with --format text they are refused (exit status 2).\n",
+             "are JSON Lines only: with --format text they are refused (exit status 2).\n"
+             "--format json is the same as jsonl.\n",
     .examples = "  dmltensor scan model.json | jq -r 'select(.valid == false) | .path'\n"
                 "  dmltensor scan model.onnx --dim batch=8 | jq -r 'select(.error or .valid == "
                 "false) | .path'\n"
                 "  dmltensor scan model.onnx --dim batch=8 --format text\n",
-    .formats = FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_JSONL),
+    .formats = FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_JSON) | FMT_BIT(FMT_JSONL), /* json: jsonl */
     .batch = false,
     .run = run_scan,
 };
