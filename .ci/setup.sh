@@ -21,6 +21,7 @@ want python3-onnx     # cli/onnx_corpus: onnx.load, the reference (and tests/onn
 want libonnx-testdata # cli/onnx_corpus: ~1,070 real ONNX models
 want python3-torch       # onnx/infer_torch: real architectures exported (random weights)
 want python3-torchvision # onnx/infer_torch
+want time             # cli/bounded_input: /usr/bin/time for the peak RSS
 
 install_wanted setup
 

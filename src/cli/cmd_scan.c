@@ -3,14 +3,13 @@
  * bindings checked. */
 #include "scan.h"
 #include "scan_dxdispatch.h"
+#include "scan_input.h"
 #include "source_json.h"
 
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define SCAN_MAX_INPUT ((size_t)256 << 20) /* a document is read whole */
 
 static void scan_hit(struct scan *s, const cJSON *obj)
 {
@@ -161,10 +160,8 @@ static void scan_binding(void *ctx, const struct dxd_binding *b, const struct cl
 static bool scan_json(struct scan *s, const char *data, size_t len, struct cli_error *e)
 {
     const char *name = s->file;
-    if (len > SCAN_MAX_INPUT)
-        return cli_fail(e, CLI_E_INPUT_TOO_LARGE, NULL, name,
-                        "larger than %u MiB; scan reads a document whole",
-                        (unsigned)(SCAN_MAX_INPUT >> 20));
+    if (len > scan_json_cap())
+        return scan_too_large(e, name, false);
     /* A UTF-8 byte order mark is not content (batch skips it too). */
     if (data == NULL)
         data = "";
@@ -191,85 +188,29 @@ static bool scan_json(struct scan *s, const char *data, size_t len, struct cli_e
     if (s->failed_write)
         *e = *s->e;
     if (ok && s->t.records == before)
-        fprintf(s->cfg->err,
-                "dmltensor: scan: no tensor description (an object with DataType and "
-                "Sizes) in %s\n",
-                name);
+        cli_note(s->cfg->err,
+                 "scan: no tensor description (an object with DataType and Sizes) in %s", name);
     return ok && !s->failed_write;
 }
 
 /* ---- scan: one file ---------------------------------------------------------- */
 
-/* JSON, by its first byte past a byte order mark and white space: the
- * start of a JSON value. An empty file is JSON too (bad_json, as before). */
-static bool looks_like_json(const unsigned char *p, size_t n)
-{
-    size_t i = n >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r'))
-        i++;
-    return i == n || strchr("{[\"-0123456789tfn", p[i]) != NULL || p[i] == '\0';
-}
-
-/* Standard input, read whole, as a map. */
-static bool read_stdin(struct scan *s, struct plat_map *m, struct cli_error *e)
-{
-    struct outbuf doc;
-    ob_init(&doc);
-    char block[64 * 1024];
-    size_t n;
-    FILE *in = s->cfg->in;
-    while ((n = fread(block, 1, sizeof block, in)) > 0 && doc.len <= SCAN_MAX_INPUT)
-        ob_write(&doc, block, n);
-    bool read_error = ferror(in) != 0;
-    int read_errno = errno;
-    if (read_error || doc.failed || doc.len > SCAN_MAX_INPUT) {
-        ob_free(&doc);
-        if (read_error) {
-            cli_fail(e, CLI_E_IO_ERROR, NULL, s->file, "read error: %s",
-                     strerror(read_errno ? read_errno : EIO));
-            e->exit_code = CLI_EXIT_IO;
-            return false;
-        }
-        return cli_fail(e, CLI_E_INPUT_TOO_LARGE, NULL, s->file,
-                        "larger than %u MiB; scan reads a document whole",
-                        (unsigned)(SCAN_MAX_INPUT >> 20));
-    }
-    m->data = (const unsigned char *)doc.data;
-    m->base = doc.data;
-    m->len = doc.len;
-    m->read = true;
-    return true;
-}
-
 static bool scan_file(struct scan *s, struct cli_error *e)
 {
     struct plat_map m;
     memset(&m, 0, sizeof m);
-    if (strcmp(s->file, "-") == 0) {
-        if (!read_stdin(s, &m, e))
-            return false;
-    } else {
-        int err;
-        if (!plat_map_file(s->file, &m, &err)) {
-            if (err == EISDIR) { /* a usage error, like a missing file: not a failed read */
-                cli_fail(e, CLI_E_CANNOT_OPEN, NULL, s->file, "cannot open: it is a directory");
-                cli_hint(e, "give a JSON file, or - for standard input");
-            } else {
-                cli_fail(e, CLI_E_CANNOT_OPEN, NULL, s->file, "cannot open: %s", strerror(err));
-            }
-            return false;
-        }
-    }
+    if (!scan_input_open(s->file, s->cfg->in, &m, e))
+        return false;
     struct onnx_error oe;
     bool oom = false, ok;
     s->map = &m;
-    if (looks_like_json(m.data, m.len) && s->text) {
+    if (scan_looks_like_json(m.data, m.len) && s->text) {
         ok = cli_fail(e, CLI_E_BAD_FORMAT, "--format", "text",
                       "text is for ONNX models; JSON documents are scanned as JSON Lines, and "
                       "%s is one",
                       s->file);
         cli_hint(e, "scan it without --format text (or with --format jsonl)");
-    } else if (looks_like_json(m.data, m.len)) {
+    } else if (scan_looks_like_json(m.data, m.len)) {
         ok = scan_json(s, (const char *)m.data, m.len, e);
     } else if (onnx_walk(m.data, m.len, NULL, scan_release_map, s, &oe, &oom)) {
         /* The whole model is checked first: a damaged one prints no record. */
@@ -298,7 +239,9 @@ static bool scan_file(struct scan *s, struct cli_error *e)
 static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 {
     const bool text = cfg->format_text != NULL && cfg->format == FMT_TEXT;
-    cfg->format = FMT_TEXT; /* --format jsonl as without it: errors on stderr alone */
+    /* --format jsonl, and json (the same for scan, as every other command
+     * takes json), as without it: errors on stderr alone. */
+    cfg->format = FMT_TEXT;
     if (cfg->input == NULL) {
         cli_fail(e, CLI_E_MISSING_ARGUMENT, NULL, NULL,
                  "missing: the JSON file to scan (or - for stdin)");
@@ -321,6 +264,7 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     ob_init(&s.rec);
     ob_init(&s.path);
     ob_init(&s.scratch);
+    ob_init(&s.text_tmp);
     bool ok = scan_onnx_init(&s) && s.d != NULL;
     if (!ok)
         cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
@@ -369,20 +313,19 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     ob_free(&s.rec);
     ob_free(&s.path);
     ob_free(&s.scratch);
+    ob_free(&s.text_tmp);
     if (!ok) {
         onnx_options_free(&s.onnx);
         return false;
     }
     for (unsigned k = 0; s.onnx_files && k < s.onnx.n_dims; k++)
         if (!s.onnx.dims[k].used)
-            fprintf(cfg->err,
-                    "dmltensor: scan: --dim %s: no tensor has the symbolic dim \"%.*s\"\n",
-                    s.onnx.dims[k].text, (int)s.onnx.dims[k].len, s.onnx.dims[k].name);
+            cli_note(cfg->err, "scan: --dim %s: no tensor has the symbolic dim \"%.*s\"",
+                     s.onnx.dims[k].text, (int)s.onnx.dims[k].len, s.onnx.dims[k].name);
     for (unsigned k = 0; s.onnx_files && k < s.onnx.n_shapes; k++)
         if (!s.onnx.shapes[k].used)
-            fprintf(cfg->err,
-                    "dmltensor: scan: --shape %s: the main graph has no tensor \"%.*s\"\n",
-                    s.onnx.shapes[k].text, (int)s.onnx.shapes[k].len, s.onnx.shapes[k].name);
+            cli_note(cfg->err, "scan: --shape %s: the main graph has no tensor \"%.*s\"",
+                     s.onnx.shapes[k].text, (int)s.onnx.shapes[k].len, s.onnx.shapes[k].name);
     onnx_options_free(&s.onnx);
     results_summary(cfg, &s.t,
                     s.onnx_files == 0
@@ -410,7 +353,8 @@ const struct command cmd_scan = {
     .id = CMD_SCAN,
     .summary = "find and validate every tensor of a JSON document or an ONNX model",
     .usage = "dmltensor scan FILE|- [FILE...] [--dim NAME=VALUE]... [--rank R] [--layout L]\n"
-             "                     [--strict] [--format jsonl|text]",
+             "                     [--shape NAME=D1,D2,..]... [--strict] [--no-infer]\n"
+             "                     [--format jsonl|json|text]",
     .about = "Finds every DirectML tensor description (an object with DataType and\n"
              "Sizes) anywhere in a JSON document, such as a DxDispatch model, and writes\n"
              "one JSON line per description: its JSON path, dtype, sizes, strides and\n"
@@ -434,12 +378,13 @@ const struct command cmd_scan = {
              "--format text prints an ONNX model as a table for people instead: a row\n"
              "per tensor (name, kind, type, sizes, bytes, status: ok, INVALID and the\n"
              "first failed check, or error and its id), then its totals. JSON documents\n"
-             "are JSON Lines only: with --format text they are refused (exit status 2).\n",
+             "are JSON Lines only: with --format text they are refused (exit status 2).\n"
+             "--format json is the same as jsonl.\n",
     .examples = "  dmltensor scan model.json | jq -r 'select(.valid == false) | .path'\n"
                 "  dmltensor scan model.onnx --dim batch=8 | jq -r 'select(.error or .valid == "
                 "false) | .path'\n"
                 "  dmltensor scan model.onnx --dim batch=8 --format text\n",
-    .formats = FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_JSONL),
+    .formats = FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_JSON) | FMT_BIT(FMT_JSONL), /* json: jsonl */
     .batch = false,
     .run = run_scan,
 };

@@ -5,6 +5,8 @@
 
 #include "outbuf.h"
 
+#include <stdio.h>
+
 enum cli_exit { CLI_EXIT_OK = 0, CLI_EXIT_RULE = 1, CLI_EXIT_USAGE = 2, CLI_EXIT_IO = 3 };
 
 /* Every error id the command line reports, once: the JSON error object's
@@ -127,6 +129,11 @@ struct cli_error {
 bool cli_fail(struct cli_error *e, enum cli_error_id id, const char *option, const char *text,
               const char *fmt, ...) DMLT_PRINTF(5, 6);
 void cli_hint(struct cli_error *e, const char *fmt, ...) DMLT_PRINTF(2, 3);
+
+/* "dmltensor: " and the formatted text, through ob_quoted_text (it may
+ * quote input: a name, a file, a message), and a newline, to f: a note on
+ * stderr that is not the command's error. */
+void cli_note(FILE *f, const char *fmt, ...) DMLT_PRINTF(2, 3);
 
 /* "dmltensor: --sizes: "1,0,3": dimension 1 is 0 (...)" and the hint. */
 void render_error_text(struct outbuf *b, const struct cli_error *e);

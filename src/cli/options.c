@@ -72,8 +72,9 @@ static const struct opt_def options[] = {
      "json (one array)",
      NULL, NULL},
     {"--format", "FMT", OPT_FORMAT, GROUP_OUTPUT, CMD_BIT(CMD_SCAN), false,
-     "jsonl (default: a JSON object per tensor, then an ONNX model's summary) or text (a table "
-     "of an ONNX model's tensors, then its totals; JSON documents stay JSON Lines only)",
+     "jsonl (default: a JSON object per tensor, then an ONNX model's summary; json is the "
+     "same) or text (a table of an ONNX model's tensors, then its totals; JSON documents stay "
+     "JSON Lines only)",
      NULL, NULL},
     {"--help", NULL, OPT_HELP, GROUP_OTHER, ALL_CMDS, false, "show this help", NULL, NULL},
     {"--layout", "NAME", OPT_LAYOUT, GROUP_LAYOUT, TENSOR_CMDS, false,

@@ -35,15 +35,15 @@ struct model_totals {
     struct unbound_set *unbound;
     struct outbuf unbound_list; /* JSON strings, or text, of the first UNBOUND_LIST_MAX */
     /* JSON: {"path":..,"name":..,"total_tensor_size_bytes":..} and
-     * "path","path"; text: "name (path)" and "name, name" (the first
-     * TEXT_LIST_MAX). */
+     * "path","path" (the first JSON_LIST_MAX); text: "name (path)" and
+     * "name, name" (the first TEXT_LIST_MAX). */
     struct outbuf largest;
     struct outbuf broken_paths, failed_paths;
 };
 
-/* --format text: where each column of a row starts (BYTES ends two
- * before STATUS); a longer value runs over, never cut. */
-enum { COL_KIND = 28, COL_TYPE = 40, COL_SIZES = 58, COL_STATUS = 94, TEXT_LIST_MAX = 5 };
+/* The summary's lists keep the first few paths and count the rest
+ * (failed_paths_more): memory stays flat whatever the model. */
+enum { TEXT_LIST_MAX = 5, JSON_LIST_MAX = 100 };
 
 struct scan {
     struct cli_config *cfg;
@@ -64,6 +64,8 @@ struct scan {
     struct plat_map *map;         /* the file being scanned */
     struct onnx_model onnx_model; /* the ONNX model being scanned, read whole */
     struct onnx_inference inf;    /* its shapes inferred (inf.result NULL: --no-infer) */
+    size_t name_width;            /* --format text: the NAME column's, for this model */
+    struct outbuf text_tmp;
 };
 
 /* scan_out.c: with several files, each record carries its "file": put

@@ -4,6 +4,7 @@
  * summary, as JSON Lines or a table for people. */
 #include "scan.h"
 #include "scan_model.h"
+#include "scan_text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,7 @@ struct rec {
     const char *path;
     struct onnx_bytes name;
     bool has_name;
-    enum onnx_kind kind; /* ONNX_KIND_COUNT: an activation */
+    enum onnx_kind kind;          /* ONNX_KIND_COUNT: an activation */
     const struct onnx_node *node; /* an activation's node */
     bool model_io;                /* an input or output of the main graph */
     bool external;
@@ -210,109 +211,34 @@ static void put_onnx_head(struct scan *s, const struct rec *t, const struct onnx
     ob_write(out, s->shape.data, s->shape.len);
 }
 
-/* A tensor for a person: its name, or its path when it has none. */
-static void put_label(struct scan *s, struct outbuf *b, const struct rec *t)
+/* A tensor's label in the table: its name, or its path when it has none. */
+static const char *label_of(struct scan *s, const struct rec *t)
 {
     const char *name = t->has_name ? model_text(&s->scratch, t->name) : "";
-    ob_quoted_text(b, *name ? name : t->path, SIZE_MAX);
+    return *name ? name : t->path;
 }
 
 /* A failed or broken record's path (its label in text, the first few),
  * for the summary's lists; count is the list's length with it. */
-static void remember_path(struct scan *s, struct outbuf *list, uint64_t count,
-                          const struct rec *t)
+static void remember_path(struct scan *s, struct outbuf *list, uint64_t count, const struct rec *t)
 {
-    if (s->text && count > TEXT_LIST_MAX)
+    if (count > (s->text ? TEXT_LIST_MAX : JSON_LIST_MAX))
         return;
     if (list->len)
         ob_puts(list, s->text ? ", " : ",");
     if (s->text)
-        put_label(s, list, t);
+        ob_quoted_text(list, label_of(s, t), SIZE_MAX);
     else
         ob_json_str(list, t->path);
 }
 
-/* The id of the first error-level check of td that fails, or NULL. */
-static const char *first_failed_check(const struct tensor_desc *td)
+/* One row of --format text (see scan_text_row). */
+static void put_text_row(struct scan *s, const struct rec *t, const struct onnx_facts *facts,
+                         const struct tensor_desc *td, const dmlt_u128 *bytes,
+                         const struct cli_error *err, bool broken)
 {
-    struct dmlt_desc d;
-    struct dmlt_check checks[DMLT_CHECK_COUNT];
-    validate_desc_of(td, &d);
-    (void)dmlt_validate(&d, td->t.rank, checks, DMLT_CHECK_COUNT);
-    for (unsigned i = 0; i < DMLT_CHECK_COUNT; i++)
-        if (!checks[i].passed && dmlt_check_level(checks[i].id) == DMLT_ERROR)
-            return dmlt_check_id_name(checks[i].id);
-    return NULL;
-}
-
-/* "FLOAT16" for float16, "BOOL->uint8": ONNX's type, then DirectML's
- * unless it is the same name. */
-static void put_text_type(struct outbuf *out, const struct onnx_facts *facts, const char *dtype)
-{
-    if (facts->onnx_type == NULL) {
-        ob_puts(out, facts->value ? facts->value : "-");
-        return;
-    }
-    ob_puts(out, facts->onnx_type);
-    size_t i = 0;
-    const char *o = facts->onnx_type;
-    while (dtype && o[i] && dtype[i] && (o[i] | 0x20) == (dtype[i] | 0x20))
-        i++;
-    if (dtype && !(o[i] == '\0' && dtype[i] == '\0')) {
-        ob_puts(out, "->");
-        ob_puts(out, dtype);
-    }
-}
-
-/* BYTES, right-aligned to end two before STATUS, then the gap. */
-static void put_text_bytes(struct outbuf *out, size_t line, const char *num, size_t n)
-{
-    ob_putc(out, ' ');
-    while (out->len - line + n + 2 < COL_STATUS)
-        ob_putc(out, ' ');
-    ob_write(out, num, n);
-    ob_puts(out, "  ");
-}
-
-/* One row of --format text: td NULL when the tensor is not described,
- * err non-NULL for an error record, bytes NULL when unknown. */
-static void put_text_row(struct scan *s, const struct rec *t,
-                         const struct onnx_facts *facts, const struct tensor_desc *td,
-                         const dmlt_u128 *bytes, const struct cli_error *err, bool broken)
-{
-    struct outbuf *out = s->out;
-    const size_t line = out->len;
-    put_label(s, out, t);
-    ob_pad_to(out, line, COL_KIND);
-    ob_puts(out, rec_kind(t));
-    ob_pad_to(out, line, COL_TYPE);
-    put_text_type(out, facts, td ? dmlt_dtype_get(td->t.dtype)->name : NULL);
-    ob_pad_to(out, line, COL_SIZES);
-    if (td)
-        ob_u32_list(out, td->t.sizes, td->t.rank, 1, false);
-    else
-        ob_putc(out, '-');
-    char num[48];
-    size_t n = 1;
-    if (bytes)
-        n = fmt_u128(num, *bytes);
-    else
-        num[0] = '-';
-    put_text_bytes(out, line, num, n);
-    if (err) {
-        ob_puts(out, "error: ");
-        ob_puts(out, err->id);
-    } else if (broken) {
-        const char *id = td ? first_failed_check(td) : NULL;
-        ob_puts(out, "INVALID");
-        if (id) {
-            ob_puts(out, ": ");
-            ob_puts(out, id);
-        }
-    } else {
-        ob_puts(out, "ok");
-    }
-    ob_putc(out, '\n');
+    scan_text_row(s->out, &s->text_tmp, s->name_width, label_of(s, t), rec_kind(t), facts, td,
+                  bytes, err, broken);
 }
 
 /* A model's header in text: its file, then the columns' names. */
@@ -324,16 +250,43 @@ static void put_text_header(struct scan *s)
     s->text_started = true;
     ob_quoted_text(out, s->file, SIZE_MAX);
     ob_puts(out, " (ONNX model)\n");
-    const size_t line = out->len;
-    ob_puts(out, "NAME");
-    ob_pad_to(out, line, COL_KIND);
-    ob_puts(out, "KIND");
-    ob_pad_to(out, line, COL_TYPE);
-    ob_puts(out, "TYPE");
-    ob_pad_to(out, line, COL_SIZES);
-    ob_puts(out, "SIZES");
-    put_text_bytes(out, line, "BYTES", 5);
-    ob_puts(out, "STATUS\n");
+    scan_text_header(out, s->name_width);
+}
+
+static void measure_label(struct scan *s, const char *label)
+{
+    const size_t w = scan_text_width(&s->text_tmp, label);
+    if (w > s->name_width)
+        s->name_width = w;
+}
+
+/* The measuring walk before a table: the widest label, declared values
+ * and activations. */
+static bool measure_tensor(void *ctx, const struct onnx_tensor *t)
+{
+    struct scan *s = ctx;
+    const struct rec r = {t->path, t->name, t->has_name, t->kind, NULL, false, false};
+    measure_label(s, label_of(s, &r));
+    return true;
+}
+
+static bool activation_output(const struct scan *s, uint32_t graph, const struct onnx_node *node,
+                              uint32_t i);
+
+static bool measure_node(void *ctx, uint32_t graph, uint32_t index, const char *path)
+{
+    struct scan *s = ctx;
+    if (s->inf.result == NULL || graph >= s->onnx_model.n_graphs ||
+        index >= s->onnx_model.graphs[graph].n_nodes)
+        return true;
+    const struct onnx_node *node = &s->onnx_model.graphs[graph].nodes[index];
+    for (uint32_t i = 0; i < node->n_outputs; i++) {
+        if (!activation_output(s, graph, node, i))
+            continue;
+        const struct rec r = {path, node->outputs[i], true, ONNX_KIND_COUNT, node, false, false};
+        measure_label(s, label_of(s, &r));
+    }
+    return true;
 }
 
 /* The largest tensor so far, for the summary. */
@@ -346,10 +299,10 @@ static void note_largest(struct scan *s, const struct rec *t, dmlt_u128 bytes)
     m->largest_bytes = bytes;
     ob_reset(&m->largest);
     if (s->text) {
-        put_label(s, &m->largest, t);
+        ob_quoted_text(&m->largest, label_of(s, t), SIZE_MAX);
         if (t->has_name && *model_text(&s->scratch, t->name)) {
             ob_puts(&m->largest, " (");
-            ob_puts(&m->largest, t->path);
+            ob_quoted_text(&m->largest, t->path, SIZE_MAX); /* op_types are the model's */
             ob_putc(&m->largest, ')');
         }
         return;
@@ -513,8 +466,8 @@ static bool scan_onnx_tensor(void *ctx, const struct onnx_tensor *t)
     struct scan *s = ctx;
     struct cli_error e;
     struct onnx_facts facts;
-    const struct rec r = {t->path, t->name, t->has_name, t->kind, NULL, is_model_io(t),
-                          t->external};
+    const struct rec r = {t->path, t->name,        t->has_name, t->kind,
+                          NULL,    is_model_io(t), t->external};
     read_shape(s, t);
     bool ok = descriptor_from_onnx(t, &s->onnx, s->d, &facts, &e);
     if (!ok && onnx_error_verdict(e.id) == ONNX_UNKNOWN && !take_inferred(s, t, &facts, &e, &ok)) {
@@ -524,9 +477,21 @@ static bool scan_onnx_tensor(void *ctx, const struct onnx_tensor *t)
     return emit_record(s, &r, ok, &facts, &e);
 }
 
-/* A node's activations: each output that has no record of its own (no
- * graph output or value_info of its graph declares it; a Constant's is
- * its value's record), as inference found it. */
+/* Whether a node's output i gets an activation record: it has a name, no
+ * graph output or value_info of its graph declares it, and it is no
+ * Constant's (whose value has its record). */
+static bool activation_output(const struct scan *s, uint32_t graph, const struct onnx_node *node,
+                              uint32_t i)
+{
+    const bool default_domain =
+        node->domain.n == 0 || (node->domain.n == 7 && memcmp(node->domain.p, "ai.onnx", 7) == 0);
+    if (default_domain && node->op_type.n == 8 && memcmp(node->op_type.p, "Constant", 8) == 0)
+        return false;
+    return node->outputs[i].n != 0 && !onnx_inference_declared(&s->inf, graph, node->outputs[i]);
+}
+
+/* A node's activations: each output that has no record of its own, as
+ * inference found it. */
 static bool scan_onnx_node(void *ctx, uint32_t graph, uint32_t index, const char *path)
 {
     struct scan *s = ctx;
@@ -534,13 +499,9 @@ static bool scan_onnx_node(void *ctx, uint32_t graph, uint32_t index, const char
         index >= s->onnx_model.graphs[graph].n_nodes)
         return true;
     const struct onnx_node *node = &s->onnx_model.graphs[graph].nodes[index];
-    const bool default_domain =
-        node->domain.n == 0 || (node->domain.n == 7 && memcmp(node->domain.p, "ai.onnx", 7) == 0);
-    if (default_domain && node->op_type.n == 8 && memcmp(node->op_type.p, "Constant", 8) == 0)
-        return true;
     for (uint32_t i = 0; i < node->n_outputs; i++) {
         const struct onnx_bytes name = node->outputs[i];
-        if (name.n == 0 || onnx_inference_declared(&s->inf, graph, name))
+        if (!activation_output(s, graph, node, i))
             continue;
         ob_reset(&s->path);
         ob_puts(&s->path, path);
@@ -678,6 +639,21 @@ static void put_text_totals(struct scan *s)
     put_text_list(out, m->failed, &m->failed_paths, TEXT_LIST_MAX);
 }
 
+/* ,"KEY":[the first JSON_LIST_MAX],"KEY_more":the rest of count */
+static void put_json_list(struct outbuf *out, const char *key, uint64_t count,
+                          const struct outbuf *list)
+{
+    ob_puts(out, ",\"");
+    ob_puts(out, key);
+    ob_puts(out, "\":[");
+    if (list->len) /* an empty outbuf's data is NULL */
+        ob_write(out, list->data, list->len);
+    ob_puts(out, "],\"");
+    ob_puts(out, key);
+    ob_puts(out, "_more\":");
+    ob_u64(out, count > JSON_LIST_MAX ? count - JSON_LIST_MAX : 0);
+}
+
 /* {"summary":{...}}: the model's totals, after its records. */
 static void put_onnx_summary(struct scan *s)
 {
@@ -739,15 +715,10 @@ static void put_onnx_summary(struct scan *s)
         ob_puts(out, "null");
     ob_puts(out, ",\"broken\":");
     ob_u64(out, m->broken);
-    ob_puts(out, ",\"broken_paths\":[");
-    if (m->broken_paths.len) /* an empty outbuf's data is NULL */
-        ob_write(out, m->broken_paths.data, m->broken_paths.len);
-    ob_puts(out, "],\"failed\":");
+    put_json_list(out, "broken_paths", m->broken, &m->broken_paths);
+    ob_puts(out, ",\"failed\":");
     ob_u64(out, m->failed);
-    ob_puts(out, ",\"failed_paths\":[");
-    if (m->failed_paths.len)
-        ob_write(out, m->failed_paths.data, m->failed_paths.len);
-    ob_putc(out, ']');
+    put_json_list(out, "failed_paths", m->failed, &m->failed_paths);
     if (!scan_model_json(out, &s->onnx_model))
         ob_puts(out, ",\"model\":null");
     ob_puts(out, "}}\n");
@@ -820,8 +791,16 @@ bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, struct cli
         onnx_model_free(&s->onnx_model);
         return false;
     }
-    if (s->text)
+    if (s->text) { /* a walk to measure the names first: the table's width */
+        s->name_width = 0;
+        if (!onnx_walk_nodes(data, len, measure_tensor, measure_node, scan_release_map, s, &oe,
+                             &oom)) {
+            onnx_inference_free(&s->inf);
+            onnx_model_free(&s->onnx_model);
+            return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+        }
         put_text_header(s);
+    }
     const bool walked = onnx_walk_nodes(data, len, scan_onnx_tensor, scan_onnx_node,
                                         scan_release_map, s, &oe, &oom);
     if (!walked || s->failed_write) {

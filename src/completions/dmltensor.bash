@@ -81,7 +81,7 @@ _dmltensor_values()
         validate | view) echo 'text json c' ;;
         offset | locate | dtypes | layouts) echo 'text json' ;;
         map) echo 'text json csv jsonl' ;;
-        scan) echo 'text jsonl' ;;
+        scan) echo 'text json jsonl' ;;
         esac
         ;;
     --layout) echo 'w hw wh dhw whd nchw nhwc ncdhw ndhwc row-major col-major' ;;

@@ -99,7 +99,7 @@ __dmltensor_opt 'validate' --format 'text (default), json (one line) or c (a C s
 __dmltensor_opt 'offset locate dtypes layouts' --format 'text (default) or json (one line)' text json
 __dmltensor_opt 'view' --format 'text (default), json (one line) or c (C snippets: each view\'s DML_BUFFER_TENSOR_DESC and DML_BUFFER_BINDING; failed checks as comments)' text json c
 __dmltensor_opt 'map' --format 'text (default, aligned columns), csv (with a header row), jsonl (an object per line) or json (one array)' text json csv jsonl
-__dmltensor_opt 'scan' --format 'jsonl (default: a JSON object per tensor, then an ONNX model\'s summary) or text (a table of an ONNX model\'s tensors, then its totals; JSON documents stay JSON Lines only)' text jsonl
+__dmltensor_opt 'scan' --format 'jsonl (default: a JSON object per tensor, then an ONNX model\'s summary; json is the same) or text (a table of an ONNX model\'s tensors, then its totals; JSON documents stay JSON Lines only)' text json jsonl
 __dmltensor_opt 'map' --limit 'list at most N elements (default: all); a view draws at most N cells (default 256, at most 100000)'
 __dmltensor_opt 'size validate' --name 'with --format c: prefix of the variables (default tensor: tensorSizes, tensorStrides, tensorBufferDesc, tensorDesc, tensorBinding, tensorBindingDesc)'
 __dmltensor_opt 'view' --name 'with --format c: prefix of the variables (default view: viewSizes, viewBufferDesc, viewBinding, ...; with --split, view0, view1, ... for the parts)'
