@@ -416,9 +416,17 @@ static void infer_node(struct onnx_infer *in, const struct onnx_graph *g, uint32
         struct ival *o = &c.out[k];
         if (ok && o->pub.rank >= 0) {
             o->pub.source = ONNX_INFER_INFERRED;
-            for (int32_t d = 0; d < o->pub.rank; d++)
+            for (int32_t d = 0; d < o->pub.rank; d++) {
+                int64_t v;
+                if (onnx_dx_is_const(o->pub.dims[d], &v) && v < 0) {
+                    /* a model whose shapes cannot be (pads past the input...) */
+                    ((const struct onnx_dx **)unconst(o->pub.dims))[d] = NULL;
+                    o->pub.reason = "a dim would be negative";
+                    in->contradictions++;
+                }
                 if (!o->pub.dims[d] && !o->pub.reason)
                     o->pub.reason = c.why ? c.why : "a dim depends on unknown dims or values";
+            }
         } else {
             o->pub.rank = -1;
             o->pub.dims = NULL;
@@ -569,6 +577,11 @@ size_t onnx_infer_mismatch_count(const struct onnx_infer *in)
 const struct onnx_infer_mismatch *onnx_infer_mismatch_at(const struct onnx_infer *in, size_t i)
 {
     return i < in->n_mismatch ? &in->mismatch[i] : NULL;
+}
+
+size_t onnx_infer_contradictions(const struct onnx_infer *in)
+{
+    return in->contradictions + in->n_mismatch;
 }
 
 size_t onnx_infer_symbol_count(const struct onnx_infer *in)

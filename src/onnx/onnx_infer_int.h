@@ -71,6 +71,7 @@ struct onnx_infer {
     size_t n_symbols, cap_symbols;
     struct namemap symbol_names; /* the symbols made so far */
     uint64_t work;               /* node visits left */
+    size_t contradictions;       /* invalid() calls */
 };
 
 /* A node being inferred. */
@@ -136,6 +137,9 @@ void merge_declared(struct onnx_infer *in, uint32_t graph, struct onnx_bytes nam
 /* ---- helpers (onnx_infer_util.c) ---- */
 void *infer_alloc(struct onnx_infer *in, size_t n);
 bool fail(struct nctx *c, const char *why);
+/* fail() for what proves the model wrong at these dims (shapes that do not
+ * broadcast, concatenate or split): counted in onnx_infer_contradictions. */
+bool invalid(struct nctx *c, const char *why);
 /* A const pointer kept in a name map's void * slot. */
 void *unconst(const void *p);
 /* A reason with one name in it: "input '%s' ..." (fmt has one %s). */

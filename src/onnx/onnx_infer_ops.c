@@ -242,12 +242,15 @@ static void broadcast_values(struct nctx *c, const struct ival *const *v, uint32
         if (v[i]->n_vals < 0)
             return;
     for (int32_t k = 0; k < rank; k++) {
-        if (!onnx_dx_is_const(dims[k], &d[k]) || d[k] < 0)
+        if (!onnx_dx_is_const(dims[k], &d[k]) || d[k] < 0 ||
+            (d[k] && total > ONNX_INFER_VALUES / d[k]))
             return;
         total *= d[k];
-        if (total > ONNX_INFER_VALUES)
-            return;
     }
+    for (uint32_t i = 0; i < n; i++) /* each input's dims known too */
+        for (int32_t j = 0; j < v[i]->pub.rank; j++)
+            if (!onnx_dx_is_const(v[i]->pub.dims[j], NULL))
+                return;
     const struct onnx_dx *out[ONNX_INFER_VALUES];
     for (int64_t e = 0; e < total; e++) {
         const struct onnx_dx *el[3] = {NULL, NULL, NULL};
@@ -366,13 +369,12 @@ static bool fam_reduce(struct nctx *c)
     /* values: a whole 1-D value reduced by Sum, Prod, Max or Min */
     if (x->n_vals >= 1 && r == 1 && c->op->arg != R_ARG) {
         const struct onnx_dx *acc = x->vals[0];
-        const char *op = c->node->op_type.n == 9 ? (const char *)c->node->op_type.p : "";
-        int which = memcmp(op, "ReduceSum", 9) == 0   ? 1
-                    : memcmp(op, "ReduceMax", 9) == 0 ? 2
-                    : memcmp(op, "ReduceMin", 9) == 0 ? 3
-                                                      : 0;
-        if (c->node->op_type.n == 10 && memcmp(c->node->op_type.p, "ReduceProd", 10) == 0)
-            which = 4;
+        const char *op = c->op->name; /* the table's, NUL-terminated */
+        int which = strcmp(op, "ReduceSum") == 0    ? 1
+                    : strcmp(op, "ReduceMax") == 0  ? 2
+                    : strcmp(op, "ReduceMin") == 0  ? 3
+                    : strcmp(op, "ReduceProd") == 0 ? 4
+                                                    : 0;
         for (int32_t k = 1; k < x->n_vals && which; k++)
             acc = which == 1   ? onnx_dx_add(c->in->dx, acc, x->vals[k])
                   : which == 2 ? onnx_dx_max(c->in->dx, acc, x->vals[k])

@@ -183,7 +183,7 @@ bool fam_squeeze(struct nctx *c)
             if (!given && !one && !(x->pub.dims[k] && onnx_dx_is_const(x->pub.dims[k], &v)))
                 return fail(c, "which dims are 1 is unknown");
             if (given && mark[k] && x->pub.dims[k] && !one && onnx_dx_is_const(x->pub.dims[k], &v))
-                return fail(c, "a squeezed dim is not 1");
+                return invalid(c, "a squeezed dim is not 1");
             if (given ? !mark[k] : !one)
                 d[m++] = x->pub.dims[k];
         }
@@ -255,7 +255,7 @@ bool fam_concat(struct nctx *c)
             } else if (!d[k] || (e && onnx_dx_is_const(e, &a) && !onnx_dx_is_const(d[k], &b))) {
                 d[k] = e; /* a constant settles a symbol (they must be equal) */
             } else if (e && onnx_dx_is_const(e, &a) && onnx_dx_is_const(d[k], &b) && a != b) {
-                return fail(c, "the inputs' dims differ");
+                return invalid(c, "the inputs' dims differ");
             }
         }
         if (values && v->n_vals >= 0 && nv + v->n_vals <= ONNX_INFER_VALUES) {
@@ -312,7 +312,7 @@ bool fam_split(struct nctx *c)
     } else if (!given) {
         int64_t dv;
         if (onnx_dx_is_const(dim, &dv) && dv % n_out)
-            return fail(c, "the dim does not split evenly");
+            return invalid(c, "the dim does not split evenly");
         chunk = onnx_dx_floordiv(DX(c), dim, K(c, n_out));
     }
     for (uint32_t k = 0; k < n_out; k++) {
@@ -324,7 +324,7 @@ bool fam_split(struct nctx *c)
             d[ax] = onnx_dx_sub(DX(c), dim, onnx_dx_mul(DX(c), chunk, K(c, (int64_t)n_out - 1)));
         int64_t v;
         if (d[ax] && onnx_dx_is_const(d[ax], &v) && v < 0)
-            return fail(c, "a part is negative");
+            return invalid(c, "a part is negative");
         if (!set_out(c, k, r, d))
             return false;
     }
@@ -503,7 +503,7 @@ bool fam_pad(struct nctx *c)
         d[ax] = onnx_dx_add(DX(c), onnx_dx_add(DX(c), d[ax], v[k]), v[k + na]);
         int64_t e;
         if (d[ax] && onnx_dx_is_const(d[ax], &e) && e < 0)
-            return fail(c, "the pads make a dim negative");
+            return invalid(c, "the pads make a dim negative");
         if (d[ax] && !onnx_dx_is_const(d[ax], &e) && !onnx_dx_nonneg(d[ax]))
             d[ax] = NULL; /* a negative pad on a symbol: its sign is unknown */
     }
@@ -575,8 +575,9 @@ bool fam_const_of_shape(struct nctx *c)
         return false;
     int64_t total = 1, dv;
     for (int32_t k = 0; k < n; k++) {
-        if (!onnx_dx_is_const(d[k], &dv) || (total *= dv) > ONNX_INFER_VALUES)
+        if (!onnx_dx_is_const(d[k], &dv) || dv < 0 || (dv && total > ONNX_INFER_VALUES / dv))
             return true;
+        total *= dv;
     }
     if (t && t->has_values && t->n_values == 1) {
         const struct onnx_dx *v[ONNX_INFER_VALUES];

@@ -123,6 +123,12 @@ bool fail(struct nctx *c, const char *why)
     return false;
 }
 
+bool invalid(struct nctx *c, const char *why)
+{
+    c->in->contradictions++;
+    return fail(c, why);
+}
+
 bool fail_name(struct nctx *c, const char *fmt, struct onnx_bytes name)
 {
     const char *at = strstr(fmt, "%s");
@@ -301,7 +307,7 @@ bool broadcast(struct nctx *c, const struct ival *const *v, uint32_t n, const st
             }
             bool ec = onnx_dx_is_const(e, &ev), dc = onnx_dx_is_const(d, &dv);
             if (ec && dc)
-                return fail(c, "the inputs' shapes do not broadcast");
+                return invalid(c, "the inputs' shapes do not broadcast");
             /* a symbol against a constant c != 1 must be c (or 1) */
             if (ec)
                 d = e;
