@@ -408,18 +408,22 @@ static const struct onnx_dx *pool_dim(struct nctx *c, const struct onnx_dx *in, 
                                       bool ceil_mode)
 {
     struct onnx_dx_ctx *dx = c->in->dx;
+    int64_t v;
     if (!in || k < 1 || s < 1 || d < 1 || k > INT32_MAX || d > INT32_MAX)
         return NULL;
-    if (mode == 1) /* SAME_UPPER, SAME_LOWER */
+    if (onnx_dx_is_const(in, &v) && v == 0)
+        return NULL; /* an empty spatial dim: runtimes and onnx disagree */
+    if (mode == 1)   /* SAME_UPPER, SAME_LOWER */
         return onnx_dx_ceildiv(dx, in, K(c, s));
     if (mode == 2) /* VALID */
         pb = pe = 0;
     const struct onnx_dx *eff =
         onnx_dx_sub(dx, onnx_dx_add(dx, in, K(c, pb + pe)), K(c, (k - 1) * d + 1));
+    if (onnx_dx_is_const(eff, &v) && v < 0)
+        return NULL; /* a kernel past the padded input: runtimes refuse it */
     const struct onnx_dx *q =
         ceil_mode ? onnx_dx_ceildiv(dx, eff, K(c, s)) : onnx_dx_floordiv(dx, eff, K(c, s));
     const struct onnx_dx *r = onnx_dx_add(dx, q, K(c, 1));
-    int64_t v;
     if (onnx_dx_is_const(r, &v) && v < 0)
         return NULL;
     return r;
@@ -460,7 +464,10 @@ static bool conv_transpose(struct nctx *c, const struct ival *x, const struct iv
             return fail(c, "a stride, dilation or kernel is out of range");
         const struct onnx_dx *in = x->pub.dims[2 + i];
         if (auto_pad_mode(c) == 1) {
-            d[2 + i] = onnx_dx_mul(dx, in, K(c, st));
+            /* the spec's in*stride; onnx.shape_inference clamps the total
+             * pad (k_eff - stride) at 0 and so differs when k_eff < stride:
+             * there, not inferred */
+            d[2 + i] = (ks[i] - 1) * di + 1 >= st ? onnx_dx_mul(dx, in, K(c, st)) : NULL;
             continue;
         }
         /* s*(in-1) + output_padding + ((k-1)*d+1) - pads */

@@ -21,7 +21,7 @@
 
 #include <string.h>
 
-#define CAP ((size_t)8 << 20)
+#define CAP         ((size_t)8 << 20)
 #define MAX_SYMBOLS 64
 
 static bool bind7(void *user, const char *name, size_t len, int64_t *v)
@@ -82,8 +82,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             b = NULL;
         /* a model proved wrong at the binding (shapes that do not
          * broadcast...) has no right answer there to compare with */
-        bool consistent = b && onnx_infer_contradictions(a) == 0 &&
-                          onnx_infer_contradictions(b) == 0;
+        bool consistent =
+            b && onnx_infer_contradictions(a) == 0 && onnx_infer_contradictions(b) == 0;
         for (uint32_t g = 0; g < m.n_graphs; g++)
             for (uint32_t i = 0; i < m.graphs[g].n_nodes; i++)
                 for (uint32_t o = 0; o < m.graphs[g].nodes[i].n_outputs; o++) {
@@ -98,8 +98,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     for (int32_t k = 0; k < x->rank; k++) {
                         int64_t later, first;
                         if (x->dims[k] && y->dims[k] && onnx_dx_is_const(y->dims[k], &first) &&
-                            onnx_dx_eval(x->dims[k], bind7, NULL, &later, NULL, NULL) ==
-                                ONNX_DX_OK)
+                            onnx_dx_eval(x->dims[k], bind7, NULL, &later, NULL, NULL) == ONNX_DX_OK)
                             FUZZ_CHECK(later == first);
                     }
                 }
