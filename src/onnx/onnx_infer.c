@@ -50,7 +50,7 @@ const struct onnx_dx *fresh(struct nctx *c, uint32_t i)
         /* the name is another value's symbol or the model's: NAME_2, ... */
         if (!buf && !(buf = infer_alloc(c->in, name.n + 8)))
             return NULL;
-        if (name.n)
+        if (name.n && name.p)
             memcpy(buf, name.p, name.n);
         n = name.n + (size_t)snprintf(buf + name.n, 8, "_%d", k);
         p = (const uint8_t *)buf;
@@ -93,7 +93,7 @@ static void from_type(struct onnx_infer *in, struct ival *v, const struct onnx_t
         v->pub.reason = "no shape declared";
         return;
     }
-    const struct onnx_dx **d = infer_alloc(in, t->rank * sizeof *d + 1);
+    const struct onnx_dx **d = infer_alloc(in, t->rank * PTR_BYTES + 1);
     if (!d) {
         v->pub.reason = "memory cap";
         return;
@@ -186,7 +186,7 @@ static void apply_shape(struct onnx_infer *in, uint32_t graph, struct onnx_bytes
     const struct onnx_infer_shape *s;
     if (graph != 0 || !(s = nm_get(&in->shapes, name.p, name.n)) || s->rank > ONNX_INFER_MAX_RANK)
         return;
-    const struct onnx_dx **d = infer_alloc(in, s->rank * sizeof *d + 1);
+    const struct onnx_dx **d = infer_alloc(in, s->rank * PTR_BYTES + 1);
     if (!d)
         return;
     for (uint32_t k = 0; k < s->rank; k++) {
@@ -235,7 +235,7 @@ void infer_graph(struct onnx_infer *in, const struct onnx_graph *g,
     for (uint32_t i = 0; i < g->n_initializers; i++) {
         const struct onnx_tensor_data *t = &g->initializers[i];
         struct ival *v = infer_alloc(in, sizeof *v);
-        const struct onnx_dx **d = infer_alloc(in, (size_t)t->rank * sizeof *d + 1);
+        const struct onnx_dx **d = infer_alloc(in, (size_t)t->rank * PTR_BYTES + 1);
         if (!v || !d || t->rank > ONNX_INFER_MAX_RANK)
             continue;
         v->pub.source = ONNX_INFER_DECLARED;
@@ -247,7 +247,7 @@ void infer_graph(struct onnx_infer *in, const struct onnx_graph *g,
             ok &= (d[k] = t->dims[k] >= 0 ? onnx_dx_const(in->dx, t->dims[k]) : NULL) != NULL;
         v->pub.dims = d;
         if (ok && t->has_values && t->n_values <= ONNX_INFER_VALUES) {
-            const struct onnx_dx **vals = infer_alloc(in, t->n_values * sizeof *vals + 1);
+            const struct onnx_dx **vals = infer_alloc(in, t->n_values * PTR_BYTES + 1);
             if (vals) {
                 for (uint32_t k = 0; k < t->n_values; k++)
                     vals[k] = onnx_dx_const(in->dx, t->values[k]);
@@ -368,7 +368,7 @@ static bool check_node(struct nctx *c)
     if (node->n_outputs > c->op->max_out)
         return fail(c, "too many outputs");
     c->n_in = n_in;
-    c->inv = infer_alloc(c->in, (n_in + 1) * sizeof *c->inv);
+    c->inv = infer_alloc(c->in, (n_in + 1) * PTR_BYTES);
     if (!c->inv)
         return fail(c, "memory cap");
     for (uint32_t k = 0; k < n_in; k++) {

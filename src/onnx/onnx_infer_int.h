@@ -115,6 +115,13 @@ struct op_entry {
 extern const struct op_entry infer_ops[];
 extern const size_t infer_n_ops;
 
+/* The size of a pointer to a struct (a dim, an ival): every such pointer
+ * has the size of a void * (C11 6.2.5p28 makes them all alike; on every
+ * platform this builds for, void * too), and clang-tidy reads sizeof(T *)
+ * of a struct as a likely mistake. */
+#define PTR_BYTES sizeof(void *)
+_Static_assert(sizeof(const struct onnx_dx *) == sizeof(void *), "pointer sizes");
+
 /* ---- name maps (onnx_infer_util.c) ---- */
 uint32_t hash_bytes(const uint8_t *p, size_t n);
 struct nm_slot *nm_find(const struct namemap *m, const uint8_t *p, size_t n);

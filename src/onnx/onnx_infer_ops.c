@@ -234,16 +234,17 @@ static const struct onnx_dx *value_op(struct nctx *c, const struct onnx_dx *a,
 static void broadcast_values(struct nctx *c, const struct ival *const *v, uint32_t n,
                              const struct onnx_dx *const *dims, int32_t rank)
 {
-    int64_t total = 1, d[ONNX_INFER_MAX_RANK];
+    int64_t total = 1, d[ONNX_INFER_MAX_RANK] = {0};
     if (c->op->arg == V_NONE || c->op->arg == V_CMP_NONE || n > 3 ||
         (n < 2 && c->op->arg != V_MAX && c->op->arg != V_MIN))
         return;
     for (uint32_t i = 0; i < n; i++)
         if (v[i]->n_vals < 0)
             return;
+    if (rank > ONNX_INFER_MAX_RANK)
+        return;
     for (int32_t k = 0; k < rank; k++) {
-        if (!onnx_dx_is_const(dims[k], &d[k]) || d[k] < 0 ||
-            (d[k] && total > ONNX_INFER_VALUES / d[k]))
+        if (!onnx_dx_is_const(dims[k], &d[k]) || d[k] <= 0 || total > ONNX_INFER_VALUES / d[k])
             return;
         total *= d[k];
     }
@@ -257,7 +258,7 @@ static void broadcast_values(struct nctx *c, const struct ival *const *v, uint32
         for (uint32_t i = 0; i < n; i++) {
             /* the element of input i that element e reads */
             int64_t rem = e, idx = 0, stride = 1;
-            for (int32_t k = rank - 1; k >= 0; k--) {
+            for (int32_t k = rank - 1; k >= 0 && d[k] > 0; k--) { /* (d[k] > 0 above) */
                 int64_t coord = rem % d[k];
                 rem /= d[k];
                 int32_t j = k - (rank - v[i]->pub.rank);

@@ -139,7 +139,7 @@ bool fail_name(struct nctx *c, const char *fmt, struct onnx_bytes name)
         return fail(c, "memory cap");
     memcpy(s, fmt, pre);
     for (size_t i = 0; i < nn; i++) /* any byte but NUL, which would cut the text */
-        s[pre + i] = name.p[i] ? (char)name.p[i] : '?';
+        s[pre + i] = (char)(name.p[i] ? name.p[i] : '?');
     if (at)
         memcpy(s + pre + nn, at + 2, post);
     s[pre + nn + post] = '\0';
@@ -168,7 +168,7 @@ bool set_out(struct nctx *c, uint32_t i, int32_t rank, const struct onnx_dx *con
         return true;
     if (rank < 0 || rank > ONNX_INFER_MAX_RANK)
         return fail(c, "the output's rank is out of range");
-    const struct onnx_dx **d = infer_alloc(c->in, (size_t)rank * sizeof *d + 1);
+    const struct onnx_dx **d = infer_alloc(c->in, (size_t)rank * PTR_BYTES + 1);
     if (!d)
         return fail(c, "memory cap");
     for (int32_t k = 0; k < rank; k++)
@@ -182,7 +182,7 @@ bool set_vals(struct nctx *c, uint32_t i, int32_t n, const struct onnx_dx *const
 {
     if (i >= c->n_out || n < 0 || n > ONNX_INFER_VALUES)
         return true;
-    const struct onnx_dx **v = infer_alloc(c->in, (size_t)n * sizeof *v + 1);
+    const struct onnx_dx **v = infer_alloc(c->in, (size_t)n * PTR_BYTES + 1);
     if (!v)
         return true; /* values are a bonus: their absence is no failure */
     bool any = false;
