@@ -434,8 +434,11 @@ static void infer_node(struct onnx_infer *in, const struct onnx_graph *g, uint32
             if (ok && !o->pub.reason && !o->pub.not_tensor)
                 o->pub.reason = c.why ? c.why : "no shape for this output";
         }
-        if (o->pub.reason && !o->pub.not_tensor)
-            node_reason(in, node, o, 1, o->pub.reason);
+        if (o->pub.reason && !o->pub.not_tensor) { /* "Op: why" */
+            const char *why = o->pub.reason;
+            o->pub.reason = NULL;
+            node_reason(in, node, o, 1, why);
+        }
     }
     if (!ok)
         node_reason(in, node, c.out, c.n_out, c.why ? c.why : "not inferred");

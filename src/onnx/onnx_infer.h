@@ -86,8 +86,9 @@ struct onnx_infer_value {
     int32_t rank;      /* -1 when the rank is unknown */
     const struct onnx_dx *const *dims;
     /* Why the shape (or a dim of it) is not inferred: "Foo: no shape
-     * function (domain com.x)", "Reshape: the shape input's values are
-     * unknown"... NULL when the shape is fully inferred. */
+     * function (an operator of another domain)", "Reshape: the shape
+     * input's values are unknown"... NULL when inference gave every dim;
+     * kept when declared dims filled in what it could not give. */
     const char *reason;
 };
 
