@@ -69,6 +69,9 @@ se=0; wait $e || se=$?
 sf=0; wait $f || sf=$?
 report view $se || failed=1
 report onnx $sf || failed=1
+run infer & g=$!
+sg=0; wait $g || sg=$?
+report infer $sg || failed=1
 if [ "$failed" != 0 ]; then
   echo "fuzz: a target failed; the inputs are in $work" >&2
   exit 1

@@ -153,8 +153,9 @@ static const struct atom *atom_intern(struct onnx_dx_ctx *ctx, struct atom *key)
     void **slot = table_find(ctx, &ctx->atoms, key->hash, atom_eq, key, atom_hash_of);
     if (!slot)
         return NULL;
-    if (*slot)
-        return *slot;
+    const void *found = *slot;
+    if (found != NULL)
+        return found;
     struct atom *a = arena_alloc(ctx, sizeof *a + (key->kind == A_SYM ? key->len + 1 : 0));
     if (!a)
         return NULL;
@@ -204,8 +205,9 @@ static const struct mono *mono_intern(struct onnx_dx_ctx *ctx, const struct pw *
     void **slot = table_find(ctx, &ctx->monos, key.hash, mono_eq, &key, mono_hash_of);
     if (!slot)
         return NULL;
-    if (*slot)
-        return *slot;
+    const void *found = *slot;
+    if (found != NULL)
+        return found;
     struct mono *m = arena_alloc(ctx, sizeof *m + n * sizeof(struct pw));
     if (!m)
         return NULL;
@@ -306,8 +308,9 @@ static const struct onnx_dx *expr_intern(struct onnx_dx_ctx *ctx, const struct t
     void **slot = table_find(ctx, &ctx->exprs, key.hash, expr_eq, &key, expr_hash_of);
     if (!slot)
         return NULL;
-    if (*slot)
-        return *slot;
+    const void *found = *slot;
+    if (found != NULL)
+        return found;
     struct onnx_dx *e = arena_alloc(ctx, sizeof *e + n * sizeof(struct term));
     if (!e)
         return NULL;

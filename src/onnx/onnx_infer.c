@@ -50,7 +50,7 @@ const struct onnx_dx *fresh(struct nctx *c, uint32_t i)
         /* the name is another value's symbol or the model's: NAME_2, ... */
         if (!buf && !(buf = infer_alloc(c->in, name.n + 8)))
             return NULL;
-        if (name.n)
+        if (name.n && name.p)
             memcpy(buf, name.p, name.n);
         n = name.n + (size_t)snprintf(buf + name.n, 8, "_%d", k);
         p = (const uint8_t *)buf;
@@ -93,7 +93,7 @@ static void from_type(struct onnx_infer *in, struct ival *v, const struct onnx_t
         v->pub.reason = "no shape declared";
         return;
     }
-    const struct onnx_dx **d = infer_alloc(in, t->rank * sizeof *d + 1);
+    const struct onnx_dx **d = infer_alloc(in, t->rank * PTR_BYTES + 1);
     if (!d) {
         v->pub.reason = "memory cap";
         return;
@@ -186,7 +186,7 @@ static void apply_shape(struct onnx_infer *in, uint32_t graph, struct onnx_bytes
     const struct onnx_infer_shape *s;
     if (graph != 0 || !(s = nm_get(&in->shapes, name.p, name.n)) || s->rank > ONNX_INFER_MAX_RANK)
         return;
-    const struct onnx_dx **d = infer_alloc(in, s->rank * sizeof *d + 1);
+    const struct onnx_dx **d = infer_alloc(in, s->rank * PTR_BYTES + 1);
     if (!d)
         return;
     for (uint32_t k = 0; k < s->rank; k++) {
@@ -235,7 +235,7 @@ void infer_graph(struct onnx_infer *in, const struct onnx_graph *g,
     for (uint32_t i = 0; i < g->n_initializers; i++) {
         const struct onnx_tensor_data *t = &g->initializers[i];
         struct ival *v = infer_alloc(in, sizeof *v);
-        const struct onnx_dx **d = infer_alloc(in, (size_t)t->rank * sizeof *d + 1);
+        const struct onnx_dx **d = infer_alloc(in, (size_t)t->rank * PTR_BYTES + 1);
         if (!v || !d || t->rank > ONNX_INFER_MAX_RANK)
             continue;
         v->pub.source = ONNX_INFER_DECLARED;
@@ -247,7 +247,7 @@ void infer_graph(struct onnx_infer *in, const struct onnx_graph *g,
             ok &= (d[k] = t->dims[k] >= 0 ? onnx_dx_const(in->dx, t->dims[k]) : NULL) != NULL;
         v->pub.dims = d;
         if (ok && t->has_values && t->n_values <= ONNX_INFER_VALUES) {
-            const struct onnx_dx **vals = infer_alloc(in, t->n_values * sizeof *vals + 1);
+            const struct onnx_dx **vals = infer_alloc(in, t->n_values * PTR_BYTES + 1);
             if (vals) {
                 for (uint32_t k = 0; k < t->n_values; k++)
                     vals[k] = onnx_dx_const(in->dx, t->values[k]);
@@ -368,7 +368,7 @@ static bool check_node(struct nctx *c)
     if (node->n_outputs > c->op->max_out)
         return fail(c, "too many outputs");
     c->n_in = n_in;
-    c->inv = infer_alloc(c->in, (n_in + 1) * sizeof *c->inv);
+    c->inv = infer_alloc(c->in, (n_in + 1) * PTR_BYTES);
     if (!c->inv)
         return fail(c, "memory cap");
     for (uint32_t k = 0; k < n_in; k++) {
@@ -416,9 +416,17 @@ static void infer_node(struct onnx_infer *in, const struct onnx_graph *g, uint32
         struct ival *o = &c.out[k];
         if (ok && o->pub.rank >= 0) {
             o->pub.source = ONNX_INFER_INFERRED;
-            for (int32_t d = 0; d < o->pub.rank; d++)
+            for (int32_t d = 0; d < o->pub.rank; d++) {
+                int64_t v;
+                if (onnx_dx_is_const(o->pub.dims[d], &v) && v < 0) {
+                    /* a model whose shapes cannot be (pads past the input...) */
+                    ((const struct onnx_dx **)unconst(o->pub.dims))[d] = NULL;
+                    o->pub.reason = "a dim would be negative";
+                    in->contradictions++;
+                }
                 if (!o->pub.dims[d] && !o->pub.reason)
                     o->pub.reason = c.why ? c.why : "a dim depends on unknown dims or values";
+            }
         } else {
             o->pub.rank = -1;
             o->pub.dims = NULL;
@@ -426,8 +434,11 @@ static void infer_node(struct onnx_infer *in, const struct onnx_graph *g, uint32
             if (ok && !o->pub.reason && !o->pub.not_tensor)
                 o->pub.reason = c.why ? c.why : "no shape for this output";
         }
-        if (o->pub.reason && !o->pub.not_tensor)
-            node_reason(in, node, o, 1, o->pub.reason);
+        if (o->pub.reason && !o->pub.not_tensor) { /* "Op: why" */
+            const char *why = o->pub.reason;
+            o->pub.reason = NULL;
+            node_reason(in, node, o, 1, why);
+        }
     }
     if (!ok)
         node_reason(in, node, c.out, c.n_out, c.why ? c.why : "not inferred");
@@ -569,6 +580,11 @@ size_t onnx_infer_mismatch_count(const struct onnx_infer *in)
 const struct onnx_infer_mismatch *onnx_infer_mismatch_at(const struct onnx_infer *in, size_t i)
 {
     return i < in->n_mismatch ? &in->mismatch[i] : NULL;
+}
+
+size_t onnx_infer_contradictions(const struct onnx_infer *in)
+{
+    return in->contradictions + in->n_mismatch;
 }
 
 size_t onnx_infer_symbol_count(const struct onnx_infer *in)

@@ -86,8 +86,9 @@ struct onnx_infer_value {
     int32_t rank;      /* -1 when the rank is unknown */
     const struct onnx_dx *const *dims;
     /* Why the shape (or a dim of it) is not inferred: "Foo: no shape
-     * function (domain com.x)", "Reshape: the shape input's values are
-     * unknown"... NULL when the shape is fully inferred. */
+     * function (an operator of another domain)", "Reshape: the shape
+     * input's values are unknown"... NULL when inference gave every dim;
+     * kept when declared dims filled in what it could not give. */
     const char *reason;
 };
 
@@ -125,6 +126,12 @@ const struct onnx_infer_value *onnx_infer_lookup(const struct onnx_infer *result
 
 size_t onnx_infer_mismatch_count(const struct onnx_infer *result);
 const struct onnx_infer_mismatch *onnx_infer_mismatch_at(const struct onnx_infer *result, size_t i);
+
+/* How many times the model proved wrong at these dims: shapes that do
+ * not broadcast, concatenate or split, a negative dim, and the mismatches
+ * above. 0 for a model valid at its bindings; "binding later equals
+ * binding first" holds for the bindings at which this is 0. */
+size_t onnx_infer_contradictions(const struct onnx_infer *result);
 
 /* The symbols the results use that no binding gave a value (model dims,
  * then the new symbols of data-dependent dims), in order of first use. */

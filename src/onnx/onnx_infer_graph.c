@@ -61,7 +61,7 @@ static void copy_out(struct nctx *c, uint32_t k, const struct ival *v)
 bool fam_if(struct nctx *c)
 {
     const struct onnx_graph *gt = graph_attr(c, "then_branch"), *ge = graph_attr(c, "else_branch");
-    const struct ival *ot[256], *oe[256];
+    const struct ival *ot[256] = {NULL}, *oe[256] = {NULL};
     if (c->n_out > 256)
         return fail(c, "too many outputs");
     if (!gt || !ge || gt->n_outputs != c->n_out || ge->n_outputs != c->n_out)
@@ -146,10 +146,10 @@ static bool init_state(struct nctx *c, struct ival *s, const struct ival *v)
     s->pub.not_tensor = v->pub.not_tensor;
     if (v->pub.rank < 0)
         return true;
-    const struct onnx_dx **d = infer_alloc(c->in, (size_t)v->pub.rank * sizeof *d + 1);
+    const struct onnx_dx **d = infer_alloc(c->in, (size_t)v->pub.rank * PTR_BYTES + 1);
     if (!d)
         return fail(c, "memory cap");
-    memcpy(d, v->pub.dims, (size_t)v->pub.rank * sizeof *d);
+    memcpy(d, v->pub.dims, (size_t)v->pub.rank * PTR_BYTES);
     s->pub.rank = v->pub.rank;
     s->pub.dims = d;
     return true;
@@ -197,8 +197,8 @@ bool fam_loop(struct nctx *c)
         return fail(c, "the body's inputs and outputs do not match the node's");
     uint32_t k_scan = body->n_outputs - 1 - n;
     struct ival *state = infer_alloc(c->in, (n + 1) * sizeof *state);
-    const struct ival **args = infer_alloc(c->in, (n + 2) * sizeof *args);
-    const struct ival **outs = infer_alloc(c->in, (body->n_outputs + 1) * sizeof *outs);
+    const struct ival **args = infer_alloc(c->in, (n + 2) * PTR_BYTES);
+    const struct ival **outs = infer_alloc(c->in, (body->n_outputs + 1) * PTR_BYTES);
     if (!state || !args || !outs)
         return fail(c, "memory cap");
     for (uint32_t k = 0; k < n; k++)
@@ -238,8 +238,8 @@ bool fam_scan(struct nctx *c)
     attr_ints(c, "scan_input_axes", &in_axes, &n_in_axes);
     attr_ints(c, "scan_output_axes", &out_axes, &n_out_axes);
     struct ival *state = infer_alloc(c->in, (n + ms + 1) * sizeof *state);
-    const struct ival **args = infer_alloc(c->in, (n + ms + 1) * sizeof *args);
-    const struct ival **outs = infer_alloc(c->in, (body->n_outputs + 1) * sizeof *outs);
+    const struct ival **args = infer_alloc(c->in, (n + ms + 1) * PTR_BYTES);
+    const struct ival **outs = infer_alloc(c->in, (body->n_outputs + 1) * PTR_BYTES);
     if (!state || !args || !outs)
         return fail(c, "memory cap");
     const struct onnx_dx *len = NULL;
@@ -256,7 +256,7 @@ bool fam_scan(struct nctx *c)
                 len = d[ax];
             else if (len != d[ax])
                 len = d[ax] ? len : NULL;
-            memmove(d + ax, d + ax + 1, (size_t)(s->pub.rank - ax - 1) * sizeof *d);
+            memmove(d + ax, d + ax + 1, (size_t)(s->pub.rank - ax - 1) * PTR_BYTES);
             s->pub.rank--;
         } else {
             s->pub.rank = -1;

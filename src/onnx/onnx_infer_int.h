@@ -71,6 +71,7 @@ struct onnx_infer {
     size_t n_symbols, cap_symbols;
     struct namemap symbol_names; /* the symbols made so far */
     uint64_t work;               /* node visits left */
+    size_t contradictions;       /* invalid() calls */
 };
 
 /* A node being inferred. */
@@ -114,6 +115,13 @@ struct op_entry {
 extern const struct op_entry infer_ops[];
 extern const size_t infer_n_ops;
 
+/* The size of a pointer to a struct (a dim, an ival): every such pointer
+ * has the size of a void * (C11 6.2.5p28 makes them all alike; on every
+ * platform this builds for, void * too), and clang-tidy reads sizeof(T *)
+ * of a struct as a likely mistake. */
+#define PTR_BYTES sizeof(void *)
+_Static_assert(sizeof(const struct onnx_dx *) == sizeof(void *), "pointer sizes");
+
 /* ---- name maps (onnx_infer_util.c) ---- */
 uint32_t hash_bytes(const uint8_t *p, size_t n);
 struct nm_slot *nm_find(const struct namemap *m, const uint8_t *p, size_t n);
@@ -136,6 +144,9 @@ void merge_declared(struct onnx_infer *in, uint32_t graph, struct onnx_bytes nam
 /* ---- helpers (onnx_infer_util.c) ---- */
 void *infer_alloc(struct onnx_infer *in, size_t n);
 bool fail(struct nctx *c, const char *why);
+/* fail() for what proves the model wrong at these dims (shapes that do not
+ * broadcast, concatenate or split): counted in onnx_infer_contradictions. */
+bool invalid(struct nctx *c, const char *why);
 /* A const pointer kept in a name map's void * slot. */
 void *unconst(const void *p);
 /* A reason with one name in it: "input '%s' ..." (fmt has one %s). */

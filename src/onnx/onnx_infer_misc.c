@@ -49,7 +49,7 @@ bool fam_data_dependent(struct nctx *c)
             return set_out(c, 0, 1, &n);
         if (!x || !norm_axis(attr_i(c, "axis", 0), x->pub.rank, &ax))
             return fail(c, "the input's shape is unknown or axis out of range");
-        memcpy(d, x->pub.dims, (size_t)x->pub.rank * sizeof *d);
+        memcpy(d, x->pub.dims, (size_t)x->pub.rank * PTR_BYTES);
         d[ax] = n;
         return set_out(c, 0, x->pub.rank, d);
     case 2: /* Unique: Y, indices, inverse_indices, counts */
@@ -60,7 +60,7 @@ bool fam_data_dependent(struct nctx *c)
         if (attr(c, "axis")) {
             if (!norm_axis(attr_i(c, "axis", 0), x->pub.rank, &ax))
                 return fail(c, "axis out of range");
-            memcpy(d, x->pub.dims, (size_t)x->pub.rank * sizeof *d);
+            memcpy(d, x->pub.dims, (size_t)x->pub.rank * PTR_BYTES);
             d[ax] = n;
             if (!set_out(c, 0, x->pub.rank, d) || !set_out(c, 2, 1, &x->pub.dims[ax]))
                 return false;
@@ -272,7 +272,7 @@ bool fam_linalg(struct nctx *c)
         return fail(c, "the input's shape is unknown");
     int32_t r = x->pub.rank, ax;
     const struct onnx_dx *d[ONNX_INFER_MAX_RANK];
-    memcpy(d, x->pub.dims, (size_t)r * sizeof *d);
+    memcpy(d, x->pub.dims, (size_t)r * PTR_BYTES);
     if (c->op->arg == 0) {
         if (r < 2)
             return fail(c, "rank below 2");
@@ -404,7 +404,7 @@ bool fam_crop(struct nctx *c)
     const int64_t *ax;
     uint32_t na = 0;
     int32_t r = x->pub.rank, a;
-    memcpy(d, x->pub.dims, (size_t)r * sizeof *d);
+    memcpy(d, x->pub.dims, (size_t)r * PTR_BYTES);
     bool given = attr_ints(c, "axes", &ax, &na);
     if ((given && na != (uint32_t)n) || (!given && n != r))
         return fail(c, "the shape's length does not match the axes");

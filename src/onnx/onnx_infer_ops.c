@@ -234,27 +234,31 @@ static const struct onnx_dx *value_op(struct nctx *c, const struct onnx_dx *a,
 static void broadcast_values(struct nctx *c, const struct ival *const *v, uint32_t n,
                              const struct onnx_dx *const *dims, int32_t rank)
 {
-    int64_t total = 1, d[ONNX_INFER_MAX_RANK];
+    int64_t total = 1, d[ONNX_INFER_MAX_RANK] = {0};
     if (c->op->arg == V_NONE || c->op->arg == V_CMP_NONE || n > 3 ||
         (n < 2 && c->op->arg != V_MAX && c->op->arg != V_MIN))
         return;
     for (uint32_t i = 0; i < n; i++)
         if (v[i]->n_vals < 0)
             return;
+    if (rank > ONNX_INFER_MAX_RANK)
+        return;
     for (int32_t k = 0; k < rank; k++) {
-        if (!onnx_dx_is_const(dims[k], &d[k]) || d[k] < 0)
+        if (!onnx_dx_is_const(dims[k], &d[k]) || d[k] <= 0 || total > ONNX_INFER_VALUES / d[k])
             return;
         total *= d[k];
-        if (total > ONNX_INFER_VALUES)
-            return;
     }
+    for (uint32_t i = 0; i < n; i++) /* each input's dims known too */
+        for (int32_t j = 0; j < v[i]->pub.rank; j++)
+            if (!onnx_dx_is_const(v[i]->pub.dims[j], NULL))
+                return;
     const struct onnx_dx *out[ONNX_INFER_VALUES];
     for (int64_t e = 0; e < total; e++) {
         const struct onnx_dx *el[3] = {NULL, NULL, NULL};
         for (uint32_t i = 0; i < n; i++) {
             /* the element of input i that element e reads */
             int64_t rem = e, idx = 0, stride = 1;
-            for (int32_t k = rank - 1; k >= 0; k--) {
+            for (int32_t k = rank - 1; k >= 0 && d[k] > 0; k--) { /* (d[k] > 0 above) */
                 int64_t coord = rem % d[k];
                 rem /= d[k];
                 int32_t j = k - (rank - v[i]->pub.rank);
@@ -366,13 +370,12 @@ static bool fam_reduce(struct nctx *c)
     /* values: a whole 1-D value reduced by Sum, Prod, Max or Min */
     if (x->n_vals >= 1 && r == 1 && c->op->arg != R_ARG) {
         const struct onnx_dx *acc = x->vals[0];
-        const char *op = c->node->op_type.n == 9 ? (const char *)c->node->op_type.p : "";
-        int which = memcmp(op, "ReduceSum", 9) == 0   ? 1
-                    : memcmp(op, "ReduceMax", 9) == 0 ? 2
-                    : memcmp(op, "ReduceMin", 9) == 0 ? 3
-                                                      : 0;
-        if (c->node->op_type.n == 10 && memcmp(c->node->op_type.p, "ReduceProd", 10) == 0)
-            which = 4;
+        const char *op = c->op->name; /* the table's, NUL-terminated */
+        int which = strcmp(op, "ReduceSum") == 0    ? 1
+                    : strcmp(op, "ReduceMax") == 0  ? 2
+                    : strcmp(op, "ReduceMin") == 0  ? 3
+                    : strcmp(op, "ReduceProd") == 0 ? 4
+                                                    : 0;
         for (int32_t k = 1; k < x->n_vals && which; k++)
             acc = which == 1   ? onnx_dx_add(c->in->dx, acc, x->vals[k])
                   : which == 2 ? onnx_dx_max(c->in->dx, acc, x->vals[k])
@@ -406,18 +409,22 @@ static const struct onnx_dx *pool_dim(struct nctx *c, const struct onnx_dx *in, 
                                       bool ceil_mode)
 {
     struct onnx_dx_ctx *dx = c->in->dx;
+    int64_t v;
     if (!in || k < 1 || s < 1 || d < 1 || k > INT32_MAX || d > INT32_MAX)
         return NULL;
-    if (mode == 1) /* SAME_UPPER, SAME_LOWER */
+    if (onnx_dx_is_const(in, &v) && v == 0)
+        return NULL; /* an empty spatial dim: runtimes and onnx disagree */
+    if (mode == 1)   /* SAME_UPPER, SAME_LOWER */
         return onnx_dx_ceildiv(dx, in, K(c, s));
     if (mode == 2) /* VALID */
         pb = pe = 0;
     const struct onnx_dx *eff =
         onnx_dx_sub(dx, onnx_dx_add(dx, in, K(c, pb + pe)), K(c, (k - 1) * d + 1));
+    if (onnx_dx_is_const(eff, &v) && v < 0)
+        return NULL; /* a kernel past the padded input: runtimes refuse it */
     const struct onnx_dx *q =
         ceil_mode ? onnx_dx_ceildiv(dx, eff, K(c, s)) : onnx_dx_floordiv(dx, eff, K(c, s));
     const struct onnx_dx *r = onnx_dx_add(dx, q, K(c, 1));
-    int64_t v;
     if (onnx_dx_is_const(r, &v) && v < 0)
         return NULL;
     return r;
@@ -458,7 +465,10 @@ static bool conv_transpose(struct nctx *c, const struct ival *x, const struct iv
             return fail(c, "a stride, dilation or kernel is out of range");
         const struct onnx_dx *in = x->pub.dims[2 + i];
         if (auto_pad_mode(c) == 1) {
-            d[2 + i] = onnx_dx_mul(dx, in, K(c, st));
+            /* the spec's in*stride; onnx.shape_inference clamps the total
+             * pad (k_eff - stride) at 0 and so differs when k_eff < stride:
+             * there, not inferred */
+            d[2 + i] = (ks[i] - 1) * di + 1 >= st ? onnx_dx_mul(dx, in, K(c, st)) : NULL;
             continue;
         }
         /* s*(in-1) + output_padding + ((k-1)*d+1) - pads */

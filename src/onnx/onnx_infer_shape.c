@@ -183,7 +183,7 @@ bool fam_squeeze(struct nctx *c)
             if (!given && !one && !(x->pub.dims[k] && onnx_dx_is_const(x->pub.dims[k], &v)))
                 return fail(c, "which dims are 1 is unknown");
             if (given && mark[k] && x->pub.dims[k] && !one && onnx_dx_is_const(x->pub.dims[k], &v))
-                return fail(c, "a squeezed dim is not 1");
+                return invalid(c, "a squeezed dim is not 1");
             if (given ? !mark[k] : !one)
                 d[m++] = x->pub.dims[k];
         }
@@ -255,11 +255,11 @@ bool fam_concat(struct nctx *c)
             } else if (!d[k] || (e && onnx_dx_is_const(e, &a) && !onnx_dx_is_const(d[k], &b))) {
                 d[k] = e; /* a constant settles a symbol (they must be equal) */
             } else if (e && onnx_dx_is_const(e, &a) && onnx_dx_is_const(d[k], &b) && a != b) {
-                return fail(c, "the inputs' dims differ");
+                return invalid(c, "the inputs' dims differ");
             }
         }
         if (values && v->n_vals >= 0 && nv + v->n_vals <= ONNX_INFER_VALUES) {
-            memcpy(vals + nv, v->vals, (size_t)v->n_vals * sizeof *vals);
+            memcpy(vals + nv, v->vals, (size_t)v->n_vals * PTR_BYTES);
             nv += v->n_vals;
         } else {
             values = false;
@@ -302,7 +302,7 @@ bool fam_split(struct nctx *c)
     if (given && n && n != n_out)
         return fail(c, "split's length is not the output count");
     const struct onnx_dx *d[ONNX_INFER_MAX_RANK];
-    memcpy(d, x->pub.dims, (size_t)r * sizeof *d);
+    memcpy(d, x->pub.dims, (size_t)r * PTR_BYTES);
     int64_t parts = attr_i(c, "num_outputs", 0);
     const struct onnx_dx *chunk = NULL;
     if (!given && c->opset >= 18 && parts > 0) {
@@ -312,7 +312,7 @@ bool fam_split(struct nctx *c)
     } else if (!given) {
         int64_t dv;
         if (onnx_dx_is_const(dim, &dv) && dv % n_out)
-            return fail(c, "the dim does not split evenly");
+            return invalid(c, "the dim does not split evenly");
         chunk = onnx_dx_floordiv(DX(c), dim, K(c, n_out));
     }
     for (uint32_t k = 0; k < n_out; k++) {
@@ -324,7 +324,7 @@ bool fam_split(struct nctx *c)
             d[ax] = onnx_dx_sub(DX(c), dim, onnx_dx_mul(DX(c), chunk, K(c, (int64_t)n_out - 1)));
         int64_t v;
         if (d[ax] && onnx_dx_is_const(d[ax], &v) && v < 0)
-            return fail(c, "a part is negative");
+            return invalid(c, "a part is negative");
         if (!set_out(c, k, r, d))
             return false;
     }
@@ -377,8 +377,8 @@ static bool slice_params(struct nctx *c, int32_t r, const struct onnx_dx **st,
         if (!in_vals(c, 1, &sv, &ns) || !in_vals(c, 2, &ev, &ne) || ns != ne ||
             ns > ONNX_INFER_MAX_RANK)
             return fail(c, "the starts' or ends' values are unknown");
-        memcpy(st, sv, (size_t)ns * sizeof *st);
-        memcpy(en, ev, (size_t)ns * sizeof *en);
+        memcpy(st, sv, (size_t)ns * PTR_BYTES);
+        memcpy(en, ev, (size_t)ns * PTR_BYTES);
         if (IN(c, 3) && !const_ints(c, 3, axes, ONNX_INFER_MAX_RANK, &na))
             return fail(c, "the axes' values are unknown");
         if (IN(c, 4) && !const_ints(c, 4, steps, ONNX_INFER_MAX_RANK, &nst))
@@ -403,13 +403,13 @@ bool fam_slice(struct nctx *c)
     if (!x)
         return fail(c, "the input's shape is unknown");
     int32_t r = x->pub.rank, n = 0;
-    const struct onnx_dx *st[ONNX_INFER_MAX_RANK], *en[ONNX_INFER_MAX_RANK];
-    int64_t axes[ONNX_INFER_MAX_RANK], steps[ONNX_INFER_MAX_RANK];
+    const struct onnx_dx *st[ONNX_INFER_MAX_RANK] = {NULL}, *en[ONNX_INFER_MAX_RANK] = {NULL};
+    int64_t axes[ONNX_INFER_MAX_RANK] = {0}, steps[ONNX_INFER_MAX_RANK] = {0};
     if (!slice_params(c, r, st, en, axes, steps, &n))
         return false;
     const struct onnx_dx *d[ONNX_INFER_MAX_RANK], *start0 = NULL;
     bool seen[ONNX_INFER_MAX_RANK] = {false};
-    memcpy(d, x->pub.dims, (size_t)r * sizeof *d);
+    memcpy(d, x->pub.dims, (size_t)r * PTR_BYTES);
     for (int32_t k = 0; k < n; k++) {
         int32_t ax;
         if (!norm_axis(axes[k], r, &ax) || seen[ax])
@@ -470,7 +470,7 @@ bool fam_pad(struct nctx *c)
     if (!x)
         return fail(c, "the input's shape is unknown");
     int32_t r = x->pub.rank, n;
-    const struct onnx_dx *pv[2 * ONNX_INFER_MAX_RANK];
+    const struct onnx_dx *pv[2 * ONNX_INFER_MAX_RANK] = {NULL};
     const struct onnx_dx *const *v = pv;
     int64_t axes[ONNX_INFER_MAX_RANK];
     uint32_t na = 0;
@@ -495,7 +495,7 @@ bool fam_pad(struct nctx *c)
     if (n != 2 * (int32_t)na)
         return fail(c, "pads' length does not match");
     const struct onnx_dx *d[ONNX_INFER_MAX_RANK];
-    memcpy(d, x->pub.dims, (size_t)r * sizeof *d);
+    memcpy(d, x->pub.dims, (size_t)r * PTR_BYTES);
     for (uint32_t k = 0; k < na; k++) {
         int32_t ax;
         if (!norm_axis(axes[k], r, &ax))
@@ -503,7 +503,7 @@ bool fam_pad(struct nctx *c)
         d[ax] = onnx_dx_add(DX(c), onnx_dx_add(DX(c), d[ax], v[k]), v[k + na]);
         int64_t e;
         if (d[ax] && onnx_dx_is_const(d[ax], &e) && e < 0)
-            return fail(c, "the pads make a dim negative");
+            return invalid(c, "the pads make a dim negative");
         if (d[ax] && !onnx_dx_is_const(d[ax], &e) && !onnx_dx_nonneg(d[ax]))
             d[ax] = NULL; /* a negative pad on a symbol: its sign is unknown */
     }
@@ -575,8 +575,9 @@ bool fam_const_of_shape(struct nctx *c)
         return false;
     int64_t total = 1, dv;
     for (int32_t k = 0; k < n; k++) {
-        if (!onnx_dx_is_const(d[k], &dv) || (total *= dv) > ONNX_INFER_VALUES)
+        if (!onnx_dx_is_const(d[k], &dv) || dv < 0 || (dv && total > ONNX_INFER_VALUES / dv))
             return true;
+        total *= dv;
     }
     if (t && t->has_values && t->n_values == 1) {
         const struct onnx_dx *v[ONNX_INFER_VALUES];
@@ -669,8 +670,8 @@ bool fam_space_depth(struct nctx *c)
  * below 2^(53-bits of m). */
 static const struct onnx_dx *scaled(struct nctx *c, const struct onnx_dx *d, float s)
 {
-    double v = (double)s;
-    for (int k = 0; k <= 16; k++, v *= 2) {
+    for (int k = 0; k <= 16; k++) {
+        double v = (double)s * (double)((int64_t)1 << k); /* exact: a power of two */
         if (v >= 0 && v < 65536 && v == (double)(int64_t)v)
             return onnx_dx_floordiv(DX(c), onnx_dx_mul(DX(c), d, K(c, (int64_t)v)),
                                     K(c, (int64_t)1 << k));
@@ -685,7 +686,7 @@ bool fam_resize(struct nctx *c)
         return fail(c, "the input's shape is unknown");
     int32_t r = x->pub.rank;
     const struct onnx_dx *d[ONNX_INFER_MAX_RANK];
-    memcpy(d, x->pub.dims, (size_t)r * sizeof *d);
+    memcpy(d, x->pub.dims, (size_t)r * PTR_BYTES);
     if (c->op->arg == 1 && c->opset < 9) { /* Upsample's scales attribute */
         const struct onnx_attr *a = attr(c, "scales");
         if (!a || a->n_floats != (uint32_t)r)
@@ -818,7 +819,7 @@ bool fam_topk(struct nctx *c)
     else if (in_vals(c, 1, &v, &n) && n == 1)
         k = as_dim(v[0]);
     const struct onnx_dx *d[ONNX_INFER_MAX_RANK];
-    memcpy(d, x->pub.dims, (size_t)x->pub.rank * sizeof *d);
+    memcpy(d, x->pub.dims, (size_t)x->pub.rank * PTR_BYTES);
     d[ax] = k;
     if (!k)
         c->why = "K is unknown";

@@ -123,6 +123,12 @@ bool fail(struct nctx *c, const char *why)
     return false;
 }
 
+bool invalid(struct nctx *c, const char *why)
+{
+    c->in->contradictions++;
+    return fail(c, why);
+}
+
 bool fail_name(struct nctx *c, const char *fmt, struct onnx_bytes name)
 {
     const char *at = strstr(fmt, "%s");
@@ -133,7 +139,7 @@ bool fail_name(struct nctx *c, const char *fmt, struct onnx_bytes name)
         return fail(c, "memory cap");
     memcpy(s, fmt, pre);
     for (size_t i = 0; i < nn; i++) /* any byte but NUL, which would cut the text */
-        s[pre + i] = name.p[i] ? (char)name.p[i] : '?';
+        s[pre + i] = (char)(name.p[i] ? name.p[i] : '?');
     if (at)
         memcpy(s + pre + nn, at + 2, post);
     s[pre + nn + post] = '\0';
@@ -162,7 +168,7 @@ bool set_out(struct nctx *c, uint32_t i, int32_t rank, const struct onnx_dx *con
         return true;
     if (rank < 0 || rank > ONNX_INFER_MAX_RANK)
         return fail(c, "the output's rank is out of range");
-    const struct onnx_dx **d = infer_alloc(c->in, (size_t)rank * sizeof *d + 1);
+    const struct onnx_dx **d = infer_alloc(c->in, (size_t)rank * PTR_BYTES + 1);
     if (!d)
         return fail(c, "memory cap");
     for (int32_t k = 0; k < rank; k++)
@@ -176,7 +182,7 @@ bool set_vals(struct nctx *c, uint32_t i, int32_t n, const struct onnx_dx *const
 {
     if (i >= c->n_out || n < 0 || n > ONNX_INFER_VALUES)
         return true;
-    const struct onnx_dx **v = infer_alloc(c->in, (size_t)n * sizeof *v + 1);
+    const struct onnx_dx **v = infer_alloc(c->in, (size_t)n * PTR_BYTES + 1);
     if (!v)
         return true; /* values are a bonus: their absence is no failure */
     bool any = false;
@@ -301,7 +307,7 @@ bool broadcast(struct nctx *c, const struct ival *const *v, uint32_t n, const st
             }
             bool ec = onnx_dx_is_const(e, &ev), dc = onnx_dx_is_const(d, &dv);
             if (ec && dc)
-                return fail(c, "the inputs' shapes do not broadcast");
+                return invalid(c, "the inputs' shapes do not broadcast");
             /* a symbol against a constant c != 1 must be c (or 1) */
             if (ec)
                 d = e;
