@@ -1,0 +1,596 @@
+/* plan.c - one buffer for tensors that live over steps: an offset for each
+ * so that two tensors alive at a common step never share a byte, and the
+ * buffer (the arena) small. The problem is dynamic storage allocation
+ * (NP-hard); the planner is greedy by size with best fit (Pisarchyk & Lee,
+ * "Efficient Memory Management for Deep Neural Net Inference", 2020), then
+ * other orders, an iterated move of the tensor on top and, for a few
+ * tensors, an exhaustive search, within a work budget, keeping the best.
+ *
+ * Work is counted in overlap visits: a placed tensor looked at while placing
+ * another. Tensors are kept sorted by first step with a tree of the largest
+ * last step of each block of BLOCK of them, so placing a tensor visits
+ * little more than the tensors alive beside it. All memory is the caller's
+ * workspace; every offset is checked against 2^64 - 1. */
+#include "internal.h"
+
+#include <string.h>
+
+#define BLOCK          16u
+#define DEFAULT_BUDGET ((uint64_t)1 << 32)
+#define SEARCH_MAX     9u  /* the exhaustive search: at most this many tensors */
+#define BUMP_ROUNDS    256 /* moves of the tensor on top, at most */
+
+struct ws {
+    const struct dmlt_plan_tensor *t;
+    size_t n;
+    uint64_t align;
+    uint32_t *order, *best_order, *pos, *byfirst, *tmp, *list, *list2;
+    uint64_t *trial, *key, *key2;
+    uint64_t *tree; /* tree[leaves + b]: the largest last step in block b of byfirst */
+    size_t leaves;
+    uint64_t work, budget;
+    uint64_t best_arena, target;
+};
+
+/* ---- sorting: a stable merge sort of indices by (key, key2, index) -------- */
+
+static bool before(const uint64_t *key, const uint64_t *key2, uint32_t x, uint32_t y)
+{
+    if (key[x] != key[y])
+        return key[x] < key[y];
+    if (key2 != NULL && key2[x] != key2[y])
+        return key2[x] < key2[y];
+    return x < y;
+}
+
+static void merge(const uint32_t *src, uint32_t *dst, size_t lo, size_t mid, size_t hi,
+                  const uint64_t *key, const uint64_t *key2)
+{
+    size_t i = lo, j = mid, o = lo;
+    while (i < mid && j < hi)
+        dst[o++] = before(key, key2, src[j], src[i]) ? src[j++] : src[i++];
+    while (i < mid)
+        dst[o++] = src[i++];
+    while (j < hi)
+        dst[o++] = src[j++];
+}
+
+/* a[0..m) sorted, tmp[0..m) scratch. */
+static void sort_by(uint32_t *a, uint32_t *tmp, size_t m, const uint64_t *key, const uint64_t *key2)
+{
+    for (size_t s = 0; s < m; s += BLOCK) {
+        size_t e = s + BLOCK < m ? s + BLOCK : m;
+        for (size_t i = s + 1; i < e; i++) {
+            uint32_t v = a[i];
+            size_t j = i;
+            while (j > s && before(key, key2, v, a[j - 1])) {
+                a[j] = a[j - 1];
+                j--;
+            }
+            a[j] = v;
+        }
+    }
+    uint32_t *src = a, *dst = tmp;
+    for (size_t w = BLOCK; w < m; w *= 2) {
+        for (size_t lo = 0; lo < m; lo += 2 * w) {
+            size_t mid = lo + w < m ? lo + w : m, hi = lo + 2 * w < m ? lo + 2 * w : m;
+            merge(src, dst, lo, mid, hi, key, key2);
+        }
+        uint32_t *x = src;
+        src = dst;
+        dst = x;
+    }
+    if (src != a)
+        memcpy(a, src, m * sizeof *a);
+}
+
+/* ---- the workspace ------------------------------------------------------- */
+
+static size_t leaves_for(size_t n)
+{
+    size_t blocks = n / BLOCK + 1, leaves = 1;
+    while (leaves < blocks)
+        leaves *= 2;
+    return leaves;
+}
+
+enum dmlt_status dmlt_plan_workspace_size(size_t count, size_t *bytes)
+{
+    if (bytes == NULL)
+        return DMLT_E_INVALID;
+    if (count > (size_t)UINT32_MAX - 1u)
+        return DMLT_E_RANGE;
+    /* 7 uint32_t and 3 uint64_t a tensor, the tree, and 8 to align it. */
+    const size_t per = 7 * sizeof(uint32_t) + 3 * sizeof(uint64_t);
+    const size_t leaves = leaves_for(count);
+    if (count > (SIZE_MAX - 64) / per || leaves > (SIZE_MAX - 64 - count * per) / 16)
+        return DMLT_E_RANGE;
+    *bytes = count * per + 2 * leaves * sizeof(uint64_t) + 8;
+    return DMLT_OK;
+}
+
+static void ws_carve(struct ws *w, void *workspace)
+{
+    uintptr_t p = (uintptr_t)workspace;
+    p = (p + 7u) & ~(uintptr_t)7u;
+    uint64_t *u64 = (uint64_t *)p;
+    const size_t n = w->n;
+    w->trial = u64;
+    w->key = u64 + n;
+    w->key2 = u64 + 2 * n;
+    w->tree = u64 + 3 * n;
+    uint32_t *u32 = (uint32_t *)(w->tree + 2 * w->leaves);
+    uint32_t **arrays[] = {&w->order, &w->best_order, &w->pos,  &w->byfirst,
+                           &w->tmp,   &w->list,       &w->list2};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+        *arrays[i] = u32 + i * n;
+}
+
+/* round_up(v, align) into *out; false past 2^64 - 1. */
+static bool round_up(uint64_t v, uint64_t align, uint64_t *out)
+{
+    uint64_t r = v & (align - 1);
+    if (r == 0) {
+        *out = v;
+        return true;
+    }
+    if (v > UINT64_MAX - (align - r))
+        return false;
+    *out = v + (align - r);
+    return true;
+}
+
+/* byfirst: the tensors by first step; the tree of each block's largest
+ * last step above it. */
+static void build_index(struct ws *w)
+{
+    for (size_t i = 0; i < w->n; i++) {
+        w->byfirst[i] = (uint32_t)i;
+        w->key[i] = w->t[i].first;
+    }
+    sort_by(w->byfirst, w->tmp, w->n, w->key, NULL);
+    memset(w->tree, 0, 2 * w->leaves * sizeof *w->tree);
+    for (size_t p = 0; p < w->n; p++) {
+        uint64_t *leaf = &w->tree[w->leaves + p / BLOCK];
+        if (w->t[w->byfirst[p]].last > *leaf)
+            *leaf = w->t[w->byfirst[p]].last;
+    }
+    for (size_t v = w->leaves - 1; v >= 1; v--)
+        w->tree[v] = w->tree[2 * v] > w->tree[2 * v + 1] ? w->tree[2 * v] : w->tree[2 * v + 1];
+}
+
+/* ---- lower bounds -------------------------------------------------------- */
+
+struct bounds {
+    wu128 live_max, aligned_max;
+    uint64_t peak_step;
+};
+
+/* The largest sum of live sizes over the steps (and the first step that
+ * has it), and the aligned bound: the sum of live sizes rounded up to the
+ * alignment less the largest rounding of any tensor (see dmltensor.h). */
+static void lower_bounds(struct ws *w, struct bounds *b)
+{
+    const struct dmlt_plan_tensor *t = w->t;
+    uint32_t *bylast = w->list;
+    uint64_t max_slack = 0;
+    for (size_t i = 0; i < w->n; i++) {
+        bylast[i] = (uint32_t)i;
+        w->key[i] = t[i].last;
+        uint64_t r = t[i].size_bytes & (w->align - 1);
+        if (r != 0 && w->align - r > max_slack)
+            max_slack = w->align - r;
+    }
+    sort_by(bylast, w->tmp, w->n, w->key, NULL);
+    wu128 live = w_u64(0), rounded = w_u64(0);
+    b->live_max = b->aligned_max = w_u64(0);
+    b->peak_step = 0;
+    size_t j = 0;
+    for (size_t p = 0; p < w->n; p++) {
+        const struct dmlt_plan_tensor *x = &t[w->byfirst[p]];
+        const uint64_t step = x->first;
+        for (; j < w->n && t[bylast[j]].last < step; j++) {
+            const struct dmlt_plan_tensor *y = &t[bylast[j]];
+            live = w_sub(live, w_u64(y->size_bytes));
+            rounded = w_sub(rounded, w_u64(y->size_bytes));
+            uint64_t r = y->size_bytes & (w->align - 1);
+            if (r != 0)
+                rounded = w_sub(rounded, w_u64(w->align - r));
+        }
+        live = w_add64(live, x->size_bytes);
+        rounded = w_add64(rounded, x->size_bytes);
+        uint64_t r = x->size_bytes & (w->align - 1);
+        if (r != 0)
+            rounded = w_add64(rounded, w->align - r);
+        if (p + 1 < w->n && t[w->byfirst[p + 1]].first == step)
+            continue; /* the step is not complete yet */
+        if (w_lt(b->live_max, live)) {
+            b->live_max = live;
+            b->peak_step = step;
+        }
+        if (w_lt(w_u64(max_slack), rounded)) {
+            wu128 a = w_sub(rounded, w_u64(max_slack));
+            if (w_lt(b->aligned_max, a))
+                b->aligned_max = a;
+        }
+    }
+    if (w_lt(b->aligned_max, b->live_max))
+        b->aligned_max = b->live_max;
+}
+
+/* ---- greedy placement ---------------------------------------------------- */
+
+/* Adds to list[*m] the tensors of blocks [lo, hi) of node v, placed before
+ * position k, of nonzero size, alive at some step of [a, b]; positions in
+ * byfirst at or past pend have first > b. */
+static void collect(struct ws *w, size_t v, size_t lo, size_t hi, size_t qhi, size_t pend,
+                    uint64_t a, uint32_t k, size_t *m)
+{
+    if (lo >= qhi || w->tree[v] < a)
+        return;
+    if (v >= w->leaves) {
+        const size_t b = v - w->leaves;
+        const size_t end = (b + 1) * BLOCK < pend ? (b + 1) * BLOCK : pend;
+        for (size_t p = b * BLOCK; p < end; p++) {
+            const uint32_t j = w->byfirst[p];
+            w->work++;
+            if (w->pos[j] < k && w->t[j].last >= a && w->t[j].size_bytes != 0)
+                w->list[(*m)++] = j;
+        }
+        return;
+    }
+    const size_t mid = lo + (hi - lo) / 2;
+    collect(w, 2 * v, lo, mid, qhi, pend, a, k, m);
+    collect(w, 2 * v + 1, mid, hi, qhi, pend, a, k, m);
+}
+
+/* The placed tensors alive beside tensor i (placed before position k), by
+ * offset, in list[0..m). */
+static size_t neighbours(struct ws *w, uint32_t i, uint32_t k)
+{
+    const uint64_t a = w->t[i].first, b = w->t[i].last;
+    /* pend: the first position in byfirst whose first step is past b. */
+    size_t lo = 0, hi = w->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (w->t[w->byfirst[mid]].first <= b)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t m = 0;
+    collect(w, 1, 0, w->leaves, (lo + BLOCK - 1) / BLOCK, lo, a, k, &m);
+    sort_by(w->list, w->list2, m, w->trial, NULL);
+    w->work += m;
+    return m;
+}
+
+/* The offset for tensor i among list[0..m) (by offset): the start of the
+ * smallest gap that holds it (best fit) or of the lowest (first fit), else
+ * past them all. False past 2^64 - 1. */
+static bool fit(const struct ws *w, uint32_t i, size_t m, bool first_fit, uint64_t *out)
+{
+    const uint64_t size = w->t[i].size_bytes;
+    uint64_t prev_end = 0, best = 0, best_gap = UINT64_MAX;
+    bool found = false;
+    for (size_t q = 0; q < m; q++) {
+        const uint32_t j = w->list[q];
+        uint64_t start;
+        if (!round_up(prev_end, w->align, &start))
+            return false;
+        if (w->trial[j] >= start && w->trial[j] - start >= size) {
+            const uint64_t gap = w->trial[j] - start - size;
+            if (gap < best_gap) {
+                best_gap = gap;
+                best = start;
+                found = true;
+            }
+            if (first_fit || gap == 0)
+                break;
+        }
+        const uint64_t end = w->trial[j] + w->t[j].size_bytes; /* checked when placed */
+        if (end > prev_end)
+            prev_end = end;
+    }
+    if (!found && !round_up(prev_end, w->align, &best))
+        return false;
+    if (best > UINT64_MAX - size)
+        return false;
+    *out = best;
+    return true;
+}
+
+/* Places the tensors in w->order into w->trial; *arena their top. False when
+ * the work budget runs out, an offset passes 2^64 - 1, or the arena reaches
+ * `stop` (no better than a plan already kept). */
+static bool run(struct ws *w, bool first_fit, uint64_t stop, uint64_t *arena)
+{
+    for (size_t k = 0; k < w->n; k++)
+        w->pos[w->order[k]] = (uint32_t)k;
+    uint64_t top = 0;
+    for (size_t k = 0; k < w->n; k++) {
+        const uint32_t i = w->order[k];
+        w->trial[i] = 0;
+        if (w->t[i].size_bytes == 0)
+            continue;
+        const size_t m = neighbours(w, i, (uint32_t)k);
+        if (w->work > w->budget || !fit(w, i, m, first_fit, &w->trial[i]))
+            return false;
+        if (w->trial[i] + w->t[i].size_bytes > top)
+            top = w->trial[i] + w->t[i].size_bytes;
+        if (stop != UINT64_MAX && top >= stop)
+            return false;
+    }
+    *arena = top;
+    return true;
+}
+
+/* Keeps the trial when it is smaller than the best so far. */
+static bool keep(struct ws *w, uint64_t arena, uint64_t offsets[], enum dmlt_plan_strategy s,
+                 struct dmlt_plan_result *r)
+{
+    if (arena >= w->best_arena)
+        return false;
+    w->best_arena = arena;
+    memcpy(offsets, w->trial, w->n * sizeof *offsets);
+    memcpy(w->best_order, w->order, w->n * sizeof *w->order);
+    r->strategy = s;
+    return true;
+}
+
+/* The order of strategy s in w->order. */
+static void order_for(struct ws *w, enum dmlt_plan_strategy s)
+{
+    for (size_t i = 0; i < w->n; i++) {
+        const struct dmlt_plan_tensor *x = &w->t[i];
+        const uint64_t life = x->last - x->first;
+        w->order[i] = (uint32_t)i;
+        w->key2[i] = UINT64_MAX - x->size_bytes;
+        if (s == DMLT_PLAN_GREEDY_LIFETIME) {
+            w->key[i] = UINT64_MAX - life;
+        } else if (s == DMLT_PLAN_GREEDY_AREA) {
+            wu128 area = w_mul64(x->size_bytes, life);
+            area = w_add64(area, x->size_bytes); /* size x (life + 1) < 2^128 */
+            w->key[i] = w_fits_u64(area) ? UINT64_MAX - w_low(area) : 0;
+        } else {
+            w->key[i] = UINT64_MAX - x->size_bytes;
+        }
+    }
+    sort_by(w->order, w->tmp, w->n, w->key, s == DMLT_PLAN_GREEDY_SIZE ? NULL : w->key2);
+}
+
+/* ---- improvement --------------------------------------------------------- */
+
+/* From the best order: the last-placed tensor that reaches the top moves to
+ * the front, and the order is placed again; repeated from the new order,
+ * keeping any better plan. */
+static void bump(struct ws *w, uint64_t offsets[], struct dmlt_plan_result *r)
+{
+    memcpy(w->order, w->best_order, w->n * sizeof *w->order);
+    memcpy(w->trial, offsets, w->n * sizeof *w->trial);
+    uint64_t arena = w->best_arena;
+    for (int round = 0; round < BUMP_ROUNDS && w->best_arena > w->target; round++) {
+        size_t at = 0;
+        for (size_t k = 0; k < w->n; k++) {
+            const uint32_t i = w->order[k];
+            if (w->t[i].size_bytes != 0 && w->trial[i] + w->t[i].size_bytes == arena)
+                at = k;
+        }
+        if (at == 0)
+            return; /* the first tensor is on top: moving it changes nothing */
+        const uint32_t moved = w->order[at];
+        memmove(w->order + 1, w->order, at * sizeof *w->order);
+        w->order[0] = moved;
+        if (!run(w, false, UINT64_MAX, &arena))
+            return;
+        keep(w, arena, offsets, DMLT_PLAN_BUMPED, r);
+    }
+}
+
+/* The exhaustive search over orders, each tensor at the lowest offset that
+ * fits: some order gives an optimal plan (place an optimal plan's tensors
+ * by increasing offset: each lands at or below its optimal offset). */
+struct search {
+    struct ws *w;
+    uint32_t ids[SEARCH_MAX];
+    uint64_t off[SEARCH_MAX];
+    bool used[SEARCH_MAX];
+    uint32_t placed[SEARCH_MAX];
+    unsigned n;
+    bool found;
+};
+
+static uint64_t lowest_fit(struct search *s, unsigned depth, uint32_t c, bool *ok)
+{
+    const struct dmlt_plan_tensor *t = s->w->t, *x = &t[s->ids[c]];
+    uint32_t near[SEARCH_MAX];
+    unsigned m = 0;
+    for (unsigned q = 0; q < depth; q++) {
+        const struct dmlt_plan_tensor *y = &t[s->ids[s->placed[q]]];
+        if (y->first <= x->last && x->first <= y->last) {
+            unsigned p = m++;
+            while (p > 0 && s->off[near[p - 1]] > s->off[s->placed[q]]) {
+                near[p] = near[p - 1];
+                p--;
+            }
+            near[p] = s->placed[q];
+        }
+    }
+    s->w->work += m + 1;
+    uint64_t start = 0, prev_end = 0;
+    for (unsigned q = 0; q <= m; q++) {
+        *ok = round_up(prev_end, s->w->align, &start) && start <= UINT64_MAX - x->size_bytes;
+        if (!*ok || q == m || s->off[near[q]] >= start + x->size_bytes)
+            return start;
+        const uint64_t end = s->off[near[q]] + t[s->ids[near[q]]].size_bytes;
+        if (end > prev_end)
+            prev_end = end;
+    }
+    return start;
+}
+
+static void search(struct search *s, unsigned depth, uint64_t top, uint64_t offsets[])
+{
+    struct ws *w = s->w;
+    if (w->work > w->budget || w->best_arena <= w->target)
+        return;
+    if (depth == s->n) {
+        w->best_arena = top;
+        for (unsigned q = 0; q < s->n; q++)
+            offsets[s->ids[q]] = s->off[q];
+        s->found = true;
+        return;
+    }
+    for (uint32_t c = 0; c < s->n; c++) {
+        if (s->used[c])
+            continue;
+        bool ok;
+        const uint64_t o = lowest_fit(s, depth, c, &ok);
+        const uint64_t end = o + w->t[s->ids[c]].size_bytes;
+        if (!ok || end >= w->best_arena)
+            continue;
+        s->used[c] = true;
+        s->off[c] = o;
+        s->placed[depth] = c;
+        search(s, depth + 1, end > top ? end : top, offsets);
+        s->used[c] = false;
+    }
+}
+
+static void improve(struct ws *w, uint64_t offsets[], struct dmlt_plan_result *r)
+{
+    static const enum dmlt_plan_strategy orders[] = {
+        DMLT_PLAN_GREEDY_FIRST_FIT, DMLT_PLAN_GREEDY_LIFETIME, DMLT_PLAN_GREEDY_AREA};
+    for (size_t q = 0; q < sizeof orders / sizeof orders[0] && w->best_arena > w->target; q++) {
+        uint64_t arena;
+        order_for(w, orders[q] == DMLT_PLAN_GREEDY_FIRST_FIT ? DMLT_PLAN_GREEDY_SIZE : orders[q]);
+        if (run(w, orders[q] == DMLT_PLAN_GREEDY_FIRST_FIT, w->best_arena, &arena))
+            keep(w, arena, offsets, orders[q], r);
+    }
+    if (w->best_arena > w->target)
+        bump(w, offsets, r);
+    struct search s = {.w = w};
+    for (size_t i = 0; i < w->n; i++) {
+        if (w->t[i].size_bytes == 0)
+            continue;
+        if (s.n == SEARCH_MAX)
+            return;
+        s.ids[s.n++] = (uint32_t)i;
+    }
+    if (w->best_arena > w->target) {
+        search(&s, 0, 0, offsets);
+        if (s.found)
+            r->strategy = DMLT_PLAN_SEARCH;
+    }
+}
+
+/* ---- the call ------------------------------------------------------------ */
+
+static enum dmlt_status plan_invalid(struct dmlt_error *err, size_t index)
+{
+    if (err != NULL) {
+        err->dim = -1;
+        err->value = dmlt_u128_from_u64((uint64_t)index);
+        err->limit = dmlt_u128_from_u64(0);
+    }
+    return DMLT_E_INVALID;
+}
+
+/* Each tensor after the one before it: the plan when the work budget ran
+ * out before greedy by size finished. */
+static bool stacked(struct ws *w, uint64_t offsets[])
+{
+    uint64_t end = 0;
+    for (size_t i = 0; i < w->n; i++) {
+        offsets[i] = 0;
+        if (w->t[i].size_bytes == 0)
+            continue;
+        if (!round_up(end, w->align, &offsets[i]) || offsets[i] > UINT64_MAX - w->t[i].size_bytes)
+            return false;
+        end = offsets[i] + w->t[i].size_bytes;
+    }
+    w->best_arena = end;
+    return true;
+}
+
+static enum dmlt_status check_args(const struct dmlt_plan_tensor tensors[], size_t count,
+                                   const struct dmlt_plan_options *o, size_t workspace_size,
+                                   const struct dmlt_plan_result *r, struct dmlt_error *err)
+{
+    size_t need = 0;
+    enum dmlt_status st = count ? dmlt_plan_workspace_size(count, &need) : DMLT_OK;
+    if (st != DMLT_OK)
+        return st;
+    if (o == NULL || r == NULL || r->size < offsetof(struct dmlt_plan_result, strategy) ||
+        o->alignment == 0 || (o->alignment & (o->alignment - 1)) != 0 || workspace_size < need)
+        return plan_invalid(err, 0);
+    for (size_t i = 0; i < count; i++)
+        if (tensors[i].last < tensors[i].first)
+            return plan_invalid(err, i);
+    return DMLT_OK;
+}
+
+enum dmlt_status dmlt_plan(const struct dmlt_plan_tensor tensors[], size_t count,
+                           const struct dmlt_plan_options *options, void *workspace,
+                           size_t workspace_size, uint64_t offsets[],
+                           struct dmlt_plan_result *result, struct dmlt_error *err)
+{
+    if (count > 0 && (tensors == NULL || workspace == NULL || offsets == NULL))
+        return plan_invalid(err, 0);
+    enum dmlt_status st = check_args(tensors, count, options, workspace_size, result, err);
+    if (st != DMLT_OK)
+        return st;
+    struct ws w = {.t = tensors, .n = count, .align = options->alignment};
+    w.leaves = leaves_for(count);
+    w.budget = options->work_budget ? options->work_budget : DEFAULT_BUDGET;
+    struct dmlt_plan_result r;
+    memset(&r, 0, sizeof r);
+    r.size = result->size;
+    if (count > 0) {
+        ws_carve(&w, workspace);
+        build_index(&w);
+        struct bounds b;
+        lower_bounds(&w, &b);
+        if (!w_fits_u64(b.aligned_max)) {
+            if (err != NULL) {
+                err->dim = -1;
+                err->value = w_to_pub(b.aligned_max);
+                err->limit = dmlt_u128_from_u64(UINT64_MAX);
+            }
+            return DMLT_E_RANGE;
+        }
+        r.lower_bound_bytes = w_low(b.live_max);
+        r.aligned_lower_bound_bytes = w_low(b.aligned_max);
+        r.peak_step = b.peak_step;
+        w.target = r.aligned_lower_bound_bytes;
+        w.best_arena = UINT64_MAX;
+        uint64_t arena = UINT64_MAX;
+        order_for(&w, DMLT_PLAN_GREEDY_SIZE);
+        if (run(&w, false, UINT64_MAX, &arena)) {
+            w.best_arena = arena;
+            memcpy(offsets, w.trial, count * sizeof *offsets);
+            memcpy(w.best_order, w.order, count * sizeof *w.order);
+            r.strategy = arena ? DMLT_PLAN_GREEDY_SIZE : DMLT_PLAN_NONE;
+            r.greedy_arena_bytes = arena;
+            /* What is left of the budget, up to 8 times what greedy took
+             * (and 2^24 visits for the search of a small plan). */
+            if (w.work <= (UINT64_MAX >> 4) && w.work * 9 + ((uint64_t)1 << 24) < w.budget)
+                w.budget = w.work * 9 + ((uint64_t)1 << 24);
+            if (!(options->flags & DMLT_PLAN_ONLY_GREEDY))
+                improve(&w, offsets, &r);
+        } else if (stacked(&w, offsets)) {
+            r.strategy = DMLT_PLAN_STACKED;
+            r.greedy_arena_bytes = w.best_arena;
+        } else {
+            return DMLT_E_RANGE;
+        }
+        r.arena_bytes = w.best_arena;
+        wu128 sum = w_u64(0);
+        for (size_t i = 0; i < count; i++)
+            sum = w_add64(sum, tensors[i].size_bytes); /* count < 2^32: no wrap */
+        r.sum_bytes = w_to_pub(sum);
+        r.work = w.work;
+    }
+    memcpy(result, &r, result->size < sizeof r ? result->size : sizeof r);
+    return DMLT_OK;
+}
