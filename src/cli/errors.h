@@ -11,6 +11,7 @@ enum cli_exit { CLI_EXIT_OK = 0, CLI_EXIT_RULE = 1, CLI_EXIT_USAGE = 2, CLI_EXIT
  * "id" (docs/schema/error.schema.json lists the same, which the test
  * docs/error_ids checks). Sorted by name; scripts depend on these texts. */
 #define CLI_ERRORS(X)                                                                              \
+    X(BAD_ALIGNMENT, "bad_alignment")                                                              \
     X(BAD_BINDING, "bad_binding")                                                                  \
     X(BAD_COLOR, "bad_color")                                                                      \
     X(BAD_COMMAND, "bad_command")                                                                  \
@@ -21,6 +22,7 @@ enum cli_exit { CLI_EXIT_OK = 0, CLI_EXIT_RULE = 1, CLI_EXIT_USAGE = 2, CLI_EXIT
     X(BAD_FORMAT, "bad_format")                                                                    \
     X(BAD_JSON, "bad_json")                                                                        \
     X(BAD_LAYOUT, "bad_layout")                                                                    \
+    X(BAD_LIFETIME, "bad_lifetime")                                                                \
     X(BAD_NAME, "bad_name")                                                                        \
     X(BAD_NUMBER, "bad_number")                                                                    \
     X(BAD_ONNX, "bad_onnx")                                                                        \
