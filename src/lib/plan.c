@@ -19,14 +19,20 @@
 #define DEFAULT_BUDGET ((uint64_t)1 << 32)
 #define SEARCH_MAX     9u  /* the exhaustive search: at most this many tensors */
 #define BUMP_ROUNDS    256 /* moves of the tensor on top, at most */
+#define SMALL_SORT     48  /* neighbours sorted in place up to this many */
+#define IMPROVE        2   /* improvement may take this many times greedy's work */
+
+struct node;
 
 struct ws {
-    const struct dmlt_plan_tensor *t;
     size_t n;
     uint64_t align;
-    uint32_t *order, *best_order, *pos, *byfirst, *tmp, *list, *list2;
-    uint64_t *trial, *key, *key2;
-    uint64_t *tree; /* tree[leaves + b]: the largest last step in block b of byfirst */
+    struct node *nodes;                                /* by first step */
+    uint32_t *order, *best_order, *tmp, *list, *list2; /* positions in nodes */
+    uint64_t *key, *key2;                              /* sort keys, by position */
+    uint64_t *lasts; /* the nodes' last steps, packed: what a scan reads first */
+    uint32_t *ranks; /* by position: its place in the order being placed (UINT32_MAX: size 0) */
+    uint64_t *tree;  /* tree[leaves + b]: the largest last step in block b of the nodes */
     size_t leaves;
     uint64_t work, budget;
     uint64_t best_arena, target;
@@ -86,6 +92,17 @@ static void sort_by(uint32_t *a, uint32_t *tmp, size_t m, const uint64_t *key, c
 
 /* ---- the workspace ------------------------------------------------------- */
 
+/* A tensor, kept in the order of first steps: placing one looks at its
+ * neighbours in this order, so what it reads sits close together. */
+struct node {
+    uint64_t first, last, size;
+    uint64_t off;     /* its offset in the plan being built */
+    uint32_t unused_; /* (its rank lives in ws.ranks, packed) */
+    uint32_t pend;    /* the first position whose first step is past this one's last */
+    uint32_t id;      /* its index in the caller's array */
+    uint32_t pad_;
+};
+
 static size_t leaves_for(size_t n)
 {
     size_t blocks = n / BLOCK + 1, leaves = 1;
@@ -100,8 +117,9 @@ enum dmlt_status dmlt_plan_workspace_size(size_t count, size_t *bytes)
         return DMLT_E_INVALID;
     if (count > (size_t)UINT32_MAX - 1u)
         return DMLT_E_RANGE;
-    /* 7 uint32_t and 3 uint64_t a tensor, the tree, and 8 to align it. */
-    const size_t per = 7 * sizeof(uint32_t) + 3 * sizeof(uint64_t);
+    /* a node, 2 sort keys and 5 position arrays a tensor, the tree, and 8
+     * to align it */
+    const size_t per = sizeof(struct node) + 3 * sizeof(uint64_t) + 6 * sizeof(uint32_t);
     const size_t leaves = leaves_for(count);
     if (count > (SIZE_MAX - 64) / per || leaves > (SIZE_MAX - 64 - count * per) / 16)
         return DMLT_E_RANGE;
@@ -113,15 +131,15 @@ static void ws_carve(struct ws *w, void *workspace)
 {
     uintptr_t p = (uintptr_t)workspace;
     p = (p + 7u) & ~(uintptr_t)7u;
-    uint64_t *u64 = (uint64_t *)p;
     const size_t n = w->n;
-    w->trial = u64;
-    w->key = u64 + n;
-    w->key2 = u64 + 2 * n;
+    w->nodes = (struct node *)p;
+    uint64_t *u64 = (uint64_t *)(w->nodes + n);
+    w->key = u64;
+    w->key2 = u64 + n;
+    w->lasts = u64 + 2 * n;
     w->tree = u64 + 3 * n;
     uint32_t *u32 = (uint32_t *)(w->tree + 2 * w->leaves);
-    uint32_t **arrays[] = {&w->order, &w->best_order, &w->pos,  &w->byfirst,
-                           &w->tmp,   &w->list,       &w->list2};
+    uint32_t **arrays[] = {&w->order, &w->best_order, &w->tmp, &w->list, &w->list2, &w->ranks};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         *arrays[i] = u32 + i * n;
 }
@@ -140,20 +158,37 @@ static bool round_up(uint64_t v, uint64_t align, uint64_t *out)
     return true;
 }
 
-/* byfirst: the tensors by first step; the tree of each block's largest
- * last step above it. */
-static void build_index(struct ws *w)
+/* The nodes in order of first steps, each with its pend; the tree of each
+ * block's largest last step above them. */
+static void build_index(struct ws *w, const struct dmlt_plan_tensor *t)
 {
+    uint32_t *byfirst = w->list;
     for (size_t i = 0; i < w->n; i++) {
-        w->byfirst[i] = (uint32_t)i;
-        w->key[i] = w->t[i].first;
+        byfirst[i] = (uint32_t)i;
+        w->key[i] = t[i].first;
     }
-    sort_by(w->byfirst, w->tmp, w->n, w->key, NULL);
+    sort_by(byfirst, w->tmp, w->n, w->key, NULL);
+    for (size_t p = 0; p < w->n; p++) {
+        const struct dmlt_plan_tensor *x = &t[byfirst[p]];
+        w->nodes[p] = (struct node){x->first, x->last, x->size_bytes, 0, 0, 0, byfirst[p], 0};
+        w->lasts[p] = x->last;
+    }
+    for (size_t p = 0; p < w->n; p++) {
+        size_t lo = p, hi = w->n; /* the first position past p whose first > last */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (w->nodes[mid].first <= w->nodes[p].last)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        w->nodes[p].pend = (uint32_t)lo;
+    }
     memset(w->tree, 0, 2 * w->leaves * sizeof *w->tree);
     for (size_t p = 0; p < w->n; p++) {
         uint64_t *leaf = &w->tree[w->leaves + p / BLOCK];
-        if (w->t[w->byfirst[p]].last > *leaf)
-            *leaf = w->t[w->byfirst[p]].last;
+        if (w->nodes[p].last > *leaf)
+            *leaf = w->nodes[p].last;
     }
     for (size_t v = w->leaves - 1; v >= 1; v--)
         w->tree[v] = w->tree[2 * v] > w->tree[2 * v + 1] ? w->tree[2 * v] : w->tree[2 * v + 1];
@@ -166,20 +201,25 @@ struct bounds {
     uint64_t peak_step;
 };
 
+static uint64_t rounding(uint64_t size, uint64_t align)
+{
+    uint64_t r = size & (align - 1);
+    return r ? align - r : 0;
+}
+
 /* The largest sum of live sizes over the steps (and the first step that
  * has it), and the aligned bound: the sum of live sizes rounded up to the
  * alignment less the largest rounding of any tensor (see dmltensor.h). */
 static void lower_bounds(struct ws *w, struct bounds *b)
 {
-    const struct dmlt_plan_tensor *t = w->t;
+    const struct node *t = w->nodes;
     uint32_t *bylast = w->list;
     uint64_t max_slack = 0;
     for (size_t i = 0; i < w->n; i++) {
         bylast[i] = (uint32_t)i;
         w->key[i] = t[i].last;
-        uint64_t r = t[i].size_bytes & (w->align - 1);
-        if (r != 0 && w->align - r > max_slack)
-            max_slack = w->align - r;
+        if (rounding(t[i].size, w->align) > max_slack)
+            max_slack = rounding(t[i].size, w->align);
     }
     sort_by(bylast, w->tmp, w->n, w->key, NULL);
     wu128 live = w_u64(0), rounded = w_u64(0);
@@ -187,22 +227,15 @@ static void lower_bounds(struct ws *w, struct bounds *b)
     b->peak_step = 0;
     size_t j = 0;
     for (size_t p = 0; p < w->n; p++) {
-        const struct dmlt_plan_tensor *x = &t[w->byfirst[p]];
-        const uint64_t step = x->first;
+        const uint64_t step = t[p].first;
         for (; j < w->n && t[bylast[j]].last < step; j++) {
-            const struct dmlt_plan_tensor *y = &t[bylast[j]];
-            live = w_sub(live, w_u64(y->size_bytes));
-            rounded = w_sub(rounded, w_u64(y->size_bytes));
-            uint64_t r = y->size_bytes & (w->align - 1);
-            if (r != 0)
-                rounded = w_sub(rounded, w_u64(w->align - r));
+            const struct node *y = &t[bylast[j]];
+            live = w_sub(live, w_u64(y->size));
+            rounded = w_sub(rounded, w_add64(w_u64(y->size), rounding(y->size, w->align)));
         }
-        live = w_add64(live, x->size_bytes);
-        rounded = w_add64(rounded, x->size_bytes);
-        uint64_t r = x->size_bytes & (w->align - 1);
-        if (r != 0)
-            rounded = w_add64(rounded, w->align - r);
-        if (p + 1 < w->n && t[w->byfirst[p + 1]].first == step)
+        live = w_add64(live, t[p].size);
+        rounded = w_add(rounded, w_add64(w_u64(t[p].size), rounding(t[p].size, w->align)));
+        if (p + 1 < w->n && t[p + 1].first == step)
             continue; /* the step is not complete yet */
         if (w_lt(b->live_max, live)) {
             b->live_max = live;
@@ -220,66 +253,91 @@ static void lower_bounds(struct ws *w, struct bounds *b)
 
 /* ---- greedy placement ---------------------------------------------------- */
 
-/* Adds to list[*m] the tensors of blocks [lo, hi) of node v, placed before
- * position k, of nonzero size, alive at some step of [a, b]; positions in
- * byfirst at or past pend have first > b. */
-static void collect(struct ws *w, size_t v, size_t lo, size_t hi, size_t qhi, size_t pend,
-                    uint64_t a, uint32_t k, size_t *m)
+/* Adds to list[*m] the positions before pend, placed before rank k, of
+ * nonzero size, alive at step a or later: the tensors beside one whose
+ * first step is a (positions before pend start at or before its last).
+ * The tree is walked from the block of pend leftwards, skipping every
+ * subtree whose largest last step is before a: the blocks scanned are
+ * those that hold such a tensor, and the climb is O(log n). */
+static void collect(struct ws *w, size_t pend, uint64_t a, uint32_t k, size_t *m)
 {
-    if (lo >= qhi || w->tree[v] < a)
+    if (pend == 0)
         return;
-    if (v >= w->leaves) {
-        const size_t b = v - w->leaves;
-        const size_t end = (b + 1) * BLOCK < pend ? (b + 1) * BLOCK : pend;
-        for (size_t p = b * BLOCK; p < end; p++) {
-            const uint32_t j = w->byfirst[p];
-            w->work++;
-            if (w->pos[j] < k && w->t[j].last >= a && w->t[j].size_bytes != 0)
-                w->list[(*m)++] = j;
+    size_t v = w->leaves + (pend - 1) / BLOCK;
+    for (;;) {
+        if (w->tree[v] >= a) {
+            if (v < w->leaves) {
+                v = 2 * v + 1; /* right to left: the right child first */
+                continue;
+            }
+            const size_t b = v - w->leaves;
+            const size_t end = (b + 1) * BLOCK < pend ? (b + 1) * BLOCK : pend;
+            for (size_t p = b * BLOCK; p < end; p++) {
+                if (w->lasts[p] < a)
+                    continue;
+                if (w->ranks[p] < k)
+                    w->list[(*m)++] = (uint32_t)p;
+            }
+            w->work += end - b * BLOCK;
         }
-        return;
+        while (v != 1 && (v & 1) == 0)
+            v >>= 1; /* up while v is a left child */
+        if (v == 1)
+            return;
+        v--; /* the subtree just left of v's */
+        w->work++;
     }
-    const size_t mid = lo + (hi - lo) / 2;
-    collect(w, 2 * v, lo, mid, qhi, pend, a, k, m);
-    collect(w, 2 * v + 1, mid, hi, qhi, pend, a, k, m);
 }
 
-/* The placed tensors alive beside tensor i (placed before position k), by
- * offset, in list[0..m). */
-static size_t neighbours(struct ws *w, uint32_t i, uint32_t k)
+/* The placed tensors alive beside the one at position p (placed before
+ * rank k), by offset, in list[0..m). */
+static size_t neighbours(struct ws *w, uint32_t p, uint32_t k)
 {
-    const uint64_t a = w->t[i].first, b = w->t[i].last;
-    /* pend: the first position in byfirst whose first step is past b. */
-    size_t lo = 0, hi = w->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (w->t[w->byfirst[mid]].first <= b)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
     size_t m = 0;
-    collect(w, 1, 0, w->leaves, (lo + BLOCK - 1) / BLOCK, lo, a, k, &m);
-    sort_by(w->list, w->list2, m, w->trial, NULL);
+    collect(w, w->nodes[p].pend, w->nodes[p].first, k, &m);
     w->work += m;
+    if (m <= SMALL_SORT) { /* (offset, position) pairs, no indirection */
+        struct {
+            uint64_t off;
+            uint32_t p;
+        } pairs[SMALL_SORT];
+        for (size_t q = 0; q < m; q++) {
+            const uint32_t x = w->list[q];
+            const uint64_t off = w->nodes[x].off;
+            size_t j = q;
+            while (j > 0 &&
+                   (pairs[j - 1].off > off || (pairs[j - 1].off == off && pairs[j - 1].p > x))) {
+                pairs[j] = pairs[j - 1];
+                j--;
+            }
+            pairs[j].off = off;
+            pairs[j].p = x;
+        }
+        for (size_t q = 0; q < m; q++)
+            w->list[q] = pairs[q].p;
+        return m;
+    }
+    for (size_t q = 0; q < m; q++)
+        w->key[w->list[q]] = w->nodes[w->list[q]].off;
+    sort_by(w->list, w->list2, m, w->key, NULL);
     return m;
 }
 
-/* The offset for tensor i among list[0..m) (by offset): the start of the
- * smallest gap that holds it (best fit) or of the lowest (first fit), else
- * past them all. False past 2^64 - 1. */
-static bool fit(const struct ws *w, uint32_t i, size_t m, bool first_fit, uint64_t *out)
+/* The offset for the tensor at position p among list[0..m) (by offset):
+ * the start of the smallest gap that holds it (best fit) or of the lowest
+ * (first fit), else past them all. False past 2^64 - 1. */
+static bool fit(const struct ws *w, uint32_t p, size_t m, bool first_fit, uint64_t *out)
 {
-    const uint64_t size = w->t[i].size_bytes;
+    const uint64_t size = w->nodes[p].size;
     uint64_t prev_end = 0, best = 0, best_gap = UINT64_MAX;
     bool found = false;
     for (size_t q = 0; q < m; q++) {
-        const uint32_t j = w->list[q];
+        const struct node *x = &w->nodes[w->list[q]];
         uint64_t start;
         if (!round_up(prev_end, w->align, &start))
             return false;
-        if (w->trial[j] >= start && w->trial[j] - start >= size) {
-            const uint64_t gap = w->trial[j] - start - size;
+        if (x->off >= start && x->off - start >= size) {
+            const uint64_t gap = x->off - start - size;
             if (gap < best_gap) {
                 best_gap = gap;
                 best = start;
@@ -288,7 +346,7 @@ static bool fit(const struct ws *w, uint32_t i, size_t m, bool first_fit, uint64
             if (first_fit || gap == 0)
                 break;
         }
-        const uint64_t end = w->trial[j] + w->t[j].size_bytes; /* checked when placed */
+        const uint64_t end = x->off + x->size; /* checked when placed */
         if (end > prev_end)
             prev_end = end;
     }
@@ -300,24 +358,25 @@ static bool fit(const struct ws *w, uint32_t i, size_t m, bool first_fit, uint64
     return true;
 }
 
-/* Places the tensors in w->order into w->trial; *arena their top. False when
- * the work budget runs out, an offset passes 2^64 - 1, or the arena reaches
- * `stop` (no better than a plan already kept). */
+/* Places the tensors in w->order (positions) at their nodes' offsets;
+ * *arena their top. False when the work budget runs out, an offset passes
+ * 2^64 - 1, or the arena reaches `stop` (no better than a plan kept). */
 static bool run(struct ws *w, bool first_fit, uint64_t stop, uint64_t *arena)
 {
     for (size_t k = 0; k < w->n; k++)
-        w->pos[w->order[k]] = (uint32_t)k;
+        w->ranks[w->order[k]] = w->nodes[w->order[k]].size ? (uint32_t)k : UINT32_MAX;
     uint64_t top = 0;
     for (size_t k = 0; k < w->n; k++) {
-        const uint32_t i = w->order[k];
-        w->trial[i] = 0;
-        if (w->t[i].size_bytes == 0)
+        const uint32_t p = w->order[k];
+        struct node *x = &w->nodes[p];
+        x->off = 0;
+        if (x->size == 0)
             continue;
-        const size_t m = neighbours(w, i, (uint32_t)k);
-        if (w->work > w->budget || !fit(w, i, m, first_fit, &w->trial[i]))
+        const size_t m = neighbours(w, p, (uint32_t)k);
+        if (w->work > w->budget || !fit(w, p, m, first_fit, &x->off))
             return false;
-        if (w->trial[i] + w->t[i].size_bytes > top)
-            top = w->trial[i] + w->t[i].size_bytes;
+        if (x->off + x->size > top)
+            top = x->off + x->size;
         if (stop != UINT64_MAX && top >= stop)
             return false;
     }
@@ -325,35 +384,37 @@ static bool run(struct ws *w, bool first_fit, uint64_t stop, uint64_t *arena)
     return true;
 }
 
-/* Keeps the trial when it is smaller than the best so far. */
+/* Keeps the nodes' plan when it is smaller than the best so far. */
 static bool keep(struct ws *w, uint64_t arena, uint64_t offsets[], enum dmlt_plan_strategy s,
                  struct dmlt_plan_result *r)
 {
     if (arena >= w->best_arena)
         return false;
     w->best_arena = arena;
-    memcpy(offsets, w->trial, w->n * sizeof *offsets);
+    for (size_t p = 0; p < w->n; p++)
+        offsets[w->nodes[p].id] = w->nodes[p].off;
     memcpy(w->best_order, w->order, w->n * sizeof *w->order);
     r->strategy = s;
     return true;
 }
 
-/* The order of strategy s in w->order. */
+/* The order of strategy s in w->order: positions, ties by position (the
+ * order of first steps, then of the caller's indices). */
 static void order_for(struct ws *w, enum dmlt_plan_strategy s)
 {
-    for (size_t i = 0; i < w->n; i++) {
-        const struct dmlt_plan_tensor *x = &w->t[i];
+    for (size_t p = 0; p < w->n; p++) {
+        const struct node *x = &w->nodes[p];
         const uint64_t life = x->last - x->first;
-        w->order[i] = (uint32_t)i;
-        w->key2[i] = UINT64_MAX - x->size_bytes;
+        w->order[p] = (uint32_t)p;
+        w->key2[p] = UINT64_MAX - x->size;
         if (s == DMLT_PLAN_GREEDY_LIFETIME) {
-            w->key[i] = UINT64_MAX - life;
+            w->key[p] = UINT64_MAX - life;
         } else if (s == DMLT_PLAN_GREEDY_AREA) {
-            wu128 area = w_mul64(x->size_bytes, life);
-            area = w_add64(area, x->size_bytes); /* size x (life + 1) < 2^128 */
-            w->key[i] = w_fits_u64(area) ? UINT64_MAX - w_low(area) : 0;
+            wu128 area = w_mul64(x->size, life);
+            area = w_add64(area, x->size); /* size x (life + 1) < 2^128 */
+            w->key[p] = w_fits_u64(area) ? UINT64_MAX - w_low(area) : 0;
         } else {
-            w->key[i] = UINT64_MAX - x->size_bytes;
+            w->key[p] = UINT64_MAX - x->size;
         }
     }
     sort_by(w->order, w->tmp, w->n, w->key, s == DMLT_PLAN_GREEDY_SIZE ? NULL : w->key2);
@@ -367,13 +428,14 @@ static void order_for(struct ws *w, enum dmlt_plan_strategy s)
 static void bump(struct ws *w, uint64_t offsets[], struct dmlt_plan_result *r)
 {
     memcpy(w->order, w->best_order, w->n * sizeof *w->order);
-    memcpy(w->trial, offsets, w->n * sizeof *w->trial);
+    for (size_t p = 0; p < w->n; p++)
+        w->nodes[p].off = offsets[w->nodes[p].id];
     uint64_t arena = w->best_arena;
     for (int round = 0; round < BUMP_ROUNDS && w->best_arena > w->target; round++) {
         size_t at = 0;
         for (size_t k = 0; k < w->n; k++) {
-            const uint32_t i = w->order[k];
-            if (w->t[i].size_bytes != 0 && w->trial[i] + w->t[i].size_bytes == arena)
+            const struct node *x = &w->nodes[w->order[k]];
+            if (x->size != 0 && x->off + x->size == arena)
                 at = k;
         }
         if (at == 0)
@@ -392,7 +454,7 @@ static void bump(struct ws *w, uint64_t offsets[], struct dmlt_plan_result *r)
  * by increasing offset: each lands at or below its optimal offset). */
 struct search {
     struct ws *w;
-    uint32_t ids[SEARCH_MAX];
+    uint32_t ids[SEARCH_MAX]; /* positions */
     uint64_t off[SEARCH_MAX];
     bool used[SEARCH_MAX];
     uint32_t placed[SEARCH_MAX];
@@ -402,11 +464,11 @@ struct search {
 
 static uint64_t lowest_fit(struct search *s, unsigned depth, uint32_t c, bool *ok)
 {
-    const struct dmlt_plan_tensor *t = s->w->t, *x = &t[s->ids[c]];
+    const struct node *t = s->w->nodes, *x = &t[s->ids[c]];
     uint32_t near[SEARCH_MAX];
     unsigned m = 0;
     for (unsigned q = 0; q < depth; q++) {
-        const struct dmlt_plan_tensor *y = &t[s->ids[s->placed[q]]];
+        const struct node *y = &t[s->ids[s->placed[q]]];
         if (y->first <= x->last && x->first <= y->last) {
             unsigned p = m++;
             while (p > 0 && s->off[near[p - 1]] > s->off[s->placed[q]]) {
@@ -419,10 +481,10 @@ static uint64_t lowest_fit(struct search *s, unsigned depth, uint32_t c, bool *o
     s->w->work += m + 1;
     uint64_t start = 0, prev_end = 0;
     for (unsigned q = 0; q <= m; q++) {
-        *ok = round_up(prev_end, s->w->align, &start) && start <= UINT64_MAX - x->size_bytes;
-        if (!*ok || q == m || s->off[near[q]] >= start + x->size_bytes)
+        *ok = round_up(prev_end, s->w->align, &start) && start <= UINT64_MAX - x->size;
+        if (!*ok || q == m || s->off[near[q]] >= start + x->size)
             return start;
-        const uint64_t end = s->off[near[q]] + t[s->ids[near[q]]].size_bytes;
+        const uint64_t end = s->off[near[q]] + t[s->ids[near[q]]].size;
         if (end > prev_end)
             prev_end = end;
     }
@@ -437,7 +499,7 @@ static void search(struct search *s, unsigned depth, uint64_t top, uint64_t offs
     if (depth == s->n) {
         w->best_arena = top;
         for (unsigned q = 0; q < s->n; q++)
-            offsets[s->ids[q]] = s->off[q];
+            offsets[w->nodes[s->ids[q]].id] = s->off[q];
         s->found = true;
         return;
     }
@@ -446,7 +508,7 @@ static void search(struct search *s, unsigned depth, uint64_t top, uint64_t offs
             continue;
         bool ok;
         const uint64_t o = lowest_fit(s, depth, c, &ok);
-        const uint64_t end = o + w->t[s->ids[c]].size_bytes;
+        const uint64_t end = o + w->nodes[s->ids[c]].size;
         if (!ok || end >= w->best_arena)
             continue;
         s->used[c] = true;
@@ -460,7 +522,7 @@ static void search(struct search *s, unsigned depth, uint64_t top, uint64_t offs
 static void improve(struct ws *w, uint64_t offsets[], struct dmlt_plan_result *r)
 {
     static const enum dmlt_plan_strategy orders[] = {
-        DMLT_PLAN_GREEDY_FIRST_FIT, DMLT_PLAN_GREEDY_LIFETIME, DMLT_PLAN_GREEDY_AREA};
+        DMLT_PLAN_GREEDY_AREA, DMLT_PLAN_GREEDY_LIFETIME, DMLT_PLAN_GREEDY_FIRST_FIT};
     for (size_t q = 0; q < sizeof orders / sizeof orders[0] && w->best_arena > w->target; q++) {
         uint64_t arena;
         order_for(w, orders[q] == DMLT_PLAN_GREEDY_FIRST_FIT ? DMLT_PLAN_GREEDY_SIZE : orders[q]);
@@ -470,12 +532,12 @@ static void improve(struct ws *w, uint64_t offsets[], struct dmlt_plan_result *r
     if (w->best_arena > w->target)
         bump(w, offsets, r);
     struct search s = {.w = w};
-    for (size_t i = 0; i < w->n; i++) {
-        if (w->t[i].size_bytes == 0)
+    for (size_t p = 0; p < w->n; p++) {
+        if (w->nodes[p].size == 0)
             continue;
         if (s.n == SEARCH_MAX)
             return;
-        s.ids[s.n++] = (uint32_t)i;
+        s.ids[s.n++] = (uint32_t)p;
     }
     if (w->best_arena > w->target) {
         search(&s, 0, 0, offsets);
@@ -498,16 +560,16 @@ static enum dmlt_status plan_invalid(struct dmlt_error *err, size_t index)
 
 /* Each tensor after the one before it: the plan when the work budget ran
  * out before greedy by size finished. */
-static bool stacked(struct ws *w, uint64_t offsets[])
+static bool stacked(struct ws *w, const struct dmlt_plan_tensor t[], uint64_t offsets[])
 {
     uint64_t end = 0;
     for (size_t i = 0; i < w->n; i++) {
         offsets[i] = 0;
-        if (w->t[i].size_bytes == 0)
+        if (t[i].size_bytes == 0)
             continue;
-        if (!round_up(end, w->align, &offsets[i]) || offsets[i] > UINT64_MAX - w->t[i].size_bytes)
+        if (!round_up(end, w->align, &offsets[i]) || offsets[i] > UINT64_MAX - t[i].size_bytes)
             return false;
-        end = offsets[i] + w->t[i].size_bytes;
+        end = offsets[i] + t[i].size_bytes;
     }
     w->best_arena = end;
     return true;
@@ -540,7 +602,7 @@ enum dmlt_status dmlt_plan(const struct dmlt_plan_tensor tensors[], size_t count
     enum dmlt_status st = check_args(tensors, count, options, workspace_size, result, err);
     if (st != DMLT_OK)
         return st;
-    struct ws w = {.t = tensors, .n = count, .align = options->alignment};
+    struct ws w = {.n = count, .align = options->alignment};
     w.leaves = leaves_for(count);
     w.budget = options->work_budget ? options->work_budget : DEFAULT_BUDGET;
     struct dmlt_plan_result r;
@@ -548,7 +610,7 @@ enum dmlt_status dmlt_plan(const struct dmlt_plan_tensor tensors[], size_t count
     r.size = result->size;
     if (count > 0) {
         ws_carve(&w, workspace);
-        build_index(&w);
+        build_index(&w, tensors);
         struct bounds b;
         lower_bounds(&w, &b);
         if (!w_fits_u64(b.aligned_max)) {
@@ -568,17 +630,19 @@ enum dmlt_status dmlt_plan(const struct dmlt_plan_tensor tensors[], size_t count
         order_for(&w, DMLT_PLAN_GREEDY_SIZE);
         if (run(&w, false, UINT64_MAX, &arena)) {
             w.best_arena = arena;
-            memcpy(offsets, w.trial, count * sizeof *offsets);
+            for (size_t p = 0; p < count; p++)
+                offsets[w.nodes[p].id] = w.nodes[p].off;
             memcpy(w.best_order, w.order, count * sizeof *w.order);
             r.strategy = arena ? DMLT_PLAN_GREEDY_SIZE : DMLT_PLAN_NONE;
             r.greedy_arena_bytes = arena;
-            /* What is left of the budget, up to 8 times what greedy took
-             * (and 2^24 visits for the search of a small plan). */
-            if (w.work <= (UINT64_MAX >> 4) && w.work * 9 + ((uint64_t)1 << 24) < w.budget)
-                w.budget = w.work * 9 + ((uint64_t)1 << 24);
+            /* What is left of the budget, up to IMPROVE times what greedy
+             * took (and 2^24 visits for the search of a small plan). */
+            const uint64_t more = w.work * IMPROVE + ((uint64_t)1 << 24);
+            if (w.work <= (UINT64_MAX >> 4) && w.work + more < w.budget)
+                w.budget = w.work + more;
             if (!(options->flags & DMLT_PLAN_ONLY_GREEDY))
                 improve(&w, offsets, &r);
-        } else if (stacked(&w, offsets)) {
+        } else if (stacked(&w, tensors, offsets)) {
             r.strategy = DMLT_PLAN_STACKED;
             r.greedy_arena_bytes = w.best_arena;
         } else {
