@@ -272,12 +272,13 @@ static void collect(struct ws *w, size_t pend, uint64_t a, uint32_t k, size_t *m
             }
             const size_t b = v - w->leaves;
             const size_t end = (b + 1) * BLOCK < pend ? (b + 1) * BLOCK : pend;
+            /* without branches: half of them would be mispredicted */
+            size_t got = *m;
             for (size_t p = b * BLOCK; p < end; p++) {
-                if (w->lasts[p] < a)
-                    continue;
-                if (w->ranks[p] < k)
-                    w->list[(*m)++] = (uint32_t)p;
+                w->list[got] = (uint32_t)p; /* got <= the entries scanned before p < n */
+                got += (size_t)((w->lasts[p] >= a) & (w->ranks[p] < k));
             }
+            *m = got;
             w->work += end - b * BLOCK;
         }
         while (v != 1 && (v & 1) == 0)
