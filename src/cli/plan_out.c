@@ -323,7 +323,7 @@ bool plan_tensors(struct cli_config *cfg, const struct planned *t, size_t n,
     struct plan_summary s = {.tensors = n, .steps = x->steps, .x = x};
     if (!parse_alignment(cfg->t.alignment, &s.alignment, e))
         return false;
-    uint64_t *offsets = malloc((n ? n : 1) * sizeof *offsets);
+    uint64_t *offsets = calloc(n ? n : 1, sizeof *offsets);
     if (offsets == NULL)
         return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     bool ok = run_planner(t, n, s.alignment, offsets, &s.r, e);

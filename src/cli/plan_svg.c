@@ -121,16 +121,17 @@ static void put_rect(struct outbuf *b, const struct legend *l, const struct plan
     /* width and height as differences of the rounded ends, so that
      * neighbours meet exactly */
     dmlt_u128 a, z, qa, qz;
-    (void)dmlt_u128_mul(dmlt_u128_from_u64(t->first), dmlt_u128_from_u64(PLOT_W * 1000u), &a);
+    (void)dmlt_u128_mul(dmlt_u128_from_u64(t->first), dmlt_u128_from_u64((uint64_t)PLOT_W * 1000u),
+                        &a);
     (void)dmlt_u128_mul(dmlt_u128_from_u64(t->last + 1 > t->last ? t->last + 1 : t->last),
-                        dmlt_u128_from_u64(PLOT_W * 1000u), &z);
+                        dmlt_u128_from_u64((uint64_t)PLOT_W * 1000u), &z);
     (void)dmlt_u128_divmod(a, span, &qa, NULL);
     (void)dmlt_u128_divmod(z, span, &qz, NULL);
     put_coord(b, 0, dmlt_u128_to_u64(qz) - dmlt_u128_to_u64(qa), 1, 1000);
     ob_puts(b, "\" height=\"");
-    (void)dmlt_u128_mul(dmlt_u128_from_u64(off), dmlt_u128_from_u64(PLOT_H * 1000u), &a);
-    (void)dmlt_u128_mul(dmlt_u128_from_u64(off + t->size_bytes), dmlt_u128_from_u64(PLOT_H * 1000u),
-                        &z);
+    (void)dmlt_u128_mul(dmlt_u128_from_u64(off), dmlt_u128_from_u64((uint64_t)PLOT_H * 1000u), &a);
+    (void)dmlt_u128_mul(dmlt_u128_from_u64(off + t->size_bytes),
+                        dmlt_u128_from_u64((uint64_t)PLOT_H * 1000u), &z);
     (void)dmlt_u128_divmod(a, arena, &qa, NULL);
     (void)dmlt_u128_divmod(z, arena, &qz, NULL);
     put_coord(b, 0, dmlt_u128_to_u64(qz) - dmlt_u128_to_u64(qa), 1, 1000);

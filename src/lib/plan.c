@@ -306,8 +306,11 @@ static size_t neighbours(struct ws *w, uint32_t p, uint32_t k)
             const uint32_t x = w->list[q];
             const uint64_t off = w->nodes[x].off;
             size_t j = q;
-            while (j > 0 &&
-                   (pairs[j - 1].off > off || (pairs[j - 1].off == off && pairs[j - 1].p > x))) {
+            while (j > 0) { /* pairs[0..q) were set by the passes before */
+                // cppcheck-suppress uninitvar
+                const uint64_t prev_off = pairs[j - 1].off, prev_p = pairs[j - 1].p;
+                if (prev_off < off || (prev_off == off && prev_p < x))
+                    break;
                 pairs[j] = pairs[j - 1];
                 j--;
             }
@@ -466,7 +469,7 @@ struct search {
 static uint64_t lowest_fit(struct search *s, unsigned depth, uint32_t c, bool *ok)
 {
     const struct node *t = s->w->nodes, *x = &t[s->ids[c]];
-    uint32_t near[SEARCH_MAX];
+    uint32_t near[SEARCH_MAX] = {0};
     unsigned m = 0;
     for (unsigned q = 0; q < depth; q++) {
         const struct node *y = &t[s->ids[s->placed[q]]];

@@ -374,8 +374,56 @@ static void test_errors(void)
     CHECK_EQ(small.guard[0], 0xAB);
 }
 
+/* Paths the random plans rarely take: NULL arguments, offsets that would
+ * pass 2^64 - 1 in one order but not the bound, saturated areas, a budget
+ * that runs out inside the search. */
+static void test_edges(void)
+{
+    struct dmlt_plan_result r = DMLT_PLAN_RESULT_INIT;
+    struct dmlt_plan_options o = {16, 0, 0};
+    char ws[1024];
+    size_t bytes;
+    CHECK_EQ(dmlt_plan_workspace_size(2, NULL), DMLT_E_INVALID);
+    T[0] = (struct dmlt_plan_tensor){16, 0, 1};
+    CHECK_EQ(dmlt_plan(NULL, 1, &o, ws, sizeof ws, OFF, &r, NULL), DMLT_E_INVALID);
+    CHECK_EQ(dmlt_plan(T, 1, NULL, ws, sizeof ws, OFF, &r, NULL), DMLT_E_INVALID);
+    CHECK_EQ(dmlt_plan(T, 1, &o, ws, sizeof ws, OFF, NULL, NULL), DMLT_E_INVALID);
+    r.size = 8;
+    CHECK_EQ(dmlt_plan(T, 1, &o, ws, sizeof ws, OFF, &r, NULL), DMLT_E_INVALID);
+    r.size = sizeof r;
+    o.alignment = 48;
+    CHECK_EQ(dmlt_plan(T, 1, &o, ws, sizeof ws, OFF, &r, NULL), DMLT_E_INVALID);
+    CHECK_EQ(dmlt_plan_workspace_size(1, &bytes), DMLT_OK);
+    CHECK(bytes <= sizeof ws);
+    /* 2^63 + 1 then 2^62 at an alignment of 2^62: the bound fits (3 x 2^62
+     * + 1), but every order passes 2^64 - 1. */
+    T[0] = (struct dmlt_plan_tensor){((uint64_t)1 << 63) + 1, 0, 1};
+    T[1] = (struct dmlt_plan_tensor){(uint64_t)1 << 62, 1, 2};
+    CHECK_EQ(plan(2, (uint64_t)1 << 62, 0, 0, &r), DMLT_E_RANGE);
+    o.alignment = (uint64_t)1 << 62;
+    CHECK_EQ(dmlt_plan(T, 2, &o, ws, sizeof ws, OFF, &r, NULL), DMLT_E_RANGE);
+    /* near the top: the gap after a tensor rounds past 2^64 - 1 */
+    T[0] = (struct dmlt_plan_tensor){UINT64_MAX - 8, 0, 0};
+    T[1] = (struct dmlt_plan_tensor){4, 1, 1};
+    T[2] = (struct dmlt_plan_tensor){4, 0, 1};
+    CHECK_EQ(plan(3, 16, 0, 0, &r), DMLT_E_RANGE);
+    /* a tensor whose size x lifetime passes 2^64 beside a chain greedy
+     * leaves above its bound */
+    size_t n = convnext_like(1);
+    T[n++] = (struct dmlt_plan_tensor){(uint64_t)1 << 40, 0, (uint64_t)1 << 40};
+    if (CHECK_EQ(plan(n, 256, 0, 0, &r), DMLT_OK))
+        check_plan(n, 256, OFF, &r);
+    /* budgets that run out after greedy, in the improvement or the search */
+    for (uint64_t budget = 20; budget < 400; budget += 37) {
+        random_plan(8, 6, 1000);
+        if (CHECK_EQ(plan(8, 16, 0, budget, &r), DMLT_OK))
+            check_plan(8, 16, OFF, &r);
+    }
+}
+
 int main(void)
 {
+    test_edges();
     test_errors();
     test_bruteforce();
     test_random_large();
