@@ -277,6 +277,7 @@ static bool read_records(struct cli_config *cfg, FILE *in, struct reader *r, str
             ok = read_record(r, text, len, e);
         if (!ok) {
             at_line(e, line);
+            cli_error_keep(e); /* its key and text point into the record */
             break;
         }
     }

@@ -113,6 +113,10 @@ struct cli_error {
     const char *text;   /* the offending text, or NULL */
     char message[400];
     char hint[240];
+    /* cli_error_keep(): copies of key and text, for an error that outlives
+     * the input they point into (plan frees its records before the error
+     * is reported). */
+    char kept_key[64], kept_text[200];
 };
 
 #if defined(__MINGW_PRINTF_FORMAT) /* MinGW's C99 printf (__USE_MINGW_ANSI_STDIO) */
@@ -127,6 +131,8 @@ struct cli_error {
 bool cli_fail(struct cli_error *e, enum cli_error_id id, const char *option, const char *text,
               const char *fmt, ...) DMLT_PRINTF(5, 6);
 void cli_hint(struct cli_error *e, const char *fmt, ...) DMLT_PRINTF(2, 3);
+/* Points e->key and e->text at copies inside e (cut to fit). */
+void cli_error_keep(struct cli_error *e);
 
 /* "dmltensor: --sizes: "1,0,3": dimension 1 is 0 (...)" and the hint. */
 void render_error_text(struct outbuf *b, const struct cli_error *e);

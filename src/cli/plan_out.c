@@ -304,7 +304,7 @@ static bool run_planner(const struct planned *t, size_t n, uint64_t alignment, u
     free(ws);
     if (st == DMLT_E_RANGE) {
         char num[48];
-        fmt_u128(num, err.value);
+        num[fmt_u128(num, err.value)] = '\0';
         cli_fail(e, CLI_E_OUT_OF_RANGE, NULL, NULL,
                  "the tensors need at least %s bytes at one step: past 2^64 - 1, the largest "
                  "DML_BUFFER_BINDING",
