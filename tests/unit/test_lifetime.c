@@ -121,7 +121,7 @@ static void test_network(void)
 /* ---- random graphs against a plain reference ----------------------------- */
 
 #define MAXN 40
-static char names[4 * MAXN][8];
+static char names[4 * MAXN][16];
 static struct onnx_bytes in_store[MAXN][4], out_store[MAXN][2];
 static struct onnx_node nodes_r[MAXN], sub_nodes_r[MAXN];
 static struct onnx_bytes sub_in_store[MAXN][2], sub_out_store[MAXN][1];
