@@ -299,7 +299,9 @@ static bool run_plan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     if (opened)
         fclose(in);
     if (ok) {
-        struct plan_extra x = {.steps = r.n ? r.last_step + (r.last_step < UINT64_MAX) : 0};
+        struct plan_extra x = {.steps = dmlt_u128_from_u64(0)};
+        if (r.n) /* the last step + 1, 2^64 at most */
+            (void)dmlt_u128_add(dmlt_u128_from_u64(r.last_step), dmlt_u128_from_u64(1), &x.steps);
         ok = plan_tensors(cfg, r.t, r.n, &x, out, e);
     }
     reader_free(&r);

@@ -93,7 +93,7 @@ static bool render_jsonl(struct outbuf *b, const struct planned *t, const uint64
     OB_LIT(b, "{\"summary\":{\"tensors\":");
     ob_u64(b, (uint64_t)s->tensors);
     OB_LIT(b, ",\"steps\":");
-    ob_u64(b, s->steps);
+    ob_u128(b, s->steps);
     OB_LIT(b, ",\"alignment\":");
     ob_u64(b, s->alignment);
     OB_LIT(b, ",\"arena_bytes\":");
@@ -149,7 +149,7 @@ static void render_text_totals(struct outbuf *b, const struct plan_summary *s)
     ob_puts(b, "\ntensors ");
     ob_u64(b, (uint64_t)s->tensors);
     ob_puts(b, ", steps ");
-    ob_u64(b, s->steps);
+    ob_u128(b, s->steps);
     ob_puts(b, ", alignment ");
     ob_u64(b, s->alignment);
     ob_puts(b, "\narena        ");

@@ -19,7 +19,7 @@ struct planned {
 
 /* What the summary says beyond the plan itself. */
 struct plan_extra {
-    uint64_t steps;          /* the model's node count; JSON Lines: the last step + 1 */
+    dmlt_u128 steps;         /* the model's node count; JSON Lines: the last step + 1 */
     bool has_weight, has_io; /* weight_bytes and io_bytes are known (a model) */
     dmlt_u128 weight_bytes, io_bytes;
 };
@@ -27,7 +27,8 @@ struct plan_extra {
 /* The summary's figures, for the renderers. */
 struct plan_summary {
     size_t tensors;
-    uint64_t steps, alignment;
+    dmlt_u128 steps; /* up to 2^64: a last step of 2^64 - 1 makes 2^64 steps */
+    uint64_t alignment;
     struct dmlt_plan_result r;
     const struct plan_extra *x;
 };

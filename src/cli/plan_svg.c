@@ -239,7 +239,7 @@ static void put_header(struct outbuf *b, const struct plan_summary *s, uint64_t 
     ob_u64(b, s->alignment);
     ob_puts(b, "</text>\n<text x=\"80\" y=\"42\">step 0</text><text x=\"980\" y=\"42\" "
                "text-anchor=\"end\">step ");
-    ob_u64(b, span - 1);
+    ob_u64(b, span == UINT64_MAX ? UINT64_MAX : span - 1); /* the last step */
     ob_puts(b, "</text>\n<text x=\"74\" y=\"60\" text-anchor=\"end\">0</text>"
                "<text x=\"74\" y=\"650\" text-anchor=\"end\">");
     ob_u64(b, s->r.arena_bytes);
@@ -250,7 +250,8 @@ static void put_header(struct outbuf *b, const struct plan_summary *s, uint64_t 
 void plan_render_svg(struct outbuf *b, const struct planned *t, const uint64_t *offsets, size_t n,
                      const struct plan_summary *s)
 {
-    uint64_t span = s->steps;
+    /* 2^64 steps (a last step of 2^64 - 1) are drawn as 2^64 - 1 */
+    uint64_t span = dmlt_u128_fits_u64(s->steps) ? dmlt_u128_to_u64(s->steps) : UINT64_MAX;
     for (size_t i = 0; i < n; i++)
         if (t[i].last >= span)
             span = t[i].last == UINT64_MAX ? UINT64_MAX : t[i].last + 1;
