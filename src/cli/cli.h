@@ -17,13 +17,14 @@ enum command_id {
     CMD_MAP,
     CMD_BATCH,
     CMD_SCAN,
-    CMD_VIEW
+    CMD_VIEW,
+    CMD_PLAN
 };
 #define CMD_BIT(c) (1u << (c))
 
 struct command;
 
-enum format { FMT_TEXT, FMT_JSON, FMT_ENV, FMT_CSV, FMT_JSONL, FMT_C };
+enum format { FMT_TEXT, FMT_JSON, FMT_ENV, FMT_CSV, FMT_JSONL, FMT_C, FMT_SVG };
 #define FMT_BIT(f) (1u << (f))
 
 #define MAX_REPEAT   16
@@ -136,7 +137,7 @@ const struct command *cli_command_of(enum command_id id);
 
 /* Each command's entry, in its cmd_*.c. */
 extern const struct command cmd_size, cmd_offset, cmd_locate, cmd_map, cmd_validate, cmd_view,
-    cmd_batch, cmd_scan, cmd_dtypes, cmd_layouts;
+    cmd_batch, cmd_scan, cmd_plan, cmd_dtypes, cmd_layouts;
 
 /* The opening brace of a command's JSON result object, unless batch has
  * written it already with the record's id (cfg->json_opened). */

@@ -59,6 +59,18 @@ void cli_note(FILE *f, const char *fmt, ...)
     ob_free(&b);
 }
 
+void cli_error_keep(struct cli_error *e)
+{
+    if (e->key && e->key != e->kept_key) {
+        snprintf(e->kept_key, sizeof e->kept_key, "%s", e->key);
+        e->key = e->kept_key;
+    }
+    if (e->text && e->text != e->kept_text) {
+        snprintf(e->kept_text, sizeof e->kept_text, "%s", e->text);
+        e->text = e->kept_text;
+    }
+}
+
 void render_error_text(struct outbuf *b, const struct cli_error *e)
 {
     ob_puts(b, "dmltensor: ");

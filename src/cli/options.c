@@ -14,7 +14,8 @@
      CMD_BIT(CMD_MAP) | CMD_BIT(CMD_VIEW))
 #define ALL_CMDS                                                                                   \
     (TENSOR_CMDS | CMD_BIT(CMD_DTYPES) | CMD_BIT(CMD_LAYOUTS) | CMD_BIT(CMD_BATCH) |               \
-     CMD_BIT(CMD_SCAN))
+     CMD_BIT(CMD_SCAN) | CMD_BIT(CMD_PLAN))
+#define INPUT_CMDS (JSONL_CMDS | CMD_BIT(CMD_PLAN))         /* FILE or - as an argument */
 #define JSONL_CMDS (CMD_BIT(CMD_BATCH) | CMD_BIT(CMD_SCAN)) /* JSON Lines (scan: or text) */
 
 /* Sorted by name. Help lists them by group in this order. A name may have
@@ -61,7 +62,7 @@ static const struct opt_def options[] = {
      NULL, NULL},
     {"--format", "FMT", OPT_FORMAT, GROUP_OUTPUT,
      ALL_CMDS & ~(CMD_BIT(CMD_SIZE) | CMD_BIT(CMD_VALIDATE) | CMD_BIT(CMD_MAP) | CMD_BIT(CMD_VIEW) |
-                  JSONL_CMDS),
+                  JSONL_CMDS | CMD_BIT(CMD_PLAN)),
      false, "text (default) or json (one line)", NULL, NULL},
     {"--format", "FMT", OPT_FORMAT, GROUP_OUTPUT, CMD_BIT(CMD_VIEW), false,
      "text (default), json (one line) or c (C snippets: each view's DML_BUFFER_TENSOR_DESC and "
@@ -162,6 +163,20 @@ static const struct opt_def options[] = {
      "several views: DIM cut into N equal parts, or into parts of sizes A, B, ...", NULL, NULL},
     {"--total-size", "BYTES", OPT_TOTAL_SIZE, GROUP_BUFFER, CMD_BIT(CMD_VIEW), false,
      "the parent's TotalTensorSizeInBytes (default: its minimum implied size)", NULL, NULL},
+    /* plan, sorted by name */
+    {"--alignment", "BYTES", OPT_ALIGNMENT, GROUP_BUFFER, CMD_BIT(CMD_PLAN), false,
+     "every offset a multiple of BYTES: a power of two, at least 16 (DirectML's minimum); "
+     "default 256",
+     NULL, NULL},
+    {"--format", "FMT", OPT_FORMAT, GROUP_OUTPUT, CMD_BIT(CMD_PLAN), false,
+     "jsonl (default: a JSON object per tensor, then the summary; json the same), text (a "
+     "table and the totals), svg (the picture: steps across, offsets down) or c (a C table of "
+     "names, offsets and sizes, and the arena size)",
+     NULL, NULL},
+    {"--name", "NAME", OPT_NAME, GROUP_OUTPUT, CMD_BIT(CMD_PLAN), false,
+     "with --format c: prefix of the variables (default plan: planTensors, planArenaBytes, "
+     "planTensorCount)",
+     NULL, NULL},
     /* scan: ONNX models, sorted by name */
     {"--dim", "NAME=VALUE", OPT_DIM, GROUP_TENSOR, CMD_BIT(CMD_SCAN), true,
      "ONNX models: bind the symbolic dim NAME to VALUE (1..4294967295) in every tensor; repeat "
@@ -357,7 +372,7 @@ static bool parse_options(int argc, char **argv, int first, struct cli_config *c
             cfg->help = true;
             continue;
         }
-        if ((CMD_BIT(cfg->cmd) & JSONL_CMDS) && (cfg->input == NULL || cfg->cmd == CMD_SCAN) &&
+        if ((CMD_BIT(cfg->cmd) & INPUT_CMDS) && (cfg->input == NULL || cfg->cmd == CMD_SCAN) &&
             (arg[0] != '-' || arg[1] == '\0')) {
             if (cfg->input == NULL)
                 cfg->input = arg;             /* FILE, or - for stdin */
@@ -424,8 +439,8 @@ static const struct {
     const char *name;
     enum format fmt;
 } formats[] = {
-    {"text", FMT_TEXT}, {"json", FMT_JSON},   {"env", FMT_ENV},
-    {"csv", FMT_CSV},   {"jsonl", FMT_JSONL}, {"c", FMT_C},
+    {"text", FMT_TEXT},   {"json", FMT_JSON}, {"env", FMT_ENV}, {"csv", FMT_CSV},
+    {"jsonl", FMT_JSONL}, {"c", FMT_C},       {"svg", FMT_SVG},
 };
 
 const char *cli_format_name(enum format fmt)

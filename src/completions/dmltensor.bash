@@ -15,12 +15,12 @@
 _dmltensor_file_options=''
 
 # generated: data (tools/gen_docs.py from the tables; edit those, not this)
-_dmltensor_commands='size offset locate map validate view batch scan dtypes layouts'
+_dmltensor_commands='size offset locate map validate view batch scan plan dtypes layouts'
 
 # Options that take no value; every other option takes one.
 _dmltensor_flags='-h --help --version --progress --no-infer --strict'
 # Commands whose arguments (other than options) are files.
-_dmltensor_file_commands='batch scan'
+_dmltensor_file_commands='batch scan plan'
 
 # _dmltensor_options COMMAND: the options COMMAND takes, as its --help
 # lists them.
@@ -53,6 +53,8 @@ _dmltensor_options()
         echo '--progress --help' ;;
     scan)
         echo '--dim --no-infer --shape --rank --layout --format --strict --help' ;;
+    plan)
+        echo '--alignment --format --name --help' ;;
     dtypes)
         echo '--format --help' ;;
     layouts)
@@ -82,6 +84,7 @@ _dmltensor_values()
         offset | locate | dtypes | layouts) echo 'text json' ;;
         map) echo 'text json csv jsonl' ;;
         scan) echo 'text json jsonl' ;;
+        plan) echo 'text json jsonl c svg' ;;
         esac
         ;;
     --layout) echo 'w hw wh dhw whd nchw nhwc ncdhw ndhwc row-major col-major' ;;

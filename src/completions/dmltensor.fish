@@ -10,7 +10,7 @@
 complete -c dmltensor -f
 
 # generated: data (tools/gen_docs.py from the tables; edit those, not this)
-set -g __dmltensor_commands size offset locate map validate view batch scan dtypes layouts
+set -g __dmltensor_commands size offset locate map validate view batch scan plan dtypes layouts
 set -l dtypes float32 float16 uint32 uint16 uint8 int32 int16 int8 float64 uint64 int64 uint4 int4
 set -l fields dtype dml_data_type dml_data_type_value element_size_bits rank sizes layout strides \
     byte_strides broadcast element_count index_of_last_element packed_size_bytes \
@@ -29,6 +29,7 @@ complete -c dmltensor -n $no_cmd -a validate -d 'check a whole DML_BUFFER_TENSOR
 complete -c dmltensor -n $no_cmd -a view -d 'slice, select, permute, broadcast, reshape or split a bound tensor'
 complete -c dmltensor -n $no_cmd -a batch -d 'many descriptors as JSON Lines or an array: a JSON result each'
 complete -c dmltensor -n $no_cmd -a scan -d 'find and validate every tensor of a JSON document or an ONNX model'
+complete -c dmltensor -n $no_cmd -a plan -d 'one buffer for tensors that live over steps: every offset and the arena'
 complete -c dmltensor -n $no_cmd -a dtypes -d 'the data types, their enum values and sizes'
 complete -c dmltensor -n $no_cmd -a layouts -d 'the layout names of each rank'
 complete -c dmltensor -n $no_cmd -s h -l help -d 'show this help (dmltensor COMMAND --help for a command)'
@@ -78,6 +79,7 @@ __dmltensor_opt 'view' --alignment 'the parent\'s GuaranteedBaseOffsetAlignment 
 __dmltensor_opt 'view' --base-offset 'where the parent is bound in its buffer (its DML_BUFFER_BINDING Offset; default 0)'
 __dmltensor_opt 'view' --buffer-size 'size of the whole buffer (default: base offset + the parent\'s total size); each view\'s range must fit in it'
 __dmltensor_opt 'view' --total-size 'the parent\'s TotalTensorSizeInBytes (default: its minimum implied size)'
+__dmltensor_opt 'plan' --alignment 'every offset a multiple of BYTES: a power of two, at least 16 (DirectML\'s minimum); default 256'
 # Query
 __dmltensor_opt 'locate' --byte-offset 'find the elements holding byte B (counted like offset\'s byte offsets)'
 __dmltensor_opt 'offset' --coord 'a coordinate in logical order, like 0,1,2,3; repeat for several'
@@ -106,10 +108,12 @@ __dmltensor_opt 'view' --name 'with --format c: prefix of the variables (default
 __dmltensor_opt 'batch' --progress 'show records and records/s on stderr (on by default when stderr is a terminal and the run takes over a second)' -
 __dmltensor_opt 'map' --view 'draw instead of listing: memory (the buffer cell by cell, as DirectML\'s docs draw it) or grid (each 2-D slice with the offset in each cell)' memory grid
 __dmltensor_opt 'map' --width 'wrap a view to this many columns (default: $COLUMNS, else the terminal\'s width, else 80)'
+__dmltensor_opt 'plan' --format 'jsonl (default: a JSON object per tensor, then the summary; json the same), text (a table and the totals), svg (the picture: steps across, offsets down) or c (a C table of names, offsets and sizes, and the arena size)' text json jsonl c svg
+__dmltensor_opt 'plan' --name 'with --format c: prefix of the variables (default plan: planTensors, planArenaBytes, planTensorCount)'
 __dmltensor_opt 'scan' --strict 'ONNX models: exit status 1 for a tensor whose size is unknown too (an unbound or unknown dim, no shape, no type), not only for a definite DirectML problem' -
 # Other
-__dmltensor_opt 'size offset locate map validate view batch scan dtypes layouts' --help 'show this help' -
+__dmltensor_opt 'size offset locate map validate view batch scan plan dtypes layouts' --help 'show this help' -
 
 # File arguments (- is stdin).
-complete -c dmltensor -n '__fish_seen_subcommand_from batch scan' -F
+complete -c dmltensor -n '__fish_seen_subcommand_from batch scan plan' -F
 # end generated: options
