@@ -72,6 +72,8 @@ struct cli_config {
     bool progress;  /* batch --progress */
     bool strict;    /* scan --strict: an unknown size fails too */
     bool no_infer;  /* scan --no-infer: the model's declared values only */
+    bool plan_io;      /* plan --io: a model's inputs and outputs too */
+    bool skip_unknown; /* plan --skip-unknown: leave out tensors of unknown size */
     FILE *in, *err; /* stdin and stderr, as cli_main got them */
     /* view: the operations, in command-line order */
     enum view_op_kind op_kind[MAX_VIEW_OPS];

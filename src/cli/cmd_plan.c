@@ -6,7 +6,9 @@
  * again. A bad record stops the run before anything is printed (exit 2):
  * half a plan would be a wrong one. A model's activations come in through
  * plan_tensors() too, once shape inference gives their sizes. */
+#include "plan_model.h"
 #include "plan_out.h"
+#include "scan_input.h"
 #include "parse.h"
 #include "records.h"
 #include "results.h"
@@ -290,6 +292,15 @@ static bool run_plan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
 {
     if (!cfg->format_text)
         cfg->format = FMT_JSONL;
+    if (cfg->input && strcmp(cfg->input, "-") != 0 && plan_input_is_model(cfg->input)) {
+        struct plat_map m;
+        memset(&m, 0, sizeof m);
+        if (!scan_input_open(cfg->input, cfg->in, &m, e))
+            return false;
+        const bool ok = plan_model(cfg, &m, out, e);
+        plat_unmap_file(&m);
+        return ok;
+    }
     bool opened;
     FILE *in = results_open_input(cfg, e, &opened);
     if (in == NULL)
@@ -312,7 +323,9 @@ const struct command cmd_plan = {
     .name = "plan",
     .id = CMD_PLAN,
     .summary = "one buffer for tensors that live over steps: every offset and the arena",
-    .usage = "dmltensor plan [FILE.jsonl|-] [--alignment A] [--format FMT] [--name NAME]",
+    .usage =
+        "dmltensor plan [FILE.jsonl|-|MODEL.onnx] [--dim NAME=VALUE]... [--shape NAME=D1,..]...\n"
+        "                     [--io] [--skip-unknown] [--alignment A] [--format FMT] [--name NAME]",
     .about = "Places tensors in one buffer so that no two alive at the same step share a\n"
              "byte: each tensor's offset (its DML_BUFFER_BINDING Offset, a multiple of\n"
              "--alignment) and the buffer's size (the arena), near the lower bound: the\n"

@@ -178,15 +178,23 @@ static const struct opt_def options[] = {
      "planTensorCount)",
      NULL, NULL},
     /* scan: ONNX models, sorted by name */
-    {"--dim", "NAME=VALUE", OPT_DIM, GROUP_TENSOR, CMD_BIT(CMD_SCAN), true,
+    {"--dim", "NAME=VALUE", OPT_DIM, GROUP_TENSOR, CMD_BIT(CMD_SCAN) | CMD_BIT(CMD_PLAN), true,
      "ONNX models: bind the symbolic dim NAME to VALUE (1..4294967295) in every tensor; repeat "
      "for each symbol, any number of times (--dim batch=8)",
      NULL, NULL},
+    {"--io", NULL, OPT_IO, GROUP_TENSOR, CMD_BIT(CMD_PLAN), false,
+     "ONNX models: the main graph's inputs (alive from step 0) and outputs (alive to the last "
+     "step) are placed too",
+     NULL, NULL},
+    {"--skip-unknown", NULL, OPT_SKIP_UNKNOWN, GROUP_TENSOR, CMD_BIT(CMD_PLAN), false,
+     "ONNX models: leave out a tensor whose size is unknown instead of stopping (exit 2)", NULL,
+     NULL},
     {"--no-infer", NULL, OPT_NO_INFER, GROUP_TENSOR, CMD_BIT(CMD_SCAN), false,
      "ONNX models: only the values the model declares, no shape inference (no activation records; "
      "a declared value keeps its own shape)",
      NULL, NULL},
-    {"--shape", "NAME=D1,D2,..", OPT_SHAPE, GROUP_TENSOR, CMD_BIT(CMD_SCAN), true,
+    {"--shape", "NAME=D1,D2,..", OPT_SHAPE, GROUP_TENSOR, CMD_BIT(CMD_SCAN) | CMD_BIT(CMD_PLAN),
+     true,
      "ONNX models: the whole shape of the main graph's value NAME (an input, say), anonymous dims "
      "too (--shape state=2,1,128); repeat for each value",
      NULL, NULL},
@@ -312,6 +320,8 @@ static const char **slot_for(struct cli_config *cfg, enum opt_id id)
     case OPT_PROGRESS:
     case OPT_STRICT:
     case OPT_NO_INFER:
+    case OPT_IO:
+    case OPT_SKIP_UNKNOWN:
         break;
     }
     return NULL;
@@ -403,6 +413,10 @@ static bool parse_options(int argc, char **argv, int first, struct cli_config *c
                 cfg->strict = true;
             else if (o->id == OPT_NO_INFER)
                 cfg->no_infer = true;
+            else if (o->id == OPT_IO)
+                cfg->plan_io = true;
+            else if (o->id == OPT_SKIP_UNKNOWN)
+                cfg->skip_unknown = true;
             continue;
         }
         const char *value;

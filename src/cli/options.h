@@ -24,6 +24,8 @@ enum opt_id {
     OPT_LAYOUT,
     OPT_LIMIT,
     OPT_NO_INFER,
+    OPT_IO,
+    OPT_SKIP_UNKNOWN,
     OPT_NAME,
     OPT_OFFSET,
     OPT_ORDER,

@@ -19,6 +19,7 @@ set(DMLT_CLI_SOURCES
   src/cli/options.c
   src/cli/outbuf.c
   src/cli/parse.c
+  src/cli/plan_model.c
   src/cli/plan_out.c
   src/cli/plan_svg.c
   src/cli/platform.c

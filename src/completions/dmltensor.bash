@@ -18,7 +18,7 @@ _dmltensor_file_options=''
 _dmltensor_commands='size offset locate map validate view batch scan plan dtypes layouts'
 
 # Options that take no value; every other option takes one.
-_dmltensor_flags='-h --help --version --progress --no-infer --strict'
+_dmltensor_flags='-h --help --version --progress --io --skip-unknown --no-infer --strict'
 # Commands whose arguments (other than options) are files.
 _dmltensor_file_commands='batch scan plan'
 
@@ -54,7 +54,7 @@ _dmltensor_options()
     scan)
         echo '--dim --no-infer --shape --rank --layout --format --strict --help' ;;
     plan)
-        echo '--alignment --format --name --help' ;;
+        echo '--dim --io --skip-unknown --shape --alignment --format --name --help' ;;
     dtypes)
         echo '--format --help' ;;
     layouts)

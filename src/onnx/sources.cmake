@@ -2,6 +2,7 @@
 # Bytes in, a model and its values out: no I/O, no printing, no cJSON, no
 # CLI header.
 set(DMLT_ONNX_SOURCES
+  src/onnx/lifetime.c
   src/onnx/onnx_model.c
   src/onnx/onnx_tensor.c
   src/onnx/onnx_wire.c
