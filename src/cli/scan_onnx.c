@@ -20,6 +20,7 @@ struct rec {
     const struct onnx_node *node; /* an activation's node */
     bool model_io;                /* an input or output of the main graph */
     bool external;
+    uint32_t graph; /* its graph's index: a declared value's mismatch */
 };
 
 static const char *kind_name(unsigned k)
@@ -265,7 +266,8 @@ static void measure_label(struct scan *s, const char *label)
 static bool measure_tensor(void *ctx, const struct onnx_tensor *t)
 {
     struct scan *s = ctx;
-    const struct rec r = {t->path, t->name, t->has_name, t->kind, NULL, false, false};
+    const struct rec r = {
+        .path = t->path, .name = t->name, .has_name = t->has_name, .kind = t->kind};
     measure_label(s, label_of(s, &r));
     return true;
 }
@@ -283,7 +285,12 @@ static bool measure_node(void *ctx, uint32_t graph, uint32_t index, const char *
     for (uint32_t i = 0; i < node->n_outputs; i++) {
         if (!activation_output(s, graph, node, i))
             continue;
-        const struct rec r = {path, node->outputs[i], true, ONNX_KIND_COUNT, node, false, false};
+        const struct rec r = {.path = path,
+                              .name = node->outputs[i],
+                              .has_name = true,
+                              .kind = ONNX_KIND_COUNT,
+                              .node = node,
+                              .graph = graph};
         measure_label(s, label_of(s, &r));
     }
     return true;
@@ -358,6 +365,52 @@ static void put_notes(struct outbuf *out, const struct onnx_facts *facts)
     ob_putc(out, ']');
 }
 
+/* validate's result in s->rec with one more check: the warning
+ * shape_mismatch, where inference contradicts what the model declares
+ * (the record keeps the declaration). The result ends "...]}\n" and
+ * counts its "warnings" (rendered just before, so its form is known). */
+static void add_mismatch_check(struct scan *s, const struct onnx_infer_mismatch *mm)
+{
+    char msg[200], num[48];
+    if (mm->dim >= 0)
+        snprintf(msg, sizeof msg, "dim %ld is %lld in the model, %lld as inferred", (long)mm->dim,
+                 (long long)mm->declared, (long long)mm->inferred);
+    else if (mm->dim == -1)
+        snprintf(msg, sizeof msg, "rank %lld in the model, %lld as inferred",
+                 (long long)mm->declared, (long long)mm->inferred);
+    else
+        snprintf(msg, sizeof msg, "element type %lld in the model, %lld as inferred",
+                 (long long)mm->declared, (long long)mm->inferred);
+    struct outbuf *r = &s->rec;
+    if (r->failed || r->len < 3 || memcmp(r->data + r->len - 3, "]}\n", 3) != 0)
+        return;
+    ob_putc(r, '\0');
+    const char *w = r->failed ? NULL : strstr(r->data, "\"warnings\":");
+    r->len--;
+    if (w == NULL)
+        return;
+    struct outbuf b;
+    ob_init(&b);
+    const size_t at = (size_t)(w - r->data) + 11;
+    uint64_t n = 0;
+    size_t end = at;
+    while (end < r->len && r->data[end] >= '0' && r->data[end] <= '9')
+        n = n * 10 + (uint64_t)(r->data[end++] - '0');
+    ob_write(&b, r->data, at);
+    ob_write(&b, num, (size_t)(put_u64(num, n + 1) - num));
+    ob_write(&b, r->data + end, r->len - 3 - end);
+    ob_puts(&b, ",{\"id\":\"shape_mismatch\",\"level\":\"warning\",\"status\":\"fail\","
+                "\"message\":");
+    ob_json_str(&b, msg);
+    ob_puts(&b, ",\"rule\":\"a declared shape agrees with the one its producer gives "
+                "(ONNX shape inference)\"}]}\n");
+    if (!b.failed) {
+        ob_reset(r);
+        ob_write(r, b.data, b.len);
+    }
+    ob_free(&b);
+}
+
 /* A record: s->shape holds its "shape", s->d its descriptor when ok
  * (else e says why not). */
 static bool emit_record(struct scan *s, const struct rec *t, bool ok, struct onnx_facts *facts,
@@ -374,6 +427,10 @@ static bool emit_record(struct scan *s, const struct rec *t, bool ok, struct onn
     }
     if (!ok)
         return emit_error(s, t, facts, e);
+    const struct onnx_infer_mismatch *mm =
+        t->node == NULL && t->has_name ? onnx_inference_mismatch(&s->inf, t->graph, t->name) : NULL;
+    if (mm)
+        add_mismatch_check(s, mm);
     struct tensor_desc td;
     struct cli_error ignored;
     struct dmlt_report rep = DMLT_REPORT_INIT;
@@ -466,8 +523,13 @@ static bool scan_onnx_tensor(void *ctx, const struct onnx_tensor *t)
     struct scan *s = ctx;
     struct cli_error e;
     struct onnx_facts facts;
-    const struct rec r = {t->path, t->name,        t->has_name, t->kind,
-                          NULL,    is_model_io(t), t->external};
+    const struct rec r = {.path = t->path,
+                          .name = t->name,
+                          .has_name = t->has_name,
+                          .kind = t->kind,
+                          .model_io = is_model_io(t),
+                          .external = t->external,
+                          .graph = t->graph};
     read_shape(s, t);
     bool ok = descriptor_from_onnx(t, &s->onnx, s->d, &facts, &e);
     if (!ok && onnx_error_verdict(e.id) == ONNX_UNKNOWN && !take_inferred(s, t, &facts, &e, &ok)) {
@@ -511,7 +573,12 @@ static bool scan_onnx_node(void *ctx, uint32_t graph, uint32_t index, const char
         ob_putc(&s->path, '\0');
         if (s->path.failed)
             return false;
-        const struct rec r = {s->path.data, name, true, ONNX_KIND_COUNT, node, false, false};
+        const struct rec r = {.path = s->path.data,
+                              .name = name,
+                              .has_name = true,
+                              .kind = ONNX_KIND_COUNT,
+                              .node = node,
+                              .graph = graph};
         const struct onnx_infer_value *v = onnx_infer_output(s->inf.result, graph, index, i);
         struct onnx_facts facts;
         struct cli_error e;

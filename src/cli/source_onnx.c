@@ -490,6 +490,55 @@ bool onnx_inference_declared(const struct onnx_inference *inf, uint32_t graph,
     return false;
 }
 
+static size_t slot_of(const struct declared *set, size_t mask, uint32_t graph,
+                      struct onnx_bytes name, bool *found)
+{
+    size_t i = (size_t)declared_hash(graph, name) & mask;
+    for (; set[i].name.p; i = (i + 1) & mask)
+        if (set[i].graph == graph && set[i].name.n == name.n &&
+            memcmp(set[i].name.p, name.p, name.n) == 0) {
+            *found = true;
+            return i;
+        }
+    *found = false;
+    return i;
+}
+
+/* The mismatches by value, the first of each (a value may have several). */
+static bool index_mismatches(struct onnx_inference *inf)
+{
+    const size_t n = onnx_infer_mismatch_count(inf->result);
+    size_t cap = 16;
+    while (cap < 2 * n)
+        cap *= 2;
+    inf->mismatch_mask = cap - 1;
+    inf->mismatched = calloc(cap, sizeof inf->mismatched[0]);
+    inf->mismatch_at = calloc(cap, sizeof inf->mismatch_at[0]);
+    if (inf->mismatched == NULL || inf->mismatch_at == NULL)
+        return false;
+    for (size_t k = 0; k < n; k++) {
+        const struct onnx_infer_mismatch *m = onnx_infer_mismatch_at(inf->result, k);
+        bool found;
+        const size_t i = slot_of(inf->mismatched, inf->mismatch_mask, m->graph, m->name, &found);
+        if (found || m->name.p == NULL)
+            continue;
+        inf->mismatched[i].graph = m->graph;
+        inf->mismatched[i].name = m->name;
+        inf->mismatch_at[i] = k;
+    }
+    return true;
+}
+
+const struct onnx_infer_mismatch *onnx_inference_mismatch(const struct onnx_inference *inf,
+                                                          uint32_t graph, struct onnx_bytes name)
+{
+    if (inf->mismatched == NULL || name.p == NULL)
+        return NULL;
+    bool found;
+    const size_t i = slot_of(inf->mismatched, inf->mismatch_mask, graph, name, &found);
+    return found ? onnx_infer_mismatch_at(inf->result, inf->mismatch_at[i]) : NULL;
+}
+
 void onnx_inference_free(struct onnx_inference *inf)
 {
     onnx_infer_free(inf->result);
@@ -497,6 +546,8 @@ void onnx_inference_free(struct onnx_inference *inf)
     free(inf->shapes);
     free(inf->shape_dims);
     free(inf->declared);
+    free(inf->mismatched);
+    free(inf->mismatch_at);
     memset(inf, 0, sizeof *inf);
 }
 
@@ -541,7 +592,7 @@ bool onnx_inference_run(struct onnx_inference *inf, const struct onnx_model *mod
         at += b->rank;
     }
     const struct onnx_infer_options opts = {inf->dims, o->n_dims, inf->shapes, o->n_shapes, 0};
-    if (onnx_infer_run(model, &opts, &inf->result) != ONNX_INFER_OK) {
+    if (onnx_infer_run(model, &opts, &inf->result) != ONNX_INFER_OK || !index_mismatches(inf)) {
         onnx_inference_free(inf);
         return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     }

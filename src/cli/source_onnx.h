@@ -102,6 +102,9 @@ struct onnx_inference {
         struct onnx_bytes name;
     } * declared; /* open addressing, name.p NULL empty */
     size_t mask;
+    struct declared *mismatched; /* the values inference contradicts: graph, name */
+    size_t *mismatch_at;         /* each one's first mismatch (onnx_infer_mismatch_at) */
+    size_t mismatch_mask;
 };
 
 /* False with e filled (out_of_memory) when memory ran out. */
@@ -111,6 +114,10 @@ void onnx_inference_free(struct onnx_inference *inf);
 /* Whether graph declares name among its outputs or value_info. */
 bool onnx_inference_declared(const struct onnx_inference *inf, uint32_t graph,
                              struct onnx_bytes name);
+/* The first place inference contradicts what graph declares of name (a
+ * fixed dim, the rank or the element type), or NULL. */
+const struct onnx_infer_mismatch *onnx_inference_mismatch(const struct onnx_inference *inf,
+                                                          uint32_t graph, struct onnx_bytes name);
 
 /* An inferred value's "shape" as JSON into b: numbers, expressions over
  * the symbols as strings ("batch*197"), null for an unknown dim; null

@@ -506,7 +506,9 @@ static bool values_of(struct model_reader *mr, const struct pb_msg *m, unsigned 
             continue;
         if (!element(r, m, &f, &e) || !value_name(r, &e, field, &name))
             return false;
-        if (!names_have(&mr->names, name))
+        /* A subgraph's inputs are positional (a Loop's or Scan's body
+         * binds them by index): every one is kept, named or not. */
+        if (!(field == 11 && !main) && !names_have(&mr->names, name))
             continue;
         bool ok;
         if (vi == NULL && td == NULL)

@@ -14,7 +14,8 @@
  *
  * What is kept grows with the nodes, not with the declared values: a
  * graph's inputs, initializers and value_info are kept when a node or a
- * graph output names them, in any graph of the model (a model of millions
+ * graph output names them, in any graph of the model (a subgraph's inputs
+ * all: Loop and Scan bind them by position; a model of millions
  * of value_infos and no nodes keeps none).
  *
  * Integer tensor values: raw_data (little-endian) when given, else the

@@ -37,6 +37,7 @@ struct value {
     int32_t elem_type; /* 0 when none is given */
     bool has_shape;
     uint32_t rank, first_dim; /* dims[first_dim..first_dim + rank) */
+    uint32_t graph;           /* its graph's index */
 };
 
 enum { MAX_VALUES = 20000, MAX_DIMS = 50000 };
@@ -61,6 +62,7 @@ static void remember(struct seen *s, const struct onnx_tensor *t)
     }
     struct value *v = &s->v[s->n_v++];
     v->kind = t->kind;
+    v->graph = t->graph;
     v->name = t->has_name ? t->name : (struct onnx_bytes){NULL, 0};
     v->value = t->value;
     v->elem_type = t->has_elem_type ? t->elem_type : 0;
@@ -163,8 +165,8 @@ static void check_tensor(const struct seen *s, uint32_t *k, const struct onnx_te
     }
 }
 
-/* The walk's values, but those no node or output names, are the model's
- * values in its graphs' order. */
+/* The walk's values, but those no node or output names (a subgraph's
+ * inputs are all kept), are the model's values in its graphs' order. */
 static void compare(struct seen *s, const struct onnx_model *m)
 {
     uint64_t names = 0; /* used() is a linear search: small models only */
@@ -175,7 +177,8 @@ static void compare(struct seen *s, const struct onnx_model *m)
         return;
     uint32_t kept = 0;
     for (uint32_t i = 0; i < s->n_v; i++)
-        if (s->v[i].kind == ONNX_OUTPUT || used(m, s->v[i].name))
+        if (s->v[i].kind == ONNX_OUTPUT || (s->v[i].kind == ONNX_INPUT && s->v[i].graph) ||
+            used(m, s->v[i].name)) /* a subgraph's inputs all: positional */
             s->v[kept++] = s->v[i];
     s->n_v = kept;
     uint32_t k = 0;

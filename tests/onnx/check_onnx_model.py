@@ -143,7 +143,8 @@ class Model:
         self.graphs.append(d)
         for k, n in enumerate(g.node):
             d["nodes"].append(self.node(n, index, k))
-        keep = [v for v in g.input if v.name in self.names]
+        # A subgraph's inputs all (Loop and Scan bind them by position).
+        keep = [v for v in g.input if v.name in self.names or parent is not None]
         d["inputs"] = [value_info(v) for v in keep]
         d["outputs"] = [value_info(v) for v in g.output]
         d["value_info"] = [value_info(v) for v in g.value_info if v.name in self.names]
