@@ -870,7 +870,7 @@ DMLT_API enum dmlt_status dmlt_plan_workspace_size(size_t count, size_t *bytes);
  * arena is above the aligned lower bound, other orders (size x lifetime,
  * lifetime, first fit), then orders with the tensor on top moved forward,
  * then for up to 9 tensors an exhaustive search over orders, within the
- * work budget (improvement takes at most twice greedy's own work plus 2^24);
+ * work budget (improvement takes at most greedy's own work again, plus 2^24);
  * the smallest arena is kept (the first of equals). Deterministic: the same
  * input gives the same offsets on every platform.
  *
