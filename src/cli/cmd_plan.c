@@ -305,7 +305,8 @@ static bool run_plan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     FILE *in = results_open_input(cfg, e, &opened);
     if (in == NULL)
         return false;
-    struct reader r = {NULL};
+    struct reader r;
+    memset(&r, 0, sizeof r);
     bool ok = read_records(cfg, in, &r, e);
     if (opened)
         fclose(in);

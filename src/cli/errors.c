@@ -74,7 +74,7 @@ void cli_error_keep(struct cli_error *e)
 void render_error_text(struct outbuf *b, const struct cli_error *e)
 {
     ob_puts(b, "dmltensor: ");
-    if (e->key || e->option) { /* a key comes from the input */
+    if (e->key || e->option) { /* a key is input (plan names it): shown, not sent */
         ob_quoted_text(b, e->key ? e->key : e->option, TEXT_MAX);
         ob_puts(b, ": ");
     }

@@ -859,7 +859,7 @@ struct dmlt_plan_result {
     }
 #endif
 
-/* Bytes of workspace dmlt_plan needs for count tensors (about 48 a tensor).
+/* Bytes of workspace dmlt_plan needs for count tensors (about 100 a tensor).
  * DMLT_E_RANGE when that passes SIZE_MAX or count passes 2^32 - 2. */
 DMLT_API enum dmlt_status dmlt_plan_workspace_size(size_t count, size_t *bytes);
 
@@ -867,9 +867,10 @@ DMLT_API enum dmlt_status dmlt_plan_workspace_size(size_t count, size_t *bytes);
  * multiple of options->alignment, so that no two tensors alive at a common
  * step share a byte; the buffer (arena) as small as the planner finds.
  * Greedy by size with best fit first; unless DMLT_PLAN_ONLY_GREEDY, while the
- * arena is above the aligned lower bound, other orders (first fit, lifetime,
- * area), then orders with the tensor on top moved forward, then for
- * up to 9 tensors an exhaustive search over orders, within the work budget;
+ * arena is above the aligned lower bound, other orders (size x lifetime,
+ * lifetime, first fit), then orders with the tensor on top moved forward,
+ * then for up to 9 tensors an exhaustive search over orders, within the
+ * work budget (improvement takes at most greedy's own work again, plus 2^24);
  * the smallest arena is kept (the first of equals). Deterministic: the same
  * input gives the same offsets on every platform.
  *

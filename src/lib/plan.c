@@ -20,7 +20,7 @@
 #define SEARCH_MAX     9u  /* the exhaustive search: at most this many tensors */
 #define BUMP_ROUNDS    256 /* moves of the tensor on top, at most */
 #define SMALL_SORT     48  /* neighbours sorted in place up to this many */
-#define IMPROVE        2   /* improvement may take this many times greedy's work */
+#define IMPROVE        1   /* improvement may take this many times greedy's work */
 
 struct node;
 
