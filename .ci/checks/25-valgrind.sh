@@ -54,4 +54,23 @@ if ! DMLT_ONNX_FLIPS=30 python3 tests/onnx/check_onnx_damage.py "$dir/dmltensor"
   exit 1
 fi
 echo "valgrind: damaged ONNX models: $(tail -n1 "$log/4")"
+
+# The model reader (onnx_model_read, through dump_model): two models, one
+# concatenated with itself (merged messages), and tiny.onnx cut at every
+# byte, in one process under memcheck.
+python3 - "$log" <<'PY'
+import sys
+d = sys.argv[1]
+zoo = open("tests/cli/data/onnx/zoo.onnx", "rb").read()
+tiny = open("tests/cli/data/onnx/tiny.onnx", "rb").read()
+open(f"{d}/zoo2.onnx", "wb").write(zoo + zoo)
+for i in range(len(tiny)):
+    open(f"{d}/cut{i}.onnx", "wb").write(tiny[:i])
+PY
+if ! $DMLT_WRAPPER "$dir/tests/dump_model" tests/cli/data/onnx/zoo.onnx tests/cli/data/onnx/tiny.onnx \
+  "$log"/zoo2.onnx "$log"/cut*.onnx >/dev/null; then
+  echo "valgrind: the model reader failed under memcheck (exit 99 is a memcheck error)" >&2
+  exit 1
+fi
+echo "valgrind: model reader: $(ls "$log"/cut*.onnx | wc -l) cuts and 3 models, no memcheck error"
 rm -rf "$log"

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h> /* MinGW: defines __MINGW_PRINTF_FORMAT (no I/O is done) */
 
 #if defined(__MINGW_PRINTF_FORMAT) /* MinGW's C99 printf (__USE_MINGW_ANSI_STDIO) */
 #define ONNX_PRINTF(f, a) __attribute__((format(__MINGW_PRINTF_FORMAT, f, a)))

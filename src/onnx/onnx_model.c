@@ -23,9 +23,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The names nodes and graph outputs use: open addressing. */
+/* The names nodes and graph outputs use: open addressing, each slot with
+ * its name's hash (most probes end without reading the name). */
+struct name_slot {
+    struct onnx_bytes name; /* p NULL: empty */
+    uint64_t hash;
+};
 struct name_set {
-    struct onnx_bytes *slots; /* p NULL: empty */
+    struct name_slot *slots;
     size_t cap, n;
 };
 
@@ -73,19 +78,20 @@ static uint64_t hash(struct onnx_bytes b)
     return h;
 }
 
-static bool same(struct onnx_bytes a, struct onnx_bytes b)
-{
-    return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0);
-}
-
 static const uint8_t empty_name[1];
 
-static size_t find(const struct name_set *s, struct onnx_bytes b)
+/* The slot of b (hash h), or the empty slot where it would go. */
+static size_t find(const struct name_set *s, struct onnx_bytes b, uint64_t h)
 {
-    size_t i = (size_t)hash(b) & (s->cap - 1);
-    while (s->slots[i].p != NULL && !same(s->slots[i], b))
-        i = (i + 1) & (s->cap - 1);
-    return i;
+    /* FNV's low bits vary little between names such as x1, x2: the high
+     * bits of a multiplication spread them */
+    size_t i = (size_t)((h * 0x9E3779B97F4A7C15u) >> 32) & (s->cap - 1);
+    for (;; i = (i + 1) & (s->cap - 1)) {
+        const struct name_slot *x = &s->slots[i];
+        if (x->name.p == NULL ||
+            (x->hash == h && x->name.n == b.n && (b.n == 0 || memcmp(x->name.p, b.p, b.n) == 0)))
+            return i;
+    }
 }
 
 static bool names_add(struct model_reader *mr, struct onnx_bytes b)
@@ -95,20 +101,22 @@ static bool names_add(struct model_reader *mr, struct onnx_bytes b)
         b.p = empty_name; /* an empty name is a name too */
     if (s->n + 1 > s->cap / 2) {
         const size_t cap = s->cap ? s->cap * 2 : 1024;
-        struct onnx_bytes *slots =
+        struct name_slot *slots =
             cap < SIZE_MAX / sizeof *slots ? calloc(cap, sizeof *slots) : NULL;
         if (slots == NULL)
             return reader_oom(&mr->r);
         struct name_set bigger = {slots, cap, s->n};
         for (size_t i = 0; i < s->cap; i++)
-            if (s->slots[i].p != NULL)
-                slots[find(&bigger, s->slots[i])] = s->slots[i];
+            if (s->slots[i].name.p != NULL)
+                slots[find(&bigger, s->slots[i].name, s->slots[i].hash)] = s->slots[i];
         free(s->slots);
         *s = bigger;
     }
-    const size_t i = find(s, b);
-    if (s->slots[i].p == NULL) {
-        s->slots[i] = b;
+    const uint64_t h = hash(b);
+    struct name_slot *x = &s->slots[find(s, b, h)];
+    if (x->name.p == NULL) {
+        x->name = b;
+        x->hash = h;
         s->n++;
     }
     return true;
@@ -118,7 +126,7 @@ static bool names_have(const struct name_set *s, struct onnx_bytes b)
 {
     if (b.p == NULL)
         b.p = empty_name;
-    return s->cap != 0 && s->slots[find(s, b)].p != NULL;
+    return s->cap != 0 && s->slots[find(s, b, hash(b))].name.p != NULL;
 }
 
 /* An element of a repeated message field of m: a message of its own. */
@@ -259,7 +267,9 @@ static bool attr_lists(struct model_reader *mr, const struct pb_msg *m, struct o
     struct reader *r = &mr->r;
     struct onnx_bytes *strings = arena_alloc(r->arena, a->n_strings, sizeof *strings);
     struct onnx_tensor_data *tensors = arena_alloc(r->arena, a->n_tensors, sizeof *tensors);
-    const struct onnx_graph **graphs = arena_alloc(r->arena, a->n_graphs, sizeof *graphs);
+    /* pointers to the graphs (they live in model->graphs) */
+    const struct onnx_graph **graphs =
+        arena_alloc(r->arena, a->n_graphs, sizeof *graphs); // NOLINT(bugprone-sizeof-expression)
     if (strings == NULL || tensors == NULL || graphs == NULL)
         return reader_oom(r);
     a->strings = strings;
@@ -627,7 +637,7 @@ bool onnx_model_read(const uint8_t *data, size_t len, struct onnx_model *model,
     mr.r.arena = arena;
     mr.r.err = err;
     const struct pb_msg root = pb_root(data, 0, len, 0);
-    struct pb_msg graph;
+    struct pb_msg graph = root; /* model_fields sets it */
     uint32_t main_graph = 0;
     bool ok = model_fields(&mr, &root, model, &graph) &&
               read_graph(&mr, &graph, UINT32_MAX, NULL, &main_graph);

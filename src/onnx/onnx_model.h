@@ -12,8 +12,16 @@
  *
  * What is kept grows with the nodes, not with the declared values: a
  * graph's inputs, initializers and value_info are kept when a node or a
- * graph output names them (a model of millions of value_infos and no
- * nodes keeps none). */
+ * graph output names them, in any graph of the model (a model of millions
+ * of value_infos and no nodes keeps none).
+ *
+ * Integer tensor values: raw_data (little-endian) when given, else the
+ * typed field (int32_data, int64_data, uint64_data: packed or not); a type
+ * narrower than its field keeps the low bits (numpy's astype), BOOL is 0 or
+ * 1; no values (has_values false) when the data's count is not the dims'
+ * product, a dim is negative, the data is external, or a UINT64 value is
+ * past INT64_MAX. tests/onnx/check_onnx_model.py compares all of it with
+ * onnx.load and onnx.numpy_helper. */
 #ifndef DMLT_ONNX_MODEL_H
 #define DMLT_ONNX_MODEL_H
 
@@ -110,7 +118,7 @@ struct onnx_graph {
     uint32_t n_nodes, n_inputs, n_outputs, n_initializers, n_value_info;
     const struct onnx_node *nodes; /* in file order */
     const struct onnx_value_info *inputs, *outputs, *value_info;
-    const struct onnx_tensor_data *initializers; /* sparse ones too, with their dense dims */
+    const struct onnx_tensor_data *initializers; /* the dense ones, then the sparse (.sparse) */
 };
 
 struct onnx_opset {
@@ -124,7 +132,9 @@ struct onnx_model {
     uint32_t n_opsets;
     const struct onnx_opset *opsets;
     uint32_t n_graphs;
-    const struct onnx_graph *graphs; /* [0] the main graph, then subgraphs in the walk's order */
+    const struct onnx_graph *graphs; /* [0] the main graph, then subgraphs in the walk's order:
+                                        depth first, a node's attributes in order, an
+                                        attribute's g before its graphs */
     void *arena_;                    /* the reader's: freed by onnx_model_free */
 };
 
@@ -135,7 +145,8 @@ bool onnx_model_read(const uint8_t *data, size_t len, struct onnx_model *model,
                      struct onnx_error *err, bool *out_of_memory);
 void onnx_model_free(struct onnx_model *model);
 
-/* The default domain's opset version (0 when the model imports none). */
+/* The default domain's opset version (0 when the model imports none; the
+ * last given when it imports it twice). */
 int64_t onnx_model_opset(const struct onnx_model *model);
 
 /* An attribute of a node by name, or NULL. */

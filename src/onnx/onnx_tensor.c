@@ -38,7 +38,8 @@ void *arena_alloc(struct arena *a, size_t n, size_t size)
     }
     const size_t bytes = n * size;
     const size_t unit = sizeof(max_align_t);
-    const size_t units = bytes / unit + 1; /* at least one: n == 0 is a valid pointer */
+    /* at least one: n == 0 is a valid pointer too */
+    const size_t units = bytes == 0 ? 1 : bytes / unit + (bytes % unit != 0);
     struct arena_chunk *c = a->head;
     if (c == NULL || c->cap - c->used < units) {
         const size_t cap = units > CHUNK_UNITS ? units : CHUNK_UNITS;
@@ -208,8 +209,8 @@ static bool int_value(int32_t elem_type, uint64_t bits, int64_t *v)
     case 2:
         *v = (uint8_t)bits;
         return true;
-    case 3:
-        *v = (int8_t)(uint8_t)bits;
+    case 3: /* the low byte, two's complement */
+        *v = (int64_t)(bits & 0xff) - ((bits & 0x80) ? 256 : 0);
         return true;
     case 9:
         *v = (uint8_t)bits != 0;

@@ -39,7 +39,7 @@ struct value {
     uint32_t rank, first_dim; /* dims[first_dim..first_dim + rank) */
 };
 
-enum { MAX_VALUES = 100000, MAX_DIMS = 200000 };
+enum { MAX_VALUES = 20000, MAX_DIMS = 50000 };
 
 struct seen {
     struct descriptor d;

@@ -28,7 +28,6 @@ import subprocess
 import sys
 import tempfile
 
-import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
@@ -115,17 +114,15 @@ class Model:
     """The expected dump of a ModelProto."""
 
     def __init__(self, m):
-        self.graphs = []
-        self.names = set()
+        self.names = set()  # what a node or a graph output names, in any graph
         self.collect(m.graph)
+        self.graphs = []  # in pre-order, as add() meets them
         self.out = {"ir_version": m.ir_version, "producer_name": h(m.producer_name),
                     "producer_version": h(m.producer_version),
                     "opset": next((o.version for o in reversed(m.opset_import)
                                    if o.domain in ("", "ai.onnx")), 0),
                     "opsets": [[h(o.domain), o.version] for o in m.opset_import],
-                    "graphs": []}
-        self.out["graphs"] = [None] * 0
-        self.graphs = []
+                    "graphs": self.graphs}
         self.add(m.graph, None, None)
 
     def collect(self, g):
@@ -144,7 +141,6 @@ class Model:
         index = len(self.graphs)
         d = {"index": index, "parent": parent, "owner": owner, "nodes": []}
         self.graphs.append(d)
-        self.out["graphs"].append(d)
         for k, n in enumerate(g.node):
             d["nodes"].append(self.node(n, index, k))
         keep = [v for v in g.input if v.name in self.names]

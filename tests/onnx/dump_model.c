@@ -3,6 +3,7 @@
  *
  *   dump_model FILE...   one JSON line per file: the model, or
  *                        {"error": MESSAGE, "offset": N, "limit": BOOL}
+ *   dump_model --count FILE...   {"graphs": N, "nodes": N, "values": N}
  *
  * Text from the model is written as hex (it may be any bytes); a float as
  * its 32 bits. */
@@ -197,37 +198,50 @@ static void graph(const struct onnx_model *m, const struct onnx_graph *g)
     (void)m;
 }
 
-static int dump(const char *path)
+/* --count: the counts only (tests/bench/bench_onnx_model.sh) */
+static void counts(const struct onnx_model *m)
+{
+    uint64_t nodes = 0, values = 0;
+    for (uint32_t i = 0; i < m->n_graphs; i++) {
+        const struct onnx_graph *g = &m->graphs[i];
+        nodes += g->n_nodes;
+        values += (uint64_t)g->n_inputs + g->n_outputs + g->n_value_info + g->n_initializers;
+    }
+    printf("{\"graphs\":%" PRIu32 ",\"nodes\":%" PRIu64 ",\"values\":%" PRIu64 "}\n", m->n_graphs,
+           nodes, values);
+}
+
+/* The whole file in a buffer of exactly its size (ASan sees a read past
+ * the model). */
+static uint8_t *read_file(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (f == NULL) {
         perror(path);
-        return 1;
+        return NULL;
     }
-    size_t cap = 1 << 16, len = 0, n;
-    uint8_t *data = malloc(cap);
-    while (data != NULL && (n = fread(data + len, 1, cap - len, f)) > 0) {
-        len += n;
-        if (len == cap) {
-            uint8_t *bigger = realloc(data, cap *= 2);
-            if (bigger == NULL)
-                free(data);
-            data = bigger;
-        }
+    long size = -1;
+    if (fseek(f, 0, SEEK_END) == 0)
+        size = ftell(f);
+    uint8_t *data =
+        size >= 0 && fseek(f, 0, SEEK_SET) == 0 ? malloc(size ? (size_t)size : 1) : NULL;
+    if (data != NULL && fread(data, 1, (size_t)size, f) != (size_t)size) {
+        free(data);
+        data = NULL;
     }
     fclose(f);
-    if (data == NULL) {
-        fprintf(stderr, "%s: out of memory\n", path);
+    if (data == NULL)
+        fprintf(stderr, "%s: cannot read it\n", path);
+    *len = data ? (size_t)size : 0;
+    return data;
+}
+
+static int dump(const char *path, bool count_only)
+{
+    size_t len = 0;
+    uint8_t *exact = read_file(path, &len);
+    if (exact == NULL)
         return 1;
-    }
-    /* exactly len bytes: ASan sees a read past the model */
-    uint8_t *exact = malloc(len ? len : 1);
-    if (exact == NULL) {
-        free(data);
-        return 1;
-    }
-    memcpy(exact, data, len);
-    free(data);
     struct onnx_model m;
     struct onnx_error e;
     bool oom;
@@ -237,6 +251,12 @@ static int dump(const char *path)
             printf(*c == '"' || *c == '\\' ? "\\%c" : "%c", *c);
         printf("\",\"offset\":%zu,\"limit\":%s,\"oom\":%s}\n", e.offset, e.limit ? "true" : "false",
                oom ? "true" : "false");
+        free(exact);
+        return 0;
+    }
+    if (count_only) {
+        counts(&m);
+        onnx_model_free(&m);
         free(exact);
         return 0;
     }
@@ -265,7 +285,8 @@ static int dump(const char *path)
 int main(int argc, char **argv)
 {
     int status = 0;
-    for (int i = 1; i < argc; i++)
-        status |= dump(argv[i]);
+    const bool count_only = argc > 1 && strcmp(argv[1], "--count") == 0;
+    for (int i = count_only ? 2 : 1; i < argc; i++)
+        status |= dump(argv[i], count_only);
     return status;
 }

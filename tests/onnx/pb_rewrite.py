@@ -11,7 +11,6 @@ operations to one message of the tree:
   - split: a singular message field becomes two occurrences holding its
     fields' first and second parts (their merge is the field itself).
 """
-import random
 
 from google.protobuf.descriptor import FieldDescriptor
 
