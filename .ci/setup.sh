@@ -21,6 +21,11 @@ want python3-onnx     # cli/onnx_corpus: onnx.load, the reference (and tests/onn
 want libonnx-testdata # cli/onnx_corpus: ~1,070 real ONNX models
 want python3-torch       # onnx/infer_torch: real architectures exported (random weights)
 want python3-torchvision # onnx/infer_torch
+want time             # cli/bounded_input: /usr/bin/time for the peak RSS
+want libxml2-utils xmllint # cli/plan: plan --format svg against the SVG 1.1 DTD
+want w3c-sgml-lib          # cli/plan: the SVG 1.1 DTD, read with --nonet
+want chromium chromium     # cli/plan_render: plan --format svg drawn, its pixels checked
+want python3-pil           # cli/plan_render: reads chromium's PNG
 
 install_wanted setup
 

@@ -17,13 +17,14 @@ enum command_id {
     CMD_MAP,
     CMD_BATCH,
     CMD_SCAN,
-    CMD_VIEW
+    CMD_VIEW,
+    CMD_PLAN
 };
 #define CMD_BIT(c) (1u << (c))
 
 struct command;
 
-enum format { FMT_TEXT, FMT_JSON, FMT_ENV, FMT_CSV, FMT_JSONL, FMT_C };
+enum format { FMT_TEXT, FMT_JSON, FMT_ENV, FMT_CSV, FMT_JSONL, FMT_C, FMT_SVG };
 #define FMT_BIT(f) (1u << (f))
 
 #define MAX_REPEAT   16
@@ -64,9 +65,13 @@ struct cli_config {
     const char *input;  /* batch, scan: FILE, or "-" (scan: the first of files) */
     const char **files; /* scan FILE...: n_files of them (room for argc) */
     unsigned n_files;
-    const char *dims[MAX_REPEAT]; /* scan --dim NAME=VALUE, repeatable */
+    const char **dims; /* scan --dim NAME=VALUE, any number (argc entries) */
     unsigned n_dims;
+    const char **shapes; /* scan --shape NAME=D1,D2,..., any number (argc entries) */
+    unsigned n_shapes;
     bool progress;  /* batch --progress */
+    bool strict;    /* scan --strict: an unknown size fails too */
+    bool no_infer;  /* scan --no-infer: the model's declared values only */
     FILE *in, *err; /* stdin and stderr, as cli_main got them */
     /* view: the operations, in command-line order */
     enum view_op_kind op_kind[MAX_VIEW_OPS];
@@ -132,7 +137,7 @@ const struct command *cli_command_of(enum command_id id);
 
 /* Each command's entry, in its cmd_*.c. */
 extern const struct command cmd_size, cmd_offset, cmd_locate, cmd_map, cmd_validate, cmd_view,
-    cmd_batch, cmd_scan, cmd_dtypes, cmd_layouts;
+    cmd_batch, cmd_scan, cmd_plan, cmd_dtypes, cmd_layouts;
 
 /* The opening brace of a command's JSON result object, unless batch has
  * written it already with the record's id (cfg->json_opened). */

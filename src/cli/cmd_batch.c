@@ -96,7 +96,12 @@ static void batch_record(const char *text, size_t len, unsigned long line, struc
         results_note_failure(t, line, &e);
         return;
     }
-    if (descriptor_from_json(root, DESC_BATCH, d, &e)) {
+    const bool ok = descriptor_from_json(root, DESC_BATCH, d, &e);
+    /* The id is echoed as it was written (docs/batch.md), not as the tree
+     * holds it: a string's escapes ("\ud83d\ude00", "\/") stay. */
+    if (d->id)
+        (void)json_member_text(text, len, "id", arena, &d->id_text, &d->id_len);
+    if (ok) {
         answer(d, line, out, t);
     } else {
         results_error_record(out, d, NULL, line, &e);

@@ -121,6 +121,7 @@ static char *put_row(char *p, const struct rows *r, const struct dmlt_walk *w)
     case FMT_JSONL:
     case FMT_ENV:
     case FMT_C: /* not a format of map: options.c refuses it */
+    case FMT_SVG:
         p = put_u128(put_bytes(p, "],\"offset\":", 11), w->offset);
         p = put_u128(put_bytes(p, ",\"byte_offset\":", 15), w->byte_offset);
         if (r->four_bit) {

@@ -1,55 +1,15 @@
 /* cmd_scan.c - `scan`: every DirectML tensor description inside any JSON
  * document (a DxDispatch model, say) validated, and a DxDispatch model's
  * bindings checked. */
-#include "results.h"
-#include "platform.h"
+#include "scan.h"
 #include "scan_dxdispatch.h"
+#include "scan_input.h"
 #include "source_json.h"
-#include "source_onnx.h"
 
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define SCAN_MAX_INPUT ((size_t)256 << 20) /* a document is read whole */
-
-/* One ONNX model's totals, for its summary record. */
-struct onnx_model {
-    uint64_t tensors, failed, broken, external;
-    uint64_t kinds[ONNX_KIND_COUNT];
-    dmlt_u128 initializer_bytes, io_bytes, largest_bytes;
-    bool has_largest;
-    /* JSON: {"path":..,"name":..,"total_tensor_size_bytes":..} and
-     * "path","path"; text: "name (path)" and "name, name" (the first
-     * TEXT_LIST_MAX). */
-    struct outbuf largest;
-    struct outbuf broken_paths, failed_paths;
-};
-
-/* --format text: where each column of a row starts (BYTES ends two
- * before STATUS); a longer value runs over, never cut. */
-enum { COL_KIND = 28, COL_TYPE = 40, COL_SIZES = 58, COL_STATUS = 94, TEXT_LIST_MAX = 5 };
-
-struct scan {
-    struct cli_config *cfg;
-    struct descriptor *d;
-    struct outbuf *out, rec, path, scratch;
-    struct tally t;
-    struct cli_error *e;
-    bool failed_write;
-    uint64_t bindings;        /* records of a DxDispatch model's bindings */
-    const char *file;         /* the file being scanned */
-    bool multi;               /* several files: each record says its file */
-    bool text;                /* --format text: a table per ONNX model */
-    bool text_started;        /* text written: a blank line before the next */
-    unsigned onnx_files;      /* ONNX models scanned */
-    struct onnx_options onnx; /* --dim, --rank, --layout */
-    struct onnx_model model;
-    struct plat_map *map; /* the file being scanned */
-};
-
-static void put_file_key(struct scan *s, size_t start);
 
 static void scan_hit(struct scan *s, const cJSON *obj)
 {
@@ -86,7 +46,7 @@ static void scan_hit(struct scan *s, const cJSON *obj)
         if (s->d->cfg.exit_status != CLI_EXIT_OK)
             s->t.broken++;
     }
-    put_file_key(s, start);
+    scan_put_file_key(s, start);
     s->path.len--; /* drop the NUL again */
 }
 
@@ -190,39 +150,9 @@ static void scan_binding(void *ctx, const struct dxd_binding *b, const struct cl
         if (s->d->cfg.exit_status != CLI_EXIT_OK)
             s->t.broken++;
     }
-    put_file_key(s, start);
+    scan_put_file_key(s, start);
     if (s->out->len >= BATCH_CHUNK && !cli_drain(s->out, s->e))
         s->failed_write = true;
-}
-
-/* ---- scan: the file's key, for several files ------------------------------ */
-
-/* With several files, each record carries its "file": put first in the
- * record written to s->out from start (whole, not yet drained). */
-static void put_file_key(struct scan *s, size_t start)
-{
-    if (!s->multi || s->out->failed || s->out->len <= start)
-        return;
-    ob_reset(&s->scratch);
-    ob_puts(&s->scratch, "\"file\":");
-    ob_json_str(&s->scratch, s->file);
-    ob_putc(&s->scratch, ',');
-    if (s->scratch.failed)
-        return;
-    const size_t n = s->scratch.len;
-    if (ob_space(s->out, n) == NULL)
-        return;
-    char *at = s->out->data + start + 1; /* after the record's { */
-    memmove(at + n, at, s->out->len - start - 1);
-    memcpy(at, s->scratch.data, n);
-    s->out->len += n;
-}
-
-static bool drain_if_full(struct scan *s)
-{
-    if (s->out->len >= BATCH_CHUNK && !cli_drain(s->out, s->e))
-        s->failed_write = true;
-    return !s->failed_write;
 }
 
 /* ---- scan: a JSON document ------------------------------------------------- */
@@ -230,10 +160,8 @@ static bool drain_if_full(struct scan *s)
 static bool scan_json(struct scan *s, const char *data, size_t len, struct cli_error *e)
 {
     const char *name = s->file;
-    if (len > SCAN_MAX_INPUT)
-        return cli_fail(e, CLI_E_INPUT_TOO_LARGE, NULL, name,
-                        "larger than %u MiB; scan reads a document whole",
-                        (unsigned)(SCAN_MAX_INPUT >> 20));
+    if (len > scan_json_cap())
+        return scan_too_large(e, name, false);
     /* A UTF-8 byte order mark is not content (batch skips it too). */
     if (data == NULL)
         data = "";
@@ -260,517 +188,31 @@ static bool scan_json(struct scan *s, const char *data, size_t len, struct cli_e
     if (s->failed_write)
         *e = *s->e;
     if (ok && s->t.records == before)
-        fprintf(s->cfg->err,
-                "dmltensor: scan: no tensor description (an object with DataType and "
-                "Sizes) in %s\n",
-                name);
+        cli_note(s->cfg->err,
+                 "scan: no tensor description (an object with DataType and Sizes) in %s", name);
     return ok && !s->failed_write;
 }
 
-/* ---- scan: an ONNX model ---------------------------------------------------- */
-
-/* The text of bytes from the model, NUL-terminated, in b. */
-static const char *model_text(struct outbuf *b, struct onnx_bytes t)
-{
-    ob_reset(b);
-    if (t.n)
-        ob_write(b, (const char *)t.p, t.n);
-    ob_putc(b, '\0');
-    return b->failed ? "" : b->data;
-}
-
-static void put_onnx_head(struct scan *s, const struct onnx_tensor *t,
-                          const struct onnx_facts *facts)
-{
-    struct outbuf *out = s->out;
-    ob_putc(out, '{');
-    if (s->multi) {
-        ob_puts(out, "\"file\":");
-        ob_json_str(out, s->file);
-        ob_putc(out, ',');
-    }
-    ob_puts(out, "\"path\":");
-    ob_json_str(out, t->path);
-    ob_puts(out, ",\"name\":");
-    if (t->has_name)
-        ob_json_str(out, model_text(&s->scratch, t->name));
-    else
-        ob_puts(out, "null");
-    ob_puts(out, ",\"kind\":");
-    ob_json_str(out, onnx_kind_name(t->kind));
-    ob_puts(out, ",\"onnx_type\":");
-    if (facts->onnx_type)
-        ob_json_str(out, facts->onnx_type);
-    else
-        ob_puts(out, "null");
-}
-
-/* A tensor for a person: its name, or its path when it has none. */
-static void put_label(struct scan *s, struct outbuf *b, const struct onnx_tensor *t)
-{
-    const char *name = t->has_name ? model_text(&s->scratch, t->name) : "";
-    ob_quoted_text(b, *name ? name : t->path, SIZE_MAX);
-}
-
-/* A failed or broken record's path (its label in text, the first few),
- * for the summary's lists; count is the list's length with it. */
-static void remember_path(struct scan *s, struct outbuf *list, uint64_t count,
-                          const struct onnx_tensor *t)
-{
-    if (s->text && count > TEXT_LIST_MAX)
-        return;
-    if (list->len)
-        ob_puts(list, s->text ? ", " : ",");
-    if (s->text)
-        put_label(s, list, t);
-    else
-        ob_json_str(list, t->path);
-}
-
-/* The id of the first error-level check of td that fails, or NULL. */
-static const char *first_failed_check(const struct tensor_desc *td)
-{
-    struct dmlt_desc d;
-    struct dmlt_check checks[DMLT_CHECK_COUNT];
-    validate_desc_of(td, &d);
-    (void)dmlt_validate(&d, td->t.rank, checks, DMLT_CHECK_COUNT);
-    for (unsigned i = 0; i < DMLT_CHECK_COUNT; i++)
-        if (!checks[i].passed && dmlt_check_level(checks[i].id) == DMLT_ERROR)
-            return dmlt_check_id_name(checks[i].id);
-    return NULL;
-}
-
-/* "FLOAT16" for float16, "BOOL->uint8": ONNX's type, then DirectML's
- * unless it is the same name. */
-static void put_text_type(struct outbuf *out, const struct onnx_facts *facts, const char *dtype)
-{
-    if (facts->onnx_type == NULL) {
-        ob_puts(out, facts->value ? facts->value : "-");
-        return;
-    }
-    ob_puts(out, facts->onnx_type);
-    size_t i = 0;
-    const char *o = facts->onnx_type;
-    while (dtype && o[i] && dtype[i] && (o[i] | 0x20) == (dtype[i] | 0x20))
-        i++;
-    if (dtype && !(o[i] == '\0' && dtype[i] == '\0')) {
-        ob_puts(out, "->");
-        ob_puts(out, dtype);
-    }
-}
-
-/* BYTES, right-aligned to end two before STATUS, then the gap. */
-static void put_text_bytes(struct outbuf *out, size_t line, const char *num, size_t n)
-{
-    ob_putc(out, ' ');
-    while (out->len - line + n + 2 < COL_STATUS)
-        ob_putc(out, ' ');
-    ob_write(out, num, n);
-    ob_puts(out, "  ");
-}
-
-/* One row of --format text: td NULL when the tensor is not described,
- * err non-NULL for an error record, bytes NULL when unknown. */
-static void put_text_row(struct scan *s, const struct onnx_tensor *t,
-                         const struct onnx_facts *facts, const struct tensor_desc *td,
-                         const dmlt_u128 *bytes, const struct cli_error *err, bool broken)
-{
-    struct outbuf *out = s->out;
-    const size_t line = out->len;
-    put_label(s, out, t);
-    ob_pad_to(out, line, COL_KIND);
-    ob_puts(out, onnx_kind_name(t->kind));
-    ob_pad_to(out, line, COL_TYPE);
-    put_text_type(out, facts, td ? dmlt_dtype_get(td->t.dtype)->name : NULL);
-    ob_pad_to(out, line, COL_SIZES);
-    if (td)
-        ob_u32_list(out, td->t.sizes, td->t.rank, 1, false);
-    else
-        ob_putc(out, '-');
-    char num[48];
-    size_t n = 1;
-    if (bytes)
-        n = fmt_u128(num, *bytes);
-    else
-        num[0] = '-';
-    put_text_bytes(out, line, num, n);
-    if (err) {
-        ob_puts(out, "error: ");
-        ob_puts(out, err->id);
-    } else if (broken) {
-        const char *id = td ? first_failed_check(td) : NULL;
-        ob_puts(out, "INVALID");
-        if (id) {
-            ob_puts(out, ": ");
-            ob_puts(out, id);
-        }
-    } else {
-        ob_puts(out, "ok");
-    }
-    ob_putc(out, '\n');
-}
-
-/* A model's header in text: its file, then the columns' names. */
-static void put_text_header(struct scan *s)
-{
-    struct outbuf *out = s->out;
-    if (s->text_started)
-        ob_putc(out, '\n');
-    s->text_started = true;
-    ob_quoted_text(out, s->file, SIZE_MAX);
-    ob_puts(out, " (ONNX model)\n");
-    const size_t line = out->len;
-    ob_puts(out, "NAME");
-    ob_pad_to(out, line, COL_KIND);
-    ob_puts(out, "KIND");
-    ob_pad_to(out, line, COL_TYPE);
-    ob_puts(out, "TYPE");
-    ob_pad_to(out, line, COL_SIZES);
-    ob_puts(out, "SIZES");
-    put_text_bytes(out, line, "BYTES", 5);
-    ob_puts(out, "STATUS\n");
-}
-
-static bool scan_onnx_tensor(void *ctx, const struct onnx_tensor *t)
-{
-    struct scan *s = ctx;
-    struct onnx_model *m = &s->model;
-    struct cli_error e;
-    struct onnx_facts facts;
-    s->t.records++;
-    m->tensors++;
-    m->kinds[t->kind]++;
-    ob_reset(&s->rec);
-    bool ok = descriptor_from_onnx(t, &s->onnx, s->d, &facts, &e);
-    if (ok) {
-        s->d->cfg.json_opened = true; /* validate's keys follow the record's */
-        ok = results_run(s->d, &s->rec, &e);
-    }
-    if (!ok) {
-        if (s->text) {
-            put_text_row(s, t, &facts, NULL, NULL, &e, false);
-        } else {
-            put_onnx_head(s, t, &facts);
-            ob_putc(s->out, ',');
-            render_error_member(s->out, &e);
-            ob_puts(s->out, "}\n");
-        }
-        results_note_failure(&s->t, 0, &e);
-        m->failed++;
-        remember_path(s, &m->failed_paths, m->failed, t);
-        return drain_if_full(s);
-    }
-    struct tensor_desc td;
-    struct cli_error ignored;
-    struct dmlt_report rep = DMLT_REPORT_INIT;
-    struct dmlt_error derr;
-    dmlt_u128 bytes = dmlt_u128_from_u64(0);
-    const bool described = describe_tensor(&s->d->cfg.t, &td, &ignored);
-    const bool has_bytes = described && dmlt_report_compute(&td.t, NULL, &rep, &derr) == DMLT_OK;
-    if (has_bytes)
-        bytes = rep.total_tensor_size_bytes;
-    const bool broken = s->d->cfg.exit_status != CLI_EXIT_OK;
-    if (s->text) {
-        put_text_row(s, t, &facts, described ? &td : NULL, has_bytes ? &bytes : NULL, NULL, broken);
-    } else {
-        put_onnx_head(s, t, &facts);
-        if (described) {
-            ob_puts(s->out, ",\"dtype\":");
-            ob_json_str(s->out, dmlt_dtype_get(td.t.dtype)->name);
-            ob_puts(s->out, ",\"sizes\":");
-            ob_u32_list(s->out, td.t.sizes, td.t.rank, 1, true);
-            ob_puts(s->out, ",\"strides\":");
-            ob_u32_list(s->out, td.t.strides, td.t.rank, 1, true);
-        }
-        if (has_bytes) {
-            ob_puts(s->out, ",\"total_tensor_size_bytes\":");
-            ob_u128(s->out, bytes);
-        }
-        if (t->external)
-            snprintf(facts.notes[facts.n_notes < ONNX_MAX_NOTES ? facts.n_notes++ : 0],
-                     sizeof facts.notes[0], "its data is in an external file (not read)");
-        if (facts.n_notes) {
-            ob_puts(s->out, ",\"notes\":[");
-            for (unsigned i = 0; i < facts.n_notes; i++) {
-                if (i)
-                    ob_putc(s->out, ',');
-                ob_json_str(s->out, facts.notes[i]);
-            }
-            ob_putc(s->out, ']');
-        }
-        ob_putc(s->out, ',');
-        ob_write(s->out, s->rec.data, s->rec.len);
-    }
-    if (broken) {
-        s->t.broken++;
-        m->broken++;
-        remember_path(s, &m->broken_paths, m->broken, t);
-    }
-    if (t->kind == ONNX_INITIALIZER || t->kind == ONNX_SPARSE_INITIALIZER) {
-        (void)dmlt_u128_add(m->initializer_bytes, bytes, &m->initializer_bytes);
-        m->external += t->external;
-    } else if (t->kind == ONNX_INPUT || t->kind == ONNX_OUTPUT) {
-        (void)dmlt_u128_add(m->io_bytes, bytes, &m->io_bytes);
-    }
-    if (!m->has_largest || dmlt_u128_cmp(bytes, m->largest_bytes) > 0) {
-        m->has_largest = true;
-        m->largest_bytes = bytes;
-        ob_reset(&m->largest);
-        if (s->text) {
-            put_label(s, &m->largest, t);
-            if (t->has_name && *model_text(&s->scratch, t->name)) {
-                ob_puts(&m->largest, " (");
-                ob_puts(&m->largest, t->path);
-                ob_putc(&m->largest, ')');
-            }
-        } else {
-            ob_puts(&m->largest, "{\"path\":");
-            ob_json_str(&m->largest, t->path);
-            ob_puts(&m->largest, ",\"name\":");
-            if (t->has_name)
-                ob_json_str(&m->largest, model_text(&s->scratch, t->name));
-            else
-                ob_puts(&m->largest, "null");
-            ob_puts(&m->largest, ",\"total_tensor_size_bytes\":");
-            ob_u128(&m->largest, bytes);
-            ob_putc(&m->largest, '}');
-        }
-    }
-    return drain_if_full(s);
-}
-
-/* A totals line of --format text: its label, padded. */
-static void text_label(struct outbuf *out, const char *label)
-{
-    const size_t line = out->len;
-    ob_puts(out, label);
-    ob_pad_to(out, line, 19);
-}
-
-/* A list of text's totals: count, then the first few and how many more. */
-static void put_text_list(struct outbuf *out, uint64_t count, const struct outbuf *list)
-{
-    ob_u64(out, count);
-    if (count == 0) {
-        ob_putc(out, '\n');
-        return;
-    }
-    ob_puts(out, ": ");
-    ob_write(out, list->data, list->len);
-    if (count > TEXT_LIST_MAX) {
-        ob_puts(out, ", and ");
-        ob_u64(out, count - TEXT_LIST_MAX);
-        ob_puts(out, " more");
-    }
-    ob_putc(out, '\n');
-}
-
-/* --format text: the model's totals, after its rows. */
-static void put_text_totals(struct scan *s)
-{
-    const struct onnx_model *m = &s->model;
-    struct outbuf *out = s->out;
-    ob_putc(out, '\n');
-    text_label(out, "tensors");
-    ob_u64(out, m->tensors);
-    bool first = true;
-    for (unsigned k = 0; k < ONNX_KIND_COUNT; k++) {
-        if (m->kinds[k] == 0)
-            continue;
-        ob_puts(out, first ? " (" : ", ");
-        first = false;
-        ob_u64(out, m->kinds[k]);
-        ob_putc(out, ' ');
-        ob_puts(out, onnx_kind_name((enum onnx_kind)k));
-    }
-    ob_puts(out, first ? "\n" : ")\n");
-    text_label(out, "initializer bytes");
-    ob_bytes(out, m->initializer_bytes);
-    if (m->external) {
-        ob_puts(out, "; ");
-        ob_u64(out, m->external);
-        ob_puts(out, " external (not read)");
-    }
-    ob_putc(out, '\n');
-    text_label(out, "I/O bytes");
-    ob_bytes(out, m->io_bytes);
-    for (unsigned k = 0; k < s->onnx.n_dims; k++) {
-        ob_puts(out, k ? " " : " at ");
-        ob_puts(out, "--dim ");
-        ob_quoted_text(out, s->cfg->dims[k], SIZE_MAX);
-    }
-    ob_putc(out, '\n');
-    text_label(out, "largest");
-    if (m->has_largest) {
-        ob_write(out, m->largest.data, m->largest.len);
-        ob_puts(out, ": ");
-        ob_bytes(out, m->largest_bytes);
-        ob_putc(out, '\n');
-    } else {
-        ob_puts(out, "-\n");
-    }
-    text_label(out, "broken");
-    put_text_list(out, m->broken, &m->broken_paths);
-    text_label(out, "failed");
-    put_text_list(out, m->failed, &m->failed_paths);
-}
-
-/* {"summary":{...}}: the model's totals, after its records. */
-static void put_onnx_summary(struct scan *s)
-{
-    const struct onnx_model *m = &s->model;
-    struct outbuf *out = s->out;
-    ob_puts(out, "{\"summary\":{");
-    if (s->multi) {
-        ob_puts(out, "\"file\":");
-        ob_json_str(out, s->file);
-        ob_putc(out, ',');
-    }
-    ob_puts(out, "\"tensors\":");
-    ob_u64(out, m->tensors);
-    ob_puts(out, ",\"kinds\":{");
-    for (unsigned k = 0; k < ONNX_KIND_COUNT; k++) {
-        if (k)
-            ob_putc(out, ',');
-        ob_json_str(out, onnx_kind_name((enum onnx_kind)k));
-        ob_putc(out, ':');
-        ob_u64(out, m->kinds[k]);
-    }
-    ob_puts(out, "},\"initializer_bytes\":");
-    ob_u128(out, m->initializer_bytes);
-    ob_puts(out, ",\"external_initializers\":");
-    ob_u64(out, m->external);
-    ob_puts(out, ",\"io_bytes\":");
-    ob_u128(out, m->io_bytes);
-    ob_puts(out, ",\"largest\":");
-    if (m->has_largest)
-        ob_write(out, m->largest.data, m->largest.len);
-    else
-        ob_puts(out, "null");
-    ob_puts(out, ",\"broken\":");
-    ob_u64(out, m->broken);
-    ob_puts(out, ",\"broken_paths\":[");
-    if (m->broken_paths.len) /* an empty outbuf's data is NULL */
-        ob_write(out, m->broken_paths.data, m->broken_paths.len);
-    ob_puts(out, "],\"failed\":");
-    ob_u64(out, m->failed);
-    ob_puts(out, ",\"failed_paths\":[");
-    if (m->failed_paths.len)
-        ob_write(out, m->failed_paths.data, m->failed_paths.len);
-    ob_puts(out, "]}}\n");
-}
-
-/* An ONNX model that onnx_walk() checked whole already: its records and
- * its summary. */
-static void release_map(void *ctx, size_t upto)
-{
-    struct scan *s = ctx;
-    plat_map_release(s->map, upto);
-}
-
-static bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, struct cli_error *e)
-{
-    struct onnx_error oe;
-    bool oom;
-    s->onnx_files++;
-    struct onnx_model *m = &s->model;
-    m->tensors = m->failed = m->broken = m->external = 0;
-    memset(m->kinds, 0, sizeof m->kinds);
-    m->initializer_bytes = m->io_bytes = m->largest_bytes = dmlt_u128_from_u64(0);
-    m->has_largest = false;
-    ob_reset(&m->largest);
-    ob_reset(&m->broken_paths);
-    ob_reset(&m->failed_paths);
-    if (s->text)
-        put_text_header(s);
-    if (!onnx_walk(data, len, scan_onnx_tensor, release_map, s, &oe, &oom) || s->failed_write) {
-        if (s->failed_write)
-            *e = *s->e;
-        else
-            cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
-        return false;
-    }
-    if (s->text)
-        put_text_totals(s);
-    else
-        put_onnx_summary(s);
-    return drain_if_full(s);
-}
-
 /* ---- scan: one file ---------------------------------------------------------- */
-
-/* JSON, by its first byte past a byte order mark and white space: the
- * start of a JSON value. An empty file is JSON too (bad_json, as before). */
-static bool looks_like_json(const unsigned char *p, size_t n)
-{
-    size_t i = n >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r'))
-        i++;
-    return i == n || strchr("{[\"-0123456789tfn", p[i]) != NULL || p[i] == '\0';
-}
-
-/* Standard input, read whole, as a map. */
-static bool read_stdin(struct scan *s, struct plat_map *m, struct cli_error *e)
-{
-    struct outbuf doc;
-    ob_init(&doc);
-    char block[64 * 1024];
-    size_t n;
-    FILE *in = s->cfg->in;
-    while ((n = fread(block, 1, sizeof block, in)) > 0 && doc.len <= SCAN_MAX_INPUT)
-        ob_write(&doc, block, n);
-    bool read_error = ferror(in) != 0;
-    int read_errno = errno;
-    if (read_error || doc.failed || doc.len > SCAN_MAX_INPUT) {
-        ob_free(&doc);
-        if (read_error) {
-            cli_fail(e, CLI_E_IO_ERROR, NULL, s->file, "read error: %s",
-                     strerror(read_errno ? read_errno : EIO));
-            e->exit_code = CLI_EXIT_IO;
-            return false;
-        }
-        return cli_fail(e, CLI_E_INPUT_TOO_LARGE, NULL, s->file,
-                        "larger than %u MiB; scan reads a document whole",
-                        (unsigned)(SCAN_MAX_INPUT >> 20));
-    }
-    m->data = (const unsigned char *)doc.data;
-    m->base = doc.data;
-    m->len = doc.len;
-    m->read = true;
-    return true;
-}
 
 static bool scan_file(struct scan *s, struct cli_error *e)
 {
     struct plat_map m;
     memset(&m, 0, sizeof m);
-    if (strcmp(s->file, "-") == 0) {
-        if (!read_stdin(s, &m, e))
-            return false;
-    } else {
-        int err;
-        if (!plat_map_file(s->file, &m, &err)) {
-            if (err == EISDIR) { /* a usage error, like a missing file: not a failed read */
-                cli_fail(e, CLI_E_CANNOT_OPEN, NULL, s->file, "cannot open: it is a directory");
-                cli_hint(e, "give a JSON file, or - for standard input");
-            } else {
-                cli_fail(e, CLI_E_CANNOT_OPEN, NULL, s->file, "cannot open: %s", strerror(err));
-            }
-            return false;
-        }
-    }
+    if (!scan_input_open(s->file, s->cfg->in, &m, e))
+        return false;
     struct onnx_error oe;
     bool oom = false, ok;
     s->map = &m;
-    if (looks_like_json(m.data, m.len) && s->text) {
+    if (scan_looks_like_json(m.data, m.len) && s->text) {
         ok = cli_fail(e, CLI_E_BAD_FORMAT, "--format", "text",
                       "text is for ONNX models; JSON documents are scanned as JSON Lines, and "
                       "%s is one",
                       s->file);
         cli_hint(e, "scan it without --format text (or with --format jsonl)");
-    } else if (looks_like_json(m.data, m.len)) {
+    } else if (scan_looks_like_json(m.data, m.len)) {
         ok = scan_json(s, (const char *)m.data, m.len, e);
-    } else if (onnx_walk(m.data, m.len, NULL, release_map, s, &oe, &oom)) {
+    } else if (onnx_walk(m.data, m.len, NULL, scan_release_map, s, &oe, &oom)) {
         /* The whole model is checked first: a damaged one prints no record. */
         ok = scan_onnx(s, m.data, m.len, e);
     } else if (oom) {
@@ -797,7 +239,9 @@ static bool scan_file(struct scan *s, struct cli_error *e)
 static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 {
     const bool text = cfg->format_text != NULL && cfg->format == FMT_TEXT;
-    cfg->format = FMT_TEXT; /* --format jsonl as without it: errors on stderr alone */
+    /* --format jsonl, and json (the same for scan, as every other command
+     * takes json), as without it: errors on stderr alone. */
+    cfg->format = FMT_TEXT;
     if (cfg->input == NULL) {
         cli_fail(e, CLI_E_MISSING_ARGUMENT, NULL, NULL,
                  "missing: the JSON file to scan (or - for stdin)");
@@ -806,21 +250,22 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     }
     struct scan s;
     memset(&s, 0, sizeof s);
-    if (!onnx_options_read(cfg, &s.onnx, e))
+    if (!onnx_options_read(cfg, &s.onnx, e)) {
+        onnx_options_free(&s.onnx);
         return false;
+    }
     s.cfg = cfg;
     s.out = out;
     s.e = e;
     s.multi = cfg->n_files > 1;
     s.text = text;
     s.d = malloc(sizeof *s.d);
+    ob_init(&s.shape);
     ob_init(&s.rec);
     ob_init(&s.path);
     ob_init(&s.scratch);
-    ob_init(&s.model.largest);
-    ob_init(&s.model.broken_paths);
-    ob_init(&s.model.failed_paths);
-    bool ok = s.d != NULL;
+    ob_init(&s.text_tmp);
+    bool ok = scan_onnx_init(&s) && s.d != NULL;
     if (!ok)
         cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     unsigned bad_files = 0;
@@ -857,30 +302,42 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
             ob_puts(out, "}\n");
         }
         bad_files++;
-        if (!drain_if_full(&s)) {
+        if (!scan_drain_if_full(&s)) {
             *e = *s.e;
             ok = false;
         }
     }
     free(s.d);
+    scan_onnx_free(&s);
+    ob_free(&s.shape);
     ob_free(&s.rec);
     ob_free(&s.path);
     ob_free(&s.scratch);
-    ob_free(&s.model.largest);
-    ob_free(&s.model.broken_paths);
-    ob_free(&s.model.failed_paths);
-    if (!ok)
+    ob_free(&s.text_tmp);
+    if (!ok) {
+        onnx_options_free(&s.onnx);
         return false;
+    }
     for (unsigned k = 0; s.onnx_files && k < s.onnx.n_dims; k++)
         if (!s.onnx.dims[k].used)
-            fprintf(cfg->err,
-                    "dmltensor: scan: --dim %s: no tensor has the symbolic dim \"%.*s\"\n",
-                    cfg->dims[k], (int)s.onnx.dims[k].len, s.onnx.dims[k].name);
+            cli_note(cfg->err, "scan: --dim %s: no tensor has the symbolic dim \"%.*s\"",
+                     s.onnx.dims[k].text, (int)s.onnx.dims[k].len, s.onnx.dims[k].name);
+    for (unsigned k = 0; s.onnx_files && k < s.onnx.n_shapes; k++)
+        if (!s.onnx.shapes[k].used)
+            cli_note(cfg->err, "scan: --shape %s: the main graph has no tensor \"%.*s\"",
+                     s.onnx.shapes[k].text, (int)s.onnx.shapes[k].len, s.onnx.shapes[k].name);
+    onnx_options_free(&s.onnx);
     results_summary(cfg, &s.t,
                     s.onnx_files == 0
                         ? (s.bindings ? "tensor descriptions and bindings" : "tensor descriptions")
                     : s.onnx_files == cfg->n_files - bad_files ? "tensors"
                                                                : "records");
+    if (s.unknown && !cfg->strict)
+        fprintf(cfg->err,
+                "dmltensor: scan: %llu tensor%s of unknown size (unbound or unknown dims, no "
+                "shape or no type): not failed; bind symbols with --dim, or fail on them with "
+                "--strict\n",
+                (unsigned long long)s.unknown, s.unknown == 1 ? "" : "s");
     if (s.t.failed || s.t.broken)
         cfg->exit_status = CLI_EXIT_RULE;
     if (bad_files) { /* records, as batch's failed ones: exit 2 would promise no output */
@@ -896,7 +353,8 @@ const struct command cmd_scan = {
     .id = CMD_SCAN,
     .summary = "find and validate every tensor of a JSON document or an ONNX model",
     .usage = "dmltensor scan FILE|- [FILE...] [--dim NAME=VALUE]... [--rank R] [--layout L]\n"
-             "                     [--format jsonl|text]",
+             "                     [--shape NAME=D1,D2,..]... [--strict] [--no-infer]\n"
+             "                     [--format jsonl|json|text]",
     .about = "Finds every DirectML tensor description (an object with DataType and\n"
              "Sizes) anywhere in a JSON document, such as a DxDispatch model, and writes\n"
              "one JSON line per description: its JSON path, dtype, sizes, strides and\n"
@@ -911,19 +369,22 @@ const struct command cmd_scan = {
              "line per tensor of its graph and subgraphs (inputs, outputs, initializers,\n"
              "value_info, Constant nodes): path, name, kind, onnx_type, then the\n"
              "DirectML descriptor and validate's result, or an error (dtype_unsupported,\n"
-             "not_a_tensor, dim_unbound, ...); then one {\"summary\":...} line. Tensor\n"
+             "not_a_tensor, dim_unbound, ...); then one {\"summary\":...} line. Exit\n"
+             "status 1 for a definite DirectML problem only; a size that is only unknown\n"
+             "(an unbound symbol, no shape) is counted, and fails with --strict. Tensor\n"
              "data is never read: the file is mapped and weights are skipped unread.\n"
              "With several files, each line carries its \"file\".\n"
              "\n"
              "--format text prints an ONNX model as a table for people instead: a row\n"
              "per tensor (name, kind, type, sizes, bytes, status: ok, INVALID and the\n"
              "first failed check, or error and its id), then its totals. JSON documents\n"
-             "are JSON Lines only: with --format text they are refused (exit status 2).\n",
+             "are JSON Lines only: with --format text they are refused (exit status 2).\n"
+             "--format json is the same as jsonl.\n",
     .examples = "  dmltensor scan model.json | jq -r 'select(.valid == false) | .path'\n"
                 "  dmltensor scan model.onnx --dim batch=8 | jq -r 'select(.error or .valid == "
                 "false) | .path'\n"
                 "  dmltensor scan model.onnx --dim batch=8 --format text\n",
-    .formats = FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_JSONL),
+    .formats = FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_JSON) | FMT_BIT(FMT_JSONL), /* json: jsonl */
     .batch = false,
     .run = run_scan,
 };

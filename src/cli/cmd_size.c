@@ -572,6 +572,7 @@ static bool run_size(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     case FMT_TEXT:
     case FMT_CSV:   /* not a format of size: options.c refuses it */
     case FMT_JSONL: /* ditto */
+    case FMT_SVG:   /* ditto */
         render_text(out, &s);
         break;
     }

@@ -11,8 +11,8 @@
 
 /* In the order `dmltensor --help` lists them. */
 const struct command *const cli_commands[] = {
-    &cmd_size, &cmd_offset, &cmd_locate, &cmd_map,    &cmd_validate,
-    &cmd_view, &cmd_batch,  &cmd_scan,   &cmd_dtypes, &cmd_layouts,
+    &cmd_size,  &cmd_offset, &cmd_locate, &cmd_map,    &cmd_validate, &cmd_view,
+    &cmd_batch, &cmd_scan,   &cmd_plan,   &cmd_dtypes, &cmd_layouts,
 };
 const size_t cli_n_commands = sizeof cli_commands / sizeof cli_commands[0];
 

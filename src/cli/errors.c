@@ -2,6 +2,7 @@
 #include "errors.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -42,11 +43,39 @@ void cli_hint(struct cli_error *e, const char *fmt, ...)
     va_end(ap);
 }
 
+void cli_note(FILE *f, const char *fmt, ...)
+{
+    char text[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    struct outbuf b;
+    ob_init(&b);
+    ob_puts(&b, "dmltensor: ");
+    ob_quoted_text(&b, text, SIZE_MAX);
+    ob_putc(&b, '\n');
+    (void)ob_flush_to(&b, f);
+    ob_free(&b);
+}
+
+void cli_error_keep(struct cli_error *e)
+{
+    if (e->key && e->key != e->kept_key) {
+        snprintf(e->kept_key, sizeof e->kept_key, "%s", e->key);
+        e->key = e->kept_key;
+    }
+    if (e->text && e->text != e->kept_text) {
+        snprintf(e->kept_text, sizeof e->kept_text, "%s", e->text);
+        e->text = e->kept_text;
+    }
+}
+
 void render_error_text(struct outbuf *b, const struct cli_error *e)
 {
     ob_puts(b, "dmltensor: ");
-    if (e->key || e->option) {
-        ob_puts(b, e->key ? e->key : e->option);
+    if (e->key || e->option) { /* a key comes from the input */
+        ob_quoted_text(b, e->key ? e->key : e->option, TEXT_MAX);
         ob_puts(b, ": ");
     }
     if (e->text) {

@@ -5,12 +5,15 @@
 
 #include "outbuf.h"
 
+#include <stdio.h>
+
 enum cli_exit { CLI_EXIT_OK = 0, CLI_EXIT_RULE = 1, CLI_EXIT_USAGE = 2, CLI_EXIT_IO = 3 };
 
 /* Every error id the command line reports, once: the JSON error object's
  * "id" (docs/schema/error.schema.json lists the same, which the test
  * docs/error_ids checks). Sorted by name; scripts depend on these texts. */
 #define CLI_ERRORS(X)                                                                              \
+    X(BAD_ALIGNMENT, "bad_alignment")                                                              \
     X(BAD_BINDING, "bad_binding")                                                                  \
     X(BAD_COLOR, "bad_color")                                                                      \
     X(BAD_COMMAND, "bad_command")                                                                  \
@@ -21,6 +24,7 @@ enum cli_exit { CLI_EXIT_OK = 0, CLI_EXIT_RULE = 1, CLI_EXIT_USAGE = 2, CLI_EXIT
     X(BAD_FORMAT, "bad_format")                                                                    \
     X(BAD_JSON, "bad_json")                                                                        \
     X(BAD_LAYOUT, "bad_layout")                                                                    \
+    X(BAD_LIFETIME, "bad_lifetime")                                                                \
     X(BAD_NAME, "bad_name")                                                                        \
     X(BAD_NUMBER, "bad_number")                                                                    \
     X(BAD_ONNX, "bad_onnx")                                                                        \
@@ -74,6 +78,8 @@ enum cli_exit { CLI_EXIT_OK = 0, CLI_EXIT_RULE = 1, CLI_EXIT_USAGE = 2, CLI_EXIT
     X(RESHAPE_COUNT, "reshape_count")                                                              \
     X(RESOURCE_MISSING, "resource_missing")                                                        \
     X(SELECT_RANK, "select_rank")                                                                  \
+    X(SHAPE_CONFLICT, "shape_conflict")                                                            \
+    X(SHAPE_NOT_INFERRED, "shape_not_inferred")                                                    \
     X(SHAPE_UNKNOWN, "shape_unknown")                                                              \
     X(SPLIT_SUM, "split_sum")                                                                      \
     X(SPLIT_UNEQUAL, "split_unequal")                                                              \
@@ -111,6 +117,10 @@ struct cli_error {
     const char *text;   /* the offending text, or NULL */
     char message[400];
     char hint[240];
+    /* cli_error_keep(): copies of key and text, for an error that outlives
+     * the input they point into (plan frees its records before the error
+     * is reported). */
+    char kept_key[64], kept_text[200];
 };
 
 #if defined(__MINGW_PRINTF_FORMAT) /* MinGW's C99 printf (__USE_MINGW_ANSI_STDIO) */
@@ -125,6 +135,13 @@ struct cli_error {
 bool cli_fail(struct cli_error *e, enum cli_error_id id, const char *option, const char *text,
               const char *fmt, ...) DMLT_PRINTF(5, 6);
 void cli_hint(struct cli_error *e, const char *fmt, ...) DMLT_PRINTF(2, 3);
+/* Points e->key and e->text at copies inside e (cut to fit). */
+void cli_error_keep(struct cli_error *e);
+
+/* "dmltensor: " and the formatted text, through ob_quoted_text (it may
+ * quote input: a name, a file, a message), and a newline, to f: a note on
+ * stderr that is not the command's error. */
+void cli_note(FILE *f, const char *fmt, ...) DMLT_PRINTF(2, 3);
 
 /* "dmltensor: --sizes: "1,0,3": dimension 1 is 0 (...)" and the hint. */
 void render_error_text(struct outbuf *b, const struct cli_error *e);

@@ -432,6 +432,74 @@ static cJSON *parse_value(struct cursor *c)
     }
 }
 
+/* Past the JSON value at p, which json_parse() accepted: strings skipped
+ * with their escapes, lists and objects by their depth. */
+static const char *skip_value(const char *p, const char *end)
+{
+    int depth = 0;
+    while (p < end) {
+        const char ch = *p;
+        if (ch == '"') {
+            for (p++; p < end && *p != '"'; p++)
+                if (*p == '\\')
+                    p++;
+            p++;
+        } else if (ch == '{' || ch == '[') {
+            depth++;
+            p++;
+        } else if (ch == '}' || ch == ']') {
+            if (depth == 0)
+                return p;
+            depth--;
+            p++;
+        } else if (depth == 0 && (ch == ',' || json_is_space(ch))) {
+            return p;
+        } else {
+            p++;
+        }
+        if (depth == 0 && (ch == '"' || ch == '}' || ch == ']'))
+            return p;
+    }
+    return p;
+}
+
+bool json_member_text(const char *text, size_t len, const char *key, struct json_arena *arena,
+                      const char **start, size_t *n)
+{
+    struct json_error err = {NULL, 0};
+    struct cursor c = {text, text, text + len, 0, &err, arena};
+    skip_space(&c);
+    if (c.p == c.end || *c.p != '{')
+        return false;
+    c.p++;
+    for (;;) {
+        skip_space(&c);
+        if (c.p == c.end || *c.p != '"')
+            return false;
+        char *name = parse_string(&c); /* decoded: "\u0069d" is "id" */
+        if (name == NULL)
+            return false;
+        const bool found = strcmp(name, key) == 0;
+        mem_free(&c, name);
+        skip_space(&c);
+        if (c.p == c.end || *c.p != ':')
+            return false;
+        c.p++;
+        skip_space(&c);
+        const char *value = c.p;
+        c.p = skip_value(c.p, c.end);
+        if (found) {
+            *start = value;
+            *n = (size_t)(c.p - value);
+            return true;
+        }
+        skip_space(&c);
+        if (c.p == c.end || *c.p != ',')
+            return false;
+        c.p++;
+    }
+}
+
 cJSON *json_parse(const char *text, size_t len, struct json_arena *arena, struct json_error *err)
 {
     err->message = NULL;

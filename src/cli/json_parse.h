@@ -78,6 +78,14 @@ void json_arena_free(struct json_arena *a);
  * the text is not JSON or memory ran out. */
 cJSON *json_parse(const char *text, size_t len, struct json_arena *arena, struct json_error *err);
 
+/* The text, as written, of the value of the first member named key (the
+ * name decoded: "\u0069d" is "id") of the object text[0..len), which
+ * json_parse() accepted: *start and its length *n, white space around it
+ * left out. False when the text is no object or has no such member. The
+ * names decoded come from arena (NULL: cJSON's allocator, freed here). */
+bool json_member_text(const char *text, size_t len, const char *key, struct json_arena *arena,
+                      const char **start, size_t *n);
+
 /* A number node's text, as written. */
 static inline const char *json_number_text(const cJSON *number)
 {

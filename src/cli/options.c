@@ -14,7 +14,8 @@
      CMD_BIT(CMD_MAP) | CMD_BIT(CMD_VIEW))
 #define ALL_CMDS                                                                                   \
     (TENSOR_CMDS | CMD_BIT(CMD_DTYPES) | CMD_BIT(CMD_LAYOUTS) | CMD_BIT(CMD_BATCH) |               \
-     CMD_BIT(CMD_SCAN))
+     CMD_BIT(CMD_SCAN) | CMD_BIT(CMD_PLAN))
+#define INPUT_CMDS (JSONL_CMDS | CMD_BIT(CMD_PLAN))         /* FILE or - as an argument */
 #define JSONL_CMDS (CMD_BIT(CMD_BATCH) | CMD_BIT(CMD_SCAN)) /* JSON Lines (scan: or text) */
 
 /* Sorted by name. Help lists them by group in this order. A name may have
@@ -61,7 +62,7 @@ static const struct opt_def options[] = {
      NULL, NULL},
     {"--format", "FMT", OPT_FORMAT, GROUP_OUTPUT,
      ALL_CMDS & ~(CMD_BIT(CMD_SIZE) | CMD_BIT(CMD_VALIDATE) | CMD_BIT(CMD_MAP) | CMD_BIT(CMD_VIEW) |
-                  JSONL_CMDS),
+                  JSONL_CMDS | CMD_BIT(CMD_PLAN)),
      false, "text (default) or json (one line)", NULL, NULL},
     {"--format", "FMT", OPT_FORMAT, GROUP_OUTPUT, CMD_BIT(CMD_VIEW), false,
      "text (default), json (one line) or c (C snippets: each view's DML_BUFFER_TENSOR_DESC and "
@@ -72,8 +73,9 @@ static const struct opt_def options[] = {
      "json (one array)",
      NULL, NULL},
     {"--format", "FMT", OPT_FORMAT, GROUP_OUTPUT, CMD_BIT(CMD_SCAN), false,
-     "jsonl (default: a JSON object per tensor, then an ONNX model's summary) or text (a table "
-     "of an ONNX model's tensors, then its totals; JSON documents stay JSON Lines only)",
+     "jsonl (default: a JSON object per tensor, then an ONNX model's summary; json is the "
+     "same) or text (a table of an ONNX model's tensors, then its totals; JSON documents stay "
+     "JSON Lines only)",
      NULL, NULL},
     {"--help", NULL, OPT_HELP, GROUP_OTHER, ALL_CMDS, false, "show this help", NULL, NULL},
     {"--layout", "NAME", OPT_LAYOUT, GROUP_LAYOUT, TENSOR_CMDS, false,
@@ -161,10 +163,36 @@ static const struct opt_def options[] = {
      "several views: DIM cut into N equal parts, or into parts of sizes A, B, ...", NULL, NULL},
     {"--total-size", "BYTES", OPT_TOTAL_SIZE, GROUP_BUFFER, CMD_BIT(CMD_VIEW), false,
      "the parent's TotalTensorSizeInBytes (default: its minimum implied size)", NULL, NULL},
+    /* plan, sorted by name */
+    {"--alignment", "BYTES", OPT_ALIGNMENT, GROUP_BUFFER, CMD_BIT(CMD_PLAN), false,
+     "every offset a multiple of BYTES: a power of two, at least 16 (DirectML's minimum); "
+     "default 256",
+     NULL, NULL},
+    {"--format", "FMT", OPT_FORMAT, GROUP_OUTPUT, CMD_BIT(CMD_PLAN), false,
+     "jsonl (default: a JSON object per tensor, then the summary; json the same), text (a "
+     "table and the totals), svg (the picture: steps across, offsets down) or c (a C table of "
+     "names, offsets and sizes, and the arena size)",
+     NULL, NULL},
+    {"--name", "NAME", OPT_NAME, GROUP_OUTPUT, CMD_BIT(CMD_PLAN), false,
+     "with --format c: prefix of the variables (default plan: planTensors, planArenaBytes, "
+     "planTensorCount)",
+     NULL, NULL},
     /* scan: ONNX models, sorted by name */
     {"--dim", "NAME=VALUE", OPT_DIM, GROUP_TENSOR, CMD_BIT(CMD_SCAN), true,
      "ONNX models: bind the symbolic dim NAME to VALUE (1..4294967295) in every tensor; repeat "
-     "for each symbol (--dim batch=8)",
+     "for each symbol, any number of times (--dim batch=8)",
+     NULL, NULL},
+    {"--no-infer", NULL, OPT_NO_INFER, GROUP_TENSOR, CMD_BIT(CMD_SCAN), false,
+     "ONNX models: only the values the model declares, no shape inference (no activation records; "
+     "a declared value keeps its own shape)",
+     NULL, NULL},
+    {"--shape", "NAME=D1,D2,..", OPT_SHAPE, GROUP_TENSOR, CMD_BIT(CMD_SCAN), true,
+     "ONNX models: the whole shape of the main graph's value NAME (an input, say), anonymous dims "
+     "too (--shape state=2,1,128); repeat for each value",
+     NULL, NULL},
+    {"--strict", NULL, OPT_STRICT, GROUP_OUTPUT, CMD_BIT(CMD_SCAN), false,
+     "ONNX models: exit status 1 for a tensor whose size is unknown too (an unbound or unknown "
+     "dim, no shape, no type), not only for a definite DirectML problem",
      NULL, NULL},
     {"--layout", "NAME", OPT_LAYOUT, GROUP_LAYOUT, CMD_BIT(CMD_SCAN), false,
      "ONNX models: strides of this memory order (nhwc, col-major, ...) for each tensor of a rank "
@@ -265,7 +293,9 @@ static const char **slot_for(struct cli_config *cfg, enum opt_id id)
     case OPT_PAD:
         return t->n_pad < MAX_REPEAT ? &t->pad[t->n_pad++] : NULL;
     case OPT_DIM:
-        return cfg->n_dims < MAX_REPEAT ? &cfg->dims[cfg->n_dims++] : NULL;
+        return &cfg->dims[cfg->n_dims++]; /* argc entries: room for every value */
+    case OPT_SHAPE:
+        return &cfg->shapes[cfg->n_shapes++];
     case OPT_SLICE:
         return view_op(cfg, VOP_SLICE);
     case OPT_SELECT:
@@ -280,6 +310,8 @@ static const char **slot_for(struct cli_config *cfg, enum opt_id id)
         return view_op(cfg, VOP_SPLIT);
     case OPT_HELP:
     case OPT_PROGRESS:
+    case OPT_STRICT:
+    case OPT_NO_INFER:
         break;
     }
     return NULL;
@@ -340,7 +372,7 @@ static bool parse_options(int argc, char **argv, int first, struct cli_config *c
             cfg->help = true;
             continue;
         }
-        if ((CMD_BIT(cfg->cmd) & JSONL_CMDS) && (cfg->input == NULL || cfg->cmd == CMD_SCAN) &&
+        if ((CMD_BIT(cfg->cmd) & INPUT_CMDS) && (cfg->input == NULL || cfg->cmd == CMD_SCAN) &&
             (arg[0] != '-' || arg[1] == '\0')) {
             if (cfg->input == NULL)
                 cfg->input = arg;             /* FILE, or - for stdin */
@@ -367,6 +399,10 @@ static bool parse_options(int argc, char **argv, int first, struct cli_config *c
                                 "this option takes no value");
             if (o->id == OPT_PROGRESS)
                 cfg->progress = true;
+            else if (o->id == OPT_STRICT)
+                cfg->strict = true;
+            else if (o->id == OPT_NO_INFER)
+                cfg->no_infer = true;
             continue;
         }
         const char *value;
@@ -403,8 +439,8 @@ static const struct {
     const char *name;
     enum format fmt;
 } formats[] = {
-    {"text", FMT_TEXT}, {"json", FMT_JSON},   {"env", FMT_ENV},
-    {"csv", FMT_CSV},   {"jsonl", FMT_JSONL}, {"c", FMT_C},
+    {"text", FMT_TEXT},   {"json", FMT_JSON}, {"env", FMT_ENV}, {"csv", FMT_CSV},
+    {"jsonl", FMT_JSONL}, {"c", FMT_C},       {"svg", FMT_SVG},
 };
 
 const char *cli_format_name(enum format fmt)
@@ -451,6 +487,10 @@ void free_command_line(struct cli_config *cfg)
     cfg->coords = NULL;
     free((void *)cfg->files);
     cfg->files = NULL;
+    free((void *)cfg->dims);
+    cfg->dims = NULL;
+    free((void *)cfg->shapes);
+    cfg->shapes = NULL;
 }
 
 bool parse_command_line(int argc, char **argv, struct cli_config *cfg, struct cli_error *e)
@@ -458,7 +498,9 @@ bool parse_command_line(int argc, char **argv, struct cli_config *cfg, struct cl
     memset(cfg, 0, sizeof *cfg);
     cfg->coords = calloc((size_t)argc, sizeof cfg->coords[0]);
     cfg->files = calloc((size_t)argc, sizeof cfg->files[0]);
-    if (cfg->coords == NULL || cfg->files == NULL)
+    cfg->dims = calloc((size_t)argc, sizeof cfg->dims[0]);
+    cfg->shapes = calloc((size_t)argc, sizeof cfg->shapes[0]);
+    if (cfg->coords == NULL || cfg->files == NULL || cfg->dims == NULL || cfg->shapes == NULL)
         return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     const char *name = argv[1];
     const struct command *c = cli_command_named(name);

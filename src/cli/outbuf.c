@@ -188,7 +188,7 @@ void ob_u32_list(struct outbuf *b, const uint32_t *v, unsigned n, uint64_t scale
 void ob_pad_to(struct outbuf *b, size_t line_start, size_t column)
 {
     ob_putc(b, ' ');
-    while (b->len - line_start < column)
+    for (size_t at = ob_columns(b, line_start); at < column; at++)
         ob_putc(b, ' ');
 }
 
@@ -295,22 +295,99 @@ void ob_json_str(struct outbuf *b, const char *s)
     ob_putc(b, '"');
 }
 
+void ob_json_verbatim(struct outbuf *b, const char *s, size_t n)
+{
+    bool in_string = false;
+    for (size_t i = 0; i < n;) {
+        const unsigned char ch = (unsigned char)s[i];
+        if (ch >= 0x80) { /* only inside a string */
+            size_t k = utf8_length((const unsigned char *)s + i);
+            if (k == 0 || k > n - i)
+                ob_write(b, "\xEF\xBF\xBD", 3);
+            else
+                ob_write(b, s + i, k);
+            i += k && k <= n - i ? k : 1;
+            continue;
+        }
+        if (in_string && ch == '\\' && i + 1 < n) {
+            ob_write(b, s + i, 2); /* an escape, as it was */
+            i += 2;
+            continue;
+        }
+        if (ch == '"')
+            in_string = !in_string;
+        if (in_string || !(ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r'))
+            ob_putc(b, (char)ch);
+        i++;
+    }
+}
+
+/* Unicode's format characters (general category Cf: the soft hyphen, bidi
+ * marks, overrides and isolates, zero-width characters, the byte order
+ * mark, invisible operators, tags), with the line and paragraph separators
+ * (U+2028, U+2029) and the unassigned U+2065 among them: invisible, or they
+ * reorder or break the text around them on a terminal. Unicode 15. */
+static const struct {
+    uint32_t lo, hi;
+} format_chars[] = {
+    {0x00AD, 0x00AD},   {0x0600, 0x0605},   {0x061C, 0x061C},   {0x06DD, 0x06DD},
+    {0x070F, 0x070F},   {0x0890, 0x0891},   {0x08E2, 0x08E2},   {0x180E, 0x180E},
+    {0x200B, 0x200F},   {0x2028, 0x202E},   {0x2060, 0x206F},   {0xFEFF, 0xFEFF},
+    {0xFFF9, 0xFFFB},   {0x110BD, 0x110BD}, {0x110CD, 0x110CD}, {0x13430, 0x1343F},
+    {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A}, {0xE0001, 0xE0001}, {0xE0020, 0xE007F},
+};
+
+/* Whether code point c is shown escaped: a C1 control (U+0080..U+009F) or
+ * one of format_chars. */
+static bool hidden_char(uint32_t c)
+{
+    if (c >= 0x80 && c <= 0x9F)
+        return true;
+    for (size_t i = 0; i < sizeof format_chars / sizeof *format_chars; i++)
+        if (c >= format_chars[i].lo && c <= format_chars[i].hi)
+            return true;
+    return false;
+}
+
 void ob_quoted_text(struct outbuf *b, const char *s, size_t max)
 {
     static const char hex[] = "0123456789abcdef";
     size_t n = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++, n++) {
+    for (const unsigned char *p = (const unsigned char *)s; *p; n++) {
         if (n == max) {
             ob_puts(b, "...");
             return;
         }
-        if (*p < 0x20 || *p == 0x7f) {
+        const size_t len = *p >= 0x80 ? utf8_length(p) : 1;
+        if (len == 0 || *p < 0x20 || *p == 0x7f) { /* C0, DEL, a byte that is not UTF-8 */
             char esc[4] = {'\\', 'x', hex[*p >> 4], hex[*p & 15]};
             ob_write(b, esc, 4);
-        } else {
-            ob_putc(b, (char)*p);
+            p++;
+            continue;
         }
+        uint32_t c = len == 1 ? *p : (uint32_t)(*p & (0x7F >> len));
+        for (size_t i = 1; i < len; i++)
+            c = c << 6 | (uint32_t)(p[i] & 0x3F);
+        if (hidden_char(c)) {
+            /* \u009b, \u202e; \U000e0001 past the BMP */
+            char esc[10] = {'\\', c > 0xFFFF ? 'U' : 'u'};
+            size_t k = 2, digits = c > 0xFFFF ? 8 : 4;
+            for (size_t d = digits; d-- > 0;)
+                esc[k++] = hex[(c >> (4 * d)) & 15];
+            ob_write(b, esc, k);
+        } else {
+            ob_write(b, (const char *)p, len);
+        }
+        p += len;
     }
+}
+
+size_t ob_columns(const struct outbuf *b, size_t from)
+{
+    size_t n = 0;
+    for (size_t i = from; i < b->len; i++)
+        n += ((unsigned char)b->data[i] & 0xC0) != 0x80; /* not a UTF-8 continuation byte */
+    return n;
 }
 
 bool ob_flush_to(struct outbuf *b, FILE *f)

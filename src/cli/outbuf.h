@@ -51,11 +51,25 @@ void ob_pad_to(struct outbuf *b, size_t line_start, size_t column);
 void ob_u32_list(struct outbuf *b, const uint32_t *v, unsigned n, uint64_t scale, bool json);
 /* A JSON string literal, quotes included. */
 void ob_json_str(struct outbuf *b, const char *s);
+/* JSON text s[0..n) (a value json_parse() accepted) as it was written, on
+ * one line: white space outside strings left out, bytes that are not UTF-8
+ * as U+FFFD; strings keep their escapes ("\ud83d\ude00" stays so). */
+void ob_json_verbatim(struct outbuf *b, const char *s, size_t n);
 /* One step of a JSON path, as scan writes them: .key for a plain name,
  * ["odd key"] for any other. */
 void ob_json_path_key(struct outbuf *b, const char *key);
-/* Text for a human message: control bytes shown as \xNN, cut after max. */
+/* Text from input (a name, a path, a message quoting input) for a person:
+ * the one escaping function of every text output. What a terminal would
+ * act on or hide is shown as an escape: C0 controls, DEL and bytes that are
+ * not UTF-8 as \xNN (raw 0x9B too), C1 controls (U+0080..U+009F) and
+ * Unicode's format characters (bidi overrides and isolates, zero-width
+ * characters, U+FEFF, U+00AD, U+061C, tags, ...; the line and paragraph
+ * separators) as \u009b or \U000e0001. Everything else is copied. Cut
+ * after max characters (an escape is one) with "...". */
 void ob_quoted_text(struct outbuf *b, const char *s, size_t max);
+/* The characters (not bytes) of b from byte from on: the column a text
+ * line has reached, since its text is valid UTF-8 (ob_quoted_text's). */
+size_t ob_columns(const struct outbuf *b, size_t from);
 
 /* Writes the buffer to f and flushes. Returns false on a write error. */
 bool ob_flush_to(struct outbuf *b, FILE *f);

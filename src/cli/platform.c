@@ -1,13 +1,14 @@
 /* platform.c - what differs between POSIX and Windows, in one place (see
  * platform.h). Each function has its two halves side by side. */
 #if !defined(_WIN32)
-#define _POSIX_C_SOURCE 200809L /* fileno, isatty, fstat, clock_gettime, mmap */
+#define _POSIX_C_SOURCE 200809L /* fileno, isatty, fstat, clock_gettime, mmap, ftello */
 #define _DEFAULT_SOURCE         /* madvise: glibc's posix_madvise ignores DONTNEED */
 #endif
 
 #include "platform.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -213,40 +214,63 @@ FILE *plat_open_read(const char *path, int *err)
 #endif
 }
 
-/* A pipe or a device read whole: into m, from a handle or descriptor
- * through read_some (bytes read, 0 at the end, -1 on an error). */
-static bool read_whole(struct plat_map *m, long (*read_some)(void *, unsigned char *, size_t),
-                       void *from, int *err)
+/* Input that cannot be mapped (a pipe, a FIFO, a device, a stream), read
+ * through read_some (bytes read, 0 at the end, -1 on an error) into m, never
+ * more than cap allows: cap(bytes so far) is asked again each time the
+ * buffer grows, and the buffer never holds more than cap + 1 bytes. Past the
+ * cap, reading stops: m holds the first bytes and m->truncated is set. The
+ * one way input is read when it is not mapped. */
+static bool read_bounded(struct plat_map *m, plat_cap *cap,
+                         long (*read_some)(void *, unsigned char *, size_t), void *from, int *err)
 {
     unsigned char *buf = NULL;
-    size_t len = 0, cap = 0;
+    size_t len = 0, size = 0;
     for (;;) {
-        if (cap - len < 65536) {
-            size_t grown = cap ? cap * 2 : 65536;
-            unsigned char *b = grown > cap ? realloc(buf, grown) : NULL;
+        if (len == size) {
+            size_t limit = cap(buf, len);
+            if (len > limit) {
+                m->truncated = true;
+                break;
+            }
+            size_t grown = size < 32768 ? 65536 : size > SIZE_MAX / 2 ? SIZE_MAX : size * 2;
+            if (limit < SIZE_MAX && grown - 1 > limit)
+                grown = limit + 1; /* one byte past the cap says more exists */
+            unsigned char *b = grown > size ? realloc(buf, grown) : NULL;
             if (b == NULL) {
                 free(buf);
                 *err = ENOMEM;
                 return false;
             }
             buf = b;
-            cap = grown;
+            size = grown;
         }
-        long n = read_some(from, buf + len, cap - len);
+        long n = read_some(from, buf + len, size - len);
         if (n < 0) {
             free(buf);
             *err = errno ? errno : EIO;
             return false;
         }
-        if (n == 0)
+        if (n == 0) {
+            if (len > cap(buf, len))
+                m->truncated = true;
             break;
+        }
         len += (size_t)n;
     }
-    m->data = buf;
+    if (m->truncated)
+        len = cap(buf, len); /* the bytes within the cap, for the caller to look at */
+    m->data = len ? buf : NULL;
     m->base = buf;
     m->len = len;
     m->read = true;
     return true;
+}
+
+static long read_stream(void *from, unsigned char *buf, size_t n)
+{
+    FILE *f = from;
+    size_t got = fread(buf, 1, n, f);
+    return got == 0 && ferror(f) ? -1 : (long)got;
 }
 
 #if defined(_WIN32)
@@ -287,13 +311,19 @@ static long read_fd(void *from, unsigned char *buf, size_t n)
 }
 #endif
 
-bool plat_map_file(const char *path, struct plat_map *m, int *err)
+static void map_clear(struct plat_map *m)
 {
     m->data = NULL;
     m->base = NULL;
     m->len = 0;
     m->read = false;
+    m->truncated = false;
     m->released = 0;
+}
+
+bool plat_map_file(const char *path, plat_cap *cap, struct plat_map *m, int *err)
+{
+    map_clear(m);
     *err = 0;
 #if defined(_WIN32)
     wchar_t *w = utf8_to_wide(path);
@@ -316,7 +346,7 @@ bool plat_map_file(const char *path, struct plat_map *m, int *err)
     }
     bool ok = true;
     if (GetFileType(h) != FILE_TYPE_DISK) {
-        ok = read_whole(m, read_handle, h, err);
+        ok = read_bounded(m, cap, read_handle, h, err);
         CloseHandle(h);
         return ok;
     }
@@ -367,8 +397,8 @@ bool plat_map_file(const char *path, struct plat_map *m, int *err)
     if (S_ISDIR(st.st_mode)) {
         *err = EISDIR;
         ok = false;
-    } else if (!S_ISREG(st.st_mode)) {
-        ok = read_whole(m, read_fd, &fd, err); /* a pipe, a device */
+    } else if (!S_ISREG(st.st_mode) || st.st_size == 0) {
+        ok = read_bounded(m, cap, read_fd, &fd, err); /* a pipe, a device, /proc */
     } else if ((unsigned long long)st.st_size > (unsigned long long)SIZE_MAX) {
         *err = EFBIG;
         ok = false;
@@ -378,6 +408,9 @@ bool plat_map_file(const char *path, struct plat_map *m, int *err)
             *err = errno;
             ok = false;
         } else {
+            /* Metadata is read where it lies between weights that are
+             * skipped: no read-ahead, or their pages fill the memory. */
+            (void)madvise(p, (size_t)st.st_size, MADV_RANDOM);
             m->data = p;
             m->base = p;
             m->len = (size_t)st.st_size;
@@ -386,6 +419,29 @@ bool plat_map_file(const char *path, struct plat_map *m, int *err)
     close(fd);
     return ok;
 #endif
+}
+
+bool plat_map_stream(FILE *f, plat_cap *cap, struct plat_map *m, int *err)
+{
+    map_clear(m);
+    *err = 0;
+#if !defined(_WIN32)
+    /* A regular file on standard input (< model.onnx) not yet read from is
+     * mapped as its name would be; anything else is read. */
+    struct stat st;
+    int fd = fileno(f);
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        (unsigned long long)st.st_size <= (unsigned long long)SIZE_MAX && ftello(f) == 0) {
+        void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (p != MAP_FAILED) {
+            m->data = p;
+            m->base = p;
+            m->len = (size_t)st.st_size;
+            return true;
+        }
+    }
+#endif
+    return read_bounded(m, cap, read_stream, f, err);
 }
 
 void plat_unmap_file(struct plat_map *m)

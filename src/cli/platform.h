@@ -42,20 +42,32 @@ void plat_color_enable(FILE *f);
  * every platform. */
 FILE *plat_open_read(const char *path, int *err);
 
-/* A file's bytes, mapped read-only (or, for a pipe or a device, which
- * cannot be mapped, read whole into memory). */
+/* A file's bytes, mapped read-only, or, for what cannot be mapped (a pipe,
+ * a FIFO, a device, a stream such as standard input, a file of size 0 as
+ * /proc's), read into memory up to a cap. */
 struct plat_map {
     const unsigned char *data; /* NULL when len is 0 */
     size_t len;
     void *base;      /* the same, to unmap or free */
     bool read;       /* data was read into a buffer (free), not mapped */
+    bool truncated;  /* read: the input is longer than the cap, data its first len bytes */
     size_t released; /* plat_map_release: pages before this are let go */
 };
 
-/* Maps the file named by the UTF-8 text path. False with *err set to an
- * errno value on failure: a directory is EISDIR on every platform, a file
- * larger than the address space EFBIG. An empty file is len 0, data NULL. */
-bool plat_map_file(const char *path, struct plat_map *m, int *err);
+/* The most bytes input may have when it is read, given its first len bytes
+ * (data is NULL when len is 0): asked again as the bytes grow, so the cap
+ * can depend on what the input turns out to be. Less than SIZE_MAX. */
+typedef size_t plat_cap(const unsigned char *data, size_t len);
+
+/* Maps the file named by the UTF-8 text path, or reads it within cap. False
+ * with *err set to an errno value on failure: a directory is EISDIR on every
+ * platform, a file larger than the address space EFBIG. An empty file is len
+ * 0, data NULL. Read past its cap, it is true with m->truncated set: memory
+ * never holds more than the cap and a byte. A mapped file has no cap. */
+bool plat_map_file(const char *path, plat_cap *cap, struct plat_map *m, int *err);
+/* The same for an open stream (standard input): mapped when it is a regular
+ * file not yet read from (POSIX), else read within cap. */
+bool plat_map_stream(FILE *f, plat_cap *cap, struct plat_map *m, int *err);
 void plat_unmap_file(struct plat_map *m);
 /* A hint: the bytes of m before upto are not needed for now. Where the
  * system allows (POSIX), their pages leave the process's resident set,

@@ -61,9 +61,6 @@ void results_note_failure(struct tally *t, unsigned long line, const struct cli_
                  : e->option ? e->option
                              : "",
                  e->key || e->option ? ": " : "", e->message);
-        for (char *c = t->first_message; *c; c++)
-            if ((unsigned char)*c < 0x20 || *c == 0x7f)
-                *c = '?'; /* a key from the input may hold control bytes */
     }
 }
 
@@ -71,7 +68,7 @@ void results_note_failure(struct tally *t, unsigned long line, const struct cli_
 void results_put_id(struct outbuf *out, const struct descriptor *d)
 {
     if (d && d->id_text)
-        ob_write(out, d->id_text, d->id_len);
+        ob_json_verbatim(out, d->id_text, d->id_len);
     else
         results_put_json(out, d ? d->id : NULL);
 }
@@ -119,9 +116,10 @@ void results_summary(const struct cli_config *cfg, const struct tally *t, const 
         char where[40] = "";
         if (t->first_line)
             snprintf(where, sizeof where, ", at line %lu", t->first_line);
-        fprintf(cfg->err, "dmltensor: %s: %llu of %llu %s failed; the first%s: %s\n", cfg->cmd_name,
-                (unsigned long long)t->failed, (unsigned long long)t->records, what, where,
-                t->first_message);
+        /* The message may quote the input: cli_note escapes it. */
+        cli_note(cfg->err, "%s: %llu of %llu %s failed; the first%s: %s", cfg->cmd_name,
+                 (unsigned long long)t->failed, (unsigned long long)t->records, what, where,
+                 t->first_message);
     }
     if (t->broken)
         fprintf(cfg->err,

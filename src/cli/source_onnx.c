@@ -8,33 +8,124 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* Names as bytes: shorter first, then memcmp (any order does for bsearch). */
+static int compare_names(const char *a, size_t an, const char *b, size_t bn)
+{
+    if (an != bn)
+        return an < bn ? -1 : 1;
+    return an ? memcmp(a, b, an) : 0;
+}
+
+static int compare_dims(const void *a, const void *b)
+{
+    const struct onnx_dim_binding *x = a, *y = b;
+    return compare_names(x->name, x->len, y->name, y->len);
+}
+
+static int compare_shapes(const void *a, const void *b)
+{
+    const struct onnx_shape_binding *x = a, *y = b;
+    return compare_names(x->name, x->len, y->name, y->len);
+}
+
+struct onnx_dim_binding *onnx_dim_bound(const struct onnx_options *o, const void *p, size_t n)
+{
+    const struct onnx_dim_binding key = {.name = p, .len = n};
+    return o->n_dims ? bsearch(&key, o->dims, o->n_dims, sizeof o->dims[0], compare_dims) : NULL;
+}
+
+struct onnx_shape_binding *onnx_shape_given(const struct onnx_options *o, const void *p, size_t n)
+{
+    const struct onnx_shape_binding key = {.name = p, .len = n};
+    return o->n_shapes ? bsearch(&key, o->shapes, o->n_shapes, sizeof o->shapes[0], compare_shapes)
+                       : NULL;
+}
+
+/* "NAME=..." split at its last '=' (a name may hold one; a value never). */
+static bool split_named(const char *text, const char *option, const char *example,
+                        const char **value, size_t *len, struct cli_error *e)
+{
+    const char *eq = strrchr(text, '=');
+    if (eq == NULL || eq == text) {
+        cli_fail(e, CLI_E_BAD_DIMENSION, option, text,
+                 eq ? "no name before =" : "expected NAME=VALUE");
+        cli_hint(e, "%s", example);
+        return false;
+    }
+    *value = eq + 1;
+    *len = (size_t)(eq - text);
+    return true;
+}
+
+static bool read_dims(const struct cli_config *cfg, struct onnx_options *o, struct cli_error *e)
+{
+    for (unsigned i = 0; i < cfg->n_dims; i++) {
+        const char *text = cfg->dims[i], *value;
+        struct onnx_dim_binding *b = &o->dims[i];
+        if (!split_named(text, "--dim", "--dim batch=8 binds the symbolic dim \"batch\" to 8",
+                         &value, &b->len, e) ||
+            !parse_uint(value, strlen(value), 1, UINT32_MAX, &b->value, e, "--dim", text, NULL,
+                        "sizes"))
+            return false;
+        b->name = text;
+        b->text = text;
+    }
+    o->n_dims = cfg->n_dims;
+    qsort(o->dims, o->n_dims, sizeof o->dims[0], compare_dims);
+    for (unsigned i = 1; i < o->n_dims; i++)
+        if (compare_dims(&o->dims[i - 1], &o->dims[i]) == 0)
+            return cli_fail(e, CLI_E_DUPLICATE_OPTION, "--dim", o->dims[i].text,
+                            "binds \"%.*s\" a second time",
+                            (int)(o->dims[i].len < 100 ? o->dims[i].len : 100), o->dims[i].name);
+    return true;
+}
+
+static bool read_shapes(const struct cli_config *cfg, struct onnx_options *o, struct cli_error *e)
+{
+    for (unsigned i = 0; i < cfg->n_shapes; i++) {
+        const char *text = cfg->shapes[i], *value;
+        struct onnx_shape_binding *b = &o->shapes[i];
+        if (!split_named(text, "--shape",
+                         "--shape state=2,1,128 gives the value \"state\" the sizes 2,1,128",
+                         &value, &b->len, e) ||
+            !parse_uint_list("--shape", value, 1, UINT32_MAX, ONNX_SHAPE_MAX_RANK, b->dims,
+                             &b->rank, e, "dim", "sizes"))
+            return false;
+        b->name = text;
+        b->text = text;
+    }
+    o->n_shapes = cfg->n_shapes;
+    qsort(o->shapes, o->n_shapes, sizeof o->shapes[0], compare_shapes);
+    for (unsigned i = 1; i < o->n_shapes; i++)
+        if (compare_shapes(&o->shapes[i - 1], &o->shapes[i]) == 0)
+            return cli_fail(e, CLI_E_DUPLICATE_OPTION, "--shape", o->shapes[i].text,
+                            "gives \"%.*s\" a second shape",
+                            (int)(o->shapes[i].len < 100 ? o->shapes[i].len : 100),
+                            o->shapes[i].name);
+    return true;
+}
+
+void onnx_options_free(struct onnx_options *o)
+{
+    free(o->dims);
+    free(o->shapes);
+    o->dims = NULL;
+    o->shapes = NULL;
+    o->n_dims = o->n_shapes = 0;
+}
 
 bool onnx_options_read(const struct cli_config *cfg, struct onnx_options *o, struct cli_error *e)
 {
     memset(o, 0, sizeof *o);
-    for (unsigned i = 0; i < cfg->n_dims; i++) {
-        const char *text = cfg->dims[i];
-        const char *eq = strchr(text, '=');
-        if (eq == NULL || eq == text) {
-            cli_fail(e, CLI_E_BAD_DIMENSION, "--dim", text,
-                     eq ? "no name before =" : "expected NAME=VALUE");
-            cli_hint(e, "--dim batch=8 binds the symbolic dim \"batch\" to 8");
-            return false;
-        }
-        uint64_t v;
-        if (!parse_uint(eq + 1, strlen(eq + 1), 1, UINT32_MAX, &v, e, "--dim", text, NULL, "sizes"))
-            return false;
-        const size_t len = (size_t)(eq - text);
-        for (unsigned k = 0; k < o->n_dims; k++)
-            if (o->dims[k].len == len && memcmp(o->dims[k].name, text, len) == 0)
-                return cli_fail(e, CLI_E_DUPLICATE_OPTION, "--dim", text,
-                                "binds \"%.*s\" a second time", (int)(len < 100 ? len : 100), text);
-        o->dims[o->n_dims].name = text;
-        o->dims[o->n_dims].len = len;
-        o->dims[o->n_dims].value = v;
-        o->n_dims++;
-    }
+    o->dims = calloc(cfg->n_dims ? cfg->n_dims : 1, sizeof o->dims[0]);
+    o->shapes = calloc(cfg->n_shapes ? cfg->n_shapes : 1, sizeof o->shapes[0]);
+    if (o->dims == NULL || o->shapes == NULL)
+        return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+    if (!read_dims(cfg, o, e) || !read_shapes(cfg, o, e))
+        return false;
     if (cfg->t.rank) {
         uint64_t r;
         if (!parse_uint(cfg->t.rank, strlen(cfg->t.rank), 1, DMLT_MAX_RANK, &r, e, "--rank",
@@ -125,6 +216,34 @@ static bool put_u64_text(struct descriptor *d, uint64_t v, struct cli_error *e)
     return descriptor_text_put(d, buf, (size_t)(end - buf), "sizes", e);
 }
 
+/* As the command line: --dtype (set already), --sizes, --rank, --layout. */
+static bool sizes_to_descriptor(const uint64_t *sizes, unsigned rank, const struct onnx_options *o,
+                                struct descriptor *d, struct onnx_facts *facts, struct cli_error *e)
+{
+    d->cfg.t.sizes = descriptor_text_begin(d);
+    for (unsigned i = 0; i < rank; i++)
+        if ((i && !descriptor_text_put(d, ",", 1, "sizes", e)) || !put_u64_text(d, sizes[i], e))
+            return false;
+    if (!descriptor_text_end(d, "sizes", e))
+        return false;
+    unsigned final_rank = rank;
+    if (o->rank && o->rank_value > rank) {
+        d->cfg.t.rank = o->rank;
+        final_rank = o->rank_value;
+    } else if (o->rank && o->rank_value < rank) {
+        note(facts, "rank %u is over --rank %u: not padded", rank, o->rank_value);
+    }
+    if (o->layout) {
+        unsigned order[DMLT_MAX_RANK];
+        if (dmlt_layout_parse(o->layout, strlen(o->layout), final_rank, order) == DMLT_OK)
+            d->cfg.t.layout = o->layout;
+        else
+            note(facts, "--layout %.60s does not fit rank %u: row-major strides", o->layout,
+                 final_rank);
+    }
+    return true;
+}
+
 bool descriptor_from_onnx(const struct onnx_tensor *t, struct onnx_options *o, struct descriptor *d,
                           struct onnx_facts *facts, struct cli_error *e)
 {
@@ -149,12 +268,14 @@ bool descriptor_from_onnx(const struct onnx_tensor *t, struct onnx_options *o, s
     case ONNX_V_SPARSE_TENSOR:
         break;
     case ONNX_V_UNTYPED:
-        cli_fail(e, CLI_E_TYPE_UNKNOWN, NULL, NULL, "the model gives no type for this value");
+        cli_fail(e, CLI_E_TYPE_UNKNOWN, NULL, NULL,
+                 "the model declares no type for this value (ONNX allows it, as for a "
+                 "subgraph's outputs: the type is left to inference)");
         return false;
     case ONNX_V_OTHER_TYPE:
         cli_fail(e, CLI_E_TYPE_UNKNOWN, NULL, NULL,
-                 "a type this reader does not know (no tensor_type, sequence_type, map_type, "
-                 "optional_type or sparse_tensor_type)");
+                 "the model's type for this value has none of ONNX's cases (tensor_type, "
+                 "sequence_type, map_type, optional_type, sparse_tensor_type)");
         return false;
     case ONNX_V_SEQUENCE:
     case ONNX_V_MAP:
@@ -183,6 +304,20 @@ bool descriptor_from_onnx(const struct onnx_tensor *t, struct onnx_options *o, s
     if (t->value == ONNX_V_SPARSE_TENSOR)
         note(facts, "sparse: these are the dense tensor's sizes; its values and indices are "
                     "stored apart");
+    d->cfg.t.dtype = dtype;
+    struct onnx_shape_binding *given =
+        t->has_name && onnx_in_main_graph(t) ? onnx_shape_given(o, t->name.p, t->name.n) : NULL;
+    if (given) { /* checked against the model's dims already (onnx_shape_check) */
+        given->used = true;
+        if (given->rank > DMLT_MAX_RANK) {
+            cli_fail(e, CLI_E_TOO_MANY_DIMS, NULL, NULL,
+                     "rank %u (--shape): a DirectML tensor has 1..%d dims", given->rank,
+                     DMLT_MAX_RANK);
+            return false;
+        }
+        note(facts, "sizes from --shape %.150s", given->text);
+        return sizes_to_descriptor(given->dims, given->rank, o, d, facts, e);
+    }
     if (t->form == ONNX_DIMS_NONE) {
         cli_fail(e, CLI_E_SHAPE_UNKNOWN, NULL, NULL,
                  "the model gives no shape for this value (its rank is unknown)");
@@ -212,11 +347,8 @@ bool descriptor_from_onnx(const struct onnx_tensor *t, struct onnx_options *o, s
                      "dim %u is unknown (the model gives neither a value nor a symbol)", i);
             return false;
         case ONNX_DIM_PARAM: {
-            unsigned k = 0;
-            while (k < o->n_dims && (o->dims[k].len != dim.param.n ||
-                                     memcmp(o->dims[k].name, dim.param.p, dim.param.n) != 0))
-                k++;
-            if (k == o->n_dims) {
+            struct onnx_dim_binding *b = onnx_dim_bound(o, dim.param.p, dim.param.n);
+            if (b == NULL) {
                 if (n_unbound++ < 4) {
                     int w = snprintf(unbound + unbound_len, sizeof unbound - unbound_len,
                                      "%s\"%.*s\"", unbound_len ? ", " : "", shown(dim.param.n),
@@ -226,8 +358,8 @@ bool descriptor_from_onnx(const struct onnx_tensor *t, struct onnx_options *o, s
                 }
                 continue;
             }
-            o->dims[k].used = true;
-            v = o->dims[k].value;
+            b->used = true;
+            v = b->value;
             break;
         }
         case ONNX_DIM_VALUE:
@@ -262,29 +394,288 @@ bool descriptor_from_onnx(const struct onnx_tensor *t, struct onnx_options *o, s
         sizes[rank++] = 1;
         note(facts, "a scalar (rank 0): sizes [1]");
     }
+    return sizes_to_descriptor(sizes, rank, o, d, facts, e);
+}
 
-    /* As the command line: --dtype, --sizes, --rank, --layout. */
-    d->cfg.t.dtype = dtype;
-    d->cfg.t.sizes = descriptor_text_begin(d);
-    for (unsigned i = 0; i < rank; i++)
-        if ((i && !descriptor_text_put(d, ",", 1, "sizes", e)) || !put_u64_text(d, sizes[i], e))
-            return false;
-    if (!descriptor_text_end(d, "sizes", e))
+enum onnx_verdict onnx_error_verdict(const char *id)
+{
+    static const struct {
+        const char *id;
+        enum onnx_verdict verdict;
+    } table[] = {
+        {"dim_unbound", ONNX_UNKNOWN},        {"dim_unknown", ONNX_UNKNOWN},
+        {"shape_unknown", ONNX_UNKNOWN},      {"type_unknown", ONNX_UNKNOWN},
+        {"shape_not_inferred", ONNX_UNKNOWN}, {"zero_size", ONNX_NO_CONCERN},
+        {"not_a_tensor", ONNX_NO_CONCERN},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (strcmp(id, table[i].id) == 0)
+            return table[i].verdict;
+    return ONNX_DEFINITE;
+}
+
+bool onnx_in_main_graph(const struct onnx_tensor *t)
+{
+    return strncmp(t->path, "graph.", 6) == 0 && strncmp(t->path, "graph.node[", 11) != 0;
+}
+
+bool onnx_shape_check(const struct onnx_tensor *t, struct onnx_options *o, struct cli_error *e)
+{
+    if (!t->has_name || !onnx_in_main_graph(t))
+        return true;
+    const struct onnx_shape_binding *b = onnx_shape_given(o, t->name.p, t->name.n);
+    if (b == NULL || t->form == ONNX_DIMS_NONE)
+        return true;
+    if (t->rank != b->rank) {
+        cli_fail(e, CLI_E_SHAPE_CONFLICT, "--shape", b->text,
+                 "%s has %llu dims in the model (%s), not %u", "the value",
+                 (unsigned long long)t->rank, t->path, b->rank);
         return false;
-    unsigned final_rank = rank;
-    if (o->rank && o->rank_value > rank) {
-        d->cfg.t.rank = o->rank;
-        final_rank = o->rank_value;
-    } else if (o->rank && o->rank_value < rank) {
-        note(facts, "rank %u is over --rank %u: not padded", rank, o->rank_value);
     }
-    if (o->layout) {
-        unsigned order[DMLT_MAX_RANK];
-        if (dmlt_layout_parse(o->layout, strlen(o->layout), final_rank, order) == DMLT_OK)
-            d->cfg.t.layout = o->layout;
-        else
-            note(facts, "--layout %.60s does not fit rank %u: row-major strides", o->layout,
-                 final_rank);
+    struct onnx_dim_iter it;
+    struct onnx_dim dim;
+    onnx_dims_begin(t, &it);
+    for (unsigned i = 0; onnx_dims_next(&it, &dim); i++) {
+        uint64_t want = b->dims[i];
+        if (dim.kind == ONNX_DIM_PARAM) {
+            const struct onnx_dim_binding *d = onnx_dim_bound(o, dim.param.p, dim.param.n);
+            if (d == NULL || d->value == want)
+                continue;
+            cli_fail(e, CLI_E_SHAPE_CONFLICT, "--shape", b->text,
+                     "dim %u is the symbol \"%.*s\", which %s binds to %llu", i, shown(dim.param.n),
+                     (const char *)dim.param.p, d->text, (unsigned long long)d->value);
+            return false;
+        }
+        if (dim.kind == ONNX_DIM_VALUE && (dim.value < 0 || (uint64_t)dim.value != want)) {
+            cli_fail(e, CLI_E_SHAPE_CONFLICT, "--shape", b->text,
+                     "dim %u is %lld in the model (%s), not %llu", i, (long long)dim.value, t->path,
+                     (unsigned long long)want);
+            return false;
+        }
     }
     return true;
+}
+
+/* ---- inferred shapes ----------------------------------------------------- */
+
+static uint64_t declared_hash(uint32_t graph, struct onnx_bytes name)
+{
+    uint64_t h = 14695981039346656037u ^ graph; /* FNV-1a */
+    for (size_t i = 0; i < name.n; i++)
+        h = (h ^ name.p[i]) * 1099511628211u;
+    return h;
+}
+
+static void declare(struct onnx_inference *inf, uint32_t graph, struct onnx_bytes name)
+{
+    size_t i = (size_t)declared_hash(graph, name) & inf->mask;
+    for (; inf->declared[i].name.p; i = (i + 1) & inf->mask)
+        if (inf->declared[i].graph == graph && inf->declared[i].name.n == name.n &&
+            memcmp(inf->declared[i].name.p, name.p, name.n) == 0)
+            return;
+    inf->declared[i].graph = graph;
+    inf->declared[i].name = name;
+}
+
+bool onnx_inference_declared(const struct onnx_inference *inf, uint32_t graph,
+                             struct onnx_bytes name)
+{
+    if (inf->declared == NULL || name.p == NULL)
+        return false;
+    size_t i = (size_t)declared_hash(graph, name) & inf->mask;
+    for (; inf->declared[i].name.p; i = (i + 1) & inf->mask)
+        if (inf->declared[i].graph == graph && inf->declared[i].name.n == name.n &&
+            memcmp(inf->declared[i].name.p, name.p, name.n) == 0)
+            return true;
+    return false;
+}
+
+void onnx_inference_free(struct onnx_inference *inf)
+{
+    onnx_infer_free(inf->result);
+    free(inf->dims);
+    free(inf->shapes);
+    free(inf->shape_dims);
+    free(inf->declared);
+    memset(inf, 0, sizeof *inf);
+}
+
+bool onnx_inference_run(struct onnx_inference *inf, const struct onnx_model *model,
+                        const struct onnx_options *o, struct cli_error *e)
+{
+    memset(inf, 0, sizeof *inf);
+    size_t names = 0, n_shape_dims = 0;
+    for (uint32_t g = 0; g < model->n_graphs; g++)
+        names += (size_t)model->graphs[g].n_outputs + model->graphs[g].n_value_info;
+    for (unsigned k = 0; k < o->n_shapes; k++)
+        n_shape_dims += o->shapes[k].rank;
+    size_t cap = 16;
+    while (cap < 2 * names)
+        cap *= 2;
+    inf->mask = cap - 1;
+    inf->declared = calloc(cap, sizeof inf->declared[0]);
+    inf->dims = calloc(o->n_dims + 1, sizeof inf->dims[0]);
+    inf->shapes = calloc(o->n_shapes + 1, sizeof inf->shapes[0]);
+    inf->shape_dims = calloc(n_shape_dims + 1, sizeof inf->shape_dims[0]);
+    if (inf->declared == NULL || inf->dims == NULL || inf->shapes == NULL ||
+        inf->shape_dims == NULL) {
+        onnx_inference_free(inf);
+        return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+    }
+    for (uint32_t g = 0; g < model->n_graphs; g++) {
+        const struct onnx_graph *gr = &model->graphs[g];
+        for (uint32_t i = 0; i < gr->n_outputs; i++)
+            declare(inf, g, gr->outputs[i].name);
+        for (uint32_t i = 0; i < gr->n_value_info; i++)
+            declare(inf, g, gr->value_info[i].name);
+    }
+    for (unsigned k = 0; k < o->n_dims; k++)
+        inf->dims[k] =
+            (struct onnx_infer_dim){o->dims[k].name, o->dims[k].len, (int64_t)o->dims[k].value};
+    size_t at = 0;
+    for (unsigned k = 0; k < o->n_shapes; k++) {
+        const struct onnx_shape_binding *b = &o->shapes[k];
+        for (unsigned i = 0; i < b->rank; i++)
+            inf->shape_dims[at + i] = (int64_t)b->dims[i];
+        inf->shapes[k] = (struct onnx_infer_shape){b->name, b->len, b->rank, inf->shape_dims + at};
+        at += b->rank;
+    }
+    const struct onnx_infer_options opts = {inf->dims, o->n_dims, inf->shapes, o->n_shapes, 0};
+    if (onnx_infer_run(model, &opts, &inf->result) != ONNX_INFER_OK) {
+        onnx_inference_free(inf);
+        return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+    }
+    return true;
+}
+
+void onnx_inferred_shape_json(struct outbuf *b, const struct onnx_infer_value *v,
+                              void (*symbol)(void *ctx, const char *name, size_t len), void *ctx)
+{
+    if (v->not_tensor || v->rank < 0) {
+        ob_puts(b, "null");
+        return;
+    }
+    ob_putc(b, '[');
+    for (int32_t i = 0; i < v->rank; i++) {
+        if (i)
+            ob_putc(b, ',');
+        const struct onnx_dx *d = v->dims[i];
+        int64_t c;
+        if (d == NULL) {
+            ob_puts(b, "null");
+        } else if (onnx_dx_is_const(d, &c)) {
+            if (c < 0) {
+                ob_putc(b, '-');
+                ob_u64(b, 0 - (uint64_t)c);
+            } else {
+                ob_u64(b, (uint64_t)c);
+            }
+        } else {
+            char small[256];
+            const size_t n = onnx_dx_print(d, small, sizeof small);
+            if (n < sizeof small) {
+                ob_json_str(b, small);
+            } else {
+                char *big = malloc(n + 1);
+                if (big)
+                    onnx_dx_print(d, big, n + 1);
+                ob_json_str(b, big ? big : "");
+                free(big);
+            }
+            onnx_dx_symbols(d, symbol, ctx);
+        }
+    }
+    ob_putc(b, ']');
+}
+
+struct unbound_text {
+    char text[200];
+    size_t len;
+    unsigned n;
+};
+
+static void collect_unbound(void *ctx, const char *name, size_t len)
+{
+    struct unbound_text *u = ctx;
+    if (u->n++ >= 4)
+        return;
+    int w = snprintf(u->text + u->len, sizeof u->text - u->len, "%s\"%.*s\"", u->len ? ", " : "",
+                     shown(len), name);
+    if (w > 0 && (size_t)w < sizeof u->text - u->len)
+        u->len += (size_t)w;
+}
+
+static bool not_inferred(const struct onnx_infer_value *v, struct cli_error *e, const char *what)
+{
+    cli_fail(e, CLI_E_SHAPE_NOT_INFERRED, NULL, NULL, "%s not inferred: %.300s", what,
+             v->reason ? v->reason : "no reason given");
+    return false;
+}
+
+bool descriptor_from_inferred(const struct onnx_infer_value *v, struct onnx_options *o,
+                              struct descriptor *d, struct onnx_facts *facts, struct cli_error *e)
+{
+    descriptor_reset(d, DESC_SCAN);
+    memset(facts, 0, sizeof *facts);
+    facts->value = v->not_tensor ? "sequence, map or optional" : "tensor";
+    if (v->not_tensor)
+        return cli_fail(e, CLI_E_NOT_A_TENSOR, NULL, NULL,
+                        "a sequence, map or optional, not a tensor: DirectML binds only tensors");
+    if (v->elem_type == 0)
+        return not_inferred(v, e, "its type");
+    facts->onnx_type = onnx_type_name(v->elem_type);
+    bool as_uint8;
+    const char *dtype = directml_dtype(v->elem_type, &as_uint8);
+    if (dtype == NULL) {
+        if (facts->onnx_type)
+            return cli_fail(e, CLI_E_DTYPE_UNSUPPORTED, NULL, NULL,
+                            "ONNX type %s has no DirectML data type", facts->onnx_type);
+        return cli_fail(e, CLI_E_DTYPE_UNSUPPORTED, NULL, NULL,
+                        "ONNX type %ld is not a known TensorProto.DataType", (long)v->elem_type);
+    }
+    if (as_uint8)
+        note(facts, "BOOL is bound as uint8 (one byte per element)");
+    d->cfg.t.dtype = dtype;
+    if (v->rank < 0)
+        return not_inferred(v, e, "its shape");
+    if (v->rank > DMLT_MAX_RANK)
+        return cli_fail(e, CLI_E_TOO_MANY_DIMS, NULL, NULL,
+                        "rank %ld: a DirectML tensor has 1..%d dims", (long)v->rank, DMLT_MAX_RANK);
+    uint64_t sizes[DMLT_MAX_RANK];
+    struct unbound_text unbound = {"", 0, 0};
+    for (int32_t i = 0; i < v->rank; i++) {
+        int64_t c;
+        if (v->dims[i] == NULL) {
+            char what[40];
+            snprintf(what, sizeof what, "dim %ld", (long)i);
+            return not_inferred(v, e, what);
+        }
+        if (!onnx_dx_is_const(v->dims[i], &c)) {
+            onnx_dx_symbols(v->dims[i], collect_unbound, &unbound);
+            continue;
+        }
+        if (c < 0)
+            return cli_fail(e, CLI_E_DIM_NEGATIVE, NULL, NULL, "dim %ld is %lld", (long)i,
+                            (long long)c);
+        if (c == 0)
+            return cli_fail(e, CLI_E_ZERO_SIZE, NULL, NULL,
+                            "dim %ld is 0: a DirectML tensor has no empty dims", (long)i);
+        if ((uint64_t)c > UINT32_MAX)
+            return cli_fail(e, CLI_E_DIM_TOO_LARGE, NULL, NULL,
+                            "dim %ld is %lld, over 4294967295 (DirectML's sizes are 32-bit)",
+                            (long)i, (long long)c);
+        sizes[i] = (uint64_t)c;
+    }
+    if (unbound.n) {
+        cli_fail(e, CLI_E_DIM_UNBOUND, NULL, NULL, "symbolic dim%s %s%s unbound",
+                 unbound.n > 1 ? "s" : "", unbound.text, unbound.n > 4 ? " and more" : "");
+        cli_hint(e, "bind each with --dim NAME=VALUE");
+        return false;
+    }
+    unsigned rank = (unsigned)v->rank;
+    if (rank == 0) {
+        sizes[rank++] = 1;
+        note(facts, "a scalar (rank 0): sizes [1]");
+    }
+    return sizes_to_descriptor(sizes, rank, o, d, facts, e);
 }

@@ -7,6 +7,7 @@ set(DMLT_CLI_SOURCES
   src/cli/cmd_lists.c
   src/cli/cmd_map.c
   src/cli/cmd_offset.c
+  src/cli/cmd_plan.c
   src/cli/cmd_scan.c
   src/cli/cmd_size.c
   src/cli/cmd_validate.c
@@ -18,10 +19,17 @@ set(DMLT_CLI_SOURCES
   src/cli/options.c
   src/cli/outbuf.c
   src/cli/parse.c
+  src/cli/plan_out.c
+  src/cli/plan_svg.c
   src/cli/platform.c
   src/cli/records.c
   src/cli/results.c
   src/cli/render_c.c
   src/cli/scan_dxdispatch.c
+  src/cli/scan_model.c
+  src/cli/scan_onnx.c
+  src/cli/scan_out.c
+  src/cli/scan_input.c
+  src/cli/scan_text.c
   src/cli/source_json.c
   src/cli/source_onnx.c)

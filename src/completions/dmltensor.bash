@@ -15,12 +15,12 @@
 _dmltensor_file_options=''
 
 # generated: data (tools/gen_docs.py from the tables; edit those, not this)
-_dmltensor_commands='size offset locate map validate view batch scan dtypes layouts'
+_dmltensor_commands='size offset locate map validate view batch scan plan dtypes layouts'
 
 # Options that take no value; every other option takes one.
-_dmltensor_flags='-h --help --version --progress'
+_dmltensor_flags='-h --help --version --progress --no-infer --strict'
 # Commands whose arguments (other than options) are files.
-_dmltensor_file_commands='batch scan'
+_dmltensor_file_commands='batch scan plan'
 
 # _dmltensor_options COMMAND: the options COMMAND takes, as its --help
 # lists them.
@@ -52,7 +52,9 @@ _dmltensor_options()
     batch)
         echo '--progress --help' ;;
     scan)
-        echo '--dim --rank --layout --format --help' ;;
+        echo '--dim --no-infer --shape --rank --layout --format --strict --help' ;;
+    plan)
+        echo '--alignment --format --name --help' ;;
     dtypes)
         echo '--format --help' ;;
     layouts)
@@ -81,7 +83,8 @@ _dmltensor_values()
         validate | view) echo 'text json c' ;;
         offset | locate | dtypes | layouts) echo 'text json' ;;
         map) echo 'text json csv jsonl' ;;
-        scan) echo 'text jsonl' ;;
+        scan) echo 'text json jsonl' ;;
+        plan) echo 'text json jsonl c svg' ;;
         esac
         ;;
     --layout) echo 'w hw wh dhw whd nchw nhwc ncdhw ndhwc row-major col-major' ;;

@@ -10,7 +10,7 @@
 complete -c dmltensor -f
 
 # generated: data (tools/gen_docs.py from the tables; edit those, not this)
-set -g __dmltensor_commands size offset locate map validate view batch scan dtypes layouts
+set -g __dmltensor_commands size offset locate map validate view batch scan plan dtypes layouts
 set -l dtypes float32 float16 uint32 uint16 uint8 int32 int16 int8 float64 uint64 int64 uint4 int4
 set -l fields dtype dml_data_type dml_data_type_value element_size_bits rank sizes layout strides \
     byte_strides broadcast element_count index_of_last_element packed_size_bytes \
@@ -29,6 +29,7 @@ complete -c dmltensor -n $no_cmd -a validate -d 'check a whole DML_BUFFER_TENSOR
 complete -c dmltensor -n $no_cmd -a view -d 'slice, select, permute, broadcast, reshape or split a bound tensor'
 complete -c dmltensor -n $no_cmd -a batch -d 'many descriptors as JSON Lines or an array: a JSON result each'
 complete -c dmltensor -n $no_cmd -a scan -d 'find and validate every tensor of a JSON document or an ONNX model'
+complete -c dmltensor -n $no_cmd -a plan -d 'one buffer for tensors that live over steps: every offset and the arena'
 complete -c dmltensor -n $no_cmd -a dtypes -d 'the data types, their enum values and sizes'
 complete -c dmltensor -n $no_cmd -a layouts -d 'the layout names of each rank'
 complete -c dmltensor -n $no_cmd -s h -l help -d 'show this help (dmltensor COMMAND --help for a command)'
@@ -55,7 +56,9 @@ end
 __dmltensor_opt 'size offset locate map validate view' --dtype 'data type (default float32): float32 float16 float64 int8..int64 uint8..uint64 int4 uint4, or DML_TENSOR_DATA_TYPE_* names' $dtypes
 __dmltensor_opt 'size offset locate map validate view' --rank 'add leading size-1 dims up to rank R (3,5 with --rank 4 is 1,1,3,5)' $ranks
 __dmltensor_opt 'size offset locate map validate view' --sizes 'sizes in logical order (NCHW for rank 4), each 1..4294967295 (required)'
-__dmltensor_opt 'scan' --dim 'ONNX models: bind the symbolic dim NAME to VALUE (1..4294967295) in every tensor; repeat for each symbol (--dim batch=8)'
+__dmltensor_opt 'scan' --dim 'ONNX models: bind the symbolic dim NAME to VALUE (1..4294967295) in every tensor; repeat for each symbol, any number of times (--dim batch=8)'
+__dmltensor_opt 'scan' --no-infer 'ONNX models: only the values the model declares, no shape inference (no activation records; a declared value keeps its own shape)' -
+__dmltensor_opt 'scan' --shape 'ONNX models: the whole shape of the main graph\'s value NAME (an input, say), anonymous dims too (--shape state=2,1,128); repeat for each value'
 __dmltensor_opt 'scan' --rank 'ONNX models: add leading size-1 dims to each tensor up to rank R (a larger rank is left as it is, with a note)' $ranks
 # Layout
 __dmltensor_opt 'size offset locate map validate view' --broadcast 'broadcast these dims: stride 0 (letters or indices: c, hw, 0,2)'
@@ -76,6 +79,7 @@ __dmltensor_opt 'view' --alignment 'the parent\'s GuaranteedBaseOffsetAlignment 
 __dmltensor_opt 'view' --base-offset 'where the parent is bound in its buffer (its DML_BUFFER_BINDING Offset; default 0)'
 __dmltensor_opt 'view' --buffer-size 'size of the whole buffer (default: base offset + the parent\'s total size); each view\'s range must fit in it'
 __dmltensor_opt 'view' --total-size 'the parent\'s TotalTensorSizeInBytes (default: its minimum implied size)'
+__dmltensor_opt 'plan' --alignment 'every offset a multiple of BYTES: a power of two, at least 16 (DirectML\'s minimum); default 256'
 # Query
 __dmltensor_opt 'locate' --byte-offset 'find the elements holding byte B (counted like offset\'s byte offsets)'
 __dmltensor_opt 'offset' --coord 'a coordinate in logical order, like 0,1,2,3; repeat for several'
@@ -97,16 +101,19 @@ __dmltensor_opt 'validate' --format 'text (default), json (one line) or c (a C s
 __dmltensor_opt 'offset locate dtypes layouts' --format 'text (default) or json (one line)' text json
 __dmltensor_opt 'view' --format 'text (default), json (one line) or c (C snippets: each view\'s DML_BUFFER_TENSOR_DESC and DML_BUFFER_BINDING; failed checks as comments)' text json c
 __dmltensor_opt 'map' --format 'text (default, aligned columns), csv (with a header row), jsonl (an object per line) or json (one array)' text json csv jsonl
-__dmltensor_opt 'scan' --format 'jsonl (default: a JSON object per tensor, then an ONNX model\'s summary) or text (a table of an ONNX model\'s tensors, then its totals; JSON documents stay JSON Lines only)' text jsonl
+__dmltensor_opt 'scan' --format 'jsonl (default: a JSON object per tensor, then an ONNX model\'s summary; json is the same) or text (a table of an ONNX model\'s tensors, then its totals; JSON documents stay JSON Lines only)' text json jsonl
 __dmltensor_opt 'map' --limit 'list at most N elements (default: all); a view draws at most N cells (default 256, at most 100000)'
 __dmltensor_opt 'size validate' --name 'with --format c: prefix of the variables (default tensor: tensorSizes, tensorStrides, tensorBufferDesc, tensorDesc, tensorBinding, tensorBindingDesc)'
 __dmltensor_opt 'view' --name 'with --format c: prefix of the variables (default view: viewSizes, viewBufferDesc, viewBinding, ...; with --split, view0, view1, ... for the parts)'
 __dmltensor_opt 'batch' --progress 'show records and records/s on stderr (on by default when stderr is a terminal and the run takes over a second)' -
 __dmltensor_opt 'map' --view 'draw instead of listing: memory (the buffer cell by cell, as DirectML\'s docs draw it) or grid (each 2-D slice with the offset in each cell)' memory grid
 __dmltensor_opt 'map' --width 'wrap a view to this many columns (default: $COLUMNS, else the terminal\'s width, else 80)'
+__dmltensor_opt 'plan' --format 'jsonl (default: a JSON object per tensor, then the summary; json the same), text (a table and the totals), svg (the picture: steps across, offsets down) or c (a C table of names, offsets and sizes, and the arena size)' text json jsonl c svg
+__dmltensor_opt 'plan' --name 'with --format c: prefix of the variables (default plan: planTensors, planArenaBytes, planTensorCount)'
+__dmltensor_opt 'scan' --strict 'ONNX models: exit status 1 for a tensor whose size is unknown too (an unbound or unknown dim, no shape, no type), not only for a definite DirectML problem' -
 # Other
-__dmltensor_opt 'size offset locate map validate view batch scan dtypes layouts' --help 'show this help' -
+__dmltensor_opt 'size offset locate map validate view batch scan plan dtypes layouts' --help 'show this help' -
 
 # File arguments (- is stdin).
-complete -c dmltensor -n '__fish_seen_subcommand_from batch scan' -F
+complete -c dmltensor -n '__fish_seen_subcommand_from batch scan plan' -F
 # end generated: options

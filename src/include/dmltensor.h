@@ -798,6 +798,99 @@ DMLT_API enum dmlt_status dmlt_view_bytes(const struct dmlt_view *v, uint64_t *b
  * when below (a bound buffer tensor is always 16-byte aligned). */
 DMLT_API uint32_t dmlt_view_alignment(uint64_t byte_offset, uint32_t parent_alignment);
 
+/* ------------------------------------------------------------------------ */
+/* Plan: one buffer for tensors that live over steps                         */
+/* ------------------------------------------------------------------------ */
+
+/* A tensor to place: its size in bytes and the steps it is alive, first to
+ * last inclusive (a model's activation lives from its producer's node to its
+ * last consumer's). TensorFlow Lite's TensorUsageRecord. */
+struct dmlt_plan_tensor {
+    uint64_t size_bytes;
+    uint64_t first; /* first step alive */
+    uint64_t last;  /* last step alive, >= first */
+};
+
+/* Which order of placement gave the plan (pinned numbers). */
+enum dmlt_plan_strategy {
+    DMLT_PLAN_NONE = 0,             /* no tensor of nonzero size */
+    DMLT_PLAN_GREEDY_SIZE = 1,      /* greedy by size, best fit (Pisarchyk & Lee 2020) */
+    DMLT_PLAN_GREEDY_FIRST_FIT = 2, /* the same order, lowest gap that fits */
+    DMLT_PLAN_GREEDY_LIFETIME = 3,  /* longest lifetime first, then by size */
+    DMLT_PLAN_GREEDY_AREA = 4,      /* largest size x lifetime first */
+    DMLT_PLAN_BUMPED = 5,           /* an order improved by moving the top tensor forward */
+    DMLT_PLAN_SEARCH = 6,           /* exhaustive search over orders (small plans) */
+    DMLT_PLAN_STACKED = 7           /* each tensor after the last: the work budget ran out */
+};
+
+/* Flags of struct dmlt_plan_options. */
+#define DMLT_PLAN_ONLY_GREEDY 1u /* greedy by size with best fit, no improvement */
+
+struct dmlt_plan_options {
+    uint64_t alignment;   /* every offset a multiple of it: a power of two (DirectML: >= 16) */
+    unsigned flags;       /* DMLT_PLAN_ONLY_GREEDY or 0 */
+    uint64_t work_budget; /* overlap visits allowed in all; 0 = 2^32 */
+};
+
+/* What dmlt_plan found besides the offsets. Set `size` first (see
+ * "Upgrading"): struct dmlt_plan_result r = DMLT_PLAN_RESULT_INIT. */
+struct dmlt_plan_result {
+    size_t size;                        /* set by the caller: sizeof(struct dmlt_plan_result) */
+    uint64_t arena_bytes;               /* max(offset + size): the buffer to allocate */
+    uint64_t lower_bound_bytes;         /* max over steps of the sum of live sizes, unrounded */
+    uint64_t aligned_lower_bound_bytes; /* the same counting the alignment (see dmlt_plan) */
+    uint64_t peak_step;                 /* the first step whose live sum is lower_bound_bytes */
+    dmlt_u128 sum_bytes;                /* the sum of all sizes (each in its own buffer) */
+    uint64_t greedy_arena_bytes;        /* greedy by size alone, for comparison */
+    uint64_t work;                      /* overlap visits used */
+    enum dmlt_plan_strategy strategy;   /* the placement that was kept */
+    /* Fields added in later versions go here. */
+};
+
+#ifdef __cplusplus
+#define DMLT_PLAN_RESULT_INIT                                                                      \
+    {                                                                                              \
+        sizeof(struct dmlt_plan_result)                                                            \
+    }
+#else
+#define DMLT_PLAN_RESULT_INIT                                                                      \
+    {                                                                                              \
+        .size = sizeof(struct dmlt_plan_result)                                                    \
+    }
+#endif
+
+/* Bytes of workspace dmlt_plan needs for count tensors (about 48 a tensor).
+ * DMLT_E_RANGE when that passes SIZE_MAX or count passes 2^32 - 2. */
+DMLT_API enum dmlt_status dmlt_plan_workspace_size(size_t count, size_t *bytes);
+
+/* Places count tensors in one buffer: offsets[i] for tensor i, each a
+ * multiple of options->alignment, so that no two tensors alive at a common
+ * step share a byte; the buffer (arena) as small as the planner finds.
+ * Greedy by size with best fit first; unless DMLT_PLAN_ONLY_GREEDY, while the
+ * arena is above the aligned lower bound, other orders (first fit, lifetime,
+ * area), then orders with the tensor on top moved forward, then for
+ * up to 9 tensors an exhaustive search over orders, within the work budget;
+ * the smallest arena is kept (the first of equals). Deterministic: the same
+ * input gives the same offsets on every platform.
+ *
+ * Lower bounds: lower_bound_bytes sums the live sizes as they are (SPEC's
+ * lower bound: no plan can be smaller). With an alignment A, two tensors one
+ * above the other are at least round_up(size, A) apart, so at every step
+ * the arena is at least the sum of round_up(size, A) of the live tensors
+ * less the largest round_up(size, A) - size of any tensor: the aligned
+ * lower bound is the larger of that and lower_bound_bytes. A tensor of size
+ * 0 occupies nothing and gets offset 0.
+ *
+ * workspace: dmlt_plan_workspace_size(count) bytes, any alignment. Errors:
+ * DMLT_E_INVALID (err->value the tensor's index, err->dim -1) for an
+ * alignment that is 0 or not a power of two, a tensor with last < first, a
+ * workspace too small, result->size too small, or NULL pointers;
+ * DMLT_E_RANGE when the lower bound, or every plan tried, passes 2^64 - 1. */
+DMLT_API enum dmlt_status dmlt_plan(const struct dmlt_plan_tensor tensors[], size_t count,
+                                    const struct dmlt_plan_options *options, void *workspace,
+                                    size_t workspace_size, uint64_t offsets[],
+                                    struct dmlt_plan_result *result, struct dmlt_error *err);
+
 #ifdef __cplusplus
 }
 #endif

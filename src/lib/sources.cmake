@@ -4,6 +4,7 @@ set(DMLT_LIB_SOURCES
   src/lib/layout.c
   src/lib/offset.c
   src/lib/overlap.c
+  src/lib/plan.c
   src/lib/report.c
   src/lib/solve.c
   src/lib/status.c

@@ -26,6 +26,12 @@ struct reader {
 /* An out-of-memory error: false. */
 bool reader_oom(struct reader *r);
 
+/* The text of a length-delimited field, copied into the arena: the model
+ * keeps no pointer into the file, so that once read, the file's pages
+ * are never touched again (a name next to a weight would bring back the
+ * weight's pages). An empty text when memory ran out (the arena says so). */
+struct onnx_bytes reader_text(struct reader *r, const struct pb_field *f);
+
 /* The counts the model holds are uint32_t: one more than that is refused. */
 bool count_one(struct reader *r, uint32_t *n, size_t at, const char *what);
 

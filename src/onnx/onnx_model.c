@@ -53,7 +53,17 @@ struct model_reader {
     size_t n_graphs, cap_graphs;
     struct fixup *fixups;
     size_t n_fixups, cap_fixups;
+    onnx_model_release_fn release; /* NULL: keep every page */
+    void *release_ctx;
 };
+
+/* After a field of the main graph: the bytes before upto are not needed
+ * until the next pass over the graph comes back to them. */
+static void release(const struct model_reader *mr, bool main, size_t upto)
+{
+    if (main && mr->release)
+        mr->release(mr->release_ctx, upto);
+}
 
 static bool grow(void **p, size_t *cap, size_t n, size_t size)
 {
@@ -198,7 +208,7 @@ static bool attr_fields(struct reader *r, const struct pb_msg *m, struct onnx_at
         switch (f.number) {
         case 1:
             ok = pb_want(&f, PB_LEN, "AttributeProto.name", r->err);
-            a->name = pb_bytes(r->base, &f);
+            a->name = reader_text(r, &f);
             break;
         case 2:
             ok = pb_want(&f, PB_FIXED32, "AttributeProto.f", r->err);
@@ -227,7 +237,7 @@ static bool attr_fields(struct reader *r, const struct pb_msg *m, struct onnx_at
         case 23:
             ok = pb_want(&f, PB_LEN, "an AttributeProto field", r->err);
             if (f.number == 4) {
-                a->s = pb_bytes(r->base, &f);
+                a->s = reader_text(r, &f);
                 a->has_s = true;
             }
             *has_t = *has_t || f.number == 5;
@@ -282,7 +292,7 @@ static bool attr_lists(struct model_reader *mr, const struct pb_msg *m, struct o
     pb_iter_begin(&it, m);
     while (pb_iter_next(&it, &f, r->err)) {
         if (f.number == 9) {
-            strings[ns++] = pb_bytes(r->base, &f);
+            strings[ns++] = reader_text(r, &f);
         } else if (f.number == 10) {
             if (!element(r, m, &f, &e) || !read_tensor(r, &e, &tensors[nt++]))
                 return false;
@@ -364,7 +374,7 @@ static bool read_node(struct model_reader *mr, const struct pb_msg *m, uint32_t 
                 continue;
             if (!pb_want(&f, PB_LEN, what[f.number], r->err))
                 return false;
-            const struct onnx_bytes b = pb_bytes(r->base, &f);
+            const struct onnx_bytes b = reader_text(r, &f);
             bool ok = true;
             if (f.number == 1)
                 ok = pass == 0 ? count_one(r, &ni, f.at, "inputs")
@@ -433,6 +443,7 @@ static bool read_graph(struct model_reader *mr, const struct pb_msg *m, uint32_t
         if ((n == 1 && !count_one(r, &nn, f.at, "nodes")) ||
             (n == 12 && !count_one(r, &no, f.at, "outputs")))
             return false;
+        release(mr, *index == 0, f.end);
     }
     if (it.failed)
         return false;
@@ -445,6 +456,7 @@ static bool read_graph(struct model_reader *mr, const struct pb_msg *m, uint32_t
     uint32_t i = 0, o = 0;
     pb_iter_begin(&it, m);
     while (pb_iter_next(&it, &f, r->err)) {
+        release(mr, *index == 0, f.at);
         if (f.number == 1) {
             if (!element(r, m, &f, &e) || !read_node(mr, &e, *index, &nodes[i++]))
                 return false;
@@ -481,6 +493,7 @@ static bool value_name(struct reader *r, const struct pb_msg *e, unsigned field,
 static bool values_of(struct model_reader *mr, const struct pb_msg *m, unsigned field, uint32_t *k,
                       struct onnx_value_info *vi, struct onnx_tensor_data *td)
 {
+    const bool main = mr->n_graphs && m->start == mr->graphs[0].msg.start;
     struct reader *r = &mr->r;
     struct pb_iter it;
     struct pb_field f;
@@ -488,6 +501,7 @@ static bool values_of(struct model_reader *mr, const struct pb_msg *m, unsigned 
     struct onnx_bytes name;
     pb_iter_begin(&it, m);
     while (pb_iter_next(&it, &f, r->err)) {
+        release(mr, main, f.at);
         if (f.number != field)
             continue;
         if (!element(r, m, &f, &e) || !value_name(r, &e, field, &name))
@@ -555,9 +569,9 @@ static bool model_fields(struct model_reader *mr, const struct pb_msg *root,
             if (!pb_want(&f, PB_LEN, "ModelProto.producer_name", r->err))
                 return false;
             if (f.number == 2)
-                model->producer_name = pb_bytes(r->base, &f);
+                model->producer_name = reader_text(r, &f);
             else
-                model->producer_version = pb_bytes(r->base, &f);
+                model->producer_version = reader_text(r, &f);
         } else if (f.number == 7) {
             if (!pb_want(&f, PB_LEN, "ModelProto.graph", r->err))
                 return false;
@@ -589,7 +603,7 @@ static bool model_fields(struct model_reader *mr, const struct pb_msg *root,
         pb_iter_begin(&oi, &e);
         while (pb_iter_next(&oi, &g, r->err)) {
             if (g.number == 1 && pb_want(&g, PB_LEN, "OperatorSetIdProto.domain", r->err))
-                o->domain = pb_bytes(r->base, &g);
+                o->domain = reader_text(r, &g);
             else if (g.number == 2 && pb_want(&g, PB_VARINT, "OperatorSetIdProto.version", r->err))
                 o->version = (int64_t)g.v;
             else if (g.number == 1 || g.number == 2)
@@ -622,6 +636,13 @@ static bool place_graphs(struct model_reader *mr, struct onnx_model *model)
 bool onnx_model_read(const uint8_t *data, size_t len, struct onnx_model *model,
                      struct onnx_error *err, bool *out_of_memory)
 {
+    return onnx_model_read_releasing(data, len, model, err, out_of_memory, NULL, NULL);
+}
+
+bool onnx_model_read_releasing(const uint8_t *data, size_t len, struct onnx_model *model,
+                               struct onnx_error *err, bool *out_of_memory,
+                               onnx_model_release_fn release_fn, void *release_ctx)
+{
     memset(model, 0, sizeof *model);
     memset(err, 0, sizeof *err);
     *out_of_memory = false;
@@ -634,6 +655,8 @@ bool onnx_model_read(const uint8_t *data, size_t len, struct onnx_model *model,
     struct model_reader mr;
     memset(&mr, 0, sizeof mr);
     mr.r.base = data;
+    mr.release = release_fn;
+    mr.release_ctx = release_ctx;
     mr.r.arena = arena;
     mr.r.err = err;
     const struct pb_msg root = pb_root(data, 0, len, 0);
@@ -644,6 +667,8 @@ bool onnx_model_read(const uint8_t *data, size_t len, struct onnx_model *model,
     for (size_t i = 0; ok && i < mr.n_graphs; i++)
         ok = graph_values(&mr, &mr.graphs[i]);
     ok = ok && place_graphs(&mr, model);
+    if (ok && arena->failed) /* a text that could not be copied */
+        ok = reader_oom(&mr.r);
     free(mr.names.slots);
     free(mr.graphs);
     free(mr.fixups);

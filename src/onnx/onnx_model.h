@@ -4,8 +4,10 @@
  * merged, repeated fields append, the last scalar wins).
  *
  * The ONNX layer (src/onnx/) turns bytes into a model and shapes: no I/O,
- * no printing. Text in the model is not copied: struct onnx_bytes points
- * into the caller's buffer, which must outlive the model. Tensor data is
+ * no printing. The text the model keeps (names, op types, symbols) is
+ * copied into the model's arena, so that once read, the caller's buffer
+ * (a mapped file) is not touched again: its pages may go (see
+ * onnx_model_read_releasing). Raw tensor data is not kept. Tensor data is
  * never read, except the values of small integer tensors (int32/int64/
  * int8/int16/uint8.., at most ONNX_SMALL_DATA elements) that shape
  * computations use (Reshape's shape, Slice's starts, ...).
@@ -144,6 +146,15 @@ struct onnx_model {
 bool onnx_model_read(const uint8_t *data, size_t len, struct onnx_model *model,
                      struct onnx_error *err, bool *out_of_memory);
 void onnx_model_free(struct onnx_model *model);
+
+/* onnx_model_read, told after each field of the main graph that the bytes
+ * before upto are not needed until a later pass comes back to them: a
+ * mapped file may let their pages go (peak memory then stays that of the
+ * graph's metadata, not of the pages around it). */
+typedef void (*onnx_model_release_fn)(void *ctx, size_t upto);
+bool onnx_model_read_releasing(const uint8_t *data, size_t len, struct onnx_model *model,
+                               struct onnx_error *err, bool *out_of_memory,
+                               onnx_model_release_fn release, void *ctx);
 
 /* The default domain's opset version (0 when the model imports none; the
  * last given when it imports it twice). */

@@ -158,6 +158,18 @@ bool read_int64s(struct reader *r, const struct pb_msg *m, unsigned number, cons
     return true;
 }
 
+struct onnx_bytes reader_text(struct reader *r, const struct pb_field *f)
+{
+    static const uint8_t none[1] = {0};
+    const size_t n = f->end - f->start;
+    uint8_t *copy = arena_alloc(r->arena, n ? n : 1, 1);
+    if (copy == NULL)
+        return (struct onnx_bytes){none, 0};
+    if (n)
+        memcpy(copy, r->base + f->start, n);
+    return (struct onnx_bytes){copy, n};
+}
+
 bool read_last_bytes(struct reader *r, const struct pb_msg *m, unsigned number, const char *what,
                      struct onnx_bytes *b, bool *given)
 {
@@ -170,7 +182,7 @@ bool read_last_bytes(struct reader *r, const struct pb_msg *m, unsigned number, 
             continue;
         if (!pb_want(&f, PB_LEN, what, r->err))
             return false;
-        *b = pb_bytes(r->base, &f);
+        *b = reader_text(r, &f);
         *given = true;
     }
     return !it.failed;
@@ -324,7 +336,7 @@ bool read_tensor(struct reader *r, const struct pb_msg *m, struct onnx_tensor_da
             break;
         case 8:
             ok = pb_want(&f, PB_LEN, "TensorProto.name", r->err);
-            t->name = pb_bytes(r->base, &f);
+            t->name = reader_text(r, &f);
             break;
         case 14:
             ok = pb_want(&f, PB_VARINT, "TensorProto.data_location", r->err);
@@ -398,7 +410,7 @@ static bool read_dim(struct reader *r, const struct pb_field *d, struct onnx_dim
                 return false;
             dim->kind = ONNX_DIM_PARAM;
             dim->value = 0;
-            dim->param = pb_bytes(r->base, &g);
+            dim->param = reader_text(r, &g);
         }
     }
     if (dim->kind == ONNX_DIM_PARAM && dim->param.n == 0)
@@ -523,7 +535,7 @@ bool read_value_info(struct reader *r, const struct pb_msg *m, struct onnx_value
         if (f.number == 1) {
             if (!pb_want(&f, PB_LEN, "ValueInfoProto.name", r->err))
                 return false;
-            v->name = pb_bytes(r->base, &f);
+            v->name = reader_text(r, &f);
         } else if (f.number == 2) {
             if (!pb_want(&f, PB_LEN, "ValueInfoProto.type", r->err))
                 return false;

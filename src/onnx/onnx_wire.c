@@ -41,8 +41,12 @@ struct walk {
     const uint8_t *base;
     onnx_tensor_fn fn;
     onnx_release_fn release;
+    onnx_node_fn node_fn;
     void *ctx;
     struct path path;
+    uint32_t graphs; /* graphs entered so far: the next one's index */
+    uint32_t graph;  /* the index of the graph being walked */
+    uint32_t node;   /* the index of the node being walked, in its graph */
     struct onnx_error *err;
     unsigned depth;
     bool stop;
@@ -160,6 +164,7 @@ static bool emit(struct walk *w, struct onnx_tensor *t)
     if (w->path.failed)
         return false;
     t->path = w->path.data;
+    t->graph = w->graph;
     if (!w->fn(w->ctx, t))
         w->stop = true;
     w->path.len--;
@@ -605,6 +610,14 @@ static bool walk_node(struct walk *w, const struct pb_msg *m)
         path_put_bytes(w, w->base + op.start, op.end - op.start);
         path_putc(w, ')');
     }
+    if (w->node_fn) { /* before the node's subgraphs, after nothing of it */
+        path_putc(w, '\0');
+        if (w->path.failed)
+            return false;
+        if (!w->node_fn(w->ctx, w->graph, w->node, w->path.data))
+            w->stop = true;
+        w->path.len--;
+    }
     const struct onnx_bytes out0 = pb_bytes(w->base, &output0);
     struct pb_msg e;
     pb_iter_begin(&it, m);
@@ -678,7 +691,21 @@ static bool graph_spans(struct walk *w, const struct pb_msg *m, bool main, size_
     return !it.failed;
 }
 
+static bool walk_graph_passes(struct walk *w, const struct pb_msg *m, bool main);
+
+/* A graph, numbered in the order graphs are entered (the main graph 0,
+ * then each subgraph as its node is walked: the model reader's order). */
 static bool walk_graph(struct walk *w, const struct pb_msg *m, bool main)
+{
+    const uint32_t outer = w->graph, outer_node = w->node;
+    w->graph = w->graphs++;
+    const bool ok = walk_graph_passes(w, m, main);
+    w->graph = outer;
+    w->node = outer_node;
+    return ok;
+}
+
+static bool walk_graph_passes(struct walk *w, const struct pb_msg *m, bool main)
 {
     /* One pass per kind, for records in that order; a check (no fn) needs
      * one pass for all: fewer pages touched. */
@@ -706,6 +733,7 @@ static bool walk_graph(struct walk *w, const struct pb_msg *m, bool main)
                 return false;
             if (mine) {
                 const size_t mark = w->path.len;
+                w->node = (uint32_t)i;
                 path_push_index(w, passes[p].name, i++); /* a check: any name will do */
                 if (!graph_field(w, m, &f))
                     return false;
@@ -761,10 +789,18 @@ static bool model_fields(struct walk *w, const struct pb_msg *root, struct pb_ms
 bool onnx_walk(const uint8_t *data, size_t len, onnx_tensor_fn fn, onnx_release_fn release,
                void *ctx, struct onnx_error *err, bool *out_of_memory)
 {
+    return onnx_walk_nodes(data, len, fn, NULL, release, ctx, err, out_of_memory);
+}
+
+bool onnx_walk_nodes(const uint8_t *data, size_t len, onnx_tensor_fn fn, onnx_node_fn node_fn,
+                     onnx_release_fn release, void *ctx, struct onnx_error *err,
+                     bool *out_of_memory)
+{
     struct walk w;
     memset(&w, 0, sizeof w);
     w.base = data;
     w.fn = fn;
+    w.node_fn = node_fn;
     w.release = release;
     w.ctx = ctx;
     w.err = err;

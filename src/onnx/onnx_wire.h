@@ -57,6 +57,7 @@ struct onnx_tensor {
     uint64_t rank;  /* number of dims (0 for a scalar) */
     uint64_t count; /* ONNX_DIMS_COUNT: the one dim */
     bool external;  /* data_location EXTERNAL: its data is in another file */
+    uint32_t graph; /* its graph's index: the model reader's (onnx_model.h) */
 };
 
 /* Reads a tensor's dims in order. The walk checked the bytes already. */
@@ -89,5 +90,17 @@ typedef void (*onnx_release_fn)(void *ctx, size_t upto);
  * path could not grow. */
 bool onnx_walk(const uint8_t *data, size_t len, onnx_tensor_fn fn, onnx_release_fn release,
                void *ctx, struct onnx_error *err, bool *out_of_memory);
+
+/* Called once per node, after the records of its graph's values and of
+ * the nodes before it, and before anything of its own (its Constant value,
+ * its subgraphs): graph and node are the indices the model reader gives
+ * (model->graphs[graph].nodes[node]), path the node's ("graph.node[7]
+ * (Conv)"). false stops the walk. */
+typedef bool (*onnx_node_fn)(void *ctx, uint32_t graph, uint32_t node, const char *path);
+
+/* onnx_walk, with node_fn called for each node too (which needs fn). */
+bool onnx_walk_nodes(const uint8_t *data, size_t len, onnx_tensor_fn fn, onnx_node_fn node_fn,
+                     onnx_release_fn release, void *ctx, struct onnx_error *err,
+                     bool *out_of_memory);
 
 #endif

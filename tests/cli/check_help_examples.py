@@ -57,6 +57,13 @@ FIXTURES = {
         '"total_tensor_size_bytes":768,"guaranteed_base_offset_alignment":256}\n'
         '{"id":"pixel","command":"offset","sizes":[2,2,3],"coord":[1,0,1]}\n'
     ),
+    # plan: four activations of a small network, a size or a descriptor each.
+    "tensors.jsonl": (
+        '{"name":"conv1","op":"Conv","first":0,"last":1,"dtype":"float16","sizes":[1,64,56,56]}\n'
+        '{"name":"relu1","op":"Relu","first":1,"last":2,"size_in_bytes":401408}\n'
+        '{"name":"conv2","op":"Conv","first":2,"last":3,"size_in_bytes":802816}\n'
+        '{"name":"add","op":"Add","first":3,"last":3,"size_in_bytes":802816}\n'
+    ),
     # scan: a DxDispatch model (resources, dispatchables, commands) with one
     # operator whose OutputTensor is NHWC float16 1,3,4,4 (96 bytes) but
     # declares TotalTensorSizeInBytes 64: that tensor and its binding are

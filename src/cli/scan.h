@@ -1,0 +1,90 @@
+/* scan.h - scan's state, which its parts share: the command
+ * (cmd_scan.c: the files, JSON documents, DxDispatch bindings), the ONNX
+ * scan (scan_onnx.c: a model's records, inferred activations and summary)
+ * and the output both write through (scan_out.c). */
+#ifndef DMLT_SCAN_H
+#define DMLT_SCAN_H
+
+#include "platform.h"
+#include "results.h"
+#include "source_onnx.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The distinct symbols left unbound: the first UNBOUND_LIST_MAX listed,
+ * up to UNBOUND_TRACK_MAX told apart (a table of that many slots), the
+ * rest counted as "at least". */
+enum { UNBOUND_LIST_MAX = 100, UNBOUND_TRACK_MAX = 4096 };
+
+struct unbound_set {
+    struct onnx_bytes slot[2 * UNBOUND_TRACK_MAX]; /* open addressing, half full at most */
+    uint64_t distinct;
+    bool overflow; /* more than UNBOUND_TRACK_MAX distinct: distinct is a lower bound */
+};
+
+/* One ONNX model's totals, for its summary record. */
+struct model_totals {
+    uint64_t tensors, failed, broken, external;
+    uint64_t unknown, empty, not_tensors, weights_unsized;
+    uint64_t kinds[ONNX_KIND_COUNT + 1]; /* [ONNX_KIND_COUNT]: activations */
+    dmlt_u128 initializer_bytes, io_bytes, largest_bytes, weight_bytes;
+    uint64_t io_inputs, io_outputs;
+    bool io_complete;
+    bool has_largest;
+    struct unbound_set *unbound;
+    struct outbuf unbound_list; /* JSON strings, or text, of the first UNBOUND_LIST_MAX */
+    /* JSON: {"path":..,"name":..,"total_tensor_size_bytes":..} and
+     * "path","path" (the first JSON_LIST_MAX); text: "name (path)" and
+     * "name, name" (the first TEXT_LIST_MAX). */
+    struct outbuf largest;
+    struct outbuf broken_paths, failed_paths;
+};
+
+/* The summary's lists keep the first few paths and count the rest
+ * (failed_paths_more): memory stays flat whatever the model. */
+enum { TEXT_LIST_MAX = 5, JSON_LIST_MAX = 100 };
+
+struct scan {
+    struct cli_config *cfg;
+    struct descriptor *d;
+    struct outbuf *out, rec, path, scratch, shape;
+    struct tally t;
+    struct cli_error *e;
+    bool failed_write;
+    uint64_t bindings;        /* records of a DxDispatch model's bindings */
+    const char *file;         /* the file being scanned */
+    bool multi;               /* several files: each record says its file */
+    bool text;                /* --format text: a table per ONNX model */
+    bool text_started;        /* text written: a blank line before the next */
+    unsigned onnx_files;      /* ONNX models scanned */
+    uint64_t unknown;         /* their tensors of unknown size, all models */
+    struct onnx_options onnx; /* --dim, --rank, --layout */
+    struct model_totals model;
+    struct plat_map *map;         /* the file being scanned */
+    struct onnx_model onnx_model; /* the ONNX model being scanned, read whole */
+    struct onnx_inference inf;    /* its shapes inferred (inf.result NULL: --no-infer) */
+    size_t name_width;            /* --format text: the NAME column's, for this model */
+    struct outbuf text_tmp;
+};
+
+/* scan_out.c: with several files, each record carries its "file": put
+ * first in the record written to s->out from start (whole, not yet
+ * drained). */
+void scan_put_file_key(struct scan *s, size_t start);
+/* scan_out.c: writes s->out out once it holds BATCH_CHUNK; false (and
+ * s->failed_write) when writing failed. */
+bool scan_drain_if_full(struct scan *s);
+
+/* scan_onnx.c: the ONNX model in data[0..len), checked whole already:
+ * its records (declared values, then inferred activations in node order)
+ * and its summary. */
+bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, struct cli_error *e);
+/* scan_onnx.c: the per-model state of s (totals, lists); false when
+ * memory ran out. scan_onnx_free undoes it (either way). */
+bool scan_onnx_init(struct scan *s);
+void scan_onnx_free(struct scan *s);
+/* For onnx_walk: pages of the mapped file before upto may go. */
+void scan_release_map(void *ctx, size_t upto);
+
+#endif

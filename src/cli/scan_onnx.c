@@ -1,0 +1,843 @@
+/* scan_onnx.c - scan of an ONNX model (scan.h): a record per value the
+ * model declares (source_onnx.c makes each a descriptor), a record per
+ * activation that shape inference finds (section 9), and the model's
+ * summary, as JSON Lines or a table for people. */
+#include "scan.h"
+#include "scan_model.h"
+#include "scan_text.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What a record is, whatever made it: a value the model declares (the
+ * walk's onnx_tensor) or an activation shape inference found. */
+struct rec {
+    const char *path;
+    struct onnx_bytes name;
+    bool has_name;
+    enum onnx_kind kind;          /* ONNX_KIND_COUNT: an activation */
+    const struct onnx_node *node; /* an activation's node */
+    bool model_io;                /* an input or output of the main graph */
+    bool external;
+};
+
+static const char *kind_name(unsigned k)
+{
+    return k == ONNX_KIND_COUNT ? "activation" : onnx_kind_name((enum onnx_kind)k);
+}
+
+static const char *rec_kind(const struct rec *r)
+{
+    return kind_name(r->kind);
+}
+
+/* ---- scan: an ONNX model ---------------------------------------------------- */
+
+/* The text of bytes from the model, NUL-terminated, in b. */
+static const char *model_text(struct outbuf *b, struct onnx_bytes t)
+{
+    ob_reset(b);
+    if (t.n)
+        ob_write(b, (const char *)t.p, t.n);
+    ob_putc(b, '\0');
+    return b->failed ? "" : b->data;
+}
+
+/* ---- a model's shapes and symbols ------------------------------------------- */
+
+static bool same_bytes(struct onnx_bytes a, const char *b, size_t n)
+{
+    return a.n == n && (n == 0 || memcmp(a.p, b, n) == 0);
+}
+
+/* Counts sym among the model's unbound symbols, once; the first
+ * UNBOUND_LIST_MAX go in the summary's list. */
+static void note_unbound(struct scan *s, struct onnx_bytes sym)
+{
+    struct model_totals *m = &s->model;
+    struct unbound_set *u = m->unbound;
+    uint64_t h = 14695981039346656037u; /* FNV-1a */
+    for (size_t i = 0; i < sym.n; i++)
+        h = (h ^ sym.p[i]) * 1099511628211u;
+    const size_t mask = 2 * UNBOUND_TRACK_MAX - 1;
+    size_t i = (size_t)h & mask;
+    while (u->slot[i].p != NULL) {
+        if (same_bytes(u->slot[i], (const char *)sym.p, sym.n))
+            return;
+        i = (i + 1) & mask;
+    }
+    if (u->distinct == UNBOUND_TRACK_MAX) {
+        u->overflow = true; /* maybe new, maybe not: told apart no more */
+        return;
+    }
+    u->slot[i] = sym;
+    if (u->distinct++ >= UNBOUND_LIST_MAX)
+        return;
+    if (m->unbound_list.len)
+        ob_puts(&m->unbound_list, s->text ? ", " : ",");
+    const char *text = model_text(&s->scratch, sym);
+    if (s->text)
+        ob_quoted_text(&m->unbound_list, text, SIZE_MAX);
+    else
+        ob_json_str(&m->unbound_list, text);
+}
+
+/* The record's "shape" into s->shape: the dims as the model gives them
+ * (numbers, symbols, null for a dim with neither), or null without a
+ * shape; each unbound symbol is noted. */
+static void read_shape(struct scan *s, const struct onnx_tensor *t)
+{
+    struct outbuf *b = &s->shape;
+    ob_reset(b);
+    if (t->form == ONNX_DIMS_NONE) {
+        ob_puts(b, "null");
+        return;
+    }
+    /* A value whose --shape is given leaves no symbol to bind. */
+    const bool given = t->has_name && onnx_in_main_graph(t) &&
+                       onnx_shape_given(&s->onnx, t->name.p, t->name.n) != NULL;
+    struct onnx_dim_iter it;
+    struct onnx_dim dim;
+    onnx_dims_begin(t, &it);
+    ob_putc(b, '[');
+    for (bool first = true; onnx_dims_next(&it, &dim); first = false) {
+        if (!first)
+            ob_putc(b, ',');
+        switch (dim.kind) {
+        case ONNX_DIM_VALUE:
+            if (dim.value < 0) {
+                ob_putc(b, '-');
+                ob_u64(b, 0 - (uint64_t)dim.value);
+            } else {
+                ob_u64(b, (uint64_t)dim.value);
+            }
+            break;
+        case ONNX_DIM_PARAM:
+            ob_json_str(b, model_text(&s->scratch, dim.param));
+            if (!given && onnx_dim_bound(&s->onnx, dim.param.p, dim.param.n) == NULL)
+                note_unbound(s, dim.param);
+            break;
+        case ONNX_DIM_UNKNOWN:
+            ob_puts(b, "null");
+            break;
+        }
+    }
+    ob_putc(b, ']');
+}
+
+/* A graph input or output of the main graph: the model's own I/O (not a
+ * subgraph's). */
+static bool is_model_io(const struct onnx_tensor *t)
+{
+    return (t->kind == ONNX_INPUT && strncmp(t->path, "graph.input[", 12) == 0) ||
+           (t->kind == ONNX_OUTPUT && strncmp(t->path, "graph.output[", 13) == 0);
+}
+
+static bool is_weight(const struct rec *r)
+{
+    return r->kind == ONNX_INITIALIZER || r->kind == ONNX_SPARSE_INITIALIZER ||
+           r->kind == ONNX_CONSTANT;
+}
+
+/* The totals a record adds to, whether it has a size (bytes) or not. */
+static void count_sizes(struct model_totals *m, const struct rec *t, const dmlt_u128 *bytes)
+{
+    if (t->model_io) {
+        if (t->kind == ONNX_INPUT)
+            m->io_inputs++;
+        else
+            m->io_outputs++;
+        if (bytes)
+            (void)dmlt_u128_add(m->io_bytes, *bytes, &m->io_bytes);
+        else
+            m->io_complete = false;
+    }
+    if (is_weight(t)) {
+        if (bytes)
+            (void)dmlt_u128_add(m->weight_bytes, *bytes, &m->weight_bytes);
+        else
+            m->weights_unsized++;
+    }
+}
+
+/* Text of the node's operator: op_type, or domain.op_type outside the
+ * default domain. */
+static const char *op_text(struct outbuf *b, const struct onnx_node *n)
+{
+    ob_reset(b);
+    const bool other = n->domain.n && !(n->domain.n == 7 && memcmp(n->domain.p, "ai.onnx", 7) == 0);
+    if (other) {
+        ob_write(b, (const char *)n->domain.p, n->domain.n);
+        ob_putc(b, '.');
+    }
+    if (n->op_type.n)
+        ob_write(b, (const char *)n->op_type.p, n->op_type.n);
+    ob_putc(b, '\0');
+    for (size_t i = 0; i + 1 < b->len; i++)
+        if (b->data[i] == '\0')
+            b->data[i] = '?';
+    return b->failed ? "" : b->data;
+}
+
+static void put_onnx_head(struct scan *s, const struct rec *t, const struct onnx_facts *facts)
+{
+    struct outbuf *out = s->out;
+    ob_putc(out, '{');
+    if (s->multi) {
+        ob_puts(out, "\"file\":");
+        ob_json_str(out, s->file);
+        ob_putc(out, ',');
+    }
+    ob_puts(out, "\"path\":");
+    ob_json_str(out, t->path);
+    ob_puts(out, ",\"name\":");
+    if (t->has_name)
+        ob_json_str(out, model_text(&s->scratch, t->name));
+    else
+        ob_puts(out, "null");
+    ob_puts(out, ",\"kind\":");
+    ob_json_str(out, rec_kind(t));
+    if (t->node) {
+        ob_puts(out, ",\"op\":");
+        ob_json_str(out, op_text(&s->scratch, t->node));
+    }
+    ob_puts(out, ",\"onnx_type\":");
+    if (facts->onnx_type)
+        ob_json_str(out, facts->onnx_type);
+    else
+        ob_puts(out, "null");
+    ob_puts(out, ",\"shape\":");
+    ob_write(out, s->shape.data, s->shape.len);
+}
+
+/* A tensor's label in the table: its name, or its path when it has none. */
+static const char *label_of(struct scan *s, const struct rec *t)
+{
+    const char *name = t->has_name ? model_text(&s->scratch, t->name) : "";
+    return *name ? name : t->path;
+}
+
+/* A failed or broken record's path (its label in text, the first few),
+ * for the summary's lists; count is the list's length with it. */
+static void remember_path(struct scan *s, struct outbuf *list, uint64_t count, const struct rec *t)
+{
+    if (count > (s->text ? TEXT_LIST_MAX : JSON_LIST_MAX))
+        return;
+    if (list->len)
+        ob_puts(list, s->text ? ", " : ",");
+    if (s->text)
+        ob_quoted_text(list, label_of(s, t), SIZE_MAX);
+    else
+        ob_json_str(list, t->path);
+}
+
+/* One row of --format text (see scan_text_row). */
+static void put_text_row(struct scan *s, const struct rec *t, const struct onnx_facts *facts,
+                         const struct tensor_desc *td, const dmlt_u128 *bytes,
+                         const struct cli_error *err, bool broken)
+{
+    scan_text_row(s->out, &s->text_tmp, s->name_width, label_of(s, t), rec_kind(t), facts, td,
+                  bytes, err, broken);
+}
+
+/* A model's header in text: its file, then the columns' names. */
+static void put_text_header(struct scan *s)
+{
+    struct outbuf *out = s->out;
+    if (s->text_started)
+        ob_putc(out, '\n');
+    s->text_started = true;
+    ob_quoted_text(out, s->file, SIZE_MAX);
+    ob_puts(out, " (ONNX model)\n");
+    scan_text_header(out, s->name_width);
+}
+
+static void measure_label(struct scan *s, const char *label)
+{
+    const size_t w = scan_text_width(&s->text_tmp, label);
+    if (w > s->name_width)
+        s->name_width = w;
+}
+
+/* The measuring walk before a table: the widest label, declared values
+ * and activations. */
+static bool measure_tensor(void *ctx, const struct onnx_tensor *t)
+{
+    struct scan *s = ctx;
+    const struct rec r = {t->path, t->name, t->has_name, t->kind, NULL, false, false};
+    measure_label(s, label_of(s, &r));
+    return true;
+}
+
+static bool activation_output(const struct scan *s, uint32_t graph, const struct onnx_node *node,
+                              uint32_t i);
+
+static bool measure_node(void *ctx, uint32_t graph, uint32_t index, const char *path)
+{
+    struct scan *s = ctx;
+    if (s->inf.result == NULL || graph >= s->onnx_model.n_graphs ||
+        index >= s->onnx_model.graphs[graph].n_nodes)
+        return true;
+    const struct onnx_node *node = &s->onnx_model.graphs[graph].nodes[index];
+    for (uint32_t i = 0; i < node->n_outputs; i++) {
+        if (!activation_output(s, graph, node, i))
+            continue;
+        const struct rec r = {path, node->outputs[i], true, ONNX_KIND_COUNT, node, false, false};
+        measure_label(s, label_of(s, &r));
+    }
+    return true;
+}
+
+/* The largest tensor so far, for the summary. */
+static void note_largest(struct scan *s, const struct rec *t, dmlt_u128 bytes)
+{
+    struct model_totals *m = &s->model;
+    if (m->has_largest && dmlt_u128_cmp(bytes, m->largest_bytes) <= 0)
+        return;
+    m->has_largest = true;
+    m->largest_bytes = bytes;
+    ob_reset(&m->largest);
+    if (s->text) {
+        ob_quoted_text(&m->largest, label_of(s, t), SIZE_MAX);
+        if (t->has_name && *model_text(&s->scratch, t->name)) {
+            ob_puts(&m->largest, " (");
+            ob_quoted_text(&m->largest, t->path, SIZE_MAX); /* op_types are the model's */
+            ob_putc(&m->largest, ')');
+        }
+        return;
+    }
+    ob_puts(&m->largest, "{\"path\":");
+    ob_json_str(&m->largest, t->path);
+    ob_puts(&m->largest, ",\"name\":");
+    if (t->has_name)
+        ob_json_str(&m->largest, model_text(&s->scratch, t->name));
+    else
+        ob_puts(&m->largest, "null");
+    ob_puts(&m->largest, ",\"total_tensor_size_bytes\":");
+    ob_u128(&m->largest, bytes);
+    ob_putc(&m->largest, '}');
+}
+
+/* An error record (e), counted by what it means for the exit status. */
+static bool emit_error(struct scan *s, const struct rec *t, const struct onnx_facts *facts,
+                       const struct cli_error *e)
+{
+    struct model_totals *m = &s->model;
+    if (s->text) {
+        put_text_row(s, t, facts, NULL, NULL, e, false);
+    } else {
+        put_onnx_head(s, t, facts);
+        ob_putc(s->out, ',');
+        render_error_member(s->out, e);
+        ob_puts(s->out, "}\n");
+    }
+    count_sizes(m, t, NULL);
+    const enum onnx_verdict v = onnx_error_verdict(e->id);
+    m->unknown += v == ONNX_UNKNOWN;
+    m->empty += strcmp(e->id, cli_error_name(CLI_E_ZERO_SIZE)) == 0;
+    m->not_tensors += strcmp(e->id, cli_error_name(CLI_E_NOT_A_TENSOR)) == 0;
+    if (v == ONNX_DEFINITE || (v == ONNX_UNKNOWN && s->cfg->strict)) {
+        results_note_failure(&s->t, 0, e);
+        m->failed++;
+        remember_path(s, &m->failed_paths, m->failed, t);
+    }
+    return scan_drain_if_full(s);
+}
+
+static void put_notes(struct outbuf *out, const struct onnx_facts *facts)
+{
+    if (facts->n_notes == 0)
+        return;
+    ob_puts(out, ",\"notes\":[");
+    for (unsigned i = 0; i < facts->n_notes; i++) {
+        if (i)
+            ob_putc(out, ',');
+        ob_json_str(out, facts->notes[i]);
+    }
+    ob_putc(out, ']');
+}
+
+/* A record: s->shape holds its "shape", s->d its descriptor when ok
+ * (else e says why not). */
+static bool emit_record(struct scan *s, const struct rec *t, bool ok, struct onnx_facts *facts,
+                        struct cli_error *e)
+{
+    struct model_totals *m = &s->model;
+    s->t.records++;
+    m->tensors++;
+    m->kinds[t->kind]++;
+    ob_reset(&s->rec);
+    if (ok) {
+        s->d->cfg.json_opened = true; /* validate's keys follow the record's */
+        ok = results_run(s->d, &s->rec, e);
+    }
+    if (!ok)
+        return emit_error(s, t, facts, e);
+    struct tensor_desc td;
+    struct cli_error ignored;
+    struct dmlt_report rep = DMLT_REPORT_INIT;
+    struct dmlt_error derr;
+    dmlt_u128 bytes = dmlt_u128_from_u64(0);
+    const bool described = describe_tensor(&s->d->cfg.t, &td, &ignored);
+    const bool has_bytes = described && dmlt_report_compute(&td.t, NULL, &rep, &derr) == DMLT_OK;
+    if (has_bytes)
+        bytes = rep.total_tensor_size_bytes;
+    const bool broken = s->d->cfg.exit_status != CLI_EXIT_OK;
+    if (t->external && facts->n_notes < ONNX_MAX_NOTES)
+        snprintf(facts->notes[facts->n_notes++], sizeof facts->notes[0],
+                 "its data is in an external file (not read)");
+    if (s->text) {
+        put_text_row(s, t, facts, described ? &td : NULL, has_bytes ? &bytes : NULL, NULL, broken);
+    } else {
+        put_onnx_head(s, t, facts);
+        if (described) {
+            ob_puts(s->out, ",\"dtype\":");
+            ob_json_str(s->out, dmlt_dtype_get(td.t.dtype)->name);
+            ob_puts(s->out, ",\"sizes\":");
+            ob_u32_list(s->out, td.t.sizes, td.t.rank, 1, true);
+            ob_puts(s->out, ",\"strides\":");
+            ob_u32_list(s->out, td.t.strides, td.t.rank, 1, true);
+        }
+        if (has_bytes) {
+            ob_puts(s->out, ",\"total_tensor_size_bytes\":");
+            ob_u128(s->out, bytes);
+        }
+        put_notes(s->out, facts);
+        ob_putc(s->out, ',');
+        ob_write(s->out, s->rec.data, s->rec.len);
+    }
+    if (broken) {
+        s->t.broken++;
+        m->broken++;
+        remember_path(s, &m->broken_paths, m->broken, t);
+    }
+    if (t->kind == ONNX_INITIALIZER || t->kind == ONNX_SPARSE_INITIALIZER) {
+        (void)dmlt_u128_add(m->initializer_bytes, bytes, &m->initializer_bytes);
+        m->external += t->external;
+    }
+    count_sizes(m, t, has_bytes ? &bytes : NULL);
+    note_largest(s, t, bytes);
+    return scan_drain_if_full(s);
+}
+
+/* For onnx_dx_symbols: a symbol of an inferred dim, noted when unbound
+ * (bound ones were constants already). */
+static void inferred_symbol(void *ctx, const char *name, size_t len)
+{
+    struct scan *s = ctx;
+    note_unbound(s, (struct onnx_bytes){(const uint8_t *)name, len});
+}
+
+/* A declared value whose own shape leaves it unknown takes the inferred
+ * one, if inference knows more: its descriptor in s->d (*ok) or the error
+ * it gives in e, and its shape in s->shape, with a note. False (nothing
+ * changed) otherwise. */
+static bool take_inferred(struct scan *s, const struct onnx_tensor *t, struct onnx_facts *facts,
+                          struct cli_error *e, bool *ok)
+{
+    if (s->inf.result == NULL || !t->has_name || t->kind == ONNX_INITIALIZER ||
+        t->kind == ONNX_SPARSE_INITIALIZER || t->kind == ONNX_CONSTANT)
+        return false;
+    const struct onnx_infer_value *v =
+        onnx_infer_lookup(s->inf.result, t->graph, (const char *)t->name.p, t->name.n);
+    if (v == NULL || v->source != ONNX_INFER_INFERRED)
+        return false;
+    struct onnx_facts f2;
+    struct cli_error e2;
+    *ok = descriptor_from_inferred(v, &s->onnx, s->d, &f2, &e2);
+    if (!*ok && onnx_error_verdict(e2.id) == ONNX_UNKNOWN) {
+        *ok = false;
+        return false; /* no better than the declaration: its own error stands */
+    }
+    *facts = f2;
+    if (!*ok)
+        *e = e2;
+    if (facts->n_notes < ONNX_MAX_NOTES)
+        snprintf(facts->notes[facts->n_notes++], sizeof facts->notes[0],
+                 "shape inferred: the model declares no full shape for it");
+    ob_reset(&s->shape);
+    onnx_inferred_shape_json(&s->shape, v, inferred_symbol, s);
+    return true;
+}
+
+static bool scan_onnx_tensor(void *ctx, const struct onnx_tensor *t)
+{
+    struct scan *s = ctx;
+    struct cli_error e;
+    struct onnx_facts facts;
+    const struct rec r = {t->path, t->name,        t->has_name, t->kind,
+                          NULL,    is_model_io(t), t->external};
+    read_shape(s, t);
+    bool ok = descriptor_from_onnx(t, &s->onnx, s->d, &facts, &e);
+    if (!ok && onnx_error_verdict(e.id) == ONNX_UNKNOWN && !take_inferred(s, t, &facts, &e, &ok)) {
+        /* A failed try may have reset the descriptor: describe t again. */
+        ok = descriptor_from_onnx(t, &s->onnx, s->d, &facts, &e);
+    }
+    return emit_record(s, &r, ok, &facts, &e);
+}
+
+/* Whether a node's output i gets an activation record: it has a name, no
+ * graph output or value_info of its graph declares it, and it is no
+ * Constant's (whose value has its record). */
+static bool activation_output(const struct scan *s, uint32_t graph, const struct onnx_node *node,
+                              uint32_t i)
+{
+    const bool default_domain =
+        node->domain.n == 0 || (node->domain.n == 7 && memcmp(node->domain.p, "ai.onnx", 7) == 0);
+    if (default_domain && node->op_type.n == 8 && memcmp(node->op_type.p, "Constant", 8) == 0)
+        return false;
+    return node->outputs[i].n != 0 && !onnx_inference_declared(&s->inf, graph, node->outputs[i]);
+}
+
+/* A node's activations: each output that has no record of its own, as
+ * inference found it. */
+static bool scan_onnx_node(void *ctx, uint32_t graph, uint32_t index, const char *path)
+{
+    struct scan *s = ctx;
+    if (s->inf.result == NULL || graph >= s->onnx_model.n_graphs ||
+        index >= s->onnx_model.graphs[graph].n_nodes)
+        return true;
+    const struct onnx_node *node = &s->onnx_model.graphs[graph].nodes[index];
+    for (uint32_t i = 0; i < node->n_outputs; i++) {
+        const struct onnx_bytes name = node->outputs[i];
+        if (!activation_output(s, graph, node, i))
+            continue;
+        ob_reset(&s->path);
+        ob_puts(&s->path, path);
+        ob_puts(&s->path, ".output[");
+        ob_u64(&s->path, i);
+        ob_puts(&s->path, "]");
+        ob_putc(&s->path, '\0');
+        if (s->path.failed)
+            return false;
+        const struct rec r = {s->path.data, name, true, ONNX_KIND_COUNT, node, false, false};
+        const struct onnx_infer_value *v = onnx_infer_output(s->inf.result, graph, index, i);
+        struct onnx_facts facts;
+        struct cli_error e;
+        bool ok;
+        ob_reset(&s->shape);
+        if (v == NULL) {
+            memset(&facts, 0, sizeof facts);
+            ob_puts(&s->shape, "null");
+            ok = cli_fail(&e, CLI_E_SHAPE_NOT_INFERRED, NULL, NULL, "no result for this output");
+        } else {
+            onnx_inferred_shape_json(&s->shape, v, inferred_symbol, s);
+            ok = descriptor_from_inferred(v, &s->onnx, s->d, &facts, &e);
+        }
+        if (!emit_record(s, &r, ok, &facts, &e))
+            return false;
+    }
+    return true;
+}
+
+/* A totals line of --format text: its label, padded. */
+static void text_label(struct outbuf *out, const char *label)
+{
+    const size_t line = out->len;
+    ob_puts(out, label);
+    ob_pad_to(out, line, 19);
+}
+
+/* A list of text's totals: count, then the first few and how many more. */
+static void put_text_list(struct outbuf *out, uint64_t count, const struct outbuf *list,
+                          uint64_t shown)
+{
+    ob_u64(out, count);
+    if (count == 0) {
+        ob_putc(out, '\n');
+        return;
+    }
+    ob_puts(out, ": ");
+    ob_write(out, list->data, list->len);
+    if (count > shown) {
+        ob_puts(out, ", and ");
+        ob_u64(out, count - shown);
+        ob_puts(out, " more");
+    }
+    ob_putc(out, '\n');
+}
+
+/* --format text: the model's totals, after its rows. */
+static void put_text_totals(struct scan *s)
+{
+    const struct model_totals *m = &s->model;
+    struct outbuf *out = s->out;
+    ob_putc(out, '\n');
+    (void)scan_model_text(out, &s->onnx_model);
+    text_label(out, "tensors");
+    ob_u64(out, m->tensors);
+    bool first = true;
+    for (unsigned k = 0; k <= ONNX_KIND_COUNT; k++) {
+        if (m->kinds[k] == 0)
+            continue;
+        ob_puts(out, first ? " (" : ", ");
+        first = false;
+        ob_u64(out, m->kinds[k]);
+        ob_putc(out, ' ');
+        ob_puts(out, kind_name(k));
+    }
+    ob_puts(out, first ? "\n" : ")\n");
+    text_label(out, "initializer bytes");
+    ob_bytes(out, m->initializer_bytes);
+    if (m->external) {
+        ob_puts(out, "; ");
+        ob_u64(out, m->external);
+        ob_puts(out, " external (not read)");
+    }
+    ob_putc(out, '\n');
+    text_label(out, "weight bytes");
+    ob_bytes(out, m->weight_bytes);
+    if (m->weights_unsized) {
+        ob_puts(out, "; ");
+        ob_u64(out, m->weights_unsized);
+        ob_puts(out, " more without a DirectML size");
+    }
+    ob_putc(out, '\n');
+    text_label(out, "I/O bytes");
+    ob_bytes(out, m->io_bytes);
+    for (unsigned k = 0; k < s->onnx.n_dims; k++) {
+        ob_puts(out, k ? " " : " at ");
+        ob_puts(out, "--dim ");
+        ob_quoted_text(out, s->cfg->dims[k], SIZE_MAX);
+    }
+    ob_puts(out, " (");
+    ob_u64(out, m->io_inputs);
+    ob_puts(out, m->io_inputs == 1 ? " input, " : " inputs, ");
+    ob_u64(out, m->io_outputs);
+    ob_puts(out, m->io_outputs == 1 ? " output" : " outputs");
+    ob_puts(out, m->io_complete ? ")\n" : "; incomplete: some sizes are unknown)\n");
+    text_label(out, "largest");
+    if (m->has_largest) {
+        ob_write(out, m->largest.data, m->largest.len);
+        ob_puts(out, ": ");
+        ob_bytes(out, m->largest_bytes);
+        ob_putc(out, '\n');
+    } else {
+        ob_puts(out, "-\n");
+    }
+    if (m->unbound->distinct) {
+        text_label(out, "unbound");
+        put_text_list(out, m->unbound->distinct, &m->unbound_list, UNBOUND_LIST_MAX);
+    }
+    if (m->unknown) {
+        text_label(out, "unknown");
+        ob_u64(out, m->unknown);
+        ob_puts(out,
+                s->cfg->strict ? " (failed: --strict)\n" : " (not failed; --strict fails them)\n");
+    }
+    if (m->empty || m->not_tensors) {
+        text_label(out, "not DirectML's");
+        ob_u64(out, m->empty);
+        ob_puts(out, " empty (a 0 dim), ");
+        ob_u64(out, m->not_tensors);
+        ob_puts(out, " not tensors\n");
+    }
+    text_label(out, "broken");
+    put_text_list(out, m->broken, &m->broken_paths, TEXT_LIST_MAX);
+    text_label(out, "failed");
+    put_text_list(out, m->failed, &m->failed_paths, TEXT_LIST_MAX);
+}
+
+/* ,"KEY":[the first JSON_LIST_MAX],"KEY_more":the rest of count */
+static void put_json_list(struct outbuf *out, const char *key, uint64_t count,
+                          const struct outbuf *list)
+{
+    ob_puts(out, ",\"");
+    ob_puts(out, key);
+    ob_puts(out, "\":[");
+    if (list->len) /* an empty outbuf's data is NULL */
+        ob_write(out, list->data, list->len);
+    ob_puts(out, "],\"");
+    ob_puts(out, key);
+    ob_puts(out, "_more\":");
+    ob_u64(out, count > JSON_LIST_MAX ? count - JSON_LIST_MAX : 0);
+}
+
+/* {"summary":{...}}: the model's totals, after its records. */
+static void put_onnx_summary(struct scan *s)
+{
+    const struct model_totals *m = &s->model;
+    struct outbuf *out = s->out;
+    ob_puts(out, "{\"summary\":{");
+    if (s->multi) {
+        ob_puts(out, "\"file\":");
+        ob_json_str(out, s->file);
+        ob_putc(out, ',');
+    }
+    ob_puts(out, "\"tensors\":");
+    ob_u64(out, m->tensors);
+    ob_puts(out, ",\"kinds\":{");
+    for (unsigned k = 0; k <= ONNX_KIND_COUNT; k++) {
+        if (k)
+            ob_putc(out, ',');
+        ob_json_str(out, kind_name(k));
+        ob_putc(out, ':');
+        ob_u64(out, m->kinds[k]);
+    }
+    ob_puts(out, "},\"initializer_bytes\":");
+    ob_u128(out, m->initializer_bytes);
+    ob_puts(out, ",\"external_initializers\":");
+    ob_u64(out, m->external);
+    ob_puts(out, ",\"io_bytes\":");
+    ob_u128(out, m->io_bytes);
+    ob_puts(out, ",\"io\":{\"inputs\":");
+    ob_u64(out, m->io_inputs);
+    ob_puts(out, ",\"outputs\":");
+    ob_u64(out, m->io_outputs);
+    ob_puts(out, ",\"bytes\":");
+    ob_u128(out, m->io_bytes);
+    ob_puts(out, ",\"complete\":");
+    ob_puts(out, m->io_complete ? "true" : "false");
+    ob_puts(out, "},\"weight_bytes\":");
+    ob_u128(out, m->weight_bytes);
+    ob_puts(out, ",\"weights_unsized\":");
+    ob_u64(out, m->weights_unsized);
+    ob_puts(out, ",\"unknown\":");
+    ob_u64(out, m->unknown);
+    ob_puts(out, ",\"empty\":");
+    ob_u64(out, m->empty);
+    ob_puts(out, ",\"not_tensors\":");
+    ob_u64(out, m->not_tensors);
+    ob_puts(out, ",\"unbound\":[");
+    if (m->unbound_list.len)
+        ob_write(out, m->unbound_list.data, m->unbound_list.len);
+    ob_puts(out, "],\"unbound_more\":");
+    const uint64_t listed =
+        m->unbound->distinct < UNBOUND_LIST_MAX ? m->unbound->distinct : UNBOUND_LIST_MAX;
+    ob_u64(out, m->unbound->distinct - listed);
+    if (m->unbound->overflow)
+        ob_puts(out, ",\"unbound_more_at_least\":true");
+    ob_puts(out, ",\"largest\":");
+    if (m->has_largest)
+        ob_write(out, m->largest.data, m->largest.len);
+    else
+        ob_puts(out, "null");
+    ob_puts(out, ",\"broken\":");
+    ob_u64(out, m->broken);
+    put_json_list(out, "broken_paths", m->broken, &m->broken_paths);
+    ob_puts(out, ",\"failed\":");
+    ob_u64(out, m->failed);
+    put_json_list(out, "failed_paths", m->failed, &m->failed_paths);
+    if (!scan_model_json(out, &s->onnx_model))
+        ob_puts(out, ",\"model\":null");
+    ob_puts(out, "}}\n");
+}
+
+/* An ONNX model that onnx_walk() checked whole already: its records and
+ * its summary. */
+void scan_release_map(void *ctx, size_t upto)
+{
+    struct scan *s = ctx;
+    plat_map_release(s->map, upto);
+}
+
+/* --shape against the model, before any record: a conflict is the file's
+ * error (exit status 2 for one file). */
+struct shape_pass {
+    struct scan *s;
+    struct cli_error *e;
+    bool conflict;
+};
+
+static bool check_shape(void *ctx, const struct onnx_tensor *t)
+{
+    struct shape_pass *p = ctx;
+    if (onnx_shape_check(t, &p->s->onnx, p->e))
+        return true;
+    p->conflict = true;
+    return false;
+}
+
+bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, struct cli_error *e)
+{
+    if (s->onnx.n_shapes) {
+        struct shape_pass pass = {s, e, false};
+        struct onnx_error oe;
+        bool oom = false;
+        if (!onnx_walk(data, len, check_shape, NULL, &pass, &oe, &oom))
+            return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+        if (pass.conflict)
+            return false;
+    }
+    struct onnx_error oe;
+    bool oom;
+    s->onnx_files++;
+    struct model_totals *m = &s->model;
+    m->tensors = m->failed = m->broken = m->external = 0;
+    m->unknown = m->empty = m->not_tensors = m->weights_unsized = 0;
+    m->io_inputs = m->io_outputs = 0;
+    m->io_complete = true;
+    memset(m->kinds, 0, sizeof m->kinds);
+    m->initializer_bytes = m->io_bytes = m->largest_bytes = dmlt_u128_from_u64(0);
+    m->weight_bytes = dmlt_u128_from_u64(0);
+    m->has_largest = false;
+    memset(m->unbound, 0, sizeof *m->unbound);
+    ob_reset(&m->unbound_list);
+    ob_reset(&m->largest);
+    ob_reset(&m->broken_paths);
+    ob_reset(&m->failed_paths);
+    /* The graphs, nodes and operators, read whole (the walk checked the
+     * bytes: only memory can fail here). */
+    oom = false;
+    if (!onnx_model_read_releasing(data, len, &s->onnx_model, &oe, &oom, scan_release_map, s)) {
+        onnx_model_free(&s->onnx_model);
+        if (oom)
+            return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+        return cli_fail(e, CLI_E_BAD_ONNX, NULL, s->file, "at byte %zu: %s", oe.offset, oe.message);
+    }
+    memset(&s->inf, 0, sizeof s->inf);
+    if (!s->cfg->no_infer && !onnx_inference_run(&s->inf, &s->onnx_model, &s->onnx, e)) {
+        onnx_model_free(&s->onnx_model);
+        return false;
+    }
+    if (s->text) { /* a walk to measure the names first: the table's width */
+        s->name_width = 0;
+        if (!onnx_walk_nodes(data, len, measure_tensor, measure_node, scan_release_map, s, &oe,
+                             &oom)) {
+            onnx_inference_free(&s->inf);
+            onnx_model_free(&s->onnx_model);
+            return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+        }
+        put_text_header(s);
+    }
+    const bool walked = onnx_walk_nodes(data, len, scan_onnx_tensor, scan_onnx_node,
+                                        scan_release_map, s, &oe, &oom);
+    if (!walked || s->failed_write) {
+        if (s->failed_write)
+            *e = *s->e;
+        else
+            cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+    } else {
+        s->unknown += m->unknown;
+        if (s->text)
+            put_text_totals(s);
+        else
+            put_onnx_summary(s);
+    }
+    onnx_inference_free(&s->inf);
+    onnx_model_free(&s->onnx_model);
+    return walked && !s->failed_write && scan_drain_if_full(s);
+}
+
+bool scan_onnx_init(struct scan *s)
+{
+    struct model_totals *m = &s->model;
+    m->unbound = malloc(sizeof *m->unbound);
+    ob_init(&m->unbound_list);
+    ob_init(&m->largest);
+    ob_init(&m->broken_paths);
+    ob_init(&m->failed_paths);
+    return m->unbound != NULL;
+}
+
+void scan_onnx_free(struct scan *s)
+{
+    struct model_totals *m = &s->model;
+    free(m->unbound);
+    m->unbound = NULL;
+    ob_free(&m->unbound_list);
+    ob_free(&m->largest);
+    ob_free(&m->broken_paths);
+    ob_free(&m->failed_paths);
+}

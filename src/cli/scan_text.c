@@ -1,0 +1,146 @@
+/* scan_text.c - see scan_text.h. */
+#include "scan_text.h"
+
+#include <string.h>
+
+/* Where each column starts after NAME's (BYTES ends two before STATUS); a
+ * longer value runs over, never cut. */
+enum { GAP = 2, KIND_WIDTH = 12, TYPE_WIDTH = 18, SIZES_WIDTH = 36 };
+
+/* The byte of b->data (from byte from on) where character k starts. */
+static size_t char_at(const struct outbuf *b, size_t from, size_t k)
+{
+    size_t i = from;
+    for (size_t n = 0; i < b->len; i++) {
+        if (((unsigned char)b->data[i] & 0xC0) == 0x80)
+            continue;
+        if (n++ == k)
+            break;
+    }
+    return i;
+}
+
+/* label escaped into out, shortened in the middle to SCAN_NAME_MAX
+ * characters when longer: the head, "...", the tail. */
+static void put_label(struct outbuf *out, struct outbuf *tmp, const char *label)
+{
+    ob_reset(tmp);
+    ob_quoted_text(tmp, label, SIZE_MAX);
+    const size_t n = ob_columns(tmp, 0);
+    if (tmp->failed || n <= SCAN_NAME_MAX) {
+        ob_write(out, tmp->data, tmp->len);
+        return;
+    }
+    const size_t head = (SCAN_NAME_MAX - 3) / 2, tail = SCAN_NAME_MAX - 3 - head;
+    const size_t head_end = char_at(tmp, 0, head), tail_start = char_at(tmp, 0, n - tail);
+    ob_write(out, tmp->data, head_end);
+    ob_puts(out, "...");
+    ob_write(out, tmp->data + tail_start, tmp->len - tail_start);
+}
+
+size_t scan_text_width(struct outbuf *tmp, const char *label)
+{
+    ob_reset(tmp);
+    ob_quoted_text(tmp, label, SIZE_MAX);
+    const size_t n = ob_columns(tmp, 0);
+    return n < SCAN_NAME_MAX ? n : SCAN_NAME_MAX;
+}
+
+/* The id of the first error-level check of td that fails, or NULL. */
+static const char *first_failed_check(const struct tensor_desc *td)
+{
+    struct dmlt_desc d;
+    struct dmlt_check checks[DMLT_CHECK_COUNT];
+    validate_desc_of(td, &d);
+    (void)dmlt_validate(&d, td->t.rank, checks, DMLT_CHECK_COUNT);
+    for (unsigned i = 0; i < DMLT_CHECK_COUNT; i++)
+        if (!checks[i].passed && dmlt_check_level(checks[i].id) == DMLT_ERROR)
+            return dmlt_check_id_name(checks[i].id);
+    return NULL;
+}
+
+/* "FLOAT16" for float16, "BOOL->uint8": ONNX's type, then DirectML's
+ * unless it is the same name. */
+static void put_type(struct outbuf *out, const struct onnx_facts *facts, const char *dtype)
+{
+    if (facts->onnx_type == NULL) {
+        ob_puts(out, facts->value ? facts->value : "-");
+        return;
+    }
+    ob_puts(out, facts->onnx_type);
+    size_t i = 0;
+    const char *o = facts->onnx_type;
+    while (dtype && o[i] && dtype[i] && (o[i] | 0x20) == (dtype[i] | 0x20))
+        i++;
+    if (dtype && !(o[i] == '\0' && dtype[i] == '\0')) {
+        ob_puts(out, "->");
+        ob_puts(out, dtype);
+    }
+}
+
+/* BYTES, right-aligned to end two before STATUS, then the gap. */
+static void put_bytes(struct outbuf *out, size_t line, size_t status_col, const char *num, size_t n)
+{
+    ob_putc(out, ' ');
+    for (size_t at = ob_columns(out, line); at + n + 2 < status_col; at++)
+        ob_putc(out, ' ');
+    ob_write(out, num, n);
+    ob_puts(out, "  ");
+}
+
+static size_t name_col(size_t name_width)
+{
+    return (name_width < SCAN_NAME_MIN ? SCAN_NAME_MIN : name_width) + GAP;
+}
+
+void scan_text_header(struct outbuf *out, size_t name_width)
+{
+    const size_t line = out->len, kind = name_col(name_width);
+    ob_puts(out, "NAME");
+    ob_pad_to(out, line, kind);
+    ob_puts(out, "KIND");
+    ob_pad_to(out, line, kind + KIND_WIDTH);
+    ob_puts(out, "TYPE");
+    ob_pad_to(out, line, kind + KIND_WIDTH + TYPE_WIDTH);
+    ob_puts(out, "SIZES");
+    put_bytes(out, line, kind + KIND_WIDTH + TYPE_WIDTH + SIZES_WIDTH, "BYTES", 5);
+    ob_puts(out, "STATUS\n");
+}
+
+void scan_text_row(struct outbuf *out, struct outbuf *tmp, size_t name_width, const char *label,
+                   const char *kind, const struct onnx_facts *facts, const struct tensor_desc *td,
+                   const dmlt_u128 *bytes, const struct cli_error *err, bool broken)
+{
+    const size_t line = out->len, kind_col = name_col(name_width);
+    put_label(out, tmp, label);
+    ob_pad_to(out, line, kind_col);
+    ob_puts(out, kind);
+    ob_pad_to(out, line, kind_col + KIND_WIDTH);
+    put_type(out, facts, td ? dmlt_dtype_get(td->t.dtype)->name : NULL);
+    ob_pad_to(out, line, kind_col + KIND_WIDTH + TYPE_WIDTH);
+    if (td)
+        ob_u32_list(out, td->t.sizes, td->t.rank, 1, false);
+    else
+        ob_putc(out, '-');
+    char num[48];
+    size_t n = 1;
+    if (bytes)
+        n = fmt_u128(num, *bytes);
+    else
+        num[0] = '-';
+    put_bytes(out, line, kind_col + KIND_WIDTH + TYPE_WIDTH + SIZES_WIDTH, num, n);
+    if (err) {
+        ob_puts(out, "error: ");
+        ob_puts(out, err->id);
+    } else if (broken) {
+        const char *id = td ? first_failed_check(td) : NULL;
+        ob_puts(out, "INVALID");
+        if (id) {
+            ob_puts(out, ": ");
+            ob_puts(out, id);
+        }
+    } else {
+        ob_puts(out, "ok");
+    }
+    ob_putc(out, '\n');
+}
