@@ -213,6 +213,9 @@ bool fam_sequence(struct nctx *c);
 bool fam_signal(struct nctx *c);
 bool fam_crop(struct nctx *c);
 bool fam_rnn(struct nctx *c);
+bool fam_matmul(struct nctx *c);
+/* fam_matmul's argument. */
+enum mm_arg { M_MATMUL, M_INTEGER, M_QLINEAR, M_GEMM };
 
 /* Subgraphs (onnx_infer_graph.c). */
 bool fam_if(struct nctx *c);

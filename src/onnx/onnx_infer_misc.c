@@ -2,8 +2,8 @@
  * Unique, NonMaxSuppression: a new symbol named after the value), Constant,
  * the generators (RandomNormal, Multinomial, windows), Einsum, linear
  * algebra and signal processing (Det, DFT, STFT, MelWeightMatrix), text,
- * sequences and optionals, the training optimizers and the recurrent
- * operators (RNN, GRU, LSTM). */
+ * sequences and optionals, the training optimizers, the recurrent
+ * operators (RNN, GRU, LSTM) and the matrix products. */
 #include "onnx_infer_int.h"
 
 #include <string.h>
@@ -444,4 +444,44 @@ bool fam_rnn(struct nctx *c)
         if (!set_out(c, k, 3, h))
             return false;
     return true;
+}
+
+/* MatMul (numpy's: batch dims broadcast, a vector gains a dim that is
+ * dropped after), MatMulInteger, QLinearMatMul, Gemm. */
+
+bool fam_matmul(struct nctx *c)
+{
+    uint32_t bi = c->op->arg == M_QLINEAR ? 3 : 1;
+    const struct ival *a = SHAPED(c, 0), *b = SHAPED(c, bi);
+    if (c->op->arg == M_INTEGER)
+        c->out[0].pub.elem_type = DT_INT32;
+    if (c->op->arg == M_QLINEAR)
+        c->out[0].pub.elem_type = IN(c, 7) ? IN(c, 7)->pub.elem_type : 0;
+    if (!a || !b)
+        return fail(c, "an input's shape is unknown");
+    if (c->op->arg == M_GEMM) {
+        if (a->pub.rank != 2 || b->pub.rank != 2)
+            return fail(c, "Gemm's inputs are not matrices");
+        const struct onnx_dx *d[2];
+        d[0] = a->pub.dims[attr_i(c, "transA", 0) ? 1 : 0];
+        d[1] = b->pub.dims[attr_i(c, "transB", 0) ? 0 : 1];
+        return set_out(c, 0, 2, d);
+    }
+    int32_t ra = a->pub.rank, rb = b->pub.rank;
+    if (ra < 1 || rb < 1)
+        return fail(c, "MatMul of a scalar");
+    /* batch dims broadcast; a vector gains a dim that is dropped after */
+    struct ival ba = *a, bb = *b;
+    ba.pub.rank = ra > 2 ? ra - 2 : 0;
+    bb.pub.rank = rb > 2 ? rb - 2 : 0;
+    const struct ival *bv[2] = {&ba, &bb};
+    const struct onnx_dx *d[ONNX_INFER_MAX_RANK + 2];
+    int32_t r;
+    if (!broadcast(c, bv, 2, d, &r))
+        return false;
+    if (ra >= 2)
+        d[r++] = a->pub.dims[ra - 2];
+    if (rb >= 2)
+        d[r++] = b->pub.dims[rb - 1];
+    return set_out(c, 0, r, d);
 }

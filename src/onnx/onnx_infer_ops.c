@@ -134,6 +134,29 @@ static bool loss(struct nctx *c)
     return set_out(c, 0, t->pub.rank, t->pub.dims);
 }
 
+/* Values through Identity or a Cast to an integer type: to int64 as they
+ * are, to a narrower type only the constants it holds (a Cast wraps what
+ * it cannot hold: that is no dim). */
+static void cast_values(struct nctx *c, const struct ival *x, int32_t to)
+{
+    static const int64_t lo[] = {0, 0, 0, -128, 0, -32768, -2147483648LL, 0};
+    static const int64_t hi[] = {0, 0, 255, 127, 65535, 32767, 2147483647LL, 0};
+    const struct onnx_dx *v[ONNX_INFER_VALUES];
+    int64_t k;
+    if (to == DT_INT64 || x->n_vals > ONNX_INFER_VALUES) {
+        set_vals(c, 0, x->n_vals, x->vals);
+        return;
+    }
+    for (int32_t i = 0; i < x->n_vals; i++) {
+        bool fits =
+            to >= 2 && to <= 6 && onnx_dx_is_const(x->vals[i], &k) && k >= lo[to] && k <= hi[to];
+        if (to == 12 || to == DT_UINT64) /* uint32, uint64: a constant >= 0 below 2^32 */
+            fits = onnx_dx_is_const(x->vals[i], &k) && k >= 0 && k <= 4294967295LL;
+        v[i] = fits ? x->vals[i] : NULL;
+    }
+    set_vals(c, 0, x->n_vals, v);
+}
+
 static bool fam_unary(struct nctx *c)
 {
     const struct ival *x = SHAPED(c, 0);
@@ -147,7 +170,7 @@ static bool fam_unary(struct nctx *c)
     if (x->n_vals >= 0) {
         int32_t to = c->out[0].pub.elem_type;
         if (c->op->arg == U_VALUES && is_int_type(to) && to != DT_BOOL)
-            set_vals(c, 0, x->n_vals, x->vals);
+            cast_values(c, x, to);
         if (c->op->arg == U_NEG) {
             const struct onnx_dx *v[ONNX_INFER_VALUES];
             for (int32_t k = 0; k < x->n_vals; k++)
@@ -609,47 +632,6 @@ static bool fam_conv(struct nctx *c)
     if (c->n_out > 1 && c->op->arg == C_POOL)
         return set_out(c, 1, x->pub.rank, d);
     return true;
-}
-
-/* ---- matrix products ---- */
-
-enum mm_arg { M_MATMUL, M_INTEGER, M_QLINEAR, M_GEMM };
-
-static bool fam_matmul(struct nctx *c)
-{
-    uint32_t bi = c->op->arg == M_QLINEAR ? 3 : 1;
-    const struct ival *a = SHAPED(c, 0), *b = SHAPED(c, bi);
-    if (c->op->arg == M_INTEGER)
-        c->out[0].pub.elem_type = DT_INT32;
-    if (c->op->arg == M_QLINEAR)
-        c->out[0].pub.elem_type = IN(c, 7) ? IN(c, 7)->pub.elem_type : 0;
-    if (!a || !b)
-        return fail(c, "an input's shape is unknown");
-    if (c->op->arg == M_GEMM) {
-        if (a->pub.rank != 2 || b->pub.rank != 2)
-            return fail(c, "Gemm's inputs are not matrices");
-        const struct onnx_dx *d[2];
-        d[0] = a->pub.dims[attr_i(c, "transA", 0) ? 1 : 0];
-        d[1] = b->pub.dims[attr_i(c, "transB", 0) ? 0 : 1];
-        return set_out(c, 0, 2, d);
-    }
-    int32_t ra = a->pub.rank, rb = b->pub.rank;
-    if (ra < 1 || rb < 1)
-        return fail(c, "MatMul of a scalar");
-    /* batch dims broadcast; a vector gains a dim that is dropped after */
-    struct ival ba = *a, bb = *b;
-    ba.pub.rank = ra > 2 ? ra - 2 : 0;
-    bb.pub.rank = rb > 2 ? rb - 2 : 0;
-    const struct ival *bv[2] = {&ba, &bb};
-    const struct onnx_dx *d[ONNX_INFER_MAX_RANK + 2];
-    int32_t r;
-    if (!broadcast(c, bv, 2, d, &r))
-        return false;
-    if (ra >= 2)
-        d[r++] = a->pub.dims[ra - 2];
-    if (rb >= 2)
-        d[r++] = b->pub.dims[rb - 1];
-    return set_out(c, 0, r, d);
 }
 
 /* ---- the table ---- */

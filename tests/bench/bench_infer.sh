@@ -12,7 +12,8 @@
 #               `python3 -c 'import onnx; from onnx import shape_inference;
 #               shape_inference.infer_shapes(onnx.load(P), data_prop=True)'`;
 #               ratio (goal: at most 1% of onnx's time);
-#   peak RSS    /usr/bin/time -f %M of the same infer_dump run (goal <= 16 MiB);
+#   peak RSS    /usr/bin/time -f %M of the same infer_dump run, and of
+#               `dmltensor scan --dim batch=8` on it (goal <= 16 MiB);
 #   models      tests/onnx/check_infer_torch.py over all 13 architectures:
 #               every activation full at batch 8, equal to onnx's and to the
 #               static export's, symbols bound later agree.
@@ -58,6 +59,12 @@ PY
 if [ -x /usr/bin/time ]; then
   rss=$(/usr/bin/time -f %M $ours 2>&1 >/dev/null | tail -1)
   echo "peak RSS: infer_dump $rss KiB (goal <= 16384)"
+  # scan (which maps the model and infers it as infer_dump does), if built
+  scan="$(dirname "$(dirname "$bin")")/dmltensor"
+  if [ -x "$scan" ]; then
+    out=$(/usr/bin/time -f "%M %e" "$scan" scan --dim batch=8 "$model" 2>&1 >/dev/null | tail -1)
+    echo "scan --dim batch=8: peak RSS ${out% *} KiB, ${out#* } s (goal <= 16384 KiB)"
+  fi
 else
   echo "peak RSS: skipped (no /usr/bin/time)"
 fi

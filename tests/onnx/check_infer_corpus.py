@@ -16,6 +16,10 @@ shapes of every graph output are removed. Then:
      every value of every graph to which it gives a full static shape must
      have the same shape here when this inference gives one too.
 
+  c. the same stripped model given to infer_dump as the JSON onnx_to_json.py
+     writes from python3-onnx's objects: the same inference, model for
+     model, unless the wire reader reads the model differently (a report).
+
 Run with Debian's /usr/bin/python3 (onnx, numpy). Prints the figures and
 each failure, the operators most often not inferred, and exits 1 on any
 wrong shape. --list prints every output not inferred and why."""
@@ -30,6 +34,9 @@ import tempfile
 
 import onnx
 from onnx import numpy_helper
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import onnx_to_json  # noqa: E402
 
 
 DUMP = None
@@ -158,13 +165,23 @@ def check_one(model_dir):
     with tempfile.NamedTemporaryFile("wb", suffix=".onnx", delete=False) as f:
         f.write(stripped.SerializeToString())
         path = f.name
+    jpath = path[:-5] + ".json"
+    with open(jpath, "w") as f:
+        json.dump(onnx_to_json.model_json(stripped), f)
     try:
         out = subprocess.run([DUMP, path], capture_output=True, text=True, timeout=60)
+        jout = subprocess.run([DUMP, jpath], capture_output=True, text=True, timeout=60)
     finally:
         os.unlink(path)
+        os.unlink(jpath)
     if out.returncode != 0:
         res["error"] = "infer_dump exit %d: %s" % (out.returncode, out.stderr.strip())
         return res
+    # c. the same model read by onnx_model_read and by python3-onnx
+    # (onnx_to_json.py): the same inference, or the reader differs
+    res["same_as_json"] = jout.returncode == 0 and [
+        l for l in out.stdout.splitlines() if not l.startswith('{"symbols"')] == [
+        l for l in jout.stdout.splitlines() if not l.startswith('{"symbols"')]
     lines = [json.loads(l) for l in out.stdout.splitlines()]
     by_name = {}  # (graph, name) -> record
     for r in lines:
@@ -274,6 +291,11 @@ def main():
           "%d only onnx infers, %d only this inference infers"
           % (tot["onnx_static"], tot["onnx_agree"], onnx_wrong, tot["onnx_only"],
              tot["ours_only"]))
+    differ = [os.path.basename(r["dir"]) for r in results
+              if not r["error"] and not r.get("same_as_json", True)]
+    print("c. read by onnx_model_read and by python3-onnx (onnx_to_json.py): the same "
+          "inference for %d of %d models; differ: %s"
+          % (len(results) - len(differ), len(results), ", ".join(differ) or "none"))
     print("not inferred by op: %s" % ", ".join("%s %d" % kv for kv in why.most_common(25)))
     return 1 if failed else 0
 
