@@ -162,6 +162,10 @@ static const struct opt_def options[] = {
      "several views: DIM cut into N equal parts, or into parts of sizes A, B, ...", NULL, NULL},
     {"--total-size", "BYTES", OPT_TOTAL_SIZE, GROUP_BUFFER, CMD_BIT(CMD_VIEW), false,
      "the parent's TotalTensorSizeInBytes (default: its minimum implied size)", NULL, NULL},
+    {"--checks", "WHICH", OPT_CHECKS, GROUP_OUTPUT, CMD_BIT(CMD_SCAN), false,
+     "which of validate's checks each record lists: all (default), failed (those that fail) or "
+     "none",
+     NULL, NULL},
     /* scan: ONNX models, sorted by name */
     {"--dim", "NAME=VALUE", OPT_DIM, GROUP_TENSOR, CMD_BIT(CMD_SCAN), true,
      "ONNX models: bind the symbolic dim NAME to VALUE (1..4294967295) in every tensor; repeat "
@@ -259,6 +263,8 @@ static const char **slot_for(struct cli_config *cfg, enum opt_id id)
         return &cfg->field;
     case OPT_NAME:
         return &cfg->c_name;
+    case OPT_CHECKS:
+        return &cfg->checks;
     case OPT_FORMAT:
         return &cfg->format_text;
     case OPT_BROADCAST:

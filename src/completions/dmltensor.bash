@@ -52,7 +52,7 @@ _dmltensor_options()
     batch)
         echo '--progress --help' ;;
     scan)
-        echo '--dim --rank --layout --format --help' ;;
+        echo '--dim --rank --layout --format --checks --help' ;;
     dtypes)
         echo '--format --help' ;;
     layouts)
@@ -87,6 +87,7 @@ _dmltensor_values()
     --layout) echo 'w hw wh dhw whd nchw nhwc ncdhw ndhwc row-major col-major' ;;
     --rank) echo '1 2 3 4 5 6 7 8' ;;
     --view) echo 'memory grid' ;;
+    --checks) echo 'all failed none' ;;
     esac
 }
 # end generated: data

@@ -104,6 +104,7 @@ __dmltensor_opt 'view' --name 'with --format c: prefix of the variables (default
 __dmltensor_opt 'batch' --progress 'show records and records/s on stderr (on by default when stderr is a terminal and the run takes over a second)' -
 __dmltensor_opt 'map' --view 'draw instead of listing: memory (the buffer cell by cell, as DirectML\'s docs draw it) or grid (each 2-D slice with the offset in each cell)' memory grid
 __dmltensor_opt 'map' --width 'wrap a view to this many columns (default: $COLUMNS, else the terminal\'s width, else 80)'
+__dmltensor_opt 'scan' --checks 'which of validate\'s checks each record lists: all (default), failed (those that fail) or none' all failed none
 # Other
 __dmltensor_opt 'size offset locate map validate view batch scan dtypes layouts' --help 'show this help' -
 
