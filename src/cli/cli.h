@@ -67,7 +67,7 @@ struct cli_config {
     const char *input;  /* batch, scan: FILE, or "-" (scan: the first of files) */
     const char **files; /* scan FILE...: n_files of them (room for argc) */
     unsigned n_files;
-    const char *dims[MAX_REPEAT]; /* scan --dim NAME=VALUE, repeatable */
+    const char **dims; /* scan --dim NAME=VALUE, any number: n_dims of them (room for argc) */
     unsigned n_dims;
     bool progress;  /* batch --progress */
     FILE *in, *err; /* stdin and stderr, as cli_main got them */

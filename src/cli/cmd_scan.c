@@ -712,8 +712,10 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
         return false;
     struct scan s;
     memset(&s, 0, sizeof s);
-    if (!onnx_options_read(cfg, &s.onnx, e))
+    if (!onnx_options_read(cfg, &s.onnx, e)) {
+        onnx_options_free(&s.onnx);
         return false;
+    }
     s.cfg = cfg;
     s.out = out;
     s.e = e;
@@ -777,12 +779,15 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     ob_free(&s.model.largest);
     ob_free(&s.model.broken_paths);
     ob_free(&s.model.failed_paths);
-    if (!ok)
+    if (!ok) {
+        onnx_options_free(&s.onnx);
         return false;
+    }
     for (unsigned k = 0; s.onnx_files && k < s.onnx.n_dims; k++)
         if (!s.onnx.dims[k].used)
             cli_note(cfg->err, "scan: --dim %s: no tensor has the symbolic dim \"%.*s\"",
                      cfg->dims[k], (int)s.onnx.dims[k].len, s.onnx.dims[k].name);
+    onnx_options_free(&s.onnx);
     results_summary(cfg, &s.t,
                     s.onnx_files == 0
                         ? (s.bindings ? "tensor descriptions and bindings" : "tensor descriptions")

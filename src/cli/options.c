@@ -169,7 +169,7 @@ static const struct opt_def options[] = {
     /* scan: ONNX models, sorted by name */
     {"--dim", "NAME=VALUE", OPT_DIM, GROUP_TENSOR, CMD_BIT(CMD_SCAN), true,
      "ONNX models: bind the symbolic dim NAME to VALUE (1..4294967295) in every tensor; repeat "
-     "for each symbol (--dim batch=8)",
+     "for each symbol, any number of times (--dim batch=8)",
      NULL, NULL},
     {"--layout", "NAME", OPT_LAYOUT, GROUP_LAYOUT, CMD_BIT(CMD_SCAN), false,
      "ONNX models: strides of this memory order (nhwc, col-major, ...) for each tensor of a rank "
@@ -272,7 +272,7 @@ static const char **slot_for(struct cli_config *cfg, enum opt_id id)
     case OPT_PAD:
         return t->n_pad < MAX_REPEAT ? &t->pad[t->n_pad++] : NULL;
     case OPT_DIM:
-        return cfg->n_dims < MAX_REPEAT ? &cfg->dims[cfg->n_dims++] : NULL;
+        return &cfg->dims[cfg->n_dims++]; /* room for argc: any number */
     case OPT_SLICE:
         return view_op(cfg, VOP_SLICE);
     case OPT_SELECT:
@@ -458,6 +458,8 @@ void free_command_line(struct cli_config *cfg)
     cfg->coords = NULL;
     free((void *)cfg->files);
     cfg->files = NULL;
+    free((void *)cfg->dims);
+    cfg->dims = NULL;
 }
 
 bool parse_command_line(int argc, char **argv, struct cli_config *cfg, struct cli_error *e)
@@ -465,7 +467,8 @@ bool parse_command_line(int argc, char **argv, struct cli_config *cfg, struct cl
     memset(cfg, 0, sizeof *cfg);
     cfg->coords = calloc((size_t)argc, sizeof cfg->coords[0]);
     cfg->files = calloc((size_t)argc, sizeof cfg->files[0]);
-    if (cfg->coords == NULL || cfg->files == NULL)
+    cfg->dims = calloc((size_t)argc, sizeof cfg->dims[0]);
+    if (cfg->coords == NULL || cfg->files == NULL || cfg->dims == NULL)
         return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     const char *name = argv[1];
     const struct command *c = cli_command_named(name);

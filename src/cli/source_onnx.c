@@ -7,12 +7,22 @@
 #include "parse.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+
+void onnx_options_free(struct onnx_options *o)
+{
+    free(o->dims);
+    o->dims = NULL;
+    o->n_dims = 0;
+}
 
 bool onnx_options_read(const struct cli_config *cfg, struct onnx_options *o, struct cli_error *e)
 {
     memset(o, 0, sizeof *o);
+    if (cfg->n_dims && (o->dims = calloc(cfg->n_dims, sizeof *o->dims)) == NULL)
+        return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     for (unsigned i = 0; i < cfg->n_dims; i++) {
         const char *text = cfg->dims[i];
         const char *eq = strchr(text, '=');

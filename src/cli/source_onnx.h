@@ -10,14 +10,18 @@
 #include "descriptor.h"
 #include "onnx_wire.h"
 
-/* --dim NAME=VALUE, --rank R and --layout L as scan was given them. */
+/* One --dim NAME=VALUE. */
+struct onnx_dim_binding {
+    const char *name; /* NUL-terminated, into the --dim text */
+    size_t len;
+    uint64_t value;
+    bool used; /* some tensor had this symbol */
+};
+
+/* --dim NAME=VALUE (any number), --rank R and --layout L as scan was given
+ * them. */
 struct onnx_options {
-    struct {
-        const char *name; /* NUL-terminated, into the --dim text */
-        size_t len;
-        uint64_t value;
-        bool used; /* some tensor had this symbol */
-    } dims[MAX_REPEAT];
+    struct onnx_dim_binding *dims; /* n_dims, malloc'd: onnx_options_free */
     unsigned n_dims;
     const char *rank; /* the --rank text, or NULL */
     unsigned rank_value;
@@ -27,6 +31,7 @@ struct onnx_options {
 /* Reads --dim, --rank and --layout from cfg. False with e filled (exit 2)
  * for a bad one. */
 bool onnx_options_read(const struct cli_config *cfg, struct onnx_options *o, struct cli_error *e);
+void onnx_options_free(struct onnx_options *o);
 
 #define ONNX_MAX_NOTES 4
 

@@ -55,7 +55,7 @@ end
 __dmltensor_opt 'size offset locate map validate view' --dtype 'data type (default float32): float32 float16 float64 int8..int64 uint8..uint64 int4 uint4, or DML_TENSOR_DATA_TYPE_* names' $dtypes
 __dmltensor_opt 'size offset locate map validate view' --rank 'add leading size-1 dims up to rank R (3,5 with --rank 4 is 1,1,3,5)' $ranks
 __dmltensor_opt 'size offset locate map validate view' --sizes 'sizes in logical order (NCHW for rank 4), each 1..4294967295 (required)'
-__dmltensor_opt 'scan' --dim 'ONNX models: bind the symbolic dim NAME to VALUE (1..4294967295) in every tensor; repeat for each symbol (--dim batch=8)'
+__dmltensor_opt 'scan' --dim 'ONNX models: bind the symbolic dim NAME to VALUE (1..4294967295) in every tensor; repeat for each symbol, any number of times (--dim batch=8)'
 __dmltensor_opt 'scan' --rank 'ONNX models: add leading size-1 dims to each tensor up to rank R (a larger rank is left as it is, with a note)' $ranks
 # Layout
 __dmltensor_opt 'size offset locate map validate view' --broadcast 'broadcast these dims: stride 0 (letters or indices: c, hw, 0,2)'

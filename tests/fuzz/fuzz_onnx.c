@@ -91,9 +91,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     memcpy(copy, data, size);
     memset(&s->o, 0, sizeof s->o);
-    s->o.dims[0].name = "N";
-    s->o.dims[0].len = 1;
-    s->o.dims[0].value = 2;
+    struct onnx_dim_binding n_is_2 = {"N", 1, 2, false}; /* --dim N=2 */
+    s->o.dims = &n_is_2;
     s->o.n_dims = 1;
     s->values = 0;
     struct onnx_error e1, e2;
