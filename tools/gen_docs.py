@@ -43,6 +43,8 @@ FIXED_VALUES = {
     "--flags": ["none", "owned_by_dml"],
     # cmd_map.c: --color and --view
     "--color": ["auto", "always", "never"],
+    # cmd_scan.c: --checks
+    "--checks": ["all", "failed", "none"],
     "--view": ["memory", "grid"],
     # cmd_size.c's field table: the keys of `size --format json`, a
     # property also as properties.NAME

@@ -52,6 +52,9 @@ struct cli_config {
     enum format format;
     const char *format_text, *field;
     const char *c_name; /* --name: the --format c snippet's variable prefix */
+    const char *checks; /* scan --checks: all, failed or none */
+    /* Which checks validate's JSON lists (scan sets it in each record's). */
+    enum { CHECKS_ALL, CHECKS_FAILED, CHECKS_NONE } checks_shown;
     bool help;
     struct tensor_args t;
     const char **coords; /* --coord, repeatable: n_coords of them */

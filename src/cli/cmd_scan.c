@@ -22,6 +22,7 @@ static void scan_hit(struct scan *s, const cJSON *obj)
     bool ok = descriptor_from_json(obj, DESC_SCAN, s->d, &e);
     if (ok) {
         s->d->cfg.json_opened = true; /* validate's keys follow the path's */
+        s->d->cfg.checks_shown = s->cfg->checks_shown;
         ok = results_run(s->d, &s->rec, &e);
     }
     if (!ok) {
@@ -102,6 +103,7 @@ static void scan_binding(void *ctx, const struct dxd_binding *b, const struct cl
         s->d->cfg.t.binding_size = b->has_size ? size : NULL;
         s->d->cfg.t.buffer_size = b->has_buffer_size ? buffer : NULL;
         s->d->cfg.json_opened = true; /* validate's keys follow the binding's */
+        s->d->cfg.checks_shown = s->cfg->checks_shown;
         ok = results_run(s->d, &s->rec, &e);
     }
     if (!ok) {
@@ -236,6 +238,21 @@ static bool scan_file(struct scan *s, struct cli_error *e)
     return ok;
 }
 
+/* --checks all|failed|none into cfg->checks_shown. */
+static bool checks_read(struct cli_config *cfg, struct cli_error *e)
+{
+    static const char *const names[] = {"all", "failed", "none"};
+    for (unsigned i = 0; i < 3; i++) {
+        if (cfg->checks == NULL || strcmp(cfg->checks, names[i]) == 0) {
+            cfg->checks_shown = cfg->checks == NULL ? CHECKS_ALL : i;
+            return true;
+        }
+    }
+    cli_fail(e, CLI_E_BAD_CHECKS, "--checks", cfg->checks, "not all, failed or none");
+    cli_hint(e, "--checks failed lists only the checks a tensor fails");
+    return false;
+}
+
 static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 {
     const bool text = cfg->format_text != NULL && cfg->format == FMT_TEXT;
@@ -248,6 +265,8 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
         cli_hint(e, "dmltensor scan model.json");
         return false;
     }
+    if (!checks_read(cfg, e))
+        return false;
     struct scan s;
     memset(&s, 0, sizeof s);
     if (!onnx_options_read(cfg, &s.onnx, e)) {
@@ -354,7 +373,7 @@ const struct command cmd_scan = {
     .summary = "find and validate every tensor of a JSON document or an ONNX model",
     .usage = "dmltensor scan FILE|- [FILE...] [--dim NAME=VALUE]... [--rank R] [--layout L]\n"
              "                     [--shape NAME=D1,D2,..]... [--strict] [--no-infer]\n"
-             "                     [--format jsonl|json|text]",
+             "                     [--format jsonl|json|text] [--checks all|failed|none]",
     .about = "Finds every DirectML tensor description (an object with DataType and\n"
              "Sizes) anywhere in a JSON document, such as a DxDispatch model, and writes\n"
              "one JSON line per description: its JSON path, dtype, sizes, strides and\n"

@@ -333,13 +333,18 @@ static bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_
         ob_u64(out, warnings);
         ob_puts(out, ",\"checks\":[");
     }
+    bool first = true;
     for (unsigned i = 0; i < DMLT_CHECK_COUNT; i++) {
         const struct dmlt_check *c = &checks[i];
         enum dmlt_severity level = dmlt_check_level(c->id);
+        if (json &&
+            (cfg->checks_shown == CHECKS_NONE || (cfg->checks_shown == CHECKS_FAILED && c->passed)))
+            continue; /* scan --checks failed|none */
         char msg[512];
         check_message(msg, sizeof msg, c, &td);
         if (json) {
-            ob_puts(out, i ? ",{\"id\":\"" : "{\"id\":\"");
+            ob_puts(out, first ? "{\"id\":\"" : ",{\"id\":\"");
+            first = false;
             ob_puts(out, dmlt_check_id_name(c->id));
             ob_puts(out, "\",\"level\":\"");
             ob_puts(out, level_name(level));

@@ -15,6 +15,7 @@ enum cli_exit { CLI_EXIT_OK = 0, CLI_EXIT_RULE = 1, CLI_EXIT_USAGE = 2, CLI_EXIT
 #define CLI_ERRORS(X)                                                                              \
     X(BAD_ALIGNMENT, "bad_alignment")                                                              \
     X(BAD_BINDING, "bad_binding")                                                                  \
+    X(BAD_CHECKS, "bad_checks")                                                                    \
     X(BAD_COLOR, "bad_color")                                                                      \
     X(BAD_COMMAND, "bad_command")                                                                  \
     X(BAD_DIMENSION, "bad_dimension")                                                              \

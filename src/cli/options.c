@@ -177,6 +177,10 @@ static const struct opt_def options[] = {
      "with --format c: prefix of the variables (default plan: planTensors, planArenaBytes, "
      "planTensorCount)",
      NULL, NULL},
+    {"--checks", "WHICH", OPT_CHECKS, GROUP_OUTPUT, CMD_BIT(CMD_SCAN), false,
+     "which of validate's checks each record lists: all (default), failed (those that fail) or "
+     "none",
+     NULL, NULL},
     /* scan: ONNX models, sorted by name */
     {"--dim", "NAME=VALUE", OPT_DIM, GROUP_TENSOR, CMD_BIT(CMD_SCAN) | CMD_BIT(CMD_PLAN), true,
      "ONNX models: bind the symbolic dim NAME to VALUE (1..4294967295) in every tensor; repeat "
@@ -294,6 +298,8 @@ static const char **slot_for(struct cli_config *cfg, enum opt_id id)
         return &cfg->field;
     case OPT_NAME:
         return &cfg->c_name;
+    case OPT_CHECKS:
+        return &cfg->checks;
     case OPT_FORMAT:
         return &cfg->format_text;
     case OPT_BROADCAST:

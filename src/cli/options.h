@@ -13,6 +13,7 @@ enum opt_id {
     OPT_BROADCAST,
     OPT_BUFFER_SIZE,
     OPT_BYTE_OFFSET,
+    OPT_CHECKS,
     OPT_COLOR,
     OPT_COORD,
     OPT_DIM,

@@ -2,6 +2,7 @@
 #include "scan_input.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,14 +54,16 @@ static size_t input_cap(const unsigned char *data, size_t len)
 bool scan_too_large(struct cli_error *e, const char *name, bool model)
 {
     const size_t cap = model ? model_cap() : scan_json_cap();
-    const unsigned long long mib = cap >> 20;
+    char mib[48] = ""; /* "256 MiB" (none under a test's cap of less than 1 MiB) */
+    if (cap >= ((size_t)1 << 20))
+        snprintf(mib, sizeof mib, " (%llu MiB%s)", (unsigned long long)(cap >> 20),
+                 model ? ", protobuf's limit for a model" : "");
     if (!model)
         return cli_fail(e, CLI_E_INPUT_TOO_LARGE, NULL, name,
-                        "larger than %llu bytes (%llu MiB): scan reads a JSON document whole",
+                        "larger than %llu bytes%s: scan reads a JSON document whole",
                         (unsigned long long)cap, mib);
     cli_fail(e, CLI_E_INPUT_TOO_LARGE, NULL, name,
-             "larger than %llu bytes (%llu MiB, protobuf's limit for a model): a model that is "
-             "not a regular file is read whole",
+             "larger than %llu bytes%s: a model that is not a regular file is read whole",
              (unsigned long long)cap, mib);
     cli_hint(e, "save it to a file and scan that: a file is mapped, not read");
     return false;

@@ -369,7 +369,7 @@ static void put_notes(struct outbuf *out, const struct onnx_facts *facts)
  * shape_mismatch, where inference contradicts what the model declares
  * (the record keeps the declaration). The result ends "...]}\n" and
  * counts its "warnings" (rendered just before, so its form is known). */
-static void add_mismatch_check(struct scan *s, const struct onnx_infer_mismatch *mm)
+static void add_mismatch_check(struct scan *s, const struct onnx_infer_mismatch *mm, bool listed)
 {
     char msg[200], num[48];
     if (mm->dim >= 0)
@@ -382,7 +382,7 @@ static void add_mismatch_check(struct scan *s, const struct onnx_infer_mismatch 
         snprintf(msg, sizeof msg, "element type %lld in the model, %lld as inferred",
                  (long long)mm->declared, (long long)mm->inferred);
     struct outbuf *r = &s->rec;
-    if (r->failed || r->len < 3 || memcmp(r->data + r->len - 3, "]}\n", 3) != 0)
+    if (r->failed || r->len < 4 || memcmp(r->data + r->len - 3, "]}\n", 3) != 0)
         return;
     ob_putc(r, '\0');
     const char *w = r->failed ? NULL : strstr(r->data, "\"warnings\":");
@@ -399,11 +399,17 @@ static void add_mismatch_check(struct scan *s, const struct onnx_infer_mismatch 
     ob_write(&b, r->data, at);
     ob_write(&b, num, (size_t)(put_u64(num, n + 1) - num));
     ob_write(&b, r->data + end, r->len - 3 - end);
-    ob_puts(&b, ",{\"id\":\"shape_mismatch\",\"level\":\"warning\",\"status\":\"fail\","
+    if (!listed) { /* --checks none: counted, not listed */
+        ob_puts(&b, "]}\n");
+        goto done;
+    }
+    ob_puts(&b, r->data[r->len - 4] == '[' ? "{" : ",{"); /* none listed before it */
+    ob_puts(&b, "\"id\":\"shape_mismatch\",\"level\":\"warning\",\"status\":\"fail\","
                 "\"message\":");
     ob_json_str(&b, msg);
     ob_puts(&b, ",\"rule\":\"a declared shape agrees with the one its producer gives "
                 "(ONNX shape inference)\"}]}\n");
+done:
     if (!b.failed) {
         ob_reset(r);
         ob_write(r, b.data, b.len);
@@ -423,6 +429,7 @@ static bool emit_record(struct scan *s, const struct rec *t, bool ok, struct onn
     ob_reset(&s->rec);
     if (ok) {
         s->d->cfg.json_opened = true; /* validate's keys follow the record's */
+        s->d->cfg.checks_shown = s->cfg->checks_shown;
         ok = results_run(s->d, &s->rec, e);
     }
     if (!ok)
@@ -430,7 +437,7 @@ static bool emit_record(struct scan *s, const struct rec *t, bool ok, struct onn
     const struct onnx_infer_mismatch *mm =
         t->node == NULL && t->has_name ? onnx_inference_mismatch(&s->inf, t->graph, t->name) : NULL;
     if (mm)
-        add_mismatch_check(s, mm);
+        add_mismatch_check(s, mm, s->cfg->checks_shown != CHECKS_NONE);
     struct tensor_desc td;
     struct cli_error ignored;
     struct dmlt_report rep = DMLT_REPORT_INIT;

@@ -52,7 +52,7 @@ _dmltensor_options()
     batch)
         echo '--progress --help' ;;
     scan)
-        echo '--dim --no-infer --shape --rank --layout --format --strict --help' ;;
+        echo '--dim --no-infer --shape --rank --layout --format --checks --strict --help' ;;
     plan)
         echo '--dim --io --skip-unknown --shape --alignment --format --name --help' ;;
     dtypes)
@@ -90,6 +90,7 @@ _dmltensor_values()
     --layout) echo 'w hw wh dhw whd nchw nhwc ncdhw ndhwc row-major col-major' ;;
     --rank) echo '1 2 3 4 5 6 7 8' ;;
     --view) echo 'memory grid' ;;
+    --checks) echo 'all failed none' ;;
     esac
 }
 # end generated: data

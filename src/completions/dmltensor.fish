@@ -112,6 +112,7 @@ __dmltensor_opt 'map' --view 'draw instead of listing: memory (the buffer cell b
 __dmltensor_opt 'map' --width 'wrap a view to this many columns (default: $COLUMNS, else the terminal\'s width, else 80)'
 __dmltensor_opt 'plan' --format 'jsonl (default: a JSON object per tensor, then the summary; json the same), text (a table and the totals), svg (the picture: steps across, offsets down) or c (a C table of names, offsets and sizes, and the arena size)' text json jsonl c svg
 __dmltensor_opt 'plan' --name 'with --format c: prefix of the variables (default plan: planTensors, planArenaBytes, planTensorCount)'
+__dmltensor_opt 'scan' --checks 'which of validate\'s checks each record lists: all (default), failed (those that fail) or none' all failed none
 __dmltensor_opt 'scan' --strict 'ONNX models: exit status 1 for a tensor whose size is unknown too (an unbound or unknown dim, no shape, no type), not only for a definite DirectML problem' -
 # Other
 __dmltensor_opt 'size offset locate map validate view batch scan plan dtypes layouts' --help 'show this help' -
