@@ -72,12 +72,12 @@ struct cli_config {
     unsigned n_dims;
     const char **shapes; /* scan --shape NAME=D1,D2,..., any number (argc entries) */
     unsigned n_shapes;
-    bool progress;  /* batch --progress */
-    bool strict;    /* scan --strict: an unknown size fails too */
-    bool no_infer;  /* scan --no-infer: the model's declared values only */
+    bool progress;     /* batch --progress */
+    bool strict;       /* scan --strict: an unknown size fails too */
+    bool no_infer;     /* scan --no-infer: the model's declared values only */
     bool plan_io;      /* plan --io: a model's inputs and outputs too */
     bool skip_unknown; /* plan --skip-unknown: leave out tensors of unknown size */
-    FILE *in, *err; /* stdin and stderr, as cli_main got them */
+    FILE *in, *err;    /* stdin and stderr, as cli_main got them */
     /* view: the operations, in command-line order */
     enum view_op_kind op_kind[MAX_VIEW_OPS];
     const char *op_text[MAX_VIEW_OPS];
