@@ -150,9 +150,19 @@ static int json_requested(int argc, char **argv)
         else if (v && strcmp(v, "jsonl") == 0)
             json = 2;
     }
-    if (json == 1 && argc > 1 && strcmp(argv[1], "plan") == 0)
-        json = 2; /* plan's json is JSON Lines, as its jsonl */
+    if (json == 1 && argc > 1 && (strcmp(argv[1], "plan") == 0 || strcmp(argv[1], "scan") == 0))
+        json = 2; /* plan's and scan's json is JSON Lines, as their jsonl */
     return json;
+}
+
+/* --format text (scan's table of an ONNX model is no JSON Lines). */
+static bool text_requested(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--format=text") == 0 ||
+            (strcmp(argv[i], "--format") == 0 && i + 1 < argc && strcmp(argv[i + 1], "text") == 0))
+            return true;
+    return false;
 }
 
 static bool has_control_bytes(const struct sink *s)
@@ -278,7 +288,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             cJSON_Delete(j);
         }
         bool lines = argc > 1 && (strcmp(argv[1], "batch") == 0 || strcmp(argv[1], "scan") == 0) &&
-                     !asks_help(argc, argv);
+                     !asks_help(argc, argv) && !text_requested(argc, argv);
         if (json == 2 || (lines && out.len && (status == 0 || status == 1)))
             FUZZ_CHECK(all_lines_json(&out)); /* JSON Lines: one value a line */
         if (strict) {
