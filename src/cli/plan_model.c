@@ -103,6 +103,7 @@ static bool fill(struct cli_config *cfg, struct model_plan *p, const struct onnx
         const struct onnx_life *l = &lives[i];
         char *text = p->text + i * 640;
         struct tensor_desc td;
+        memset(&td, 0, sizeof td);
         uint64_t bytes = 0;
         size_t at = put_path(text, 256, g, l) + 1;
         if (!value_size(p, value_of(p, l), &bytes, &td, e)) {
@@ -148,7 +149,8 @@ static bool add_size(struct model_plan *p, struct onnx_bytes name, dmlt_u128 *su
 {
     struct tensor_desc td;
     struct cli_error ignored;
-    uint64_t bytes;
+    uint64_t bytes = 0;
+    memset(&td, 0, sizeof td);
     if (!value_size(p, onnx_infer_lookup(p->inf.result, 0, (const char *)name.p, name.n), &bytes,
                     &td, &ignored))
         return false;

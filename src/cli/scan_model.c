@@ -107,11 +107,21 @@ static bool count_ops(const struct onnx_model *m, struct op_table *t)
 }
 
 /* Text from the model, NUL-terminated (a NUL inside shown as '?'). */
+/* Bytes of the model into b, a NUL among them shown as '?'. */
+static void put_model_bytes(struct outbuf *b, struct onnx_bytes s)
+{
+    const size_t from = b->len;
+    if (s.n)
+        ob_write(b, (const char *)s.p, s.n);
+    for (size_t i = from; !b->failed && i < b->len; i++)
+        if (b->data[i] == '\0')
+            b->data[i] = '?';
+}
+
 static const char *text_of(struct outbuf *b, struct onnx_bytes s)
 {
     ob_reset(b);
-    for (size_t i = 0; i < s.n; i++)
-        ob_putc(b, s.p[i] ? (char)s.p[i] : '?');
+    put_model_bytes(b, s);
     ob_putc(b, '\0');
     return b->failed ? "" : b->data;
 }
@@ -119,12 +129,10 @@ static const char *text_of(struct outbuf *b, struct onnx_bytes s)
 static void op_name(struct outbuf *b, const struct op_count *c)
 {
     ob_reset(b);
-    for (size_t i = 0; i < c->domain.n; i++)
-        ob_putc(b, c->domain.p[i] ? (char)c->domain.p[i] : '?');
+    put_model_bytes(b, c->domain);
     if (c->domain.n)
         ob_putc(b, '.');
-    for (size_t i = 0; i < c->op_type.n; i++)
-        ob_putc(b, c->op_type.p[i] ? (char)c->op_type.p[i] : '?');
+    put_model_bytes(b, c->op_type);
     ob_putc(b, '\0');
 }
 

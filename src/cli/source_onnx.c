@@ -330,7 +330,7 @@ bool descriptor_from_onnx(const struct onnx_tensor *t, struct onnx_options *o, s
     }
 
     /* The dims, each checked; every unbound symbol is named at once. */
-    uint64_t sizes[DMLT_MAX_RANK];
+    uint64_t sizes[DMLT_MAX_RANK] = {0};
     unsigned rank = 0;
     char unbound[200] = "";
     size_t unbound_len = 0;
@@ -692,7 +692,7 @@ bool descriptor_from_inferred(const struct onnx_infer_value *v, struct onnx_opti
     if (v->rank > DMLT_MAX_RANK)
         return cli_fail(e, CLI_E_TOO_MANY_DIMS, NULL, NULL,
                         "rank %ld: a DirectML tensor has 1..%d dims", (long)v->rank, DMLT_MAX_RANK);
-    uint64_t sizes[DMLT_MAX_RANK];
+    uint64_t sizes[DMLT_MAX_RANK] = {0};
     struct unbound_text unbound = {"", 0, 0};
     for (int32_t i = 0; i < v->rank; i++) {
         int64_t c;

@@ -374,7 +374,11 @@ static bool read_node(struct model_reader *mr, const struct pb_msg *m, uint32_t 
                 continue;
             if (!pb_want(&f, PB_LEN, what[f.number], r->err))
                 return false;
-            const struct onnx_bytes b = reader_text(r, &f);
+            /* Text is copied where it is kept: names, op_type, domain (not
+             * an attribute's bytes, nor a doc_string). */
+            const bool kept = f.number == 3 || f.number == 4 || f.number == 7 ||
+                              ((f.number == 1 || f.number == 2) && pass != 0);
+            const struct onnx_bytes b = kept ? reader_text(r, &f) : pb_bytes(r->base, &f);
             bool ok = true;
             if (f.number == 1)
                 ok = pass == 0 ? count_one(r, &ni, f.at, "inputs")
