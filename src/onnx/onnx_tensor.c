@@ -182,7 +182,7 @@ bool read_last_bytes(struct reader *r, const struct pb_msg *m, unsigned number, 
             continue;
         if (!pb_want(&f, PB_LEN, what, r->err))
             return false;
-        *b = reader_text(r, &f);
+        *b = pb_bytes(r->base, &f); /* a name to look up, not kept: not copied */
         *given = true;
     }
     return !it.failed;
