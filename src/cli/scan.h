@@ -84,6 +84,12 @@ bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, struct cli
  * memory ran out. scan_onnx_free undoes it (either way). */
 bool scan_onnx_init(struct scan *s);
 void scan_onnx_free(struct scan *s);
+/* scan_onnx.c: "input", ..., "activation" (k == ONNX_KIND_COUNT). */
+const char *scan_kind_name(unsigned k);
+/* scan_summary.c: a model's totals after its records, as the
+ * {"summary":{...}} record or --format text's lines. */
+void scan_put_onnx_summary(struct scan *s);
+void scan_put_text_totals(struct scan *s);
 /* For onnx_walk: pages of the mapped file before upto may go. */
 void scan_release_map(void *ctx, size_t upto);
 

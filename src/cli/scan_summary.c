@@ -1,0 +1,199 @@
+/* scan_summary.c - an ONNX model's totals after its records (scan.h):
+ * the {"summary":{...}} record, or --format text's totals. */
+#include "scan.h"
+#include "scan_model.h"
+
+#include <string.h>
+
+/* A totals line of --format text: its label, padded. */
+static void text_label(struct outbuf *out, const char *label)
+{
+    const size_t line = out->len;
+    ob_puts(out, label);
+    ob_pad_to(out, line, 19);
+}
+
+/* A list of text's totals: count, then the first few and how many more. */
+static void put_text_list(struct outbuf *out, uint64_t count, const struct outbuf *list,
+                          uint64_t shown)
+{
+    ob_u64(out, count);
+    if (count == 0) {
+        ob_putc(out, '\n');
+        return;
+    }
+    ob_puts(out, ": ");
+    ob_write(out, list->data, list->len);
+    if (count > shown) {
+        ob_puts(out, ", and ");
+        ob_u64(out, count - shown);
+        ob_puts(out, " more");
+    }
+    ob_putc(out, '\n');
+}
+
+/* --format text: the model's totals, after its rows. */
+void scan_put_text_totals(struct scan *s)
+{
+    const struct model_totals *m = &s->model;
+    struct outbuf *out = s->out;
+    ob_putc(out, '\n');
+    (void)scan_model_text(out, &s->onnx_model);
+    text_label(out, "tensors");
+    ob_u64(out, m->tensors);
+    bool first = true;
+    for (unsigned k = 0; k <= ONNX_KIND_COUNT; k++) {
+        if (m->kinds[k] == 0)
+            continue;
+        ob_puts(out, first ? " (" : ", ");
+        first = false;
+        ob_u64(out, m->kinds[k]);
+        ob_putc(out, ' ');
+        ob_puts(out, scan_kind_name(k));
+    }
+    ob_puts(out, first ? "\n" : ")\n");
+    text_label(out, "initializer bytes");
+    ob_bytes(out, m->initializer_bytes);
+    if (m->external) {
+        ob_puts(out, "; ");
+        ob_u64(out, m->external);
+        ob_puts(out, " external (not read)");
+    }
+    ob_putc(out, '\n');
+    text_label(out, "weight bytes");
+    ob_bytes(out, m->weight_bytes);
+    if (m->weights_unsized) {
+        ob_puts(out, "; ");
+        ob_u64(out, m->weights_unsized);
+        ob_puts(out, " more without a DirectML size");
+    }
+    ob_putc(out, '\n');
+    text_label(out, "I/O bytes");
+    ob_bytes(out, m->io_bytes);
+    for (unsigned k = 0; k < s->onnx.n_dims; k++) {
+        ob_puts(out, k ? " " : " at ");
+        ob_puts(out, "--dim ");
+        ob_quoted_text(out, s->cfg->dims[k], SIZE_MAX);
+    }
+    ob_puts(out, " (");
+    ob_u64(out, m->io_inputs);
+    ob_puts(out, m->io_inputs == 1 ? " input, " : " inputs, ");
+    ob_u64(out, m->io_outputs);
+    ob_puts(out, m->io_outputs == 1 ? " output" : " outputs");
+    ob_puts(out, m->io_complete ? ")\n" : "; incomplete: some sizes are unknown)\n");
+    text_label(out, "largest");
+    if (m->has_largest) {
+        ob_write(out, m->largest.data, m->largest.len);
+        ob_puts(out, ": ");
+        ob_bytes(out, m->largest_bytes);
+        ob_putc(out, '\n');
+    } else {
+        ob_puts(out, "-\n");
+    }
+    if (m->unbound->distinct) {
+        text_label(out, "unbound");
+        put_text_list(out, m->unbound->distinct, &m->unbound_list, UNBOUND_LIST_MAX);
+    }
+    if (m->unknown) {
+        text_label(out, "unknown");
+        ob_u64(out, m->unknown);
+        ob_puts(out,
+                s->cfg->strict ? " (failed: --strict)\n" : " (not failed; --strict fails them)\n");
+    }
+    if (m->empty || m->not_tensors) {
+        text_label(out, "not DirectML's");
+        ob_u64(out, m->empty);
+        ob_puts(out, " empty (a 0 dim), ");
+        ob_u64(out, m->not_tensors);
+        ob_puts(out, " not tensors\n");
+    }
+    text_label(out, "broken");
+    put_text_list(out, m->broken, &m->broken_paths, TEXT_LIST_MAX);
+    text_label(out, "failed");
+    put_text_list(out, m->failed, &m->failed_paths, TEXT_LIST_MAX);
+}
+
+/* ,"KEY":[the first JSON_LIST_MAX],"KEY_more":the rest of count */
+static void put_json_list(struct outbuf *out, const char *key, uint64_t count,
+                          const struct outbuf *list)
+{
+    ob_puts(out, ",\"");
+    ob_puts(out, key);
+    ob_puts(out, "\":[");
+    if (list->len) /* an empty outbuf's data is NULL */
+        ob_write(out, list->data, list->len);
+    ob_puts(out, "],\"");
+    ob_puts(out, key);
+    ob_puts(out, "_more\":");
+    ob_u64(out, count > JSON_LIST_MAX ? count - JSON_LIST_MAX : 0);
+}
+
+/* {"summary":{...}}: the model's totals, after its records. */
+void scan_put_onnx_summary(struct scan *s)
+{
+    const struct model_totals *m = &s->model;
+    struct outbuf *out = s->out;
+    ob_puts(out, "{\"summary\":{");
+    if (s->multi) {
+        ob_puts(out, "\"file\":");
+        ob_json_str(out, s->file);
+        ob_putc(out, ',');
+    }
+    ob_puts(out, "\"tensors\":");
+    ob_u64(out, m->tensors);
+    ob_puts(out, ",\"kinds\":{");
+    for (unsigned k = 0; k <= ONNX_KIND_COUNT; k++) {
+        if (k)
+            ob_putc(out, ',');
+        ob_json_str(out, scan_kind_name(k));
+        ob_putc(out, ':');
+        ob_u64(out, m->kinds[k]);
+    }
+    ob_puts(out, "},\"initializer_bytes\":");
+    ob_u128(out, m->initializer_bytes);
+    ob_puts(out, ",\"external_initializers\":");
+    ob_u64(out, m->external);
+    ob_puts(out, ",\"io_bytes\":");
+    ob_u128(out, m->io_bytes);
+    ob_puts(out, ",\"io\":{\"inputs\":");
+    ob_u64(out, m->io_inputs);
+    ob_puts(out, ",\"outputs\":");
+    ob_u64(out, m->io_outputs);
+    ob_puts(out, ",\"bytes\":");
+    ob_u128(out, m->io_bytes);
+    ob_puts(out, ",\"complete\":");
+    ob_puts(out, m->io_complete ? "true" : "false");
+    ob_puts(out, "},\"weight_bytes\":");
+    ob_u128(out, m->weight_bytes);
+    ob_puts(out, ",\"weights_unsized\":");
+    ob_u64(out, m->weights_unsized);
+    ob_puts(out, ",\"unknown\":");
+    ob_u64(out, m->unknown);
+    ob_puts(out, ",\"empty\":");
+    ob_u64(out, m->empty);
+    ob_puts(out, ",\"not_tensors\":");
+    ob_u64(out, m->not_tensors);
+    ob_puts(out, ",\"unbound\":[");
+    if (m->unbound_list.len)
+        ob_write(out, m->unbound_list.data, m->unbound_list.len);
+    ob_puts(out, "],\"unbound_more\":");
+    const uint64_t listed =
+        m->unbound->distinct < UNBOUND_LIST_MAX ? m->unbound->distinct : UNBOUND_LIST_MAX;
+    ob_u64(out, m->unbound->distinct - listed);
+    if (m->unbound->overflow)
+        ob_puts(out, ",\"unbound_more_at_least\":true");
+    ob_puts(out, ",\"largest\":");
+    if (m->has_largest)
+        ob_write(out, m->largest.data, m->largest.len);
+    else
+        ob_puts(out, "null");
+    ob_puts(out, ",\"broken\":");
+    ob_u64(out, m->broken);
+    put_json_list(out, "broken_paths", m->broken, &m->broken_paths);
+    ob_puts(out, ",\"failed\":");
+    ob_u64(out, m->failed);
+    put_json_list(out, "failed_paths", m->failed, &m->failed_paths);
+    if (!scan_model_json(out, &s->onnx_model))
+        ob_puts(out, ",\"model\":null");
+    ob_puts(out, "}}\n");
+}
