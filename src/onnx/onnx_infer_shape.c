@@ -311,6 +311,8 @@ bool fam_split(struct nctx *c)
         chunk = onnx_dx_ceildiv(DX(c), dim, K(c, parts));
     } else if (!given) {
         int64_t dv;
+        if (n_out == 0) /* a Split with no outputs: nothing to divide by */
+            return fail(c, "Split has no outputs");
         if (onnx_dx_is_const(dim, &dv) && dv % n_out)
             return invalid(c, "the dim does not split evenly");
         chunk = onnx_dx_floordiv(DX(c), dim, K(c, n_out));
