@@ -3,7 +3,8 @@
 # (tests/onnx/fetch_real_models.sh; fetched here, never committed), scanned
 # in one call and compared record for record with python3-onnx's onnx.load
 # (tests/onnx/check_onnx_corpus.py), then each scanned alone: a real model
-# that no one here wrote must not make scan fail or crash.
+# that no one here wrote must not make scan fail or crash. Last, the
+# examples docs/onnx.md shows on them (its ```console real-models blocks).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -20,3 +21,4 @@ find "$dir" -name '*.onnx' | sort | while read -r model; do
   [ "$status" -le 1 ] || { echo "70-real-models: scan $model: exit $status" >&2; exit 1; }
   printf '%-40s exit %d\n' "$(basename "$model")" "$status"
 done
+python3 tests/cli/check_doc_examples.py --real-models "$dir" build/dmltensor docs/onnx.md

