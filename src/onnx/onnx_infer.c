@@ -133,6 +133,11 @@ void merge_declared(struct onnx_infer *in, uint32_t graph, struct onnx_bytes nam
         if (d.pub.source == ONNX_INFER_DECLARED || d.pub.not_tensor) {
             const char *why = v->pub.reason;
             int32_t elem = v->pub.elem_type;
+            if (v->pub.not_tensor && d.pub.not_tensor) { /* a sequence keeps its elements */
+                d.elem = v->elem;
+                d.has_len = v->has_len;
+                d.seq_len = v->seq_len;
+            }
             *v = d;
             if (!v->pub.elem_type)
                 v->pub.elem_type = elem;

@@ -162,6 +162,8 @@ static bool fam_unary(struct nctx *c)
     const struct ival *x = SHAPED(c, 0);
     if (c->op->arg == U_LOSS)
         return loss(c);
+    if (IN(c, 0) && IN(c, 0)->pub.not_tensor && bytes_is(c->node->op_type, "Identity"))
+        return set_from_elem(c, 0, elem_copy(c->in, IN(c, 0))); /* a sequence passes */
     unary_type(c, IN(c, 0));
     if (!x)
         return fail(c, "the input's shape is unknown");
@@ -841,17 +843,18 @@ const struct op_entry infer_ops[] = {
     {"StringNormalizer", fam_text, 1, 1, 1, TY_IN0, 0},
     {"TfIdfVectorizer", fam_text, 1, 1, 1, TY_FLOAT, 1},
     {"OptionalHasElement", fam_scalar, 0, 1, 1, TY_BOOL, 0},
-    {"SequenceLength", fam_scalar, 1, 1, 1, TY_I64, 0},
-    {"SequenceConstruct", fam_sequence, 1, 255, 1, TY_FAMILY, 0},
-    {"SequenceEmpty", fam_sequence, 0, 0, 1, TY_FAMILY, 0},
-    {"SequenceErase", fam_sequence, 1, 2, 1, TY_FAMILY, 0},
-    {"SequenceInsert", fam_sequence, 2, 3, 1, TY_FAMILY, 0},
-    {"SplitToSequence", fam_sequence, 1, 2, 1, TY_FAMILY, 0},
-    {"SequenceMap", fam_sequence, 1, 255, 255, TY_FAMILY, 0},
-    {"Optional", fam_sequence, 0, 1, 1, TY_FAMILY, 0},
-    {"SequenceAt", fam_sequence, 2, 2, 1, TY_FAMILY, 1},
-    {"ConcatFromSequence", fam_sequence, 1, 1, 1, TY_FAMILY, 1},
-    {"OptionalGetElement", fam_sequence, 1, 1, 1, TY_FAMILY, 1},
+    {"SequenceLength", fam_scalar, 1, 1, 1, TY_I64, 1},
+    /* sequences and optionals (onnx_infer_seq.c) */
+    {"SequenceConstruct", fam_sequence, 1, 255, 1, TY_FAMILY, S_CONSTRUCT},
+    {"SequenceEmpty", fam_sequence, 0, 0, 1, TY_FAMILY, S_EMPTY},
+    {"SequenceErase", fam_sequence, 1, 2, 1, TY_FAMILY, S_ERASE},
+    {"SequenceInsert", fam_sequence, 2, 3, 1, TY_FAMILY, S_INSERT},
+    {"SplitToSequence", fam_sequence, 1, 2, 1, TY_FAMILY, S_SPLIT},
+    {"SequenceMap", fam_sequence, 1, 255, 255, TY_FAMILY, S_MAP},
+    {"Optional", fam_sequence, 0, 1, 1, TY_FAMILY, S_OPTIONAL},
+    {"SequenceAt", fam_sequence, 2, 2, 1, TY_FAMILY, S_AT},
+    {"ConcatFromSequence", fam_sequence, 1, 1, 1, TY_FAMILY, S_CONCAT},
+    {"OptionalGetElement", fam_sequence, 1, 1, 1, TY_FAMILY, S_GET},
     /* signal processing */
     {"MelWeightMatrix", fam_signal, 5, 5, 1, TY_FAMILY, 0},
     {"STFT", fam_signal, 2, 4, 1, TY_IN0, 1},
@@ -861,6 +864,7 @@ const struct op_entry infer_ops[] = {
     {"training.Adagrad", fam_training, 5, 255, 255, TY_FAMILY, 2},
     {"training.Momentum", fam_training, 5, 255, 255, TY_FAMILY, 2},
     {"training.Adam", fam_training, 6, 255, 255, TY_FAMILY, 3},
+    {"training.Gradient", fam_training, 1, 255, 255, TY_FAMILY, 0},
     /* subgraphs */
     {"If", fam_if, 1, 1, 255, TY_FAMILY, 0},
     {"Loop", fam_loop, 0, 255, 255, TY_FAMILY, 0},

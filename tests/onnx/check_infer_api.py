@@ -13,6 +13,10 @@ answer worked out by hand from the ONNX spec:
   - If with a known condition takes its branch; with an unknown one, the
     dims both branches agree on;
   - a Loop without a condition input stacks its scan outputs M times;
+  - a sequence's (an optional's) elements keep their type and the dims
+    they agree on, and its length: SequenceAt, ConcatFromSequence,
+    SequenceLength and OptionalGetElement give them back; Gradient has its
+    xs' shapes; Scan-8 keeps its batch axis;
   - reasons name the operator; a cycle is not inferred.
 Exit 1 on the first case that fails."""
 import json
@@ -126,6 +130,87 @@ def main():
     v, _, _ = run(m)
     expect(v[(0, "final")]["shape"] == ["N", 3, 8, 8], "Loop: the carried shape is kept")
     expect(v[(0, "iters")]["shape"] == [6], "Loop: scan outputs stacked M = 6 times")
+
+    # sequences and optionals: the shape every element has, and the length
+    a, b = vi("a", [2, 3, 4]), vi("b", [2, 5, 4])
+    m = model([h.make_node("SequenceConstruct", ["a", "a", "a"], ["s3"]),
+               h.make_node("ConcatFromSequence", ["s3"], ["cat1"], axis=1),
+               h.make_node("ConcatFromSequence", ["s3"], ["stack"], axis=-1, new_axis=1),
+               h.make_node("SequenceLength", ["s3"], ["len"]),
+               h.make_node("Unsqueeze", ["len", "axis0"], ["len1"]),
+               h.make_node("Concat", ["len1", "minus1"], ["shape3"], axis=0),
+               h.make_node("Reshape", ["a", "shape3"], ["flat3"]),
+               h.make_node("SequenceConstruct", ["a", "b"], ["s2"]),
+               h.make_node("SequenceAt", ["s2", "zero"], ["at"]),
+               h.make_node("ConcatFromSequence", ["s2"], ["cat_ab"], axis=1),
+               h.make_node("SequenceEmpty", [], ["e"]),
+               h.make_node("SequenceInsert", ["e", "x"], ["s1"]),
+               h.make_node("SequenceErase", ["s3"], ["s3e"]),
+               h.make_node("ConcatFromSequence", ["s3e"], ["cat_erased"], axis=0),
+               h.make_node("Identity", ["s1"], ["s1i"]),
+               h.make_node("SequenceAt", ["s1i", "zero"], ["x_again"]),
+               h.make_node("SplitToSequence", ["a"], ["pieces"], axis=2, keepdims=0),
+               h.make_node("SequenceAt", ["pieces", "zero"], ["piece"]),
+               h.make_node("SplitToSequence", ["a", "two"], ["halves"], axis=2),
+               h.make_node("ConcatFromSequence", ["halves"], ["whole"], axis=2),
+               h.make_node("SplitToSequence", ["a", "three"], ["uneven"], axis=2),
+               h.make_node("SequenceAt", ["uneven", "zero"], ["uneven0"]),
+               h.make_node("Optional", ["x"], ["opt"]),
+               h.make_node("OptionalGetElement", ["opt"], ["got"])],
+              [x, a, b], [vi("cat1", None)],
+              inits=[h.make_tensor("zero", T.INT64, [], [0]), h.make_tensor("two", T.INT64, [], [2]),
+                     h.make_tensor("three", T.INT64, [], [3]),
+                     h.make_tensor("axis0", T.INT64, [1], [0]),
+                     h.make_tensor("minus1", T.INT64, [1], [-1])])
+    v, _, _ = run(m)
+    shapes = {n: v[(0, n)]["shape"] for n in ("cat1", "stack", "flat3", "at", "cat_ab", "cat_erased",
+                                             "x_again", "piece", "whole", "uneven0", "got")}
+    expect(shapes == {"cat1": [2, 9, 4], "stack": [2, 3, 4, 3], "flat3": [3, 8], "at": [2, None, 4],
+                      "cat_ab": [2, None, 4], "cat_erased": [4, 3, 4], "x_again": ["N", 3, 8, 8],
+                      "piece": [2, 3], "whole": [2, 3, 4], "uneven0": [2, 3, None],
+                      "got": ["N", 3, 8, 8]},
+           "sequences: SequenceConstruct/Insert/Erase/SplitToSequence, then SequenceAt, "
+           "ConcatFromSequence, SequenceLength, Optional: %s" % shapes)
+    expect(v[(0, "at")]["elem"] == T.FLOAT and v[(0, "s3")]["shape"] is None,
+           "an element's type is known; a sequence itself has no shape")
+
+    # If with sequences in its branches, the condition unknown: the
+    # elements' dims that agree
+    then_g = h.make_graph([h.make_node("SequenceConstruct", ["a"], ["ts"])], "then", [],
+                          [h.make_tensor_sequence_value_info("ts", T.FLOAT, None)])
+    else_g = h.make_graph([h.make_node("SequenceConstruct", ["b"], ["es"])], "else", [],
+                          [h.make_tensor_sequence_value_info("es", T.FLOAT, None)])
+    m = model([h.make_node("If", ["c"], ["s"], then_branch=then_g, else_branch=else_g),
+               h.make_node("SequenceAt", ["s", "zero"], ["y"])],
+              [a, b, vi("c", [], T.BOOL)], [vi("y", None)],
+              inits=[h.make_tensor("zero", T.INT64, [], [0])])
+    v, _, _ = run(m)
+    expect(v[(0, "y")]["shape"] == [2, None, 4] and v[(0, "y")]["elem"] == T.FLOAT,
+           "If of sequences, the condition unknown: %s" % v[(0, "y")])
+
+    # Gradient (ai.onnx.preview.training): each gradient has its x's shape
+    m = h.make_model(h.make_graph(
+        [h.make_node("Add", ["a", "a"], ["c"]),
+         h.make_node("Gradient", ["a", "b"], ["dc_da"], domain="ai.onnx.preview.training",
+                     xs=["a"], zs=["b"], y="c")], "g", [a, b], [vi("dc_da", None)]),
+        opset_imports=[h.make_opsetid("", 12), h.make_opsetid("ai.onnx.preview.training", 1)])
+    v, _, _ = run(m)
+    expect(v[(0, "dc_da")]["shape"] == [2, 3, 4], "Gradient: x's shape: %s" % v[(0, "dc_da")])
+
+    # Scan before opset 9: sequence_lens first, a batch axis 0 everywhere,
+    # scanned along axis 1
+    body = h.make_graph([h.make_node("Add", ["sum_in", "next"], ["sum_out"]),
+                         h.make_node("Identity", ["sum_out"], ["scan_out"])], "body",
+                        [vi("sum_in", [2]), vi("next", [2])],
+                        [vi("sum_out", [2]), vi("scan_out", [2])])
+    m = h.make_model(h.make_graph(
+        [h.make_node("Scan", ["", "init", "xs"], ["y", "z"], body=body, num_scan_inputs=1)], "g",
+        [vi("init", ["B", 2]), vi("xs", ["B", 5, 2])], [vi("y", None), vi("z", None)]),
+        opset_imports=[h.make_opsetid("", 8)])
+    v, _, _ = run(m)
+    expect(v[(0, "y")]["shape"] == ["B", 2] and v[(0, "z")]["shape"] == ["B", 5, 2],
+           "Scan-8: the batch axis kept, scan outputs stacked along axis 1: %s %s"
+           % (v[(0, "y")]["shape"], v[(0, "z")]["shape"]))
 
     # a cycle and an unknown operator: not inferred, with the op in the reason
     m = model([h.make_node("Relu", ["b"], ["a"]), h.make_node("Relu", ["a"], ["b"]),
