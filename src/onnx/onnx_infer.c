@@ -260,6 +260,10 @@ void infer_graph(struct onnx_infer *in, const struct onnx_graph *g,
                 v->n_vals = (int32_t)t->n_values;
             }
         }
+        if (ok && t->floats) {
+            v->fvals = t->floats;
+            v->n_fvals = t->n_floats;
+        }
         nm_put(in, &gs->map, t->name.p, t->name.n, v);
     }
     for (uint32_t i = 0; i < g->n_inputs; i++) {
@@ -280,6 +284,7 @@ void infer_graph(struct onnx_infer *in, const struct onnx_graph *g,
             if (init && v->pub.rank < 0 && !v->pub.not_tensor) {
                 *v = *init;
                 v->n_vals = -1;
+                v->fvals = NULL;
             }
             apply_shape(in, g->index, vi->name, v);
         }

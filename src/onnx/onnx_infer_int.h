@@ -32,6 +32,10 @@ struct ival {
     const struct ival *elem;
     bool has_len; /* a sequence of seq_len elements */
     uint32_t seq_len;
+    /* A small FLOAT initializer's or Constant's values (Resize's scales),
+     * n_fvals of them; NULL when unknown. */
+    const float *fvals;
+    uint32_t n_fvals;
 };
 
 struct namemap {

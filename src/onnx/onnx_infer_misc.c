@@ -97,6 +97,8 @@ bool fam_constant(struct nctx *c)
                 v[k] = K(c, t->values[k]);
             set_vals(c, 0, (int32_t)t->n_values, v);
         }
+        c->out[0].fvals = t->floats;
+        c->out[0].n_fvals = t->n_floats;
         return true;
     }
     const struct onnx_dx *len;

@@ -34,7 +34,8 @@
 
 #include "onnx_common.h"
 
-#define ONNX_SMALL_DATA 1024 /* elements of an integer tensor whose values are read */
+#define ONNX_SMALL_DATA   1024 /* elements of an integer tensor whose values are read */
+#define ONNX_SMALL_FLOATS 16   /* elements of a FLOAT tensor whose values are read */
 
 /* A declared type: TypeProto, as far as a tensor goes. */
 struct onnx_type {
@@ -56,7 +57,11 @@ struct onnx_tensor_data {
     bool has_values; /* an integer tensor of at most ONNX_SMALL_DATA elements whose data was read */
     uint32_t n_values;
     const int64_t *values; /* n_values of them, in row-major order, as int64 */
-    bool sparse;           /* a SparseTensorProto: dims are the dense dims, no values */
+    /* a FLOAT tensor of at most ONNX_SMALL_FLOATS elements whose data was
+     * read (Resize's scales): n_floats of them; NULL otherwise */
+    uint32_t n_floats;
+    const float *floats;
+    bool sparse; /* a SparseTensorProto: dims are the dense dims, no values */
 };
 
 /* AttributeProto.AttributeType */

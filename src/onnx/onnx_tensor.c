@@ -5,7 +5,7 @@
  * (packed or not), a message field given twice is merged. Field numbers
  * are onnx.proto's:
  *
- *   TensorProto       dims 1, data_type 2, int32_data 5, int64_data 7,
+ *   TensorProto       dims 1, data_type 2, float_data 4, int32_data 5, int64_data 7,
  *                     name 8, raw_data 9, uint64_data 11, data_location 14
  *   SparseTensorProto values 1, indices 2, dims 3
  *   ValueInfoProto    name 1, type 2
@@ -268,25 +268,81 @@ static bool typed_each(void *ctx, uint64_t v, size_t at)
     return true;
 }
 
-/* The values of t, an integer tensor of at most ONNX_SMALL_DATA elements,
- * from raw_data (little-endian) when given, else from its typed field. */
+static float float_at(const uint8_t *p)
+{
+    const uint32_t bits =
+        (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+/* The values of t, a FLOAT tensor of count elements, from raw_data
+ * (little-endian) when given, else from float_data (fixed32, packed or
+ * not). Data this reader cannot take leaves the values out. */
+static bool read_floats(struct reader *r, const struct pb_msg *m, struct onnx_tensor_data *t,
+                        const struct onnx_bytes *raw, bool has_raw, uint32_t count)
+{
+    float *v = arena_alloc(r->arena, count + 1, sizeof *v);
+    if (v == NULL)
+        return reader_oom(r);
+    uint32_t n = 0;
+    if (has_raw) {
+        if (raw->n != (size_t)count * 4)
+            return true;
+        for (; n < count; n++)
+            v[n] = float_at(raw->p + 4 * n);
+    } else {
+        struct onnx_error ignored;
+        struct pb_iter it;
+        struct pb_field f;
+        pb_iter_begin(&it, m);
+        while (pb_iter_next(&it, &f, &ignored)) {
+            if (f.number != 4)
+                continue;
+            if (f.wt != PB_LEN && f.wt != PB_FIXED32)
+                return true;
+            const size_t start = f.wt == PB_LEN ? f.start : f.end - 4;
+            if ((f.end - start) % 4 != 0)
+                return true;
+            for (size_t at = start; at < f.end; at += 4) {
+                if (n == count)
+                    return true;
+                v[n++] = float_at(r->base + at);
+            }
+        }
+        if (it.failed || n != count)
+            return true;
+    }
+    t->n_floats = count;
+    t->floats = v;
+    return true;
+}
+
+/* The values of t, an integer tensor of at most ONNX_SMALL_DATA elements
+ * or a FLOAT one of at most ONNX_SMALL_FLOATS, from raw_data
+ * (little-endian) when given, else from its typed field. */
 static bool read_values(struct reader *r, const struct pb_msg *m, struct onnx_tensor_data *t,
                         const struct onnx_bytes *raw, bool has_raw)
 {
     const unsigned size = int_size(t->elem_type);
-    if (size == 0 || t->external)
+    const bool is_float = t->elem_type == 1;
+    if ((size == 0 && !is_float) || t->external)
         return true;
+    const uint64_t cap = is_float ? ONNX_SMALL_FLOATS : ONNX_SMALL_DATA;
     uint64_t count = 1;
     for (uint32_t i = 0; i < t->rank; i++) {
         if (t->dims[i] < 0)
             return true;
         if (t->dims[i] == 0)
             count = 0;
-        else if (count != 0 && (uint64_t)t->dims[i] > ONNX_SMALL_DATA / count)
+        else if (count != 0 && (uint64_t)t->dims[i] > cap / count)
             return true;
         else
             count *= (uint64_t)t->dims[i];
     }
+    if (is_float)
+        return read_floats(r, m, t, raw, has_raw, (uint32_t)count);
     int64_t *v = arena_alloc(r->arena, (size_t)count, sizeof *v);
     if (v == NULL)
         return reader_oom(r);

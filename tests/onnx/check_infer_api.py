@@ -17,6 +17,8 @@ answer worked out by hand from the ONNX spec:
     they agree on, and its length: SequenceAt, ConcatFromSequence,
     SequenceLength and OptionalGetElement give them back; Gradient has its
     xs' shapes; Scan-8 keeps its batch axis;
+  - Resize's and Upsample's scales from FLOAT initializers and Constants:
+    floor(dim*scale) only where exact;
   - reasons name the operator; a cycle is not inferred.
 Exit 1 on the first case that fails."""
 import json
@@ -211,6 +213,32 @@ def main():
     expect(v[(0, "y")]["shape"] == ["B", 2] and v[(0, "z")]["shape"] == ["B", 5, 2],
            "Scan-8: the batch axis kept, scan outputs stacked along axis 1: %s %s"
            % (v[(0, "y")]["shape"], v[(0, "z")]["shape"]))
+
+    # Resize's and Upsample's scales: small FLOAT initializers and Constants
+    # are read; floor(dim*scale) when exact and a float32 product floors the
+    # same (10*0.7f is 6.99999988 exactly, 7.0 in float32: unknown)
+    y = vi("y", [1, 3, 10, 7])
+    m = model([h.make_node("Constant", [], ["s2"], value=h.make_tensor("v", T.FLOAT, [4],
+                                                                       [1, 1, 2, 2])),
+               h.make_node("Resize", ["x", "", "s2"], ["up2"], mode="nearest"),
+               h.make_node("Resize", ["y", "", "odd"], ["odd_out"], mode="linear"),
+               h.make_node("Resize", ["y", "", "seven"], ["seven_out"]),
+               h.make_node("Resize", ["y", "", "given"], ["given_out"])],
+              [x, y, vi("given", [4])], [vi("up2", None)],
+              inits=[h.make_tensor("odd", T.FLOAT, [4], [1, 1, 0.6, 1.5]),
+                     h.make_tensor("seven", T.FLOAT, [4], [1, 1, 0.7, 1]),
+                     h.make_tensor("given", T.FLOAT, [4], [1, 1, 2, 2])])
+    v, _, _ = run(m)
+    shapes = {n: v[(0, n)]["shape"] for n in ("up2", "odd_out", "seven_out", "given_out")}
+    expect(shapes == {"up2": ["N", 3, 16, 16], "odd_out": [1, 3, 6, 10],
+                      "seven_out": [1, 3, None, 7], "given_out": [None] * 4},
+           "Resize with float scales: a Constant, an initializer, 10*0.7f unknown, "
+           "an input's default not read: %s" % shapes)
+    m = h.make_model(h.make_graph(
+        [h.make_node("Upsample", ["x", "sc"], ["u"], mode="nearest")], "g", [x], [vi("u", None)],
+        [h.make_tensor("sc", T.FLOAT, [4], [1, 1, 2, 3])]), opset_imports=[h.make_opsetid("", 9)])
+    v, _, _ = run(m)
+    expect(v[(0, "u")]["shape"] == ["N", 3, 16, 24], "Upsample-9's scales: %s" % v[(0, "u")])
 
     # a cycle and an unknown operator: not inferred, with the op in the reason
     m = model([h.make_node("Relu", ["b"], ["a"]), h.make_node("Relu", ["a"], ["b"]),

@@ -42,6 +42,18 @@ static void tensor(const struct onnx_tensor_data *t)
         i64s(t->n_values, t->values);
     else
         printf("null");
+    printf(",\"floats\":");
+    if (t->floats) {
+        putchar('[');
+        for (uint32_t i = 0; i < t->n_floats; i++) {
+            uint32_t bits;
+            memcpy(&bits, &t->floats[i], sizeof bits);
+            printf("%s%" PRIu32, i ? "," : "", bits);
+        }
+        putchar(']');
+    } else {
+        printf("null");
+    }
     putchar('}');
 }
 
