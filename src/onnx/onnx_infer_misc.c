@@ -122,11 +122,19 @@ bool fam_constant(struct nctx *c)
     }
     if ((a = attr(c, "value_float")) != NULL || (a = attr(c, "value_string")) != NULL) {
         c->out[0].pub.elem_type = a->name.n == 11 ? DT_FLOAT : DT_STRING;
+        if (a->name.n == 11) {
+            c->out[0].fvals = &a->f;
+            c->out[0].n_fvals = 1;
+        }
         return set_out(c, 0, 0, NULL);
     }
     if ((a = attr(c, "value_floats")) != NULL) {
         c->out[0].pub.elem_type = DT_FLOAT;
         len = K(c, a->n_floats);
+        if (a->n_floats <= ONNX_INFER_VALUES) {
+            c->out[0].fvals = a->floats;
+            c->out[0].n_fvals = a->n_floats;
+        }
         return set_out(c, 0, 1, &len);
     }
     return fail(c, "no value attribute this inference reads (sparse_value, value_strings)");

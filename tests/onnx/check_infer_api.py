@@ -18,7 +18,8 @@ answer worked out by hand from the ONNX spec:
     SequenceLength and OptionalGetElement give them back; Gradient has its
     xs' shapes; Scan-8 keeps its batch axis;
   - Resize's and Upsample's scales from FLOAT initializers and Constants:
-    floor(dim*scale) only where exact;
+    floor(dim*scale) only where exact; float values through Cast, Mul,
+    Div, Floor, Ceil back to integers only where whole;
   - reasons name the operator; a cycle is not inferred.
 Exit 1 on the first case that fails."""
 import json
@@ -239,6 +240,39 @@ def main():
         [h.make_tensor("sc", T.FLOAT, [4], [1, 1, 2, 3])]), opset_imports=[h.make_opsetid("", 9)])
     v, _, _ = run(m)
     expect(v[(0, "u")]["shape"] == ["N", 3, 16, 24], "Upsample-9's scales: %s" % v[(0, "u")])
+
+    # float values through a shape computation, as exporters write
+    # F.interpolate(scale_factor=1.5): H, W of [N,3,7,8] times 1.5f, Floor,
+    # back to int64 (10, 12); without the Floor, 7*0.7f = 4.9 is no integer
+    z = vi("z", ["N", 3, 7, 8])
+    m = model([h.make_node("Shape", ["z"], ["shp"]),
+               h.make_node("Gather", ["shp", "hw_idx"], ["hw"]),
+               h.make_node("Cast", ["hw"], ["hw_f"], to=T.FLOAT),
+               h.make_node("Constant", [], ["k"], value_float=1.5),
+               h.make_node("Mul", ["hw_f", "k"], ["hw_s"]),
+               h.make_node("Floor", ["hw_s"], ["hw_fl"]),
+               h.make_node("Cast", ["hw_fl"], ["hw_i"], to=T.INT64),
+               h.make_node("Slice", ["shp", "zero1", "two1"], ["nc"]),
+               h.make_node("Concat", ["nc", "hw_i"], ["sizes"], axis=0),
+               h.make_node("Resize", ["z", "", "", "sizes"], ["up"]),
+               h.make_node("Mul", ["hw_f", "p7"], ["hw_p7"]),
+               h.make_node("Cast", ["hw_p7"], ["hw_p7i"], to=T.INT64),
+               h.make_node("Concat", ["nc", "hw_p7i"], ["sizes2"], axis=0),
+               h.make_node("Resize", ["z", "", "", "sizes2"], ["down"]),
+               h.make_node("Div", ["hw_fl", "two_f"], ["half"]),
+               h.make_node("Ceil", ["half"], ["half_up"]),
+               h.make_node("Cast", ["half_up"], ["half_i"], to=T.INT64),
+               h.make_node("ConstantOfShape", ["half_i"], ["ones"])],
+              [z], [vi("up", None)],
+              inits=[h.make_tensor("hw_idx", T.INT64, [2], [2, 3]),
+                     h.make_tensor("zero1", T.INT64, [1], [0]),
+                     h.make_tensor("two1", T.INT64, [1], [2]),
+                     h.make_tensor("p7", T.FLOAT, [], [0.7]),
+                     h.make_tensor("two_f", T.FLOAT, [1], [2.0])])
+    v, _, _ = run(m)
+    shapes = {n: v[(0, n)]["shape"] for n in ("up", "down", "ones")}
+    expect(shapes == {"up": ["N", 3, 10, 12], "down": [None] * 4, "ones": [5, 6]},
+           "float values: Cast, Mul, Floor, Div, Ceil, back to int64 where whole: %s" % shapes)
 
     # a cycle and an unknown operator: not inferred, with the op in the reason
     m = model([h.make_node("Relu", ["b"], ["a"]), h.make_node("Relu", ["a"], ["b"]),
