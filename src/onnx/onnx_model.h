@@ -9,8 +9,9 @@
  * (a mapped file) is not touched again: its pages may go (see
  * onnx_model_read_releasing). Raw tensor data is not kept. Tensor data is
  * never read, except the values of small integer tensors (int32/int64/
- * int8/int16/uint8.., at most ONNX_SMALL_DATA elements) that shape
- * computations use (Reshape's shape, Slice's starts, ...).
+ * int8/int16/uint8.., at most ONNX_SMALL_DATA elements) and of small FLOAT
+ * tensors (at most ONNX_SMALL_FLOATS) that shape computations use
+ * (Reshape's shape, Slice's starts, Resize's scales, ...).
  *
  * What is kept grows with the nodes, not with the declared values: a
  * graph's inputs, initializers and value_info are kept when a node or a
