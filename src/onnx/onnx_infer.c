@@ -85,6 +85,11 @@ static void from_type(struct onnx_infer *in, struct ival *v, const struct onnx_t
         t->value != ONNX_V_SPARSE_TYPE) {
         v->pub.not_tensor = true;
         v->pub.reason = "not a tensor";
+        if (t->elem && t->elem->value == ONNX_V_TENSOR) { /* a sequence's declared element */
+            struct ival e = {0};
+            from_type(in, &e, t->elem);
+            v->elem = elem_copy(in, &e);
+        }
         return;
     }
     v->pub.source = ONNX_INFER_DECLARED;
@@ -134,7 +139,7 @@ void merge_declared(struct onnx_infer *in, uint32_t graph, struct onnx_bytes nam
             const char *why = v->pub.reason;
             int32_t elem = v->pub.elem_type;
             if (v->pub.not_tensor && d.pub.not_tensor) { /* a sequence keeps its elements */
-                d.elem = v->elem;
+                d.elem = v->elem ? v->elem : d.elem;
                 d.has_len = v->has_len;
                 d.seq_len = v->seq_len;
             }

@@ -46,6 +46,9 @@ struct onnx_type {
     bool has_shape;    /* false: the rank is unknown */
     uint32_t rank;
     const struct onnx_dim *dims; /* rank of them */
+    /* A sequence's or optional's element type when it is a tensor type
+     * (one level: an optional of a sequence keeps none); NULL otherwise. */
+    const struct onnx_type *elem;
 };
 
 /* A TensorProto (an initializer, a Constant's value, an attribute's t). */

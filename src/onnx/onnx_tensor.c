@@ -533,6 +533,43 @@ static bool read_tensor_type(struct reader *r, const struct pb_msg *m, struct on
     return true;
 }
 
+/* TypeProto.Sequence's or .Optional's elem_type (field 1) when it is a
+ * tensor type, into t->elem. Read quietly and only where its path fits:
+ * what it cannot read (damage, nesting past PB_MAX_PATH) leaves elem
+ * NULL, and the model reads as it did without it. */
+static bool read_elem_type(struct reader *r, const struct pb_msg *m, unsigned which, size_t from,
+                           struct onnx_type *t)
+{
+    struct onnx_error ignored;
+    struct reader quiet = *r;
+    quiet.err = &ignored;
+    struct pb_msg outer, inner;
+    /* outer, its elem_type, that type's tensor_type and its shape */
+    if (m->n_path + 4 > PB_MAX_PATH || pb_depth(m) + 4 > PB_MAX_DEPTH ||
+        !pb_sub(m, which, &outer, &ignored))
+        return true;
+    outer.from = from;
+    struct pb_iter it;
+    struct pb_field f;
+    bool has = false;
+    pb_iter_begin(&it, &outer);
+    while (pb_iter_next(&it, &f, &ignored))
+        if (f.number == 1) {
+            if (f.wt != PB_LEN)
+                return true;
+            has = true;
+        }
+    if (it.failed || !has || !pb_sub(&outer, 1, &inner, &ignored))
+        return true;
+    struct onnx_type *e = arena_alloc(r->arena, 1, sizeof *e);
+    if (e == NULL)
+        return reader_oom(r);
+    memset(e, 0, sizeof *e);
+    if (read_type(&quiet, &inner, e) && e->value == ONNX_V_TENSOR)
+        t->elem = e;
+    return !r->arena->failed || reader_oom(r);
+}
+
 bool read_type(struct reader *r, const struct pb_msg *m, struct onnx_type *t)
 {
     struct pb_iter it;
@@ -571,6 +608,8 @@ bool read_type(struct reader *r, const struct pb_msg *m, struct onnx_type *t)
     }
     if (it.failed)
         return false;
+    if (which == 4 || which == 9)
+        return read_elem_type(r, m, which, from, t);
     if (which != 1 && which != 8)
         return true;
     struct pb_msg tensor;

@@ -177,6 +177,19 @@ def main():
     expect(v[(0, "at")]["elem"] == T.FLOAT and v[(0, "s3")]["shape"] is None,
            "an element's type is known; a sequence itself has no shape")
 
+    # a sequence's or optional's element type declared by a graph input
+    opt_t = h.make_optional_type_proto(h.make_tensor_type_proto(T.FLOAT, [4]))
+    m = model([h.make_node("OptionalGetElement", ["oi"], ["oe"]),
+               h.make_node("SequenceAt", ["si", "zero"], ["se"])],
+              [h.make_value_info("oi", opt_t),
+               h.make_tensor_sequence_value_info("si", T.INT64, ["N", 3])], [vi("oe", None)],
+              inits=[h.make_tensor("zero", T.INT64, [], [0])])
+    v, _, _ = run(m)
+    expect(v[(0, "oe")]["shape"] == [4] and v[(0, "se")]["shape"] == ["N", 3] and
+           v[(0, "se")]["elem"] == T.INT64,
+           "declared optional and sequence inputs: their elements' shapes: %s %s"
+           % (v[(0, "oe")]["shape"], v[(0, "se")]["shape"]))
+
     # If with sequences in its branches, the condition unknown: the
     # elements' dims that agree
     then_g = h.make_graph([h.make_node("SequenceConstruct", ["a"], ["ts"])], "then", [],

@@ -120,15 +120,26 @@ def value_info(v):
         out["value"] = 2
         out["shape"] = None
         return out
-    which = v.type.WhichOneof("value")
-    out["value"] = CASES.get(which, 7)
-    out["shape"] = None
+    out.update(type_fields(v.type))
+    return out
+
+
+def type_fields(tp):
+    """value, elem_type, shape; a sequence's or optional's element type,
+    when it is a tensor type, as "inner" (one level)."""
+    which = tp.WhichOneof("value")
+    out = {"value": CASES.get(which, 7), "shape": None}
     if which in ("tensor_type", "sparse_tensor_type"):
-        tt = getattr(v.type, which)
+        tt = getattr(tp, which)
         if tt.HasField("elem_type"):
             out["elem_type"] = tt.elem_type
         if tt.HasField("shape"):
             out["shape"] = [dim(d) for d in tt.shape.dim]
+    elif which in ("sequence_type", "optional_type"):
+        st = getattr(tp, which)
+        if st.HasField("elem_type") and st.elem_type.WhichOneof("value") == "tensor_type":
+            inner = type_fields(st.elem_type)
+            out["inner"] = inner
     return out
 
 

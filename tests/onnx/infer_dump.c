@@ -144,6 +144,12 @@ static void type_of(const cJSON *j, struct onnx_type *t)
         }
         t->dims = d;
     }
+    const cJSON *inner = cJSON_GetObjectItem(j, "inner");
+    if (cJSON_IsObject(inner)) {
+        struct onnx_type *et = zalloc(sizeof *et);
+        type_of(inner, et);
+        t->elem = et;
+    }
 }
 
 static const struct onnx_value_info *vis_of(const cJSON *a, uint32_t *n)

@@ -59,7 +59,12 @@ def type_json(tp, strip_shape=False):
                              else None)
             out["shape"] = dims
         return out
-    return {"value": {"sequence_type": 3, "map_type": 4, "optional_type": 5}.get(which, 7)}
+    out = {"value": {"sequence_type": 3, "map_type": 4, "optional_type": 5}.get(which, 7)}
+    if which in ("sequence_type", "optional_type"):
+        st = getattr(tp, which)
+        if st.HasField("elem_type") and st.elem_type.WhichOneof("value") == "tensor_type":
+            out["inner"] = type_json(st.elem_type)
+    return out
 
 
 def vi_json(vi, strip_shape=False):
