@@ -1,7 +1,8 @@
 /* onnx_infer_graph.c - the operators with subgraphs: If (both branches
  * with the outer scope; the taken one when the condition is known), Loop
  * and Scan (bodies inferred with loop-carried shapes narrowed until every
- * iteration keeps them; scan outputs stacked along the trip count). */
+ * iteration keeps them; scan outputs stacked along the trip count),
+ * SequenceMap (the body once, on the shape every element has). */
 #include "onnx_infer_int.h"
 
 #include <stdio.h>
@@ -323,5 +324,41 @@ bool fam_scan(struct nctx *c)
     for (uint32_t k = 0; first && k < c->n_out; k++)
         if (!add_batch(c, k, batch))
             return false;
+    return true;
+}
+
+/* SequenceMap: the body once, its inputs the sequences' elements (the dims
+ * every element has) and the other inputs as they are; output k the
+ * sequence of the body's output k, as long as input 0. */
+bool fam_sequence_map(struct nctx *c)
+{
+    const struct onnx_graph *body = graph_attr(c, "body");
+    if (!body || body->n_outputs < c->n_out)
+        return fail(c, "the body's outputs do not match the node's");
+    const struct ival **args = infer_alloc(c->in, (c->n_in + 1) * PTR_BYTES);
+    const struct ival **outs = infer_alloc(c->in, (c->n_out + 1) * PTR_BYTES);
+    struct ival *unknown = infer_alloc(c->in, sizeof *unknown);
+    if (!args || !outs || !unknown)
+        return fail(c, "memory cap");
+    unknown->pub.source = ONNX_INFER_INFERRED;
+    unknown->pub.rank = -1;
+    unknown->n_vals = -1;
+    for (uint32_t k = 0; k < c->n_in; k++) {
+        const struct ival *x = IN(c, k);
+        if (!x)
+            return fail(c, "an input is left out");
+        args[k] = !x->pub.not_tensor ? x : x->elem ? x->elem : unknown;
+    }
+    if (!infer_subgraph(c, body, args, c->n_in, outs, c->n_out))
+        return false;
+    const struct ival *s0 = IN(c, 0);
+    for (uint32_t k = 0; k < c->n_out; k++) {
+        struct ival *o = &c->out[k];
+        o->pub.not_tensor = true;
+        o->pub.reason = "a sequence or optional, not a tensor";
+        o->elem = outs[k] && !outs[k]->pub.not_tensor ? elem_copy(c->in, outs[k]) : NULL;
+        o->has_len = s0->pub.not_tensor && s0->has_len;
+        o->seq_len = o->has_len ? s0->seq_len : 0;
+    }
     return true;
 }

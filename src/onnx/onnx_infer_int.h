@@ -227,7 +227,6 @@ enum seq_arg {
     S_INSERT,
     S_ERASE,
     S_SPLIT,
-    S_MAP,
     S_OPTIONAL,
     S_AT,
     S_GET,
@@ -250,5 +249,6 @@ enum mm_arg { M_MATMUL, M_INTEGER, M_QLINEAR, M_GEMM };
 bool fam_if(struct nctx *c);
 bool fam_loop(struct nctx *c);
 bool fam_scan(struct nctx *c);
+bool fam_sequence_map(struct nctx *c);
 
 #endif

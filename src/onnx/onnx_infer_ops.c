@@ -989,7 +989,7 @@ const struct op_entry infer_ops[] = {
     {"SequenceErase", fam_sequence, 1, 2, 1, TY_FAMILY, S_ERASE},
     {"SequenceInsert", fam_sequence, 2, 3, 1, TY_FAMILY, S_INSERT},
     {"SplitToSequence", fam_sequence, 1, 2, 1, TY_FAMILY, S_SPLIT},
-    {"SequenceMap", fam_sequence, 1, 255, 255, TY_FAMILY, S_MAP},
+    {"SequenceMap", fam_sequence_map, 1, 255, 255, TY_FAMILY, 0},
     {"Optional", fam_sequence, 0, 1, 1, TY_FAMILY, S_OPTIONAL},
     {"SequenceAt", fam_sequence, 2, 2, 1, TY_FAMILY, S_AT},
     {"ConcatFromSequence", fam_sequence, 1, 1, 1, TY_FAMILY, S_CONCAT},

@@ -220,14 +220,8 @@ bool fam_sequence(struct nctx *c)
         return set_from_elem(c, 0, s ? s->elem : elem_copy(c->in, IN(c, 0)));
     case S_CONCAT:
         return concat_from_sequence(c);
-    case S_MAP: /* the body's outputs: not followed */
-        break;
     }
-    for (uint32_t k = 0; k < c->n_out; k++) {
-        c->out[k].pub.not_tensor = true;
-        c->out[k].pub.reason = "a sequence or optional, not a tensor";
-    }
-    return true;
+    return fail(c, "not a sequence operator");
 }
 
 /* OptionalHasElement (bool), SequenceLength (int64, its value when the

@@ -15,7 +15,8 @@ answer worked out by hand from the ONNX spec:
   - a Loop without a condition input stacks its scan outputs M times;
   - a sequence's (an optional's) elements keep their type and the dims
     they agree on, and its length: SequenceAt, ConcatFromSequence,
-    SequenceLength and OptionalGetElement give them back; Gradient has its
+    SequenceLength and OptionalGetElement give them back, SequenceMap's body
+    maps them; Gradient has its
     xs' shapes; Scan-8 keeps its batch axis;
   - Resize's and Upsample's scales from FLOAT initializers and Constants:
     floor(dim*scale) only where exact; float values through Cast, Mul,
@@ -189,6 +190,22 @@ def main():
            v[(0, "se")]["elem"] == T.INT64,
            "declared optional and sequence inputs: their elements' shapes: %s %s"
            % (v[(0, "oe")]["shape"], v[(0, "se")]["shape"]))
+
+    # SequenceMap: the body on the elements' shape, an output sequence of
+    # the body's outputs
+    body = h.make_graph([h.make_node("Add", ["el", "t"], ["sum"]),
+                         h.make_node("Shape", ["el"], ["shp"])], "body",
+                        [vi("el", None), vi("t", None)], [vi("sum", None), vi("shp", None, T.INT64)])
+    m = model([h.make_node("SequenceConstruct", ["a", "a"], ["s2"]),
+               h.make_node("SequenceMap", ["s2", "a"], ["sums", "shapes"], body=body),
+               h.make_node("SequenceAt", ["sums", "zero"], ["s0"]),
+               h.make_node("SequenceAt", ["shapes", "zero"], ["h0"]),
+               h.make_node("SequenceLength", ["sums"], ["n"])],
+              [a], [vi("s0", None)], inits=[h.make_tensor("zero", T.INT64, [], [0])])
+    v, _, _ = run(m)
+    expect(v[(0, "s0")]["shape"] == [2, 3, 4] and v[(0, "h0")]["shape"] == [3],
+           "SequenceMap: the body's outputs as the elements: %s %s"
+           % (v[(0, "s0")]["shape"], v[(0, "h0")]["shape"]))
 
     # If with sequences in its branches, the condition unknown: the
     # elements' dims that agree
