@@ -160,6 +160,25 @@ def seeds():
         h.make_node("Identity", ["s3b"], ["s3c"]),
         h.make_node("SequenceAt", ["s3c", "k"], ["at2"])],
         [a, b, vi("k", [], T.INT64)], [vi("at2", None)], [i64("k", [1], [])])
+    mbody = h.make_graph([h.make_node("Add", ["el", "t"], ["sum"]),
+                          h.make_node("SequenceMap", ["inner", "el"], ["again"], body=h.make_graph(
+                              [h.make_node("Identity", ["q"], ["r"])], "in", [vi("q", None),
+                                                                             vi("w", None)],
+                              [vi("r", None)]))], "body",
+                         [vi("el", None), vi("t", None),
+                          h.make_tensor_sequence_value_info("inner", T.FLOAT, None)],
+                         [vi("sum", None), h.make_tensor_sequence_value_info("again", T.FLOAT,
+                                                                               None)])
+    opt_seq = h.make_optional_type_proto(h.make_sequence_type_proto(
+        h.make_tensor_type_proto(T.FLOAT, [2, 3, 4])))
+    yield "sequence_map", model([
+        h.make_node("SequenceMap", ["si", "a", "si"], ["sums", "agains"], body=mbody),
+        h.make_node("SequenceAt", ["sums", "k"], ["s0"]),
+        h.make_node("OptionalGetElement", ["os"], ["os_seq"]),
+        h.make_node("SequenceMap", ["os_seq"], ["m2"], body=mbody),
+        h.make_node("SequenceAt", ["os_seq", "k"], ["os0"])],
+        [h.make_tensor_sequence_value_info("si", T.FLOAT, [2, "N", 4]), a,
+         h.make_value_info("os", opt_seq), vi("k", [], T.INT64)], [vi("s0", None)])
     body = h.make_graph([h.make_node("Add", ["si", "nx"], ["so"]),
                          h.make_node("Identity", ["so"], ["sc"])], "body",
                         [vi("si", [2]), vi("nx", [2])], [vi("so", [2]), vi("sc", [2])])
