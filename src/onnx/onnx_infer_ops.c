@@ -179,8 +179,8 @@ static void cast_values(struct nctx *c, const struct ival *x, int32_t to)
 
 static void set_fvals(struct nctx *c, uint32_t n, const float *f)
 {
-    float *v = infer_alloc(c->in, (size_t)n * sizeof *v + 1);
-    if (!v || n > ONNX_INFER_VALUES)
+    float *v = n <= ONNX_INFER_VALUES ? infer_alloc(c->in, (size_t)n * sizeof *v + 1) : NULL;
+    if (!v)
         return; /* values are a bonus */
     if (n)
         memcpy(v, f, (size_t)n * sizeof *v);
