@@ -121,6 +121,17 @@ def main():
     v, _, _ = run(m)
     expect(v[(0, "y")]["shape"] == [None, None] and "If" in v[(0, "y")]["reason"],
            "If with an unknown condition: rank 2, the dims differ")
+    # branches of different ranks whose outputs declare no type: the element
+    # type both give is known (an activation record, not "type unknown")
+    then_g = h.make_graph([h.make_node("Flatten", ["x"], ["t"], axis=2)], "t", [], [])
+    then_g.output.add().name = "t"
+    else_g = h.make_graph([h.make_node("Relu", ["x"], ["e"])], "e", [], [])
+    else_g.output.add().name = "e"
+    m = model([h.make_node("If", ["c"], ["y"], then_branch=then_g, else_branch=else_g),
+               h.make_node("Relu", ["y"], ["z"])], [x, vi("c", [], T.BOOL)], [vi("z", None)])
+    v, _, _ = run(m)
+    expect(v[(0, "y")]["shape"] is None and v[(0, "y")]["elem"] == T.FLOAT,
+           "If with an unknown condition, ranks 2 and 4: the element type known: %s" % v[(0, "y")])
 
     # Loop: M = 6, no condition input: scan outputs stacked 6 times
     body = h.make_graph([h.make_node("Identity", ["cond"], ["cond_out"]),
