@@ -7,6 +7,7 @@ set(DMLT_ONNX_INFER_SOURCES
   src/onnx/onnx_infer_graph.c
   src/onnx/onnx_infer_misc.c
   src/onnx/onnx_infer_ops.c
+  src/onnx/onnx_infer_seq.c
   src/onnx/onnx_infer_shape.c
   src/onnx/onnx_infer_util.c)
 add_library(dmltensor_onnx_infer STATIC ${DMLT_ONNX_INFER_SOURCES})

@@ -85,6 +85,11 @@ static void from_type(struct onnx_infer *in, struct ival *v, const struct onnx_t
         t->value != ONNX_V_SPARSE_TYPE) {
         v->pub.not_tensor = true;
         v->pub.reason = "not a tensor";
+        if (t->elem && t->elem->value == ONNX_V_TENSOR) { /* a sequence's declared element */
+            struct ival e = {0};
+            from_type(in, &e, t->elem);
+            v->elem = elem_copy(in, &e);
+        }
         return;
     }
     v->pub.source = ONNX_INFER_DECLARED;
@@ -133,6 +138,11 @@ void merge_declared(struct onnx_infer *in, uint32_t graph, struct onnx_bytes nam
         if (d.pub.source == ONNX_INFER_DECLARED || d.pub.not_tensor) {
             const char *why = v->pub.reason;
             int32_t elem = v->pub.elem_type;
+            if (v->pub.not_tensor && d.pub.not_tensor) { /* a sequence keeps its elements */
+                d.elem = v->elem ? v->elem : d.elem;
+                d.has_len = v->has_len;
+                d.seq_len = v->seq_len;
+            }
             *v = d;
             if (!v->pub.elem_type)
                 v->pub.elem_type = elem;
@@ -255,6 +265,10 @@ void infer_graph(struct onnx_infer *in, const struct onnx_graph *g,
                 v->n_vals = (int32_t)t->n_values;
             }
         }
+        if (ok && t->floats) {
+            v->fvals = t->floats;
+            v->n_fvals = t->n_floats;
+        }
         nm_put(in, &gs->map, t->name.p, t->name.n, v);
     }
     for (uint32_t i = 0; i < g->n_inputs; i++) {
@@ -275,6 +289,7 @@ void infer_graph(struct onnx_infer *in, const struct onnx_graph *g,
             if (init && v->pub.rank < 0 && !v->pub.not_tensor) {
                 *v = *init;
                 v->n_vals = -1;
+                v->fvals = NULL;
             }
             apply_shape(in, g->index, vi->name, v);
         }

@@ -6,10 +6,12 @@
  * the initializers' dims, the operators' attributes and the default
  * domain's opset, and the values of small integer tensors (initializers
  * and Constants whose values the reader kept, ONNX_SMALL_DATA elements at
- * most). Values computed from them and from known shapes (Shape, Gather,
- * Concat, Slice, arithmetic...) are propagated, at most ONNX_INFER_VALUES
+ * most) and of small FLOAT ones (ONNX_SMALL_FLOATS: Resize's scales).
+ * Values computed from them and from known shapes (Shape, Gather,
+ * Concat, Slice, arithmetic...; float32 arithmetic for floats, back to
+ * integers only where whole) are propagated, at most ONNX_INFER_VALUES
  * elements per value, so a Reshape whose shape is computed from a Shape
- * resolves.
+ * resolves. Sequences and optionals keep their elements' type and shape.
  *
  * Nodes are visited once, in file order: a node that reads a value no
  * earlier node, input or initializer defines (a cycle, a forward

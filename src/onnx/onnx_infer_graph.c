@@ -1,7 +1,8 @@
 /* onnx_infer_graph.c - the operators with subgraphs: If (both branches
  * with the outer scope; the taken one when the condition is known), Loop
  * and Scan (bodies inferred with loop-carried shapes narrowed until every
- * iteration keeps them; scan outputs stacked along the trip count). */
+ * iteration keeps them; scan outputs stacked along the trip count),
+ * SequenceMap (the body once, on the shape every element has). */
 #include "onnx_infer_int.h"
 
 #include <stdio.h>
@@ -52,6 +53,9 @@ static void copy_out(struct nctx *c, uint32_t k, const struct ival *v)
         return;
     c->out[k].pub.elem_type = v->pub.elem_type;
     c->out[k].pub.not_tensor = v->pub.not_tensor;
+    c->out[k].elem = v->elem;
+    c->out[k].has_len = v->has_len;
+    c->out[k].seq_len = v->seq_len;
     if (v->pub.rank >= 0)
         set_out(c, k, v->pub.rank, v->pub.dims);
     if (v->n_vals >= 0)
@@ -82,6 +86,14 @@ bool fam_if(struct nctx *c)
         if (!a || !b)
             continue;
         c->out[k].pub.elem_type = a->pub.elem_type == b->pub.elem_type ? a->pub.elem_type : 0;
+        if (a->pub.not_tensor && b->pub.not_tensor) { /* sequences: elements that agree */
+            struct ival *o = &c->out[k];
+            o->pub.not_tensor = true;
+            o->elem = elem_meet(c->in, a->elem, b->elem);
+            o->has_len = a->has_len && b->has_len && a->seq_len == b->seq_len;
+            o->seq_len = o->has_len ? a->seq_len : 0;
+            continue;
+        }
         if (a->pub.rank < 0 || a->pub.rank != b->pub.rank)
             continue;
         const struct onnx_dx *d[ONNX_INFER_MAX_RANK];
@@ -222,30 +234,70 @@ bool fam_loop(struct nctx *c)
     return true;
 }
 
+/* Drops dim 0 (Scan-8's batch axis) of s; the batch, met across the
+ * inputs, in *batch (NULL: unknown or differing). */
+static void drop_batch(struct ival *s, const struct onnx_dx **batch, bool first)
+{
+    if (s->pub.rank < 1) {
+        s->pub.rank = -1;
+        *batch = NULL;
+        return;
+    }
+    const struct onnx_dx **d = unconst(s->pub.dims);
+    if (first)
+        *batch = d[0];
+    else if (*batch != d[0])
+        *batch = NULL;
+    memmove(d, d + 1, (size_t)(s->pub.rank - 1) * PTR_BYTES);
+    s->pub.rank--;
+}
+
+/* Output k with batch inserted as dim 0 (Scan-8). */
+static bool add_batch(struct nctx *c, uint32_t k, const struct onnx_dx *batch)
+{
+    struct ival *o = &c->out[k];
+    if (o->pub.rank < 0 || o->pub.rank + 1 > ONNX_INFER_MAX_RANK)
+        return true;
+    const struct onnx_dx *d[ONNX_INFER_MAX_RANK];
+    d[0] = batch;
+    memcpy(d + 1, o->pub.dims, (size_t)o->pub.rank * PTR_BYTES);
+    o->n_vals = -1;
+    return set_out(c, k, o->pub.rank + 1, d);
+}
+
+/* Scan: n state inputs, then m scan inputs; the body takes the states and
+ * one slice of each scan input (scan_input_axes, default 0) and gives the
+ * states and one slice of each scan output (stacked along
+ * scan_output_axes). Scan-8 has a first input sequence_lens (optional)
+ * and a batch axis 0 on every input and output, scanned along axis 1. */
 bool fam_scan(struct nctx *c)
 {
     const struct onnx_graph *body = graph_attr(c, "body");
     int64_t m = attr_i(c, "num_scan_inputs", -1);
-    if (c->opset < 9)
-        return fail(c, "Scan before opset 9 (with a batch axis) is not inferred");
-    if (!body || m < 1 || m > c->node->n_inputs)
+    uint32_t first = c->opset < 9; /* Scan-8's sequence_lens */
+    if (!body || m < 1 || m > (int64_t)c->node->n_inputs - first)
         return fail(c, "no body or a bad num_scan_inputs");
-    uint32_t n = c->node->n_inputs - (uint32_t)m, ms = (uint32_t)m;
+    uint32_t n = c->node->n_inputs - first - (uint32_t)m, ms = (uint32_t)m;
     if (body->n_inputs != n + ms || body->n_outputs < n || c->n_out > body->n_outputs)
         return fail(c, "the body's inputs and outputs do not match the node's");
     const int64_t *in_axes = NULL, *out_axes = NULL;
     uint32_t n_in_axes = 0, n_out_axes = 0;
-    attr_ints(c, "scan_input_axes", &in_axes, &n_in_axes);
-    attr_ints(c, "scan_output_axes", &out_axes, &n_out_axes);
+    if (!first) {
+        attr_ints(c, "scan_input_axes", &in_axes, &n_in_axes);
+        attr_ints(c, "scan_output_axes", &out_axes, &n_out_axes);
+    }
     struct ival *state = infer_alloc(c->in, (n + ms + 1) * sizeof *state);
     const struct ival **args = infer_alloc(c->in, (n + ms + 1) * PTR_BYTES);
     const struct ival **outs = infer_alloc(c->in, (body->n_outputs + 1) * PTR_BYTES);
     if (!state || !args || !outs)
         return fail(c, "memory cap");
-    const struct onnx_dx *len = NULL;
-    for (uint32_t k = 0; k < n + ms; k++)
-        if (!init_state(c, &state[k], IN(c, k)))
+    const struct onnx_dx *len = NULL, *batch = NULL;
+    for (uint32_t k = 0; k < n + ms; k++) {
+        if (!init_state(c, &state[k], IN(c, first + k)))
             return false;
+        if (first)
+            drop_batch(&state[k], &batch, k == 0);
+    }
     for (uint32_t j = 0; j < ms; j++) { /* a slice of each scan input */
         struct ival *s = &state[n + j];
         int64_t a = j < n_in_axes ? in_axes[j] : 0;
@@ -269,5 +321,44 @@ bool fam_scan(struct nctx *c)
         copy_out(c, k, &state[k]);
     for (uint32_t j = 0; n + j < c->n_out; j++)
         stacked(c, n + j, outs[n + j], len, j < n_out_axes ? out_axes[j] : 0);
+    for (uint32_t k = 0; first && k < c->n_out; k++)
+        if (!add_batch(c, k, batch))
+            return false;
+    return true;
+}
+
+/* SequenceMap: the body once, its inputs the sequences' elements (the dims
+ * every element has) and the other inputs as they are; output k the
+ * sequence of the body's output k, as long as input 0. */
+bool fam_sequence_map(struct nctx *c)
+{
+    const struct onnx_graph *body = graph_attr(c, "body");
+    if (!body || body->n_outputs < c->n_out)
+        return fail(c, "the body's outputs do not match the node's");
+    const struct ival **args = infer_alloc(c->in, (c->n_in + 1) * PTR_BYTES);
+    const struct ival **outs = infer_alloc(c->in, (c->n_out + 1) * PTR_BYTES);
+    struct ival *unknown = infer_alloc(c->in, sizeof *unknown);
+    if (!args || !outs || !unknown)
+        return fail(c, "memory cap");
+    unknown->pub.source = ONNX_INFER_INFERRED;
+    unknown->pub.rank = -1;
+    unknown->n_vals = -1;
+    for (uint32_t k = 0; k < c->n_in; k++) {
+        const struct ival *x = IN(c, k);
+        if (!x)
+            return fail(c, "an input is left out");
+        args[k] = !x->pub.not_tensor ? x : x->elem ? x->elem : unknown;
+    }
+    if (!infer_subgraph(c, body, args, c->n_in, outs, c->n_out))
+        return false;
+    const struct ival *s0 = IN(c, 0);
+    for (uint32_t k = 0; k < c->n_out; k++) {
+        struct ival *o = &c->out[k];
+        o->pub.not_tensor = true;
+        o->pub.reason = "a sequence or optional, not a tensor";
+        o->elem = outs[k] && !outs[k]->pub.not_tensor ? elem_copy(c->in, outs[k]) : NULL;
+        o->has_len = s0->pub.not_tensor && s0->has_len;
+        o->seq_len = o->has_len ? s0->seq_len : 0;
+    }
     return true;
 }

@@ -26,6 +26,16 @@ struct ival {
     struct onnx_infer_value pub;
     int32_t n_vals; /* -1: no values */
     const struct onnx_dx **vals;
+    /* A sequence's or optional's (pub.not_tensor) element: the type and
+     * shape every element has, dims that differ unknown; NULL when
+     * unknown. Made by elem_copy and never changed after. */
+    const struct ival *elem;
+    bool has_len; /* a sequence of seq_len elements */
+    uint32_t seq_len;
+    /* A small FLOAT initializer's or Constant's values (Resize's scales),
+     * n_fvals of them; NULL when unknown. */
+    const float *fvals;
+    uint32_t n_fvals;
 };
 
 struct namemap {
@@ -210,6 +220,24 @@ bool fam_linalg(struct nctx *c);
 bool fam_scalar(struct nctx *c);
 bool fam_text(struct nctx *c);
 bool fam_sequence(struct nctx *c);
+/* fam_sequence's argument (onnx_infer_seq.c). */
+enum seq_arg {
+    S_CONSTRUCT,
+    S_EMPTY,
+    S_INSERT,
+    S_ERASE,
+    S_SPLIT,
+    S_OPTIONAL,
+    S_AT,
+    S_GET,
+    S_CONCAT
+};
+/* A sequence's element (onnx_infer_seq.c): an unchanging copy of v's type
+ * and shape; the element both a and b are (dims that differ unknown);
+ * output i made that element (c->why set when its shape is unknown). */
+const struct ival *elem_copy(struct onnx_infer *in, const struct ival *v);
+const struct ival *elem_meet(struct onnx_infer *in, const struct ival *a, const struct ival *b);
+bool set_from_elem(struct nctx *c, uint32_t i, const struct ival *e);
 bool fam_signal(struct nctx *c);
 bool fam_crop(struct nctx *c);
 bool fam_rnn(struct nctx *c);
@@ -221,5 +249,6 @@ enum mm_arg { M_MATMUL, M_INTEGER, M_QLINEAR, M_GEMM };
 bool fam_if(struct nctx *c);
 bool fam_loop(struct nctx *c);
 bool fam_scan(struct nctx *c);
+bool fam_sequence_map(struct nctx *c);
 
 #endif

@@ -2,7 +2,7 @@
  * Unique, NonMaxSuppression: a new symbol named after the value), Constant,
  * the generators (RandomNormal, Multinomial, windows), Einsum, linear
  * algebra and signal processing (Det, DFT, STFT, MelWeightMatrix), text,
- * sequences and optionals, the training optimizers, the recurrent
+ * the training optimizers, the recurrent
  * operators (RNN, GRU, LSTM) and the matrix products. */
 #include "onnx_infer_int.h"
 
@@ -97,6 +97,8 @@ bool fam_constant(struct nctx *c)
                 v[k] = K(c, t->values[k]);
             set_vals(c, 0, (int32_t)t->n_values, v);
         }
+        c->out[0].fvals = t->floats;
+        c->out[0].n_fvals = t->n_floats;
         return true;
     }
     const struct onnx_dx *len;
@@ -120,11 +122,19 @@ bool fam_constant(struct nctx *c)
     }
     if ((a = attr(c, "value_float")) != NULL || (a = attr(c, "value_string")) != NULL) {
         c->out[0].pub.elem_type = a->name.n == 11 ? DT_FLOAT : DT_STRING;
+        if (a->name.n == 11) {
+            c->out[0].fvals = &a->f;
+            c->out[0].n_fvals = 1;
+        }
         return set_out(c, 0, 0, NULL);
     }
     if ((a = attr(c, "value_floats")) != NULL) {
         c->out[0].pub.elem_type = DT_FLOAT;
         len = K(c, a->n_floats);
+        if (a->n_floats <= ONNX_INFER_VALUES) {
+            c->out[0].fvals = a->floats;
+            c->out[0].n_fvals = a->n_floats;
+        }
         return set_out(c, 0, 1, &len);
     }
     return fail(c, "no value attribute this inference reads (sparse_value, value_strings)");
@@ -248,9 +258,21 @@ bool fam_einsum(struct nctx *c)
 
 /* Adagrad, Momentum, Adam (ai.onnx.preview.training): inputs R, T, then n
  * of each of X, G, (V,) (H); outputs n of each new state, output k shaped
- * as X[k mod n]. */
+ * as X[k mod n]. Gradient (arg 0): inputs the xs then the zs, output k
+ * the gradient with respect to xs[k], of its shape (its type is y's, not
+ * given here). */
 bool fam_training(struct nctx *c)
 {
+    if (c->op->arg == 0) {
+        if (c->n_out > c->n_in)
+            return fail(c, "more outputs than inputs");
+        for (uint32_t k = 0; k < c->n_out; k++) {
+            const struct ival *x = SHAPED(c, k);
+            if (x && !x->pub.not_tensor && !set_out(c, k, x->pub.rank, x->pub.dims))
+                return false;
+        }
+        return true;
+    }
     uint32_t groups = (uint32_t)c->op->arg, n = c->n_out / groups;
     if (n == 0 || c->n_out % groups || c->n_in != 2 + (groups + 1) * n)
         return fail(c, "the input and output counts do not match");
@@ -292,12 +314,6 @@ bool fam_linalg(struct nctx *c)
     return set_out(c, 0, r, d);
 }
 
-/* Scalars: OptionalHasElement (bool), SequenceLength (int64). */
-bool fam_scalar(struct nctx *c)
-{
-    return set_out(c, 0, 0, NULL);
-}
-
 /* StringNormalizer: [C] or [1, C], C less the stopwords found (a new
  * symbol; without stopwords, C). TfIdfVectorizer: the last dim becomes
  * max(ngram_indexes) + 1. */
@@ -324,20 +340,6 @@ bool fam_text(struct nctx *c)
         return fail(c, "ngram_indexes out of range");
     d[last] = K(c, m + 1);
     return set_out(c, 0, x->pub.rank, d);
-}
-
-/* Sequences and optionals: their element shapes are not tracked. Arg 0:
- * every output is a sequence or optional (no tensor record); arg 1: a
- * tensor taken out of one (SequenceAt...), not inferred. */
-bool fam_sequence(struct nctx *c)
-{
-    if (c->op->arg == 1)
-        return fail(c, "the shapes inside a sequence or optional are not tracked");
-    for (uint32_t k = 0; k < c->n_out; k++) {
-        c->out[k].pub.not_tensor = true;
-        c->out[k].pub.reason = "a sequence or optional, not a tensor";
-    }
-    return true;
 }
 
 /* MelWeightMatrix: [floor(dft_length/2)+1, num_mel_bins]. STFT:

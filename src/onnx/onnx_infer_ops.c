@@ -8,7 +8,16 @@
  * its family, input and output counts, output type rule and argument. */
 #include "onnx_infer_int.h"
 
+#include <float.h>
 #include <string.h>
+
+/* Float values are computed as IEEE-754 float32 computes them (what every
+ * runtime computes): only where C's float arithmetic is float32's. */
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+#define FLOAT_VALUES 1
+#else
+#define FLOAT_VALUES 0
+#endif
 
 /* ---- elementwise unary ---- */
 
@@ -24,7 +33,9 @@ enum unary_arg {
     U_DYNQUANT,    /* DynamicQuantizeLinear: y uint8, two scalars */
     U_BATCHNORM,   /* extra outputs of input 1's shape */
     U_LAYERNORM,   /* Mean, InvStdDev: the normalised axes kept as 1 */
-    U_LOSS         /* SoftmaxCrossEntropyLoss / NegativeLogLikelihoodLoss */
+    U_LOSS,        /* SoftmaxCrossEntropyLoss / NegativeLogLikelihoodLoss */
+    U_FLOOR,       /* Floor, Ceil: float values rounded */
+    U_CEIL
 };
 
 static bool is_int_type(int32_t t)
@@ -73,6 +84,8 @@ static bool unary_extra(struct nctx *c, const struct ival *x)
     case U_DEQUANT:
     case U_DYNQUANT:
     case U_LOSS:
+    case U_FLOOR:
+    case U_CEIL:
         break;
     }
     return true;
@@ -114,6 +127,8 @@ static void unary_type(struct nctx *c, const struct ival *x)
     case U_BATCHNORM:
     case U_LAYERNORM:
     case U_LOSS:
+    case U_FLOOR:
+    case U_CEIL:
         break;
     }
 }
@@ -157,11 +172,86 @@ static void cast_values(struct nctx *c, const struct ival *x, int32_t to)
     set_vals(c, 0, x->n_vals, v);
 }
 
+/* ---- float values: small FLOAT constants through the float32 arithmetic
+ * of shape computations (Cast, Mul, Div, Add, Sub, Floor, Ceil), and back to
+ * integer values only where a float is an integer: Cast(Floor(Cast(H,
+ * FLOAT) * 0.5f), INT64) of H = 7 is 3. ---- */
+
+static void set_fvals(struct nctx *c, uint32_t n, const float *f)
+{
+    float *v = n <= ONNX_INFER_VALUES ? infer_alloc(c->in, (size_t)n * sizeof *v + 1) : NULL;
+    if (!v)
+        return; /* values are a bonus */
+    if (n)
+        memcpy(v, f, (size_t)n * sizeof *v);
+    c->out[0].fvals = v;
+    c->out[0].n_fvals = n;
+}
+
+/* f rounded down (up) to an integer; f itself when it is one already
+ * (every float of magnitude 2^23 or more is) or not finite. */
+static float round_to_int(float f, bool up)
+{
+    if (!(f > -8388608.0f && f < 8388608.0f))
+        return f;
+    float r = (float)(int32_t)f; /* toward zero, exact below 2^23 */
+    if (!up && r > f)
+        r -= 1.0f;
+    if (up && r < f)
+        r += 1.0f;
+    return r;
+}
+
+/* Float values through a unary op: Floor and Ceil round them; Identity and
+ * Cast to FLOAT keep them; Cast to an integer type gives integer values
+ * where each float is an integer (no rounding to guess); Cast of integer
+ * constants (below 2^24: exact) to FLOAT gives float values. */
+static void unary_fvals(struct nctx *c, const struct ival *x)
+{
+    float f[ONNX_INFER_VALUES];
+    const struct onnx_dx *v[ONNX_INFER_VALUES];
+    int32_t to = c->out[0].pub.elem_type;
+    if (!FLOAT_VALUES)
+        return;
+    if (x->fvals && x->n_fvals <= ONNX_INFER_VALUES) {
+        uint32_t n = x->n_fvals;
+        if (c->op->arg == U_FLOOR || c->op->arg == U_CEIL) {
+            for (uint32_t k = 0; k < n; k++)
+                f[k] = round_to_int(x->fvals[k], c->op->arg == U_CEIL);
+            set_fvals(c, n, f);
+        } else if (c->op->arg == U_VALUES && to == DT_FLOAT) {
+            set_fvals(c, n, x->fvals);
+        } else if (c->op->arg == U_VALUES && is_int_type(to) && to != DT_BOOL) {
+            for (uint32_t k = 0; k < n; k++) {
+                float e = x->fvals[k];
+                bool whole = e == round_to_int(e, false) && e > -9.2e18f && e < 9.2e18f;
+                v[k] = whole ? K(c, (int64_t)e) : NULL;
+            }
+            struct ival t = {0};
+            t.n_vals = (int32_t)n;
+            t.vals = v;
+            cast_values(c, &t, to);
+        }
+        return;
+    }
+    if (c->op->arg != U_VALUES || to != DT_FLOAT || x->n_vals < 0 || !is_int_type(x->pub.elem_type))
+        return;
+    for (int32_t k = 0; k < x->n_vals; k++) {
+        int64_t i;
+        if (!onnx_dx_is_const(x->vals[k], &i) || i < -16777216 || i > 16777216)
+            return;
+        f[k] = (float)i;
+    }
+    set_fvals(c, (uint32_t)x->n_vals, f);
+}
+
 static bool fam_unary(struct nctx *c)
 {
     const struct ival *x = SHAPED(c, 0);
     if (c->op->arg == U_LOSS)
         return loss(c);
+    if (IN(c, 0) && IN(c, 0)->pub.not_tensor && bytes_is(c->node->op_type, "Identity"))
+        return set_from_elem(c, 0, elem_copy(c->in, IN(c, 0))); /* a sequence passes */
     unary_type(c, IN(c, 0));
     if (!x)
         return fail(c, "the input's shape is unknown");
@@ -178,6 +268,7 @@ static bool fam_unary(struct nctx *c)
             set_vals(c, 0, x->n_vals, v);
         }
     }
+    unary_fvals(c, x);
     return unary_extra(c, x);
 }
 
@@ -252,16 +343,51 @@ static const struct onnx_dx *value_op(struct nctx *c, const struct onnx_dx *a,
     return NULL;
 }
 
-/* The values of a broadcasting op when every input has values and every
- * shape is constant. */
+/* One element of a float value op (float32 arithmetic); false when the op
+ * has none. */
+static bool float_op(struct nctx *c, float a, float b, float *r)
+{
+    switch ((enum value_op)c->op->arg) {
+    case V_ADD:
+        *r = a + b;
+        return true;
+    case V_SUB:
+        *r = a - b;
+        return true;
+    case V_MUL:
+        *r = a * b;
+        return true;
+    case V_DIV:
+        *r = a / b;
+        return true;
+    case V_MOD:
+    case V_MAX:
+    case V_MIN:
+    case V_EQ:
+    case V_LT:
+    case V_GT:
+    case V_WHERE:
+    case V_NONE:
+    case V_CMP_NONE:
+        break;
+    }
+    return false;
+}
+
+/* The values of a broadcasting op when every input has values (integer
+ * ones, or float ones for Add, Sub, Mul and Div) and every shape is
+ * constant. */
 static void broadcast_values(struct nctx *c, const struct ival *const *v, uint32_t n,
                              const struct onnx_dx *const *dims, int32_t rank)
 {
     int64_t total = 1, d[ONNX_INFER_MAX_RANK] = {0};
+    float unused;
+    bool fl =
+        FLOAT_VALUES && n == 2 && v[0]->fvals && v[1]->fvals && float_op(c, 0.0f, 1.0f, &unused);
     if (c->op->arg == V_NONE || c->op->arg == V_CMP_NONE || n > 3 ||
         (n < 2 && c->op->arg != V_MAX && c->op->arg != V_MIN))
         return;
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n && !fl; i++)
         if (v[i]->n_vals < 0)
             return;
     if (rank > ONNX_INFER_MAX_RANK)
@@ -276,8 +402,10 @@ static void broadcast_values(struct nctx *c, const struct ival *const *v, uint32
             if (!onnx_dx_is_const(v[i]->pub.dims[j], NULL))
                 return;
     const struct onnx_dx *out[ONNX_INFER_VALUES];
+    float fout[ONNX_INFER_VALUES];
     for (int64_t e = 0; e < total; e++) {
         const struct onnx_dx *el[3] = {NULL, NULL, NULL};
+        float fel[2] = {0, 0};
         for (uint32_t i = 0; i < n; i++) {
             /* the element of input i that element e reads */
             int64_t rem = e, idx = 0, stride = 1;
@@ -292,9 +420,19 @@ static void broadcast_values(struct nctx *c, const struct ival *const *v, uint32
                 idx += (dj == 1 ? 0 : coord) * stride;
                 stride *= dj;
             }
+            if (fl) {
+                if (idx >= (int64_t)v[i]->n_fvals)
+                    return;
+                fel[i] = v[i]->fvals[idx];
+                continue;
+            }
             if (idx >= v[i]->n_vals)
                 return;
             el[i] = v[i]->vals[idx];
+        }
+        if (fl) {
+            float_op(c, fel[0], fel[1], &fout[e]);
+            continue;
         }
         const struct onnx_dx *r = el[0];
         if (c->op->arg == V_WHERE)
@@ -304,7 +442,10 @@ static void broadcast_values(struct nctx *c, const struct ival *const *v, uint32
                 r = value_op(c, r, el[i], NULL);
         out[e] = r;
     }
-    set_vals(c, 0, (int32_t)total, out);
+    if (fl)
+        set_fvals(c, (uint32_t)total, fout);
+    else
+        set_vals(c, 0, (int32_t)total, out);
 }
 
 static bool fam_broadcast(struct nctx *c)
@@ -667,14 +808,14 @@ const struct op_entry infer_ops[] = {
     U1("Asinh"),
     U1("Atan"),
     U1("Atanh"),
-    U1("Ceil"),
+    UN("Ceil", 1, 1, 1, TY_IN0, U_CEIL),
     U1("Celu"),
     U1("Cos"),
     U1("Cosh"),
     U1("Elu"),
     U1("Erf"),
     U1("Exp"),
-    U1("Floor"),
+    UN("Floor", 1, 1, 1, TY_IN0, U_FLOOR),
     UN("Gelu", 1, 1, 1, TY_IN0, U_PLAIN),
     U1("HardSigmoid"),
     U1("HardSwish"),
@@ -841,17 +982,18 @@ const struct op_entry infer_ops[] = {
     {"StringNormalizer", fam_text, 1, 1, 1, TY_IN0, 0},
     {"TfIdfVectorizer", fam_text, 1, 1, 1, TY_FLOAT, 1},
     {"OptionalHasElement", fam_scalar, 0, 1, 1, TY_BOOL, 0},
-    {"SequenceLength", fam_scalar, 1, 1, 1, TY_I64, 0},
-    {"SequenceConstruct", fam_sequence, 1, 255, 1, TY_FAMILY, 0},
-    {"SequenceEmpty", fam_sequence, 0, 0, 1, TY_FAMILY, 0},
-    {"SequenceErase", fam_sequence, 1, 2, 1, TY_FAMILY, 0},
-    {"SequenceInsert", fam_sequence, 2, 3, 1, TY_FAMILY, 0},
-    {"SplitToSequence", fam_sequence, 1, 2, 1, TY_FAMILY, 0},
-    {"SequenceMap", fam_sequence, 1, 255, 255, TY_FAMILY, 0},
-    {"Optional", fam_sequence, 0, 1, 1, TY_FAMILY, 0},
-    {"SequenceAt", fam_sequence, 2, 2, 1, TY_FAMILY, 1},
-    {"ConcatFromSequence", fam_sequence, 1, 1, 1, TY_FAMILY, 1},
-    {"OptionalGetElement", fam_sequence, 1, 1, 1, TY_FAMILY, 1},
+    {"SequenceLength", fam_scalar, 1, 1, 1, TY_I64, 1},
+    /* sequences and optionals (onnx_infer_seq.c) */
+    {"SequenceConstruct", fam_sequence, 1, 255, 1, TY_FAMILY, S_CONSTRUCT},
+    {"SequenceEmpty", fam_sequence, 0, 0, 1, TY_FAMILY, S_EMPTY},
+    {"SequenceErase", fam_sequence, 1, 2, 1, TY_FAMILY, S_ERASE},
+    {"SequenceInsert", fam_sequence, 2, 3, 1, TY_FAMILY, S_INSERT},
+    {"SplitToSequence", fam_sequence, 1, 2, 1, TY_FAMILY, S_SPLIT},
+    {"SequenceMap", fam_sequence_map, 1, 255, 255, TY_FAMILY, 0},
+    {"Optional", fam_sequence, 0, 1, 1, TY_FAMILY, S_OPTIONAL},
+    {"SequenceAt", fam_sequence, 2, 2, 1, TY_FAMILY, S_AT},
+    {"ConcatFromSequence", fam_sequence, 1, 1, 1, TY_FAMILY, S_CONCAT},
+    {"OptionalGetElement", fam_sequence, 1, 1, 1, TY_FAMILY, S_GET},
     /* signal processing */
     {"MelWeightMatrix", fam_signal, 5, 5, 1, TY_FAMILY, 0},
     {"STFT", fam_signal, 2, 4, 1, TY_IN0, 1},
@@ -861,6 +1003,7 @@ const struct op_entry infer_ops[] = {
     {"training.Adagrad", fam_training, 5, 255, 255, TY_FAMILY, 2},
     {"training.Momentum", fam_training, 5, 255, 255, TY_FAMILY, 2},
     {"training.Adam", fam_training, 6, 255, 255, TY_FAMILY, 3},
+    {"training.Gradient", fam_training, 1, 255, 255, TY_FAMILY, 0},
     /* subgraphs */
     {"If", fam_if, 1, 1, 255, TY_FAMILY, 0},
     {"Loop", fam_loop, 0, 255, 255, TY_FAMILY, 0},

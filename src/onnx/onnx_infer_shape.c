@@ -669,7 +669,10 @@ bool fam_space_depth(struct nctx *c)
 
 /* floor(d * s) for a float scale s that is exactly m / 2^k (k <= 16): the
  * product is then exact, as a float computation of it is for any dim
- * below 2^(53-bits of m). */
+ * below 2^(53-bits of m). For a constant dim below 2^29 and any other
+ * scale, the exact floor (in double: 24 bits of mantissa times 29 bits),
+ * when a float32 computation (onnx's own inference, ONNX Runtime) floors
+ * to the same number; else unknown, never a rounded guess. */
 static const struct onnx_dx *scaled(struct nctx *c, const struct onnx_dx *d, float s)
 {
     for (int k = 0; k <= 16; k++) {
@@ -678,7 +681,14 @@ static const struct onnx_dx *scaled(struct nctx *c, const struct onnx_dx *d, flo
             return onnx_dx_floordiv(DX(c), onnx_dx_mul(DX(c), d, K(c, (int64_t)v)),
                                     K(c, (int64_t)1 << k));
     }
-    return NULL;
+    int64_t dv;
+    if (!onnx_dx_is_const(d, &dv) || dv < 0 || dv >= ((int64_t)1 << 29) || !(s >= 0))
+        return NULL;
+    const double exact = (double)dv * (double)s;
+    const float f32 = (float)dv * s;
+    if (!(exact < 4e18) || !((double)f32 < 4e18) || (int64_t)exact != (int64_t)f32)
+        return NULL;
+    return K(c, (int64_t)exact); /* non-negative: truncation is the floor */
 }
 
 bool fam_resize(struct nctx *c)
@@ -721,7 +731,31 @@ bool fam_resize(struct nctx *c)
         }
         return set_out(c, 0, r, d);
     }
-    c->why = "the scales are float values (not read) or the sizes are unknown";
+    /* scales (Upsample-9 and Resize-10: input 1; Resize-11: input 2, and
+     * axes from opset 18): floor(dim * scale), when that is exact */
+    const struct ival *sc = IN(c, c->op->arg == 1 || c->opset < 11 ? 1 : 2);
+    if (sc && sc->fvals && sc->n_fvals > 0) {
+        if (attr_s_is(c, "coordinate_transformation_mode", "tf_crop_and_resize"))
+            return fail(c, "tf_crop_and_resize scales the roi, not the input");
+        const int64_t *ax;
+        if (c->opset >= 18 && attr_ints(c, "axes", &ax, &na) && na <= ONNX_INFER_MAX_RANK)
+            memcpy(axes, ax, na * sizeof *ax);
+        else
+            for (na = 0; na < (uint32_t)r; na++)
+                axes[na] = na;
+        if (sc->n_fvals != na)
+            return fail(c, "scales' length does not match");
+        for (uint32_t k = 0; k < na; k++) {
+            int32_t a;
+            if (!norm_axis(axes[k], r, &a))
+                return fail(c, "an axis is out of range");
+            d[a] = scaled(c, d[a], sc->fvals[k]);
+        }
+        c->why = "a scale is no m/2^k (k <= 16): floor(dim*scale) not exact";
+        return set_out(c, 0, r, d);
+    }
+    c->why = "the scales' values are unknown (a FLOAT initializer or Constant of at most 16 is "
+             "read) or the sizes are unknown";
     return set_out(c, 0, r, NULL);
 }
 

@@ -9,8 +9,9 @@
  * (a mapped file) is not touched again: its pages may go (see
  * onnx_model_read_releasing). Raw tensor data is not kept. Tensor data is
  * never read, except the values of small integer tensors (int32/int64/
- * int8/int16/uint8.., at most ONNX_SMALL_DATA elements) that shape
- * computations use (Reshape's shape, Slice's starts, ...).
+ * int8/int16/uint8.., at most ONNX_SMALL_DATA elements) and of small FLOAT
+ * tensors (at most ONNX_SMALL_FLOATS) that shape computations use
+ * (Reshape's shape, Slice's starts, Resize's scales, ...).
  *
  * What is kept grows with the nodes, not with the declared values: a
  * graph's inputs, initializers and value_info are kept when a node or a
@@ -34,7 +35,8 @@
 
 #include "onnx_common.h"
 
-#define ONNX_SMALL_DATA 1024 /* elements of an integer tensor whose values are read */
+#define ONNX_SMALL_DATA   1024 /* elements of an integer tensor whose values are read */
+#define ONNX_SMALL_FLOATS 16   /* elements of a FLOAT tensor whose values are read */
 
 /* A declared type: TypeProto, as far as a tensor goes. */
 struct onnx_type {
@@ -44,6 +46,9 @@ struct onnx_type {
     bool has_shape;    /* false: the rank is unknown */
     uint32_t rank;
     const struct onnx_dim *dims; /* rank of them */
+    /* A sequence's or optional's element type when it is a tensor type
+     * (one level: an optional of a sequence keeps none); NULL otherwise. */
+    const struct onnx_type *elem;
 };
 
 /* A TensorProto (an initializer, a Constant's value, an attribute's t). */
@@ -56,7 +61,11 @@ struct onnx_tensor_data {
     bool has_values; /* an integer tensor of at most ONNX_SMALL_DATA elements whose data was read */
     uint32_t n_values;
     const int64_t *values; /* n_values of them, in row-major order, as int64 */
-    bool sparse;           /* a SparseTensorProto: dims are the dense dims, no values */
+    /* a FLOAT tensor of at most ONNX_SMALL_FLOATS elements whose data was
+     * read (Resize's scales): n_floats of them; NULL otherwise */
+    uint32_t n_floats;
+    const float *floats;
+    bool sparse; /* a SparseTensorProto: dims are the dense dims, no values */
 };
 
 /* AttributeProto.AttributeType */

@@ -5,7 +5,7 @@
  * (packed or not), a message field given twice is merged. Field numbers
  * are onnx.proto's:
  *
- *   TensorProto       dims 1, data_type 2, int32_data 5, int64_data 7,
+ *   TensorProto       dims 1, data_type 2, float_data 4, int32_data 5, int64_data 7,
  *                     name 8, raw_data 9, uint64_data 11, data_location 14
  *   SparseTensorProto values 1, indices 2, dims 3
  *   ValueInfoProto    name 1, type 2
@@ -268,25 +268,81 @@ static bool typed_each(void *ctx, uint64_t v, size_t at)
     return true;
 }
 
-/* The values of t, an integer tensor of at most ONNX_SMALL_DATA elements,
- * from raw_data (little-endian) when given, else from its typed field. */
+static float float_at(const uint8_t *p)
+{
+    const uint32_t bits =
+        (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+/* The values of t, a FLOAT tensor of count elements, from raw_data
+ * (little-endian) when given, else from float_data (fixed32, packed or
+ * not). Data this reader cannot take leaves the values out. */
+static bool read_floats(struct reader *r, const struct pb_msg *m, struct onnx_tensor_data *t,
+                        const struct onnx_bytes *raw, bool has_raw, uint32_t count)
+{
+    float *v = arena_alloc(r->arena, count + 1, sizeof *v);
+    if (v == NULL)
+        return reader_oom(r);
+    uint32_t n = 0;
+    if (has_raw) {
+        if (raw->n != (size_t)count * 4)
+            return true;
+        for (; n < count; n++)
+            v[n] = float_at(raw->p + 4 * n);
+    } else {
+        struct onnx_error ignored;
+        struct pb_iter it;
+        struct pb_field f;
+        pb_iter_begin(&it, m);
+        while (pb_iter_next(&it, &f, &ignored)) {
+            if (f.number != 4)
+                continue;
+            if (f.wt != PB_LEN && f.wt != PB_FIXED32)
+                return true;
+            const size_t start = f.wt == PB_LEN ? f.start : f.end - 4;
+            if ((f.end - start) % 4 != 0)
+                return true;
+            for (size_t at = start; at < f.end; at += 4) {
+                if (n == count)
+                    return true;
+                v[n++] = float_at(r->base + at);
+            }
+        }
+        if (it.failed || n != count)
+            return true;
+    }
+    t->n_floats = count;
+    t->floats = v;
+    return true;
+}
+
+/* The values of t, an integer tensor of at most ONNX_SMALL_DATA elements
+ * or a FLOAT one of at most ONNX_SMALL_FLOATS, from raw_data
+ * (little-endian) when given, else from its typed field. */
 static bool read_values(struct reader *r, const struct pb_msg *m, struct onnx_tensor_data *t,
                         const struct onnx_bytes *raw, bool has_raw)
 {
     const unsigned size = int_size(t->elem_type);
-    if (size == 0 || t->external)
+    const bool is_float = t->elem_type == 1;
+    if ((size == 0 && !is_float) || t->external)
         return true;
+    const uint64_t cap = is_float ? ONNX_SMALL_FLOATS : ONNX_SMALL_DATA;
     uint64_t count = 1;
     for (uint32_t i = 0; i < t->rank; i++) {
         if (t->dims[i] < 0)
             return true;
         if (t->dims[i] == 0)
             count = 0;
-        else if (count != 0 && (uint64_t)t->dims[i] > ONNX_SMALL_DATA / count)
+        else if (count != 0 && (uint64_t)t->dims[i] > cap / count)
             return true;
         else
             count *= (uint64_t)t->dims[i];
     }
+    if (is_float)
+        return read_floats(r, m, t, raw, has_raw, (uint32_t)count);
     int64_t *v = arena_alloc(r->arena, (size_t)count, sizeof *v);
     if (v == NULL)
         return reader_oom(r);
@@ -477,6 +533,43 @@ static bool read_tensor_type(struct reader *r, const struct pb_msg *m, struct on
     return true;
 }
 
+/* TypeProto.Sequence's or .Optional's elem_type (field 1) when it is a
+ * tensor type, into t->elem. Read quietly and only where its path fits:
+ * what it cannot read (damage, nesting past PB_MAX_PATH) leaves elem
+ * NULL, and the model reads as it did without it. */
+static bool read_elem_type(struct reader *r, const struct pb_msg *m, unsigned which, size_t from,
+                           struct onnx_type *t)
+{
+    struct onnx_error ignored;
+    struct reader quiet = *r;
+    quiet.err = &ignored;
+    struct pb_msg outer, inner;
+    /* outer, its elem_type, that type's tensor_type and its shape */
+    if (m->n_path + 4 > PB_MAX_PATH || pb_depth(m) + 4 > PB_MAX_DEPTH ||
+        !pb_sub(m, which, &outer, &ignored))
+        return true;
+    outer.from = from;
+    struct pb_iter it;
+    struct pb_field f;
+    bool has = false;
+    pb_iter_begin(&it, &outer);
+    while (pb_iter_next(&it, &f, &ignored))
+        if (f.number == 1) {
+            if (f.wt != PB_LEN)
+                return true;
+            has = true;
+        }
+    if (it.failed || !has || !pb_sub(&outer, 1, &inner, &ignored))
+        return true;
+    struct onnx_type *e = arena_alloc(r->arena, 1, sizeof *e);
+    if (e == NULL)
+        return reader_oom(r);
+    memset(e, 0, sizeof *e);
+    if (read_type(&quiet, &inner, e) && e->value == ONNX_V_TENSOR)
+        t->elem = e;
+    return !r->arena->failed || reader_oom(r);
+}
+
 bool read_type(struct reader *r, const struct pb_msg *m, struct onnx_type *t)
 {
     struct pb_iter it;
@@ -515,6 +608,8 @@ bool read_type(struct reader *r, const struct pb_msg *m, struct onnx_type *t)
     }
     if (it.failed)
         return false;
+    if (which == 4 || which == 9)
+        return read_elem_type(r, m, which, from, t);
     if (which != 1 && which != 8)
         return true;
     struct pb_msg tensor;

@@ -14,8 +14,8 @@ owner; every node's op_type, domain, name, inputs, outputs and attributes
 (f, i, s, floats, ints, strings, t, g, tensors, graphs, sparse_tensor);
 the graph's outputs, and the inputs, value_info and initializers that a node
 or an output names (onnx_model.h keeps only those), with their types and
-dims; the values of integer tensors of at most 1,024 elements through
-onnx.numpy_helper.
+dims; the values of integer tensors of at most 1,024 elements and of FLOAT
+tensors of at most 16 through onnx.numpy_helper.
 
 Needs Debian's python3-onnx (run with /usr/bin/python3). Prints a line per
 difference and "N models agree"; exits 1 on any.
@@ -36,6 +36,7 @@ sys.path.insert(0, HERE)
 import make_models  # noqa: E402
 
 SMALL = 1024
+SMALL_FLOATS = 16
 INT_TYPES = {TensorProto.UINT8, TensorProto.INT8, TensorProto.UINT16, TensorProto.INT16,
              TensorProto.INT32, TensorProto.INT64, TensorProto.UINT32, TensorProto.UINT64,
              TensorProto.BOOL}
@@ -72,15 +73,36 @@ def values_of(t):
     return [int(x) for x in a.flatten()]
 
 
+def floats_of(t):
+    """A FLOAT tensor's values (as their 32 bits) when it has at most
+    SMALL_FLOATS elements."""
+    if t.data_type != TensorProto.FLOAT or t.data_location == TensorProto.EXTERNAL:
+        return None
+    if any(d < 0 for d in t.dims):
+        return None
+    n = 1
+    for d in t.dims:
+        n *= d
+    if n > SMALL_FLOATS:
+        return None
+    try:
+        a = numpy_helper.to_array(t)
+    except Exception:
+        return None
+    if a.size != n:
+        return None
+    return [bits(float(x)) for x in a.flatten()]
+
+
 def tensor(t):
     return {"name": h(t.name), "elem_type": t.data_type, "dims": list(t.dims),
             "external": t.data_location == TensorProto.EXTERNAL, "sparse": False,
-            "values": values_of(t)}
+            "values": values_of(t), "floats": floats_of(t)}
 
 
 def sparse(s):
     return {"name": h(s.values.name), "elem_type": s.values.data_type, "dims": list(s.dims),
-            "external": False, "sparse": True, "values": None}
+            "external": False, "sparse": True, "values": None, "floats": None}
 
 
 def dim(d):
@@ -98,15 +120,26 @@ def value_info(v):
         out["value"] = 2
         out["shape"] = None
         return out
-    which = v.type.WhichOneof("value")
-    out["value"] = CASES.get(which, 7)
-    out["shape"] = None
+    out.update(type_fields(v.type))
+    return out
+
+
+def type_fields(tp):
+    """value, elem_type, shape; a sequence's or optional's element type,
+    when it is a tensor type, as "inner" (one level)."""
+    which = tp.WhichOneof("value")
+    out = {"value": CASES.get(which, 7), "shape": None}
     if which in ("tensor_type", "sparse_tensor_type"):
-        tt = getattr(v.type, which)
+        tt = getattr(tp, which)
         if tt.HasField("elem_type"):
             out["elem_type"] = tt.elem_type
         if tt.HasField("shape"):
             out["shape"] = [dim(d) for d in tt.shape.dim]
+    elif which in ("sequence_type", "optional_type"):
+        st = getattr(tp, which)
+        if st.HasField("elem_type") and st.elem_type.WhichOneof("value") == "tensor_type":
+            inner = type_fields(st.elem_type)
+            out["inner"] = inner
     return out
 
 

@@ -42,24 +42,41 @@ static void tensor(const struct onnx_tensor_data *t)
         i64s(t->n_values, t->values);
     else
         printf("null");
+    printf(",\"floats\":");
+    if (t->floats) {
+        putchar('[');
+        for (uint32_t i = 0; i < t->n_floats; i++) {
+            uint32_t bits;
+            memcpy(&bits, &t->floats[i], sizeof bits);
+            printf("%s%" PRIu32, i ? "," : "", bits);
+        }
+        putchar(']');
+    } else {
+        printf("null");
+    }
     putchar('}');
 }
 
-static void value_info(const struct onnx_value_info *v)
+/* A type's fields: value, elem_type, shape, and a sequence's or
+ * optional's tensor element type as "inner". */
+static void type_fields(const struct onnx_type *t)
 {
-    printf("{\"name\":");
-    hex(v->name);
-    printf(",\"value\":%d", (int)v->type.value);
-    if (v->type.has_elem_type)
-        printf(",\"elem_type\":%" PRId32, v->type.elem_type);
+    printf("\"value\":%d", (int)t->value);
+    if (t->has_elem_type)
+        printf(",\"elem_type\":%" PRId32, t->elem_type);
+    if (t->elem) {
+        printf(",\"inner\":{");
+        type_fields(t->elem);
+        putchar('}');
+    }
     printf(",\"shape\":");
-    if (!v->type.has_shape) {
-        printf("null}");
+    if (!t->has_shape) {
+        printf("null");
         return;
     }
     putchar('[');
-    for (uint32_t i = 0; i < v->type.rank; i++) {
-        const struct onnx_dim *d = &v->type.dims[i];
+    for (uint32_t i = 0; i < t->rank; i++) {
+        const struct onnx_dim *d = &t->dims[i];
         if (i)
             putchar(',');
         if (d->kind == ONNX_DIM_VALUE)
@@ -69,7 +86,16 @@ static void value_info(const struct onnx_value_info *v)
         else
             printf("null");
     }
-    printf("]}");
+    putchar(']');
+}
+
+static void value_info(const struct onnx_value_info *v)
+{
+    printf("{\"name\":");
+    hex(v->name);
+    putchar(',');
+    type_fields(&v->type);
+    putchar('}');
 }
 
 static void attr(const struct onnx_attr *a)

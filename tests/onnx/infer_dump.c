@@ -105,6 +105,15 @@ static const struct onnx_tensor_data *tensor_of(const cJSON *j)
         t->has_values = true;
         t->values = ints_of(v, &t->n_values);
     }
+    const cJSON *f = cJSON_GetObjectItem(j, "floats");
+    if (cJSON_IsArray(f)) {
+        t->n_floats = count(f);
+        float *fv = zalloc((t->n_floats + 1) * sizeof *fv);
+        uint32_t k = 0;
+        const cJSON *e;
+        cJSON_ArrayForEach(e, f) fv[k++] = (float)e->valuedouble;
+        t->floats = fv;
+    }
     return t;
 }
 
@@ -134,6 +143,12 @@ static void type_of(const cJSON *j, struct onnx_type *t)
             k++;
         }
         t->dims = d;
+    }
+    const cJSON *inner = cJSON_GetObjectItem(j, "inner");
+    if (cJSON_IsObject(inner)) {
+        struct onnx_type *et = zalloc(sizeof *et);
+        type_of(inner, et);
+        t->elem = et;
     }
 }
 

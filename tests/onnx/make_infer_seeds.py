@@ -6,7 +6,8 @@ a cycle, a node reading a value made later, wrong input counts, absurd
 attributes (strides 0, kernels and pads near 2^62, rank 70), huge shape
 values, dims whose product passes 2^63, Reshape's -1 over such a product,
 Loop, Scan and If bodies (nested, with carried shapes that grow), a Shape ->
-Gather -> Concat -> Reshape chain and symbolic Conv/Pool/Slice/Resize.
+Gather -> Concat -> Reshape chain and symbolic Conv/Pool/Slice/Resize,
+sequences and optionals, Scan-8 and float values (overflowing, divided by 0).
 Run with /usr/bin/python3 (python3-onnx); the files are committed as
 tests/fuzz/corpus/infer/."""
 import os
@@ -139,6 +140,63 @@ def seeds():
         h.make_node("Squeeze", ["x"], ["q"], axes=[1]),
         h.make_node("Add", ["x", "w"], ["ad"], broadcast=1)],
         [x], [y], [w], opset=4)
+
+    # sequences and optionals (elements tracked), Scan-8, float values
+    a, b = vi("a", [2, 3, 4]), vi("b", [2, BIG, 4])
+    yield "sequences", model([
+        h.make_node("SequenceConstruct", ["a", "b", "a"], ["s3"]),
+        h.make_node("ConcatFromSequence", ["s3"], ["c1"], axis=1),
+        h.make_node("ConcatFromSequence", ["s3"], ["c2"], axis=-1, new_axis=1),
+        h.make_node("SequenceEmpty", [], ["e"]),
+        h.make_node("SequenceInsert", ["e", "a"], ["s1"]),
+        h.make_node("SequenceErase", ["s1"], ["s0"]),
+        h.make_node("SequenceErase", ["s0"], ["sneg"]),
+        h.make_node("SequenceAt", ["sneg", "k"], ["at"]),
+        h.make_node("SplitToSequence", ["b", "k"], ["pieces"], axis=1),
+        h.make_node("ConcatFromSequence", ["pieces"], ["c3"], axis=1),
+        h.make_node("SequenceLength", ["pieces"], ["len"]),
+        h.make_node("Optional", ["s3"], ["o"]),
+        h.make_node("OptionalGetElement", ["o"], ["s3b"]),
+        h.make_node("Identity", ["s3b"], ["s3c"]),
+        h.make_node("SequenceAt", ["s3c", "k"], ["at2"])],
+        [a, b, vi("k", [], T.INT64)], [vi("at2", None)], [i64("k", [1], [])])
+    mbody = h.make_graph([h.make_node("Add", ["el", "t"], ["sum"]),
+                          h.make_node("SequenceMap", ["inner", "el"], ["again"], body=h.make_graph(
+                              [h.make_node("Identity", ["q"], ["r"])], "in", [vi("q", None),
+                                                                             vi("w", None)],
+                              [vi("r", None)]))], "body",
+                         [vi("el", None), vi("t", None),
+                          h.make_tensor_sequence_value_info("inner", T.FLOAT, None)],
+                         [vi("sum", None), h.make_tensor_sequence_value_info("again", T.FLOAT,
+                                                                               None)])
+    opt_seq = h.make_optional_type_proto(h.make_sequence_type_proto(
+        h.make_tensor_type_proto(T.FLOAT, [2, 3, 4])))
+    yield "sequence_map", model([
+        h.make_node("SequenceMap", ["si", "a", "si"], ["sums", "agains"], body=mbody),
+        h.make_node("SequenceAt", ["sums", "k"], ["s0"]),
+        h.make_node("OptionalGetElement", ["os"], ["os_seq"]),
+        h.make_node("SequenceMap", ["os_seq"], ["m2"], body=mbody),
+        h.make_node("SequenceAt", ["os_seq", "k"], ["os0"])],
+        [h.make_tensor_sequence_value_info("si", T.FLOAT, [2, "N", 4]), a,
+         h.make_value_info("os", opt_seq), vi("k", [], T.INT64)], [vi("s0", None)])
+    body = h.make_graph([h.make_node("Add", ["si", "nx"], ["so"]),
+                         h.make_node("Identity", ["so"], ["sc"])], "body",
+                        [vi("si", [2]), vi("nx", [2])], [vi("so", [2]), vi("sc", [2])])
+    yield "scan8_floats", model([
+        h.make_node("Scan", ["", "init", "xs"], ["y", "z"], body=body, num_scan_inputs=1),
+        h.make_node("Shape", ["xs"], ["shp"]),
+        h.make_node("Cast", ["shp"], ["shp_f"], to=T.FLOAT),
+        h.make_node("Constant", [], ["k"], value_float=1e38),
+        h.make_node("Mul", ["shp_f", "k"], ["big"]),
+        h.make_node("Div", ["big", "zero"], ["inf"]),
+        h.make_node("Floor", ["inf"], ["fl"]),
+        h.make_node("Ceil", ["fl"], ["ce"]),
+        h.make_node("Cast", ["ce"], ["back"], to=T.INT64),
+        h.make_node("Resize", ["xs", "back"], ["r10"]),
+        h.make_node("Upsample", ["xs", "sc"], ["u"])],
+        [vi("init", ["B", 2]), vi("xs", ["B", 5, 2])], [vi("y", None)],
+        [h.make_tensor("zero", T.FLOAT, [], [0.0]),
+         h.make_tensor("sc", T.FLOAT, [3], [1.0, 0.7, 1e30])], opset=8)
 
 
 def i64n(name, vals):

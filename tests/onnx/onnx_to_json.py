@@ -2,7 +2,7 @@
 """onnx_to_json.py - an ONNX model as the JSON that tests/onnx/infer_dump
 reads with --json: the fields of src/onnx/onnx_model.h (graphs in walk
 order, nodes, attributes, declared values, initializers with the values of
-small integer tensors), written from python3-onnx's objects. It lets the
+small integer tensors and of FLOAT ones of at most 16 elements), written from python3-onnx's objects. It lets the
 inference be tested on a model independently of the wire reader.
 
     onnx_to_json.py MODEL.onnx OUT.json [--strip]
@@ -11,12 +11,14 @@ inference be tested on a model independently of the wire reader.
 every graph), as the reference-backend test needs. As a module:
 model_json(model, strip) returns the dict."""
 import json
+import math
 import sys
 
 import onnx
 from onnx import numpy_helper
 
 SMALL = 1024
+SMALL_FLOATS = 16
 INT_TYPES = {2, 3, 4, 5, 6, 7, 9, 12, 13}  # (u)int8..64, bool
 
 
@@ -31,6 +33,13 @@ def tensor_json(t):
             out["values"] = [int(v) for v in numpy_helper.to_array(t).reshape(-1)]
         except Exception:  # a damaged tensor: no values
             out["values"] = None
+    if t.data_type == onnx.TensorProto.FLOAT and n <= SMALL_FLOATS and not external:
+        try:  # a float32 as a double is exact, and so is its JSON text
+            f = [float(v) for v in numpy_helper.to_array(t).reshape(-1)]
+            if all(math.isfinite(v) for v in f):  # (JSON has no NaN)
+                out["floats"] = f
+        except Exception:
+            pass
     return out
 
 
@@ -50,7 +59,12 @@ def type_json(tp, strip_shape=False):
                              else None)
             out["shape"] = dims
         return out
-    return {"value": {"sequence_type": 3, "map_type": 4, "optional_type": 5}.get(which, 7)}
+    out = {"value": {"sequence_type": 3, "map_type": 4, "optional_type": 5}.get(which, 7)}
+    if which in ("sequence_type", "optional_type"):
+        st = getattr(tp, which)
+        if st.HasField("elem_type") and st.elem_type.WhichOneof("value") == "tensor_type":
+            out["inner"] = type_json(st.elem_type)
+    return out
 
 
 def vi_json(vi, strip_shape=False):
