@@ -513,12 +513,13 @@ static bool take_inferred(struct scan *s, const struct onnx_tensor *t, struct on
         *ok = false;
         return false; /* no better than the declaration: its own error stands */
     }
+    const char *own = e->id;
     *facts = f2;
     if (!*ok)
         *e = e2;
     if (facts->n_notes < ONNX_MAX_NOTES)
         snprintf(facts->notes[facts->n_notes++], sizeof facts->notes[0],
-                 "shape inferred: the model declares no full shape for it");
+                 "shape inferred: the model's own leaves its size unknown (%s)", own);
     ob_reset(&s->shape);
     onnx_inferred_shape_json(&s->shape, v, inferred_symbol, s);
     return true;
