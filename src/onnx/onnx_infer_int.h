@@ -190,6 +190,20 @@ bool broadcast(struct nctx *c, const struct ival *const *v, uint32_t n, const st
                int32_t *rank);
 
 /* The families of onnx_infer_shape.c. */
+/* The convolution and pooling family's argument (onnx_infer_conv.c). */
+enum conv_arg {
+    C_CONV,
+    C_CONV_INT,
+    C_QLCONV,
+    C_POOL,
+    C_GLOBAL,
+    C_TRANSPOSE,
+    C_UNPOOL,
+    C_ROIPOOL,
+    C_ROIALIGN,
+    C_GRIDSAMPLE
+};
+bool fam_conv(struct nctx *c);
 bool fam_reshape(struct nctx *c);
 bool fam_flatten(struct nctx *c);
 bool fam_squeeze(struct nctx *c);
