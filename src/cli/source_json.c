@@ -198,7 +198,8 @@ static bool pad_text(struct descriptor *d, const cJSON *v, const char *key, cons
 
 static bool read_command(struct descriptor *d, const cJSON *v, const char *key, struct cli_error *e)
 {
-    const struct command *c = has_type(v, cJSON_String) ? cli_command_named(v->valuestring) : NULL;
+    const struct command_list *l = &d->commands;
+    const struct command *c = has_type(v, cJSON_String) ? command_named(l, v->valuestring) : NULL;
     if (c && c->batch) {
         d->cfg.cmd = c->id;
         d->cfg.cmd_name = c->name;
@@ -207,10 +208,10 @@ static bool read_command(struct descriptor *d, const cJSON *v, const char *key, 
     /* "not a batch command (size, offset, validate or view)" */
     char names[200] = "";
     size_t count = 0, n = 0;
-    for (size_t i = 0; i < cli_n_commands; i++)
-        count += cli_commands[i]->batch;
-    for (size_t i = 0; i < cli_n_commands; i++) {
-        if (!cli_commands[i]->batch)
+    for (size_t i = 0; i < l->n; i++)
+        count += l->at[i]->batch;
+    for (size_t i = 0; i < l->n; i++) {
+        if (!l->at[i]->batch)
             continue;
         n++;
         size_t used = strlen(names);
@@ -218,7 +219,7 @@ static bool read_command(struct descriptor *d, const cJSON *v, const char *key, 
                  n == 1       ? ""
                  : n == count ? " or "
                               : ", ",
-                 cli_commands[i]->name);
+                 l->at[i]->name);
     }
     cli_fail(e, CLI_E_BAD_COMMAND, NULL, has_type(v, cJSON_String) ? v->valuestring : NULL,
              "not a batch command (%s)", names);
