@@ -180,13 +180,6 @@ static inline void cli_json_open(const struct cli_config *cfg, struct outbuf *b)
         ob_putc(b, '{');
 }
 
-/* cmd_validate.c: the sentence for one check's outcome, with its numbers;
- * and the cheap snprintf() it uses, whose only conversion is %s. */
-void check_message(char *msg, size_t size, const struct dmlt_check *c, const struct tensor_desc *d);
-/* The DML_BUFFER_TENSOR_DESC and binding validate checks for td. */
-void validate_desc_of(const struct tensor_desc *td, struct dmlt_desc *d);
-void cli_say(char *msg, size_t size, const char *fmt, ...);
-
 /* The whole command line: parse argv, run, write to out/err. Returns the
  * exit status. main() calls it with the standard streams. */
 int cli_main(int argc, char **argv, FILE *in, FILE *out, FILE *err);

@@ -3,6 +3,7 @@
  * against the view's current rank; the core (dmlt_view_*) does the
  * arithmetic; this file checks each view as validate does, looks for the
  * parent padding that would align every view on 16 bytes, and renders. */
+#include "check_messages.h"
 #include "cli.h"
 #include "render_c.h"
 #include "parse.h"

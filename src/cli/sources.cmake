@@ -1,6 +1,7 @@
 # The command line's sources, except main.c: built as the static library
 # dmltensor_cli so that the executable, tests and fuzzers share them.
 set(DMLT_CLI_SOURCES
+  src/cli/check_messages.c
   src/cli/cli_main.c
   src/cli/commands.c
   src/cli/cmd_batch.c
