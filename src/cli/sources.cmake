@@ -35,4 +35,6 @@ set(DMLT_CLI_SOURCES
   src/cli/scan_input.c
   src/cli/scan_text.c
   src/cli/source_json.c
-  src/cli/source_onnx.c)
+  src/cli/source_onnx.c
+  src/cli/view_ops.c
+  src/cli/view_render.c)
