@@ -18,6 +18,103 @@ static dmlt_u128 round_up(dmlt_u128 v, uint64_t m)
     return r;
 }
 
+/* The alignment and the base offset: DirectML's rules for where the
+ * tensor starts (ALIGNMENT_POW2, BASE_OFFSET_16, BASE_OFFSET_ALIGNMENT) and
+ * the advice for fast loads (ALIGNMENT_32). */
+static void alignment_message(char *msg, size_t size, const struct dmlt_check *c, const char *v,
+                              const char *l)
+{
+    char r[40];
+    if (c->id == DMLT_CHECK_ALIGNMENT_POW2) {
+        if (dmlt_u128_eq(c->value, dmlt_u128_from_u64(0)))
+            cli_say(msg, size, "GuaranteedBaseOffsetAlignment is 0 (no guarantee)");
+        else if (c->passed)
+            cli_say(msg, size,
+                    "GuaranteedBaseOffsetAlignment %s is a power of two of at least the "
+                    "element size (%s byte%s)",
+                    v, l, dmlt_u128_eq(c->limit, dmlt_u128_from_u64(1)) ? "" : "s");
+        else
+            cli_say(msg, size,
+                    "GuaranteedBaseOffsetAlignment %s is not a power of two of at least %s "
+                    "bytes: use 0, 16, 32, 64, 128 or 256",
+                    v, l);
+        return;
+    }
+    if (c->id == DMLT_CHECK_BASE_OFFSET_16) {
+        r[fmt_u128(r, round_up(c->value, 16))] = '\0';
+        cli_say(msg, size,
+                c->passed ? "base offset %s is a multiple of 16"
+                          : "base offset %s is not a multiple of 16: bind the "
+                            "buffer range at %s",
+                v, r);
+        return;
+    }
+    if (c->id == DMLT_CHECK_BASE_OFFSET_ALIGNMENT) {
+        if (dmlt_u128_eq(c->limit, dmlt_u128_from_u64(0)))
+            cli_say(msg, size, "no GuaranteedBaseOffsetAlignment to honour");
+        else if (c->passed)
+            cli_say(msg, size, "base offset %s is a multiple of the alignment %s", v, l);
+        else
+            cli_say(msg, size,
+                    "base offset %s is not a multiple of GuaranteedBaseOffsetAlignment %s: "
+                    "move the buffer range or lower the alignment",
+                    v, l);
+        return;
+    }
+    /* DMLT_CHECK_ALIGNMENT_32 */
+    if (c->passed)
+        cli_say(msg, size, "alignment %s is at least 32 bytes", v);
+    else if (dmlt_u128_eq(c->value, dmlt_u128_from_u64(0)))
+        cli_say(msg, size,
+                "no alignment is guaranteed (0): 32 bytes or more lets DirectML "
+                "use vectorized loads");
+    else
+        cli_say(msg, size,
+                "alignment %s is under 32 bytes: aligning to 32 or more lets DirectML use "
+                "vectorized loads",
+                v);
+}
+
+/* The binding (DML_BUFFER_BINDING): its SizeInBytes, and its range in the
+ * buffer (BINDING_SIZE, BINDING_IN_BUFFER). */
+static void binding_message(char *msg, size_t size, const struct dmlt_check *c,
+                            const struct tensor_desc *d, const char *v, const char *l)
+{
+    if (c->id == DMLT_CHECK_BINDING_SIZE) {
+        if (!d->has_binding_size)
+            cli_say(msg, size, "no binding size given (--binding-size): not checked");
+        else if (dmlt_u128_eq(c->limit, dmlt_u128_max()))
+            cli_say(msg, size, "SizeInBytes %s: the tensor is too large to bind", v);
+        else if (c->passed)
+            cli_say(msg, size, "SizeInBytes %s is at least TotalTensorSizeInBytes %s", v, l);
+        else
+            cli_say(msg, size,
+                    "SizeInBytes %s is below TotalTensorSizeInBytes %s: bind at least %s bytes", v,
+                    l, l);
+        return;
+    }
+    /* DMLT_CHECK_BINDING_IN_BUFFER. The range checked: SizeInBytes, else
+     * TotalTensorSizeInBytes. */
+    char o[40], n[40];
+    dmlt_u128 range = dmlt_u128_from_u64(0); /* Offset + range is c->value */
+    (void)dmlt_u128_sub(c->value, dmlt_u128_from_u64(d->base_offset), &range);
+    o[fmt_u128(o, dmlt_u128_from_u64(d->base_offset))] = '\0';
+    n[fmt_u128(n, range)] = '\0';
+    const char *what = d->has_binding_size ? "SizeInBytes" : "TotalTensorSizeInBytes";
+    if (!d->has_buffer_size)
+        cli_say(msg, size, "no buffer size given (--buffer-size): not checked");
+    else if (dmlt_u128_eq(c->value, dmlt_u128_max()))
+        cli_say(msg, size, "Offset %s + %s is past 2^128 bytes: no buffer holds it", o, what);
+    else if (c->passed)
+        cli_say(msg, size, "Offset %s + %s %s = %s is within the buffer's %s bytes", o, what, n, v,
+                l);
+    else
+        cli_say(msg, size,
+                "Offset %s + %s %s = %s is past the buffer's %s bytes: move or shrink the "
+                "range, or use a larger buffer",
+                o, what, n, v, l);
+}
+
 /* The sentence for one check, with its numbers. */
 void check_message(char *msg, size_t size, const struct dmlt_check *c, const struct tensor_desc *d)
 {
@@ -71,39 +168,6 @@ void check_message(char *msg, size_t size, const struct dmlt_check *c, const str
                             "the tensor",
                 v, l);
         break;
-    case DMLT_CHECK_ALIGNMENT_POW2:
-        if (dmlt_u128_eq(c->value, dmlt_u128_from_u64(0)))
-            cli_say(msg, size, "GuaranteedBaseOffsetAlignment is 0 (no guarantee)");
-        else if (c->passed)
-            cli_say(msg, size,
-                    "GuaranteedBaseOffsetAlignment %s is a power of two of at least the "
-                    "element size (%s byte%s)",
-                    v, l, dmlt_u128_eq(c->limit, dmlt_u128_from_u64(1)) ? "" : "s");
-        else
-            cli_say(msg, size,
-                    "GuaranteedBaseOffsetAlignment %s is not a power of two of at least %s "
-                    "bytes: use 0, 16, 32, 64, 128 or 256",
-                    v, l);
-        break;
-    case DMLT_CHECK_BASE_OFFSET_16:
-        r[fmt_u128(r, round_up(c->value, 16))] = '\0';
-        cli_say(msg, size,
-                c->passed ? "base offset %s is a multiple of 16"
-                          : "base offset %s is not a multiple of 16: bind the "
-                            "buffer range at %s",
-                v, r);
-        break;
-    case DMLT_CHECK_BASE_OFFSET_ALIGNMENT:
-        if (dmlt_u128_eq(c->limit, dmlt_u128_from_u64(0)))
-            cli_say(msg, size, "no GuaranteedBaseOffsetAlignment to honour");
-        else if (c->passed)
-            cli_say(msg, size, "base offset %s is a multiple of the alignment %s", v, l);
-        else
-            cli_say(msg, size,
-                    "base offset %s is not a multiple of GuaranteedBaseOffsetAlignment %s: "
-                    "move the buffer range or lower the alignment",
-                    v, l);
-        break;
     case DMLT_CHECK_FLAGS:
         cli_say(msg, size,
                 c->passed ? "Flags %s is a known DML_TENSOR_FLAGS value"
@@ -117,19 +181,6 @@ void check_message(char *msg, size_t size, const struct dmlt_check *c, const str
                           : "rank %s: most operators need 4-D or 5-D "
                             "tensors; pad with leading 1s (--rank 4)",
                 v);
-        break;
-    case DMLT_CHECK_ALIGNMENT_32:
-        if (c->passed)
-            cli_say(msg, size, "alignment %s is at least 32 bytes", v);
-        else if (dmlt_u128_eq(c->value, dmlt_u128_from_u64(0)))
-            cli_say(msg, size,
-                    "no alignment is guaranteed (0): 32 bytes or more lets DirectML "
-                    "use vectorized loads");
-        else
-            cli_say(msg, size,
-                    "alignment %s is under 32 bytes: aligning to 32 or more lets DirectML use "
-                    "vectorized loads",
-                    v);
         break;
     case DMLT_CHECK_HELPER:
         if (c->passed)
@@ -145,40 +196,16 @@ void check_message(char *msg, size_t size, const struct dmlt_check *c, const str
                     "bytes, not %s: do not size this buffer with it",
                     v, l);
         break;
+    case DMLT_CHECK_ALIGNMENT_POW2:
+    case DMLT_CHECK_BASE_OFFSET_16:
+    case DMLT_CHECK_BASE_OFFSET_ALIGNMENT:
+    case DMLT_CHECK_ALIGNMENT_32:
+        alignment_message(msg, size, c, v, l);
+        break;
     case DMLT_CHECK_BINDING_SIZE:
-        if (!d->has_binding_size)
-            cli_say(msg, size, "no binding size given (--binding-size): not checked");
-        else if (dmlt_u128_eq(c->limit, dmlt_u128_max()))
-            cli_say(msg, size, "SizeInBytes %s: the tensor is too large to bind", v);
-        else if (c->passed)
-            cli_say(msg, size, "SizeInBytes %s is at least TotalTensorSizeInBytes %s", v, l);
-        else
-            cli_say(msg, size,
-                    "SizeInBytes %s is below TotalTensorSizeInBytes %s: bind at least %s bytes", v,
-                    l, l);
+    case DMLT_CHECK_BINDING_IN_BUFFER:
+        binding_message(msg, size, c, d, v, l);
         break;
-    case DMLT_CHECK_BINDING_IN_BUFFER: {
-        /* The range checked: SizeInBytes, else TotalTensorSizeInBytes. */
-        char o[40], n[40];
-        dmlt_u128 range = dmlt_u128_from_u64(0); /* Offset + range is c->value */
-        (void)dmlt_u128_sub(c->value, dmlt_u128_from_u64(d->base_offset), &range);
-        o[fmt_u128(o, dmlt_u128_from_u64(d->base_offset))] = '\0';
-        n[fmt_u128(n, range)] = '\0';
-        const char *what = d->has_binding_size ? "SizeInBytes" : "TotalTensorSizeInBytes";
-        if (!d->has_buffer_size)
-            cli_say(msg, size, "no buffer size given (--buffer-size): not checked");
-        else if (dmlt_u128_eq(c->value, dmlt_u128_max()))
-            cli_say(msg, size, "Offset %s + %s is past 2^128 bytes: no buffer holds it", o, what);
-        else if (c->passed)
-            cli_say(msg, size, "Offset %s + %s %s = %s is within the buffer's %s bytes", o, what, n,
-                    v, l);
-        else
-            cli_say(msg, size,
-                    "Offset %s + %s %s = %s is past the buffer's %s bytes: move or shrink the "
-                    "range, or use a larger buffer",
-                    o, what, n, v, l);
-        break;
-    }
     case DMLT_CHECK_COUNT:
         msg[0] = '\0';
         break;
