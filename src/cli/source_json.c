@@ -311,6 +311,92 @@ static const char *earlier_key(const cJSON *obj, const cJSON *item)
     return NULL;
 }
 
+/* One key's value k into its slot of d (DimensionCount's kept in
+ * *dimension_count, to check against the sizes once all are read). */
+static bool read_value(struct descriptor *d, const cJSON *it, const struct desc_key *k,
+                       const char *key, const cJSON **dimension_count, struct cli_error *e)
+{
+    const char **slot = descriptor_slot(d, k->slot);
+    bool ok = true;
+    switch (k->slot) {
+    case DESC_DTYPE:
+        ok = dtype_text(it, key, slot, e);
+        break;
+    case DESC_SIZES:
+        ok = list_text(d, it, key, slot, e);
+        break;
+    case DESC_STRIDES:
+        if (has_type(it, cJSON_NULL))
+            break; /* as size prints for no strides: none given */
+        ok = list_text(d, it, key, slot, e);
+        break;
+    case DESC_ORDER:
+        ok = list_text(d, it, key, slot, e);
+        break;
+    case DESC_LAYOUT:
+        if (has_type(it, cJSON_NULL))
+            break; /* `size` prints null when no named layout fits */
+        if (!has_type(it, cJSON_String))
+            return bad_value(e, key, CLI_E_BAD_TYPE, "expected a layout name, like \"nhwc\"");
+        *slot = it->valuestring;
+        break;
+    case DESC_BROADCAST:
+        ok = broadcast_text(d, it, key, slot, e);
+        if (*slot)
+            d->cfg.t.n_broadcast = 1;
+        break;
+    case DESC_PAD:
+        ok = pad_text(d, it, key, slot, e);
+        d->cfg.t.n_pad = 1;
+        break;
+    case DESC_RANK:
+    case DESC_ROW_PITCH:
+    case DESC_TOTAL:
+    case DESC_ALIGNMENT:
+    case DESC_BASE_OFFSET:
+    case DESC_FLAGS:
+    case DESC_BINDING_SIZE:
+    case DESC_BUFFER_SIZE:
+        ok = scalar_text(d, it, key, slot, e);
+        break;
+    case DESC_COORD:
+    case DESC_COORDS:
+        ok = read_coords(d, it, key, k->slot == DESC_COORDS, e);
+        break;
+    case DESC_COMMAND:
+        ok = read_command(d, it, key, e);
+        break;
+    case DESC_OPS:
+        ok = read_ops(d, it, key, e);
+        break;
+    case DESC_DIMENSION_COUNT:
+        *dimension_count = it;
+        break;
+    case DESC_ID:
+    case DESC_IGNORED:
+        break;
+    }
+    return ok;
+}
+
+/* The error for a key no descriptor has (batch's records; scan skips
+ * them): a near key's name, or the list of them. */
+static void unknown_key(const char *key, struct cli_error *e)
+{
+    cli_fail(e, CLI_E_UNKNOWN_KEY, NULL, NULL, "not a descriptor key");
+    e->key = key;
+    const char *s = descriptor_suggest_key(key);
+    if (s)
+        cli_hint(e, "did you mean \"%s\"?", s);
+    else
+        cli_hint(e, "keys: dtype sizes strides layout order broadcast pad rank "
+                    "total_tensor_size_bytes guaranteed_base_offset_alignment "
+                    "base_offset_bytes binding_size_bytes buffer_size_bytes flags "
+                    "command coord coords ops id, or "
+                    "DirectML's DataType Sizes Strides TotalTensorSizeInBytes "
+                    "GuaranteedBaseOffsetAlignment Flags DimensionCount");
+}
+
 bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct descriptor *d,
                           struct cli_error *e)
 {
@@ -330,18 +416,7 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
         if (k == NULL) {
             if (mode == DESC_SCAN)
                 continue; /* an operator's own fields */
-            cli_fail(e, CLI_E_UNKNOWN_KEY, NULL, NULL, "not a descriptor key");
-            e->key = key;
-            const char *s = descriptor_suggest_key(key);
-            if (s)
-                cli_hint(e, "did you mean \"%s\"?", s);
-            else
-                cli_hint(e, "keys: dtype sizes strides layout order broadcast pad rank "
-                            "total_tensor_size_bytes guaranteed_base_offset_alignment "
-                            "base_offset_bytes binding_size_bytes buffer_size_bytes flags "
-                            "command coord coords ops id, or "
-                            "DirectML's DataType Sizes Strides TotalTensorSizeInBytes "
-                            "GuaranteedBaseOffsetAlignment Flags DimensionCount");
+            unknown_key(key, e);
             return false;
         }
         /* The same key twice, or two spellings of one field ("coord" and
@@ -354,67 +429,7 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
             return false;
         }
         seen[field] = key;
-        const char **slot = descriptor_slot(d, k->slot);
-        bool ok = true;
-        switch (k->slot) {
-        case DESC_DTYPE:
-            ok = dtype_text(it, key, slot, e);
-            break;
-        case DESC_SIZES:
-            ok = list_text(d, it, key, slot, e);
-            break;
-        case DESC_STRIDES:
-            if (has_type(it, cJSON_NULL))
-                break; /* as size prints for no strides: none given */
-            ok = list_text(d, it, key, slot, e);
-            break;
-        case DESC_ORDER:
-            ok = list_text(d, it, key, slot, e);
-            break;
-        case DESC_LAYOUT:
-            if (has_type(it, cJSON_NULL))
-                break; /* `size` prints null when no named layout fits */
-            if (!has_type(it, cJSON_String))
-                return bad_value(e, key, CLI_E_BAD_TYPE, "expected a layout name, like \"nhwc\"");
-            *slot = it->valuestring;
-            break;
-        case DESC_BROADCAST:
-            ok = broadcast_text(d, it, key, slot, e);
-            if (*slot)
-                d->cfg.t.n_broadcast = 1;
-            break;
-        case DESC_PAD:
-            ok = pad_text(d, it, key, slot, e);
-            d->cfg.t.n_pad = 1;
-            break;
-        case DESC_RANK:
-        case DESC_ROW_PITCH:
-        case DESC_TOTAL:
-        case DESC_ALIGNMENT:
-        case DESC_BASE_OFFSET:
-        case DESC_FLAGS:
-        case DESC_BINDING_SIZE:
-        case DESC_BUFFER_SIZE:
-            ok = scalar_text(d, it, key, slot, e);
-            break;
-        case DESC_COORD:
-        case DESC_COORDS:
-            ok = read_coords(d, it, key, k->slot == DESC_COORDS, e);
-            break;
-        case DESC_COMMAND:
-            ok = read_command(d, it, key, e);
-            break;
-        case DESC_OPS:
-            ok = read_ops(d, it, key, e);
-            break;
-        case DESC_DIMENSION_COUNT:
-            dimension_count = it;
-            break;
-        case DESC_ID:
-        case DESC_IGNORED:
-            break;
-        }
-        if (!ok)
+        if (!read_value(d, it, k, key, &dimension_count, e))
             return false;
         descriptor_remember(d, k->option, key);
     }
