@@ -6,6 +6,8 @@
 
 #include "errors.h"
 
+#include <string.h>
+
 enum command_id {
     CMD_NONE = 0,
     CMD_SIZE,
@@ -23,6 +25,14 @@ enum command_id {
 #define CMD_BIT(c) (1u << (c))
 
 struct command;
+
+/* The commands, as the dispatcher hands them to those that run others
+ * (batch and scan run a record's command from it), so that nothing below
+ * the dispatcher reaches up into commands.c. */
+struct command_list {
+    const struct command *const *at;
+    size_t n;
+};
 
 enum format { FMT_TEXT, FMT_JSON, FMT_ENV, FMT_CSV, FMT_JSONL, FMT_C, FMT_SVG };
 #define FMT_BIT(f) (1u << (f))
@@ -78,6 +88,8 @@ struct cli_config {
     bool plan_io;      /* plan --io: a model's inputs and outputs too */
     bool skip_unknown; /* plan --skip-unknown: leave out tensors of unknown size */
     FILE *in, *err;    /* stdin and stderr, as cli_main got them */
+    /* The dispatcher's commands, for batch and scan (which run them). */
+    struct command_list commands;
     /* view: the operations, in command-line order */
     enum view_op_kind op_kind[MAX_VIEW_OPS];
     const char *op_text[MAX_VIEW_OPS];
@@ -140,6 +152,22 @@ extern const size_t cli_n_commands;
 const struct command *cli_command_named(const char *name);
 const struct command *cli_command_of(enum command_id id);
 
+/* The entry of a command in l, by name or by id; NULL if none. */
+static inline const struct command *command_named(const struct command_list *l, const char *name)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(name, l->at[i]->name) == 0)
+            return l->at[i];
+    return NULL;
+}
+static inline const struct command *command_of(const struct command_list *l, enum command_id id)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (l->at[i]->id == id)
+            return l->at[i];
+    return NULL;
+}
+
 /* Each command's entry, in its cmd_*.c. */
 extern const struct command cmd_size, cmd_offset, cmd_locate, cmd_map, cmd_validate, cmd_view,
     cmd_batch, cmd_scan, cmd_plan, cmd_dtypes, cmd_layouts;
@@ -151,13 +179,6 @@ static inline void cli_json_open(const struct cli_config *cfg, struct outbuf *b)
     if (!cfg->json_opened)
         ob_putc(b, '{');
 }
-
-/* cmd_validate.c: the sentence for one check's outcome, with its numbers;
- * and the cheap snprintf() it uses, whose only conversion is %s. */
-void check_message(char *msg, size_t size, const struct dmlt_check *c, const struct tensor_desc *d);
-/* The DML_BUFFER_TENSOR_DESC and binding validate checks for td. */
-void validate_desc_of(const struct tensor_desc *td, struct dmlt_desc *d);
-void cli_say(char *msg, size_t size, const char *fmt, ...);
 
 /* The whole command line: parse argv, run, write to out/err. Returns the
  * exit status. main() calls it with the standard streams. */

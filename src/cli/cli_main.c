@@ -76,6 +76,7 @@ int cli_main(int argc, char **argv, FILE *in, FILE *fout, FILE *ferr)
     }
     cfg.in = in;
     cfg.err = ferr;
+    cfg.commands = (struct command_list){cli_commands, cli_n_commands};
     if (cfg.help) {
         render_command_help(&out, cli_command_of(cfg.cmd));
         status = write_out(&out, fout, ferr);

@@ -125,6 +125,7 @@ static bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_err
         return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     }
     record_reader_init(r, in);
+    d->commands = cfg->commands;
     struct tally t = {0};
     struct progress p;
     progress_init(&p, cfg);

@@ -331,6 +331,65 @@ static void tensor_line(struct outbuf *b, const struct tensor_desc *d)
 
 #define SHARED_LISTED 8 /* shared cells whose coordinates are listed under the picture */
 
+/* Under the picture: the cells it leaves out (past --limit), or else how
+ * many cells are padding, shared or unknown. */
+static void memory_counts(struct outbuf *out, dmlt_u128 cells, uint64_t shown,
+                          const uint64_t count[4])
+{
+    char n[40];
+    if (dmlt_u128_cmp(dmlt_u128_from_u64(shown), cells) < 0) {
+        dmlt_u128 rest = {0, 0}, last = {0, 0};
+        dmlt_u128_sub(cells, dmlt_u128_from_u64(shown), &rest);
+        dmlt_u128_sub(cells, dmlt_u128_from_u64(1), &last);
+        n[fmt_u128(n, rest)] = '\0';
+        ob_puts(out, "... ");
+        ob_puts(out, n);
+        ob_puts(out, " more cells (offsets ");
+        ob_u64(out, shown);
+        ob_puts(out, "..");
+        ob_u128(out, last);
+        ob_puts(out, "); raise --limit to draw them\n");
+    } else {
+        ob_u64(out, count[CELL_PADDING]);
+        ob_puts(out, count[CELL_PADDING] == 1 ? " padding cell, " : " padding cells, ");
+        ob_u64(out, count[CELL_SHARED]);
+        ob_puts(out, count[CELL_SHARED] == 1 ? " shared cell" : " shared cells");
+        if (count[CELL_UNKNOWN]) {
+            ob_puts(out, ", ");
+            ob_u64(out, count[CELL_UNKNOWN]);
+            ob_puts(out, count[CELL_UNKNOWN] == 1 ? " unknown cell" : " unknown cells");
+        }
+        ob_putc(out, '\n');
+    }
+}
+
+/* Who shares each of the first shared cells (listed[0..n_listed), at
+ * offsets listed_at[]), and how many more there are. */
+static void shared_cells(struct outbuf *out, const struct dmlt_tensor *t, const struct cell *listed,
+                         const uint64_t *listed_at, unsigned n_listed, uint64_t shared,
+                         bool letters)
+{
+    for (unsigned i = 0; i < n_listed; i++) {
+        const struct cell *c = &listed[i];
+        ob_puts(out, i ? "" : "\n");
+        ob_puts(out, "offset ");
+        ob_u64(out, listed_at[i]);
+        ob_puts(out, ":");
+        for (uint64_t j = 0; j < c->count && j < 3; j++) {
+            ob_putc(out, ' ');
+            element_name(out, t, c->coord[j], letters);
+        }
+        if (c->count > 3 || !c->complete) /* more, or maybe more */
+            ob_puts(out, " ...");
+        ob_putc(out, '\n');
+    }
+    if (n_listed == SHARED_LISTED && shared > SHARED_LISTED) {
+        ob_puts(out, "(and ");
+        ob_u64(out, shared - SHARED_LISTED);
+        ob_puts(out, " more shared cells)\n");
+    }
+}
+
 static bool view_memory(const struct tensor_desc *d, const struct dmlt_report *rep, uint64_t limit,
                         const struct style *st, struct outbuf *out, struct cli_error *e)
 {
@@ -435,50 +494,8 @@ static bool view_memory(const struct tensor_desc *d, const struct dmlt_report *r
         }
         ob_puts(out, end < shown ? "\n\n" : "\n");
     }
-    if (dmlt_u128_cmp(dmlt_u128_from_u64(shown), cells) < 0) {
-        dmlt_u128 rest = {0, 0}, last = {0, 0};
-        dmlt_u128_sub(cells, dmlt_u128_from_u64(shown), &rest);
-        dmlt_u128_sub(cells, dmlt_u128_from_u64(1), &last);
-        n[fmt_u128(n, rest)] = '\0';
-        ob_puts(out, "... ");
-        ob_puts(out, n);
-        ob_puts(out, " more cells (offsets ");
-        ob_u64(out, shown);
-        ob_puts(out, "..");
-        ob_u128(out, last);
-        ob_puts(out, "); raise --limit to draw them\n");
-    } else {
-        ob_u64(out, count[CELL_PADDING]);
-        ob_puts(out, count[CELL_PADDING] == 1 ? " padding cell, " : " padding cells, ");
-        ob_u64(out, count[CELL_SHARED]);
-        ob_puts(out, count[CELL_SHARED] == 1 ? " shared cell" : " shared cells");
-        if (count[CELL_UNKNOWN]) {
-            ob_puts(out, ", ");
-            ob_u64(out, count[CELL_UNKNOWN]);
-            ob_puts(out, count[CELL_UNKNOWN] == 1 ? " unknown cell" : " unknown cells");
-        }
-        ob_putc(out, '\n');
-    }
-    /* Who shares each shared cell, for the first few. */
-    for (unsigned i = 0; i < n_listed; i++) {
-        const struct cell *c = &listed[i];
-        ob_puts(out, i ? "" : "\n");
-        ob_puts(out, "offset ");
-        ob_u64(out, listed_at[i]);
-        ob_puts(out, ":");
-        for (uint64_t j = 0; j < c->count && j < 3; j++) {
-            ob_putc(out, ' ');
-            element_name(out, t, c->coord[j], letters);
-        }
-        if (c->count > 3 || !c->complete) /* more, or maybe more */
-            ob_puts(out, " ...");
-        ob_putc(out, '\n');
-    }
-    if (n_listed == SHARED_LISTED && count[CELL_SHARED] > SHARED_LISTED) {
-        ob_puts(out, "(and ");
-        ob_u64(out, count[CELL_SHARED] - SHARED_LISTED);
-        ob_puts(out, " more shared cells)\n");
-    }
+    memory_counts(out, cells, shown, count);
+    shared_cells(out, t, listed, listed_at, n_listed, count[CELL_SHARED], letters);
     free(at);
     free(kind);
     ob_free(&labels);
@@ -512,6 +529,46 @@ static uint64_t grid_cells(const struct dmlt_tensor *t, uint32_t cols_shown, uin
     return n < limit ? n : limit;
 }
 
+/* The grid's heading: the tensor, and which dims are its rows and
+ * columns (rname empty for a rank-1 tensor: columns only). */
+static void grid_heading(struct outbuf *out, const struct tensor_desc *d, const char *rname,
+                         const char *cname, bool mark_shared)
+{
+    const unsigned rank = d->t.rank;
+    tensor_line(out, d);
+    ob_puts(out, "\n");
+    if (rank >= 2) {
+        ob_puts(out, "rows ");
+        if (rank > 5)
+            ob_putc(out, 'd');
+        ob_puts(out, rname);
+        ob_puts(out, ", ");
+    }
+    ob_puts(out, "columns ");
+    if (rank > 5)
+        ob_putc(out, 'd');
+    ob_puts(out, cname);
+    ob_puts(out, ": the element offset of each coordinate");
+    ob_puts(out, mark_shared ? " (* where several coordinates share it)\n" : "\n");
+}
+
+/* A slice's first line: the column numbers over the cells, right-aligned
+ * as the offsets under them, "..." when columns are cut. */
+static void grid_column_numbers(struct outbuf *out, unsigned row_w, unsigned cell_w,
+                                uint32_t cols_shown, uint32_t cols, bool mark_shared)
+{
+    for (unsigned i = 0; i < row_w; i++)
+        ob_putc(out, ' ');
+    for (uint32_t c = 0; c < cols_shown; c++) {
+        char num[24];
+        char *end = put_u64(num, c);
+        if (mark_shared)
+            *end++ = ' '; /* over the digits, not the mark */
+        put_cell(out, num, (size_t)(end - num), cell_w + 1, NULL, false);
+    }
+    ob_puts(out, cols_shown < cols ? " ...\n" : "\n");
+}
+
 static bool view_grid(const struct tensor_desc *d, const struct dmlt_report *rep, uint64_t limit,
                       const struct style *st, struct outbuf *out, struct cli_error *e)
 {
@@ -535,21 +592,7 @@ static bool view_grid(const struct tensor_desc *d, const struct dmlt_report *rep
     uint64_t fit = st->width > row_w ? (st->width - row_w) / (cell_w + 1u) : 0;
     const uint32_t cols_shown = fit == 0 ? 1 : fit < cols ? (uint32_t)fit : cols;
 
-    tensor_line(out, d);
-    ob_puts(out, "\n");
-    if (rank >= 2) {
-        ob_puts(out, "rows ");
-        if (rank > 5)
-            ob_putc(out, 'd');
-        ob_puts(out, rname);
-        ob_puts(out, ", ");
-    }
-    ob_puts(out, "columns ");
-    if (rank > 5)
-        ob_putc(out, 'd');
-    ob_puts(out, cname);
-    ob_puts(out, ": the element offset of each coordinate");
-    ob_puts(out, mark_shared ? " (* where several coordinates share it)\n" : "\n");
+    grid_heading(out, d, rname, cname, mark_shared);
 
     uint32_t coord[DMLT_MAX_RANK] = {0};
     uint64_t drawn = 0, unknown = 0;
@@ -559,16 +602,7 @@ static bool view_grid(const struct tensor_desc *d, const struct dmlt_report *rep
         ob_putc(out, '\n');
         if (outer)
             slice_title(out, rank, coord, outer);
-        for (unsigned i = 0; i < row_w; i++)
-            ob_putc(out, ' ');
-        for (uint32_t c = 0; c < cols_shown; c++) {
-            char num[24];
-            char *end = put_u64(num, c);
-            if (mark_shared)
-                *end++ = ' '; /* over the digits, not the mark */
-            put_cell(out, num, (size_t)(end - num), cell_w + 1, NULL, false);
-        }
-        ob_puts(out, cols_shown < cols ? " ...\n" : "\n");
+        grid_column_numbers(out, row_w, cell_w, cols_shown, cols, mark_shared);
         for (uint32_t r = 0; r < rows; r++) {
             if (drawn >= limit) {
                 stopped = true;

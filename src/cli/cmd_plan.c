@@ -255,6 +255,7 @@ static bool read_records(struct cli_config *cfg, FILE *in, struct reader *r, str
         return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     }
     record_reader_init(rr, in);
+    r->d->commands = cfg->commands;
     bool ok = true;
     for (;;) {
         const char *text;

@@ -285,6 +285,8 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     ob_init(&s.scratch);
     ob_init(&s.text_tmp);
     bool ok = scan_onnx_init(&s) && s.d != NULL;
+    if (s.d != NULL)
+        s.d->commands = cfg->commands;
     if (!ok)
         cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     unsigned bad_files = 0;

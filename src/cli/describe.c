@@ -189,75 +189,12 @@ static bool describe_strides(const struct tensor_args *a, unsigned given_rank,
     return true;
 }
 
-bool describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struct cli_error *e)
+/* Strides from a memory order (--layout or --order, row-major without
+ * either) with its --broadcast, --pad and --row-pitch-align. */
+static bool describe_layout(const struct tensor_args *a, struct tensor_desc *out,
+                            struct cli_error *e)
 {
-    memset(out, 0, sizeof *out);
     struct dmlt_tensor *t = &out->t;
-    if (!describe_dtype(a->dtype, &t->dtype, e))
-        return false;
-    if (a->sizes == NULL) {
-        cli_fail(e, CLI_E_MISSING_OPTION, "--sizes", NULL, "missing; it is required");
-        cli_hint(e, "for example --sizes 1,3,224,224 (logical order: N,C,H,W)");
-        return false;
-    }
-    uint64_t v[DMLT_MAX_RANK];
-    unsigned given_rank;
-    if (!parse_uint_list("--sizes", a->sizes, 1, DMLT_MAX_DIM_SIZE, DMLT_MAX_RANK, v, &given_rank,
-                         e, "dimension", "sizes"))
-        return false;
-    t->rank = given_rank;
-    if (a->rank) {
-        uint64_t r;
-        if (!parse_uint(a->rank, strlen(a->rank), 1, DMLT_MAX_RANK, &r, e, "--rank", a->rank,
-                        "the rank", NULL))
-            return false;
-        if (r < given_rank)
-            return cli_fail(e, CLI_E_BAD_RANK, "--rank", a->rank,
-                            "smaller than the %u sizes given (--rank only adds leading dims)",
-                            given_rank);
-        t->rank = (unsigned)r;
-    }
-    unsigned lead = t->rank - given_rank;
-    for (unsigned d = 0; d < t->rank; d++)
-        t->sizes[d] = d < lead ? 1 : (uint32_t)v[d - lead];
-
-    out->given_rank = given_rank;
-    if (!describe_buffer(a, out, e))
-        return false;
-
-    /* Strides come from exactly one source. */
-    const char *src[3] = {a->strides ? "--strides" : NULL, a->layout ? "--layout" : NULL,
-                          a->order ? "--order" : NULL};
-    const char *first = NULL;
-    for (int i = 0; i < 3; i++) {
-        if (src[i] && first) {
-            cli_fail(e, CLI_E_CONFLICTING_OPTIONS, src[i], NULL, "conflicts with %s", first);
-            cli_hint(e, "strides come from one of --strides, --layout or --order");
-            return false;
-        }
-        if (src[i])
-            first = src[i];
-    }
-    if (a->strides) {
-        const char *mod = a->n_broadcast       ? "--broadcast"
-                          : a->n_pad           ? "--pad"
-                          : a->row_pitch_align ? "--row-pitch-align"
-                                               : NULL;
-        if (mod) {
-            cli_fail(e, CLI_E_CONFLICTING_OPTIONS, mod, NULL,
-                     "modifies a layout; it cannot be "
-                     "combined with --strides");
-            cli_hint(e, "write the strides you want in --strides (0 to broadcast)");
-            return false;
-        }
-        if (!describe_strides(a, given_rank, out, e))
-            return false;
-        const char *dl = a->described_layout;
-        out->order_preferred =
-            dl && dmlt_layout_parse(dl, strlen(dl), t->rank, out->order) == DMLT_OK;
-        return true;
-    }
-
     struct dmlt_layout_spec spec;
     dmlt_layout_spec_init(&spec, t->rank);
     const char *ltext = a->order ? a->order : a->layout;
@@ -327,6 +264,78 @@ bool describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struc
         break;
     }
     return cli_fail(e, CLI_E_INTERNAL, NULL, NULL, "unexpected error computing strides");
+}
+
+bool describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struct cli_error *e)
+{
+    memset(out, 0, sizeof *out);
+    struct dmlt_tensor *t = &out->t;
+    if (!describe_dtype(a->dtype, &t->dtype, e))
+        return false;
+    if (a->sizes == NULL) {
+        cli_fail(e, CLI_E_MISSING_OPTION, "--sizes", NULL, "missing; it is required");
+        cli_hint(e, "for example --sizes 1,3,224,224 (logical order: N,C,H,W)");
+        return false;
+    }
+    uint64_t v[DMLT_MAX_RANK];
+    unsigned given_rank;
+    if (!parse_uint_list("--sizes", a->sizes, 1, DMLT_MAX_DIM_SIZE, DMLT_MAX_RANK, v, &given_rank,
+                         e, "dimension", "sizes"))
+        return false;
+    t->rank = given_rank;
+    if (a->rank) {
+        uint64_t r;
+        if (!parse_uint(a->rank, strlen(a->rank), 1, DMLT_MAX_RANK, &r, e, "--rank", a->rank,
+                        "the rank", NULL))
+            return false;
+        if (r < given_rank)
+            return cli_fail(e, CLI_E_BAD_RANK, "--rank", a->rank,
+                            "smaller than the %u sizes given (--rank only adds leading dims)",
+                            given_rank);
+        t->rank = (unsigned)r;
+    }
+    unsigned lead = t->rank - given_rank;
+    for (unsigned d = 0; d < t->rank; d++)
+        t->sizes[d] = d < lead ? 1 : (uint32_t)v[d - lead];
+
+    out->given_rank = given_rank;
+    if (!describe_buffer(a, out, e))
+        return false;
+
+    /* Strides come from exactly one source. */
+    const char *src[3] = {a->strides ? "--strides" : NULL, a->layout ? "--layout" : NULL,
+                          a->order ? "--order" : NULL};
+    const char *first = NULL;
+    for (int i = 0; i < 3; i++) {
+        if (src[i] && first) {
+            cli_fail(e, CLI_E_CONFLICTING_OPTIONS, src[i], NULL, "conflicts with %s", first);
+            cli_hint(e, "strides come from one of --strides, --layout or --order");
+            return false;
+        }
+        if (src[i])
+            first = src[i];
+    }
+    if (a->strides) {
+        const char *mod = a->n_broadcast       ? "--broadcast"
+                          : a->n_pad           ? "--pad"
+                          : a->row_pitch_align ? "--row-pitch-align"
+                                               : NULL;
+        if (mod) {
+            cli_fail(e, CLI_E_CONFLICTING_OPTIONS, mod, NULL,
+                     "modifies a layout; it cannot be "
+                     "combined with --strides");
+            cli_hint(e, "write the strides you want in --strides (0 to broadcast)");
+            return false;
+        }
+        if (!describe_strides(a, given_rank, out, e))
+            return false;
+        const char *dl = a->described_layout;
+        out->order_preferred =
+            dl && dmlt_layout_parse(dl, strlen(dl), t->rank, out->order) == DMLT_OK;
+        return true;
+    }
+
+    return describe_layout(a, out, e);
 }
 
 void layout_name(struct outbuf *b, unsigned rank, const unsigned order[])

@@ -32,6 +32,9 @@ struct descriptor {
     } from[24];
     unsigned n_from;
     const char *coords[DESC_MAX_COORDS];
+    /* The commands a record may name ("command") and results_run() runs:
+     * the reader's cfg->commands, set once (descriptor_reset keeps it). */
+    struct command_list commands;
     char arena[16 * 1024]; /* texts built from JSON lists and numbers */
     size_t used;
 };

@@ -49,6 +49,13 @@ char *ob_space(struct outbuf *b, size_t n);
 void ob_pad_to(struct outbuf *b, size_t line_start, size_t column);
 /* v[0..n) each times scale: "[1,2,3]" when json, else "1,2,3". */
 void ob_u32_list(struct outbuf *b, const uint32_t *v, unsigned n, uint64_t scale, bool json);
+/* num / den rounded to 4 decimals ("1.0762"), or null when den is 0
+ * (plan's arena over its lower bound). */
+void ob_ratio(struct outbuf *b, uint64_t num, uint64_t den);
+/* snprintf() for sentences that only ever put in numbers already written
+ * as text: each "%s" takes the next argument, everything else is copied.
+ * Cut at size - 1 bytes, always NUL-terminated. */
+void cli_say(char *msg, size_t size, const char *fmt, ...);
 /* A JSON string literal, quotes included. */
 void ob_json_str(struct outbuf *b, const char *s);
 /* JSON text s[0..n) (a value json_parse() accepted) as it was written, on

@@ -31,27 +31,6 @@ static bool parse_alignment(const char *text, uint64_t *out, struct cli_error *e
     return true;
 }
 
-void plan_put_ratio(struct outbuf *b, uint64_t arena, uint64_t lower_bound)
-{
-    if (lower_bound == 0) {
-        ob_puts(b, "null");
-        return;
-    }
-    /* round(arena x 10000 / lower_bound), exactly */
-    dmlt_u128 num, q;
-    (void)dmlt_u128_mul(dmlt_u128_from_u64(arena), dmlt_u128_from_u64(10000), &num);
-    (void)dmlt_u128_add(num, dmlt_u128_from_u64(lower_bound / 2), &num);
-    (void)dmlt_u128_divmod(num, lower_bound, &q, NULL);
-    uint64_t frac;
-    dmlt_u128 whole;
-    (void)dmlt_u128_divmod(q, 10000, &whole, &frac);
-    ob_u128(b, whole);
-    char digits[5] = {(char)('0' + frac / 1000), (char)('0' + frac / 100 % 10),
-                      (char)('0' + frac / 10 % 10), (char)('0' + frac % 10), 0};
-    ob_putc(b, '.');
-    ob_puts(b, digits);
-}
-
 static void put_str_or_null(struct outbuf *b, const char *s)
 {
     if (s)
@@ -101,7 +80,7 @@ static bool render_jsonl(struct outbuf *b, const struct planned *t, const uint64
     OB_LIT(b, ",\"lower_bound_bytes\":");
     ob_u64(b, s->r.lower_bound_bytes);
     OB_LIT(b, ",\"ratio\":");
-    plan_put_ratio(b, s->r.arena_bytes, s->r.lower_bound_bytes);
+    ob_ratio(b, s->r.arena_bytes, s->r.lower_bound_bytes);
     OB_LIT(b, ",\"peak_step\":");
     ob_u64(b, s->r.peak_step);
     OB_LIT(b, ",\"sum_bytes\":");
@@ -159,7 +138,7 @@ static void render_text_totals(struct outbuf *b, const struct plan_summary *s)
     ob_puts(b, ", the most bytes alive at one step (step ");
     ob_u64(b, s->r.peak_step);
     ob_puts(b, ")\nratio        ");
-    plan_put_ratio(b, s->r.arena_bytes, s->r.lower_bound_bytes);
+    ob_ratio(b, s->r.arena_bytes, s->r.lower_bound_bytes);
     ob_puts(b, "\nsum of sizes ");
     ob_bytes(b, s->r.sum_bytes);
     ob_puts(b, ", each tensor in a buffer of its own\n");

@@ -44,7 +44,4 @@ bool plan_tensors(struct cli_config *cfg, const struct planned *t, size_t n,
 void plan_render_svg(struct outbuf *b, const struct planned *t, const uint64_t *offsets, size_t n,
                      const struct plan_summary *s);
 
-/* The ratio arena / lower bound with 4 decimals ("1.0762"), or "null". */
-void plan_put_ratio(struct outbuf *b, uint64_t arena, uint64_t lower_bound);
-
 #endif

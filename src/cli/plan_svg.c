@@ -234,7 +234,7 @@ static void put_header(struct outbuf *b, const struct plan_summary *s, uint64_t 
     ob_puts(b, " bytes, lower bound ");
     ob_u64(b, s->r.lower_bound_bytes);
     ob_puts(b, " bytes (ratio ");
-    plan_put_ratio(b, s->r.arena_bytes, s->r.lower_bound_bytes);
+    ob_ratio(b, s->r.arena_bytes, s->r.lower_bound_bytes);
     ob_puts(b, "), alignment ");
     ob_u64(b, s->alignment);
     ob_puts(b, "</text>\n<text x=\"80\" y=\"42\">step 0</text><text x=\"980\" y=\"42\" "

@@ -46,7 +46,9 @@ bool results_run(struct descriptor *d, struct outbuf *rec, struct cli_error *e)
             return false;
         }
     }
-    bool ok = cli_command_of(d->cfg.cmd)->run(&d->cfg, rec, e);
+    const struct command *c = command_of(&d->commands, d->cfg.cmd);
+    bool ok = c != NULL ? c->run(&d->cfg, rec, e)
+                        : cli_fail(e, CLI_E_BAD_COMMAND, NULL, d->cfg.cmd_name, "not a command");
     if (!ok)
         descriptor_name_key(d, e);
     return ok;

@@ -75,6 +75,9 @@ void scan_put_file_key(struct scan *s, size_t start);
 /* scan_out.c: writes s->out out once it holds BATCH_CHUNK; false (and
  * s->failed_write) when writing failed. */
 bool scan_drain_if_full(struct scan *s);
+/* scan_out.c: "input", ..., "activation" (k == ONNX_KIND_COUNT), the
+ * kind a record and the summary name. */
+const char *scan_kind_name(unsigned k);
 
 /* scan_onnx.c: the ONNX model in data[0..len), checked whole already:
  * its records (declared values, then inferred activations in node order)
@@ -84,8 +87,6 @@ bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, struct cli
  * memory ran out. scan_onnx_free undoes it (either way). */
 bool scan_onnx_init(struct scan *s);
 void scan_onnx_free(struct scan *s);
-/* scan_onnx.c: "input", ..., "activation" (k == ONNX_KIND_COUNT). */
-const char *scan_kind_name(unsigned k);
 /* scan_summary.c: a model's totals after its records, as the
  * {"summary":{...}} record or --format text's lines. */
 void scan_put_onnx_summary(struct scan *s);

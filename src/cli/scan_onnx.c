@@ -22,11 +22,6 @@ struct rec {
     uint32_t graph; /* its graph's index: a declared value's mismatch */
 };
 
-const char *scan_kind_name(unsigned k)
-{
-    return k == ONNX_KIND_COUNT ? "activation" : onnx_kind_name((enum onnx_kind)k);
-}
-
 static const char *rec_kind(const struct rec *r)
 {
     return scan_kind_name(r->kind);

@@ -1,5 +1,6 @@
 /* scan_out.c - what scan's parts write through (scan.h): the "file" key
- * of a record when several files are scanned, and draining the output. */
+ * of a record when several files are scanned, draining the output, and
+ * the name of a value's kind. */
 #include "scan.h"
 
 #include <string.h>
@@ -28,4 +29,9 @@ bool scan_drain_if_full(struct scan *s)
     if (s->out->len >= BATCH_CHUNK && !cli_drain(s->out, s->e))
         s->failed_write = true;
     return !s->failed_write;
+}
+
+const char *scan_kind_name(unsigned k)
+{
+    return k == ONNX_KIND_COUNT ? "activation" : onnx_kind_name((enum onnx_kind)k);
 }

@@ -1,5 +1,6 @@
 /* scan_text.c - see scan_text.h. */
 #include "scan_text.h"
+#include "check_messages.h"
 
 #include <string.h>
 

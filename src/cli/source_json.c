@@ -198,7 +198,8 @@ static bool pad_text(struct descriptor *d, const cJSON *v, const char *key, cons
 
 static bool read_command(struct descriptor *d, const cJSON *v, const char *key, struct cli_error *e)
 {
-    const struct command *c = has_type(v, cJSON_String) ? cli_command_named(v->valuestring) : NULL;
+    const struct command_list *l = &d->commands;
+    const struct command *c = has_type(v, cJSON_String) ? command_named(l, v->valuestring) : NULL;
     if (c && c->batch) {
         d->cfg.cmd = c->id;
         d->cfg.cmd_name = c->name;
@@ -207,10 +208,10 @@ static bool read_command(struct descriptor *d, const cJSON *v, const char *key, 
     /* "not a batch command (size, offset, validate or view)" */
     char names[200] = "";
     size_t count = 0, n = 0;
-    for (size_t i = 0; i < cli_n_commands; i++)
-        count += cli_commands[i]->batch;
-    for (size_t i = 0; i < cli_n_commands; i++) {
-        if (!cli_commands[i]->batch)
+    for (size_t i = 0; i < l->n; i++)
+        count += l->at[i]->batch;
+    for (size_t i = 0; i < l->n; i++) {
+        if (!l->at[i]->batch)
             continue;
         n++;
         size_t used = strlen(names);
@@ -218,7 +219,7 @@ static bool read_command(struct descriptor *d, const cJSON *v, const char *key, 
                  n == 1       ? ""
                  : n == count ? " or "
                               : ", ",
-                 cli_commands[i]->name);
+                 l->at[i]->name);
     }
     cli_fail(e, CLI_E_BAD_COMMAND, NULL, has_type(v, cJSON_String) ? v->valuestring : NULL,
              "not a batch command (%s)", names);
@@ -310,6 +311,92 @@ static const char *earlier_key(const cJSON *obj, const cJSON *item)
     return NULL;
 }
 
+/* One key's value k into its slot of d (DimensionCount's kept in
+ * *dimension_count, to check against the sizes once all are read). */
+static bool read_value(struct descriptor *d, const cJSON *it, const struct desc_key *k,
+                       const char *key, const cJSON **dimension_count, struct cli_error *e)
+{
+    const char **slot = descriptor_slot(d, k->slot);
+    bool ok = true;
+    switch (k->slot) {
+    case DESC_DTYPE:
+        ok = dtype_text(it, key, slot, e);
+        break;
+    case DESC_SIZES:
+        ok = list_text(d, it, key, slot, e);
+        break;
+    case DESC_STRIDES:
+        if (has_type(it, cJSON_NULL))
+            break; /* as size prints for no strides: none given */
+        ok = list_text(d, it, key, slot, e);
+        break;
+    case DESC_ORDER:
+        ok = list_text(d, it, key, slot, e);
+        break;
+    case DESC_LAYOUT:
+        if (has_type(it, cJSON_NULL))
+            break; /* `size` prints null when no named layout fits */
+        if (!has_type(it, cJSON_String))
+            return bad_value(e, key, CLI_E_BAD_TYPE, "expected a layout name, like \"nhwc\"");
+        *slot = it->valuestring;
+        break;
+    case DESC_BROADCAST:
+        ok = broadcast_text(d, it, key, slot, e);
+        if (*slot)
+            d->cfg.t.n_broadcast = 1;
+        break;
+    case DESC_PAD:
+        ok = pad_text(d, it, key, slot, e);
+        d->cfg.t.n_pad = 1;
+        break;
+    case DESC_RANK:
+    case DESC_ROW_PITCH:
+    case DESC_TOTAL:
+    case DESC_ALIGNMENT:
+    case DESC_BASE_OFFSET:
+    case DESC_FLAGS:
+    case DESC_BINDING_SIZE:
+    case DESC_BUFFER_SIZE:
+        ok = scalar_text(d, it, key, slot, e);
+        break;
+    case DESC_COORD:
+    case DESC_COORDS:
+        ok = read_coords(d, it, key, k->slot == DESC_COORDS, e);
+        break;
+    case DESC_COMMAND:
+        ok = read_command(d, it, key, e);
+        break;
+    case DESC_OPS:
+        ok = read_ops(d, it, key, e);
+        break;
+    case DESC_DIMENSION_COUNT:
+        *dimension_count = it;
+        break;
+    case DESC_ID:
+    case DESC_IGNORED:
+        break;
+    }
+    return ok;
+}
+
+/* The error for a key no descriptor has (batch's records; scan skips
+ * them): a near key's name, or the list of them. */
+static void unknown_key(const char *key, struct cli_error *e)
+{
+    cli_fail(e, CLI_E_UNKNOWN_KEY, NULL, NULL, "not a descriptor key");
+    e->key = key;
+    const char *s = descriptor_suggest_key(key);
+    if (s)
+        cli_hint(e, "did you mean \"%s\"?", s);
+    else
+        cli_hint(e, "keys: dtype sizes strides layout order broadcast pad rank "
+                    "total_tensor_size_bytes guaranteed_base_offset_alignment "
+                    "base_offset_bytes binding_size_bytes buffer_size_bytes flags "
+                    "command coord coords ops id, or "
+                    "DirectML's DataType Sizes Strides TotalTensorSizeInBytes "
+                    "GuaranteedBaseOffsetAlignment Flags DimensionCount");
+}
+
 bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct descriptor *d,
                           struct cli_error *e)
 {
@@ -329,18 +416,7 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
         if (k == NULL) {
             if (mode == DESC_SCAN)
                 continue; /* an operator's own fields */
-            cli_fail(e, CLI_E_UNKNOWN_KEY, NULL, NULL, "not a descriptor key");
-            e->key = key;
-            const char *s = descriptor_suggest_key(key);
-            if (s)
-                cli_hint(e, "did you mean \"%s\"?", s);
-            else
-                cli_hint(e, "keys: dtype sizes strides layout order broadcast pad rank "
-                            "total_tensor_size_bytes guaranteed_base_offset_alignment "
-                            "base_offset_bytes binding_size_bytes buffer_size_bytes flags "
-                            "command coord coords ops id, or "
-                            "DirectML's DataType Sizes Strides TotalTensorSizeInBytes "
-                            "GuaranteedBaseOffsetAlignment Flags DimensionCount");
+            unknown_key(key, e);
             return false;
         }
         /* The same key twice, or two spellings of one field ("coord" and
@@ -353,67 +429,7 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
             return false;
         }
         seen[field] = key;
-        const char **slot = descriptor_slot(d, k->slot);
-        bool ok = true;
-        switch (k->slot) {
-        case DESC_DTYPE:
-            ok = dtype_text(it, key, slot, e);
-            break;
-        case DESC_SIZES:
-            ok = list_text(d, it, key, slot, e);
-            break;
-        case DESC_STRIDES:
-            if (has_type(it, cJSON_NULL))
-                break; /* as size prints for no strides: none given */
-            ok = list_text(d, it, key, slot, e);
-            break;
-        case DESC_ORDER:
-            ok = list_text(d, it, key, slot, e);
-            break;
-        case DESC_LAYOUT:
-            if (has_type(it, cJSON_NULL))
-                break; /* `size` prints null when no named layout fits */
-            if (!has_type(it, cJSON_String))
-                return bad_value(e, key, CLI_E_BAD_TYPE, "expected a layout name, like \"nhwc\"");
-            *slot = it->valuestring;
-            break;
-        case DESC_BROADCAST:
-            ok = broadcast_text(d, it, key, slot, e);
-            if (*slot)
-                d->cfg.t.n_broadcast = 1;
-            break;
-        case DESC_PAD:
-            ok = pad_text(d, it, key, slot, e);
-            d->cfg.t.n_pad = 1;
-            break;
-        case DESC_RANK:
-        case DESC_ROW_PITCH:
-        case DESC_TOTAL:
-        case DESC_ALIGNMENT:
-        case DESC_BASE_OFFSET:
-        case DESC_FLAGS:
-        case DESC_BINDING_SIZE:
-        case DESC_BUFFER_SIZE:
-            ok = scalar_text(d, it, key, slot, e);
-            break;
-        case DESC_COORD:
-        case DESC_COORDS:
-            ok = read_coords(d, it, key, k->slot == DESC_COORDS, e);
-            break;
-        case DESC_COMMAND:
-            ok = read_command(d, it, key, e);
-            break;
-        case DESC_OPS:
-            ok = read_ops(d, it, key, e);
-            break;
-        case DESC_DIMENSION_COUNT:
-            dimension_count = it;
-            break;
-        case DESC_ID:
-        case DESC_IGNORED:
-            break;
-        }
-        if (!ok)
+        if (!read_value(d, it, k, key, &dimension_count, e))
             return false;
         descriptor_remember(d, k->option, key);
     }

@@ -244,11 +244,11 @@ static bool sizes_to_descriptor(const uint64_t *sizes, unsigned rank, const stru
     return true;
 }
 
-bool descriptor_from_onnx(const struct onnx_tensor *t, struct onnx_options *o, struct descriptor *d,
-                          struct onnx_facts *facts, struct cli_error *e)
+/* What the value is (a tensor, or why it is none) and its DirectML data
+ * type: facts->value and facts->onnx_type, and the notes on both. */
+static bool value_dtype(const struct onnx_tensor *t, struct onnx_facts *facts,
+                        const char **dtype_out, struct cli_error *e)
 {
-    descriptor_reset(d, DESC_SCAN);
-    memset(facts, 0, sizeof *facts);
     static const char *const values[] = {
         [ONNX_V_TENSOR] = "tensor",
         [ONNX_V_SPARSE_TENSOR] = "sparse_tensor",
@@ -304,33 +304,15 @@ bool descriptor_from_onnx(const struct onnx_tensor *t, struct onnx_options *o, s
     if (t->value == ONNX_V_SPARSE_TENSOR)
         note(facts, "sparse: these are the dense tensor's sizes; its values and indices are "
                     "stored apart");
-    d->cfg.t.dtype = dtype;
-    struct onnx_shape_binding *given =
-        t->has_name && onnx_in_main_graph(t) ? onnx_shape_given(o, t->name.p, t->name.n) : NULL;
-    if (given) { /* checked against the model's dims already (onnx_shape_check) */
-        given->used = true;
-        if (given->rank > DMLT_MAX_RANK) {
-            cli_fail(e, CLI_E_TOO_MANY_DIMS, NULL, NULL,
-                     "rank %u (--shape): a DirectML tensor has 1..%d dims", given->rank,
-                     DMLT_MAX_RANK);
-            return false;
-        }
-        note(facts, "sizes from --shape %.150s", given->text);
-        return sizes_to_descriptor(given->dims, given->rank, o, d, facts, e);
-    }
-    if (t->form == ONNX_DIMS_NONE) {
-        cli_fail(e, CLI_E_SHAPE_UNKNOWN, NULL, NULL,
-                 "the model gives no shape for this value (its rank is unknown)");
-        return false;
-    }
-    if (t->rank > DMLT_MAX_RANK) {
-        cli_fail(e, CLI_E_TOO_MANY_DIMS, NULL, NULL, "rank %llu: a DirectML tensor has 1..%d dims",
-                 (unsigned long long)t->rank, DMLT_MAX_RANK);
-        return false;
-    }
+    *dtype_out = dtype;
+    return true;
+}
 
-    /* The dims, each checked; every unbound symbol is named at once. */
-    uint64_t sizes[DMLT_MAX_RANK] = {0};
+/* The model's dims of t, each checked, into sizes[0..*rank_out); every
+ * unbound symbol is named at once. */
+static bool model_dims(const struct onnx_tensor *t, struct onnx_options *o,
+                       uint64_t sizes[DMLT_MAX_RANK], unsigned *rank_out, struct cli_error *e)
+{
     unsigned rank = 0;
     char unbound[200] = "";
     size_t unbound_len = 0;
@@ -390,6 +372,47 @@ bool descriptor_from_onnx(const struct onnx_tensor *t, struct onnx_options *o, s
         cli_hint(e, "bind each with --dim NAME=VALUE");
         return false;
     }
+    *rank_out = rank;
+    return true;
+}
+
+bool descriptor_from_onnx(const struct onnx_tensor *t, struct onnx_options *o, struct descriptor *d,
+                          struct onnx_facts *facts, struct cli_error *e)
+{
+    descriptor_reset(d, DESC_SCAN);
+    memset(facts, 0, sizeof *facts);
+    const char *dtype;
+    if (!value_dtype(t, facts, &dtype, e))
+        return false;
+    d->cfg.t.dtype = dtype;
+    struct onnx_shape_binding *given =
+        t->has_name && onnx_in_main_graph(t) ? onnx_shape_given(o, t->name.p, t->name.n) : NULL;
+    if (given) { /* checked against the model's dims already (onnx_shape_check) */
+        given->used = true;
+        if (given->rank > DMLT_MAX_RANK) {
+            cli_fail(e, CLI_E_TOO_MANY_DIMS, NULL, NULL,
+                     "rank %u (--shape): a DirectML tensor has 1..%d dims", given->rank,
+                     DMLT_MAX_RANK);
+            return false;
+        }
+        note(facts, "sizes from --shape %.150s", given->text);
+        return sizes_to_descriptor(given->dims, given->rank, o, d, facts, e);
+    }
+    if (t->form == ONNX_DIMS_NONE) {
+        cli_fail(e, CLI_E_SHAPE_UNKNOWN, NULL, NULL,
+                 "the model gives no shape for this value (its rank is unknown)");
+        return false;
+    }
+    if (t->rank > DMLT_MAX_RANK) {
+        cli_fail(e, CLI_E_TOO_MANY_DIMS, NULL, NULL, "rank %llu: a DirectML tensor has 1..%d dims",
+                 (unsigned long long)t->rank, DMLT_MAX_RANK);
+        return false;
+    }
+
+    uint64_t sizes[DMLT_MAX_RANK] = {0};
+    unsigned rank = 0;
+    if (!model_dims(t, o, sizes, &rank, e))
+        return false;
     if (rank == 0) {
         sizes[rank++] = 1;
         note(facts, "a scalar (rank 0): sizes [1]");

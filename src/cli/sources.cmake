@@ -1,6 +1,7 @@
 # The command line's sources, except main.c: built as the static library
 # dmltensor_cli so that the executable, tests and fuzzers share them.
 set(DMLT_CLI_SOURCES
+  src/cli/check_messages.c
   src/cli/cli_main.c
   src/cli/commands.c
   src/cli/cmd_batch.c
@@ -34,4 +35,6 @@ set(DMLT_CLI_SOURCES
   src/cli/scan_input.c
   src/cli/scan_text.c
   src/cli/source_json.c
-  src/cli/source_onnx.c)
+  src/cli/source_onnx.c
+  src/cli/view_ops.c
+  src/cli/view_render.c)

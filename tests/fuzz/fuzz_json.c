@@ -378,6 +378,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct descriptor *d1 = malloc(sizeof *d1), *d2 = malloc(sizeof *d2);
     if (r && d1 && d2) {
         record_reader_init(r, f);
+        d2->commands = (struct command_list){cli_commands, cli_n_commands};
         const char *text;
         size_t len;
         unsigned long line;
