@@ -7,6 +7,7 @@ set(DMLT_ONNX_INFER_SOURCES
   src/onnx/onnx_infer_conv.c
   src/onnx/onnx_infer_graph.c
   src/onnx/onnx_infer_misc.c
+  src/onnx/onnx_infer_scope.c
   src/onnx/onnx_infer_ops.c
   src/onnx/onnx_infer_seq.c
   src/onnx/onnx_infer_shape.c

@@ -1,7 +1,8 @@
-/* onnx_infer.c - the inference's driver: graphs in file order, names in
- * scope, declared types merged with inferred ones, subgraphs (If, Loop,
- * Scan) and the result's API. The operators are in onnx_infer_ops.c and
- * onnx_infer_shape.c, one table of families. */
+/* onnx_infer.c - the inference's driver: graphs in file order, each node
+ * checked and handed to its family, subgraphs (If, Loop, Scan) through
+ * in->infer_graph, and the result's API. Symbols, names in scope and
+ * declarations are in onnx_infer_scope.c; the operators in one table of
+ * families (onnx_infer_ops.c). */
 #include "onnx_infer_int.h"
 
 #include <stdio.h>
@@ -10,228 +11,13 @@
 
 #define DEFAULT_CAP ((size_t)256 << 20)
 
-/* A symbol of the model (a dim_param) or of data (fresh), bound or not. */
-static const struct onnx_dx *symbol(struct onnx_infer *in, const uint8_t *p, size_t n,
-                                    const uint8_t *owner)
-{
-    int64_t *bound = nm_get(&in->binding, p, n);
-    if (bound)
-        return onnx_dx_const(in->dx, *bound);
-    struct nm_slot *s = nm_find(&in->symbol_names, p, n);
-    if (!s) {
-        if (in->n_symbols == in->cap_symbols) {
-            size_t cap = in->cap_symbols ? in->cap_symbols * 2 : 16;
-            struct onnx_bytes *b = infer_alloc(in, cap * sizeof *b);
-            if (!b)
-                return NULL;
-            if (in->n_symbols)
-                memcpy(b, in->symbols, in->n_symbols * sizeof *b);
-            in->symbols = b;
-            in->cap_symbols = cap;
-        }
-        in->symbols[in->n_symbols++] = (struct onnx_bytes){p, n};
-        if (!nm_put(in, &in->symbol_names, p, n, unconst(owner ? owner : p)))
-            return NULL;
-    }
-    return onnx_dx_symbol(in->dx, (const char *)p, n);
-}
-
-const struct onnx_dx *fresh(struct nctx *c, uint32_t i)
-{
-    struct onnx_bytes name = i < c->node->n_outputs ? c->node->outputs[i] : c->node->op_type;
-    const uint8_t *owner = name.p ? name.p : (const uint8_t *)"";
-    const uint8_t *p = name.p;
-    size_t n = name.n;
-    char *buf = NULL;
-    for (int k = 2; k < 1000; k++) {
-        struct nm_slot *s = nm_find(&c->in->symbol_names, p, n);
-        if (!s || s->v == owner)
-            break;
-        /* the name is another value's symbol or the model's: NAME_2, ... */
-        if (!buf && !(buf = infer_alloc(c->in, name.n + 8)))
-            return NULL;
-        if (name.n && name.p)
-            memcpy(buf, name.p, name.n);
-        n = name.n + (size_t)snprintf(buf + name.n, 8, "_%d", k);
-        p = (const uint8_t *)buf;
-    }
-    return symbol(c->in, p, n, owner);
-}
-
-/* ---- values from declarations ---- */
-
-static const struct onnx_dx *declared_dim(struct onnx_infer *in, const struct onnx_dim *d)
-{
-    switch (d->kind) {
-    case ONNX_DIM_VALUE:
-        return d->value >= 0 ? onnx_dx_const(in->dx, d->value) : NULL;
-    case ONNX_DIM_PARAM:
-        return d->param.n ? symbol(in, d->param.p, d->param.n, NULL) : NULL;
-    case ONNX_DIM_UNKNOWN:
-        break;
-    }
-    return NULL;
-}
-
-static void from_type(struct onnx_infer *in, struct ival *v, const struct onnx_type *t)
-{
-    v->n_vals = -1;
-    v->pub.rank = -1;
-    if (!t || t->value == ONNX_V_UNTYPED) {
-        v->pub.reason = "no type declared";
-        return;
-    }
-    if (t->value != ONNX_V_TENSOR && t->value != ONNX_V_SPARSE_TENSOR &&
-        t->value != ONNX_V_SPARSE_TYPE) {
-        v->pub.not_tensor = true;
-        v->pub.reason = "not a tensor";
-        if (t->elem && t->elem->value == ONNX_V_TENSOR) { /* a sequence's declared element */
-            struct ival e = {0};
-            from_type(in, &e, t->elem);
-            v->elem = elem_copy(in, &e);
-        }
-        return;
-    }
-    v->pub.source = ONNX_INFER_DECLARED;
-    v->pub.elem_type = t->has_elem_type ? t->elem_type : 0;
-    if (!t->has_shape || t->rank > ONNX_INFER_MAX_RANK) {
-        v->pub.reason = "no shape declared";
-        return;
-    }
-    const struct onnx_dx **d = infer_alloc(in, t->rank * PTR_BYTES + 1);
-    if (!d) {
-        v->pub.reason = "memory cap";
-        return;
-    }
-    for (uint32_t k = 0; k < t->rank; k++)
-        d[k] = declared_dim(in, &t->dims[k]);
-    v->pub.rank = (int32_t)t->rank;
-    v->pub.dims = d;
-}
-
-static void add_mismatch(struct onnx_infer *in, uint32_t graph, struct onnx_bytes name, int32_t dim,
-                         int64_t declared, int64_t inferred)
-{
-    if (in->n_mismatch == in->cap_mismatch) {
-        size_t cap = in->cap_mismatch ? in->cap_mismatch * 2 : 16;
-        struct onnx_infer_mismatch *m = infer_alloc(in, cap * sizeof *m);
-        if (!m)
-            return;
-        if (in->n_mismatch)
-            memcpy(m, in->mismatch, in->n_mismatch * sizeof *m);
-        in->mismatch = m;
-        in->cap_mismatch = cap;
-    }
-    in->mismatch[in->n_mismatch++] =
-        (struct onnx_infer_mismatch){graph, name, dim, declared, inferred};
-}
-
-/* The inferred value v meets its declaration t: declared dims fill in the
- * unknown ones; a fixed declared dim that a constant contradicts is a
- * mismatch, and that dim becomes unknown. */
-void merge_declared(struct onnx_infer *in, uint32_t graph, struct onnx_bytes name, struct ival *v,
-                    const struct onnx_type *t)
-{
-    if (v->pub.source != ONNX_INFER_INFERRED) {
-        struct ival d = {0};
-        from_type(in, &d, t);
-        if (d.pub.source == ONNX_INFER_DECLARED || d.pub.not_tensor) {
-            const char *why = v->pub.reason;
-            int32_t elem = v->pub.elem_type;
-            if (v->pub.not_tensor && d.pub.not_tensor) { /* a sequence keeps its elements */
-                d.elem = v->elem ? v->elem : d.elem;
-                d.has_len = v->has_len;
-                d.seq_len = v->seq_len;
-            }
-            *v = d;
-            if (!v->pub.elem_type)
-                v->pub.elem_type = elem;
-            if (why)
-                v->pub.reason = why;
-        }
-        return;
-    }
-    if (!t || (t->value != ONNX_V_TENSOR && t->value != ONNX_V_SPARSE_TENSOR))
-        return;
-    if (t->has_elem_type && t->elem_type && v->pub.elem_type && t->elem_type != v->pub.elem_type)
-        add_mismatch(in, graph, name, -2, t->elem_type, v->pub.elem_type);
-    if (!v->pub.elem_type && t->has_elem_type)
-        v->pub.elem_type = t->elem_type;
-    if (!t->has_shape)
-        return;
-    if (v->pub.rank < 0) {
-        struct ival d = {0};
-        from_type(in, &d, t);
-        v->pub.rank = d.pub.rank;
-        v->pub.dims = d.pub.dims;
-        return;
-    }
-    if ((uint32_t)v->pub.rank != t->rank) {
-        add_mismatch(in, graph, name, -1, t->rank, v->pub.rank);
-        v->pub.rank = -1;
-        v->pub.dims = NULL;
-        v->n_vals = -1;
-        v->pub.reason = "the declared rank differs from the inferred one";
-        return;
-    }
-    const struct onnx_dx **dims = unconst(v->pub.dims);
-    for (uint32_t k = 0; k < t->rank; k++) {
-        int64_t iv;
-        const struct onnx_dim *dd = &t->dims[k];
-        if (!dims[k]) {
-            dims[k] = declared_dim(in, dd);
-        } else if (dd->kind == ONNX_DIM_VALUE && onnx_dx_is_const(dims[k], &iv) &&
-                   iv != dd->value) {
-            add_mismatch(in, graph, name, (int32_t)k, dd->value, iv);
-            dims[k] = NULL;
-            v->n_vals = -1;
-        }
-    }
-}
-
-/* --shape NAME=...: the main graph's value takes that shape. */
-static void apply_shape(struct onnx_infer *in, uint32_t graph, struct onnx_bytes name,
-                        struct ival *v)
-{
-    const struct onnx_infer_shape *s;
-    if (graph != 0 || !(s = nm_get(&in->shapes, name.p, name.n)) || s->rank > ONNX_INFER_MAX_RANK)
-        return;
-    const struct onnx_dx **d = infer_alloc(in, s->rank * PTR_BYTES + 1);
-    if (!d)
-        return;
-    for (uint32_t k = 0; k < s->rank; k++) {
-        d[k] = s->dims[k] >= 0 ? onnx_dx_const(in->dx, s->dims[k]) : NULL;
-        int64_t iv;
-        if (v->pub.rank == (int32_t)s->rank && onnx_dx_is_const(v->pub.dims[k], &iv) &&
-            iv != s->dims[k] && v->pub.source == ONNX_INFER_INFERRED)
-            add_mismatch(in, graph, name, (int32_t)k, s->dims[k], iv);
-    }
-    if (v->pub.source == ONNX_INFER_NONE)
-        v->pub.source = ONNX_INFER_DECLARED;
-    v->pub.rank = (int32_t)s->rank;
-    v->pub.dims = d;
-    v->pub.reason = NULL;
-}
-
-/* ---- graphs ---- */
-
-struct ival *lookup(struct onnx_infer *in, const struct onnx_graph *g, struct onnx_bytes n)
-{
-    for (; g; g = g->parent) {
-        struct ival *v = nm_get(&in->gs[g->index].map, n.p, n.n);
-        if (v)
-            return v;
-    }
-    return NULL;
-}
-
 static void infer_node(struct onnx_infer *in, const struct onnx_graph *g, uint32_t i,
                        uint32_t depth);
 
 /* Infers graph g: its inputs are given (a subgraph's, n of them) or
  * declared (the main graph's). */
-void infer_graph(struct onnx_infer *in, const struct onnx_graph *g,
-                 const struct ival *const *inputs, uint32_t n, uint32_t depth)
+static void infer_graph(struct onnx_infer *in, const struct onnx_graph *g,
+                        const struct ival *const *inputs, uint32_t n, uint32_t depth)
 {
     struct gstate *gs = &in->gs[g->index];
     nm_clear(&gs->map);
@@ -472,6 +258,7 @@ static void infer_node(struct onnx_infer *in, const struct onnx_graph *g, uint32
 static bool setup(struct onnx_infer *in, const struct onnx_infer_options *o)
 {
     const struct onnx_model *m = in->model;
+    in->infer_graph = infer_graph;
     for (size_t i = 0; i < infer_n_ops; i++)
         if (!nm_put(in, &in->ops, (const uint8_t *)infer_ops[i].name, strlen(infer_ops[i].name),
                     unconst(&infer_ops[i])))

@@ -21,7 +21,7 @@ static bool infer_subgraph(struct nctx *c, const struct onnx_graph *g,
         return fail(c, "subgraphs nested too deep");
     if (g->n_inputs != n)
         return fail(c, "the subgraph's inputs do not match the node's");
-    infer_graph(c->in, g, inputs, n, c->depth + 1);
+    c->in->infer_graph(c->in, g, inputs, n, c->depth + 1);
     for (uint32_t k = 0; k < n_out; k++) {
         if (k >= g->n_outputs) {
             out[k] = NULL;

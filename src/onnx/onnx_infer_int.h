@@ -82,6 +82,12 @@ struct onnx_infer {
     struct namemap symbol_names; /* the symbols made so far */
     uint64_t work;               /* node visits left */
     size_t contradictions;       /* invalid() calls */
+    /* The driver's graph inference, handed to the operators with subgraphs
+     * (If, Loop, Scan: onnx_infer_graph.c) so that they do not call up
+     * into the driver: graph g, its inputs given (a subgraph's, n of
+     * them) or declared. */
+    void (*infer_graph)(struct onnx_infer *in, const struct onnx_graph *g,
+                        const struct ival *const *inputs, uint32_t n, uint32_t depth);
 };
 
 /* A node being inferred. */
@@ -141,15 +147,16 @@ bool nm_put(struct onnx_infer *in, struct namemap *m, const uint8_t *p, size_t n
 void nm_clear(struct namemap *m);
 bool bytes_is(struct onnx_bytes b, const char *s);
 
-/* ---- the driver (onnx_infer.c) ---- */
-/* Infers graph g: its inputs given (a subgraph's, n of them) or declared. */
-void infer_graph(struct onnx_infer *in, const struct onnx_graph *g,
-                 const struct ival *const *inputs, uint32_t n, uint32_t depth);
+/* ---- symbols, names in scope, declarations (onnx_infer_scope.c) ---- */
 /* The value named n as graph g sees it: its own, then its parents'. */
 struct ival *lookup(struct onnx_infer *in, const struct onnx_graph *g, struct onnx_bytes n);
 /* Declared dims fill in inferred unknown ones; a contradiction is a mismatch. */
 void merge_declared(struct onnx_infer *in, uint32_t graph, struct onnx_bytes name, struct ival *v,
                     const struct onnx_type *t);
+/* v as its declared type t gives it (source DECLARED), or unknown with a reason. */
+void from_type(struct onnx_infer *in, struct ival *v, const struct onnx_type *t);
+/* --shape NAME=...: the main graph's value takes that shape. */
+void apply_shape(struct onnx_infer *in, uint32_t graph, struct onnx_bytes name, struct ival *v);
 
 /* ---- helpers (onnx_infer_util.c) ---- */
 void *infer_alloc(struct onnx_infer *in, size_t n);
@@ -174,7 +181,7 @@ bool set_vals(struct nctx *c, uint32_t i, int32_t n, const struct onnx_dx *const
 bool const_ints(struct nctx *c, uint32_t i, int64_t *buf, uint32_t cap, uint32_t *n);
 /* Input i's values (elements may be NULL), or false. */
 bool in_vals(struct nctx *c, uint32_t i, const struct onnx_dx *const **v, int32_t *n);
-/* A new symbol for a data-dependent dim of output i. */
+/* A new symbol for a data-dependent dim of output i (onnx_infer_scope.c). */
 const struct onnx_dx *fresh(struct nctx *c, uint32_t i);
 /* The number of elements of v when every dim is a known constant. */
 bool const_numel(const struct ival *v, int64_t *n);
