@@ -125,8 +125,12 @@ struct command {
     const char *usage;    /* after "Usage: " */
     const char *about;    /* what it does: lines of at most 79 columns */
     const char *examples; /* "  dmltensor ..." lines, run by docs/help_examples */
-    unsigned formats;     /* FMT_BIT()s of the formats it prints */
-    bool batch;           /* batch records may name it ("command": NAME) */
+    /* FMT_BIT()s of the formats it prints (0: no --format), and --format's
+     * help for it: each of those names, with what it prints. */
+    unsigned formats;
+    const char *format_help;
+    enum { ARGS_NONE, ARGS_FILE, ARGS_FILES } args; /* FILE or - (one, or any number) */
+    bool batch; /* batch records may name it ("command": NAME) */
     /* Runs the command into out. Long outputs (locate, map, batch) are
      * written to stdout as they grow (cli_drain); a failed write is reported
      * through e with exit status 3. */

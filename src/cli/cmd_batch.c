@@ -201,7 +201,8 @@ const struct command cmd_batch = {
         "  echo '{\"id\":1,\"dtype\":\"float16\",\"sizes\":[1,3,224,224],\"layout\":\"nhwc\"}' \\\n"
         "      | dmltensor batch | jq .minimum_implied_size_bytes\n"
         "  dmltensor batch descriptors.jsonl > results.jsonl\n",
-    .formats = FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_JSON),
+    .formats = 0, /* no --format: JSON Lines only */
+    .args = ARGS_FILE,
     .batch = false,
     .run = run_batch,
 };
