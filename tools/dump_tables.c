@@ -40,7 +40,12 @@ static cJSON *commands(void)
         cJSON_AddStringToObject(o, "name", c->name);
         cJSON_AddStringToObject(o, "summary", c->summary);
         cJSON_AddStringToObject(o, "usage", c->usage);
-        cJSON_AddStringToObject(o, "about", c->about);
+        struct outbuf about;
+        ob_init(&about);
+        render_about(&about, c);
+        ob_putc(&about, '\0');
+        cJSON_AddStringToObject(o, "about", about.failed ? "" : about.data);
+        ob_free(&about);
         cJSON_AddStringToObject(o, "examples", c->examples);
         cJSON_AddItemToObject(o, "formats", format_names(c->formats));
         if (c->format_help)

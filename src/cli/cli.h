@@ -108,6 +108,11 @@ void free_command_line(struct cli_config *cfg);
 enum format format_from_argv(int argc, char **argv);
 void render_main_help(struct outbuf *b);
 void render_command_help(struct outbuf *b, const struct command *cmd);
+/* A command's about, with CLI_BATCH_COMMANDS in it replaced by the list of
+ * the commands batch records may name ("size, offset, validate or view"),
+ * its paragraph filled again. */
+#define CLI_BATCH_COMMANDS "{batch commands}"
+void render_about(struct outbuf *b, const struct command *cmd);
 void render_version(struct outbuf *b);
 
 /* describe.c */

@@ -192,8 +192,8 @@ const struct command cmd_batch = {
              "total_tensor_size_bytes guaranteed_base_offset_alignment base_offset_bytes\n"
              "binding_size_bytes buffer_size_bytes flags, DirectML's DataType Sizes\n"
              "Strides TotalTensorSizeInBytes GuaranteedBaseOffsetAlignment Flags\n"
-             "DimensionCount, and command (size, validate or offset, with coord or\n"
-             "coords) and id. A bad record gives\n"
+             "DimensionCount, and command (" CLI_BATCH_COMMANDS "; size by default,\n"
+             "offset with coord or coords) and id. A bad record gives\n"
              "{\"id\":...,\"line\":N,\"error\":{...}} and the run goes on. Exit status 1\n"
              "when any record failed or broke a rule. \"command\":\"view\" takes \"ops\",\n"
              "like [{\"slice\":\"h=0:2\"},{\"permute\":[1,0]}], and buffer_size_bytes.\n",

@@ -528,12 +528,65 @@ void render_main_help(struct outbuf *b)
                "malformed input, 3 I/O error. See dmltensor(1).\n");
 }
 
+/* "size, offset, validate or view": the commands batch records may name. */
+static void batch_commands(struct outbuf *b)
+{
+    size_t count = 0, n = 0;
+    for (size_t i = 0; i < cli_n_commands; i++)
+        count += cli_commands[i]->batch;
+    for (size_t i = 0; i < cli_n_commands; i++) {
+        if (!cli_commands[i]->batch)
+            continue;
+        ob_puts(b, n == 0 ? "" : n + 1 == count ? " or " : ", ");
+        n++;
+        ob_puts(b, cli_commands[i]->name);
+    }
+}
+
+void render_about(struct outbuf *b, const struct command *h)
+{
+    static const char token[] = CLI_BATCH_COMMANDS;
+    const char *at = strstr(h->about, token);
+    if (at == NULL) {
+        ob_puts(b, h->about);
+        return;
+    }
+    /* The paragraph holding the list, filled again to 79 columns. */
+    const char *para = at;
+    while (para > h->about && !(para[-1] == '\n' && para - 1 > h->about && para[-2] == '\n'))
+        para--;
+    const char *end = strstr(at, "\n\n");
+    if (end == NULL)
+        end = h->about + strlen(h->about);
+    struct outbuf text;
+    ob_init(&text);
+    for (const char *p = para; p < end; p++) {
+        if (p == at) {
+            batch_commands(&text);
+            p += sizeof token - 2;
+        } else {
+            ob_putc(&text, *p == '\n' ? ' ' : *p);
+        }
+    }
+    while (text.len > 0 && text.data[text.len - 1] == ' ')
+        text.len--;
+    ob_putc(&text, '\0');
+    ob_write(b, h->about, (size_t)(para - h->about));
+    if (!text.failed)
+        wrap(b, b->len, 0, text.data);
+    else
+        b->failed = true;
+    ob_free(&text);
+    if (*end)
+        ob_puts(b, end + 1);
+}
+
 void render_command_help(struct outbuf *b, const struct command *h)
 {
     ob_puts(b, "Usage: ");
     ob_puts(b, h->usage);
     ob_puts(b, "\n\n");
-    ob_puts(b, h->about);
+    render_about(b, h);
     for (unsigned g = GROUP_TENSOR; g <= GROUP_OTHER; g++) {
         bool any = false;
         for (size_t i = 0; i < N_OPTIONS; i++) {
