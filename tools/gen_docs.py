@@ -94,6 +94,9 @@ class Tables:
         self.main_help = doc["main_help"]
         self.formats = doc["formats"]
         self.command_names = [c["name"] for c in self.commands]
+        for o in self.options:  # the parser reads the kind, --help the argument
+            if (o["kind"] == "flag") != (o["metavar"] is None):
+                raise Error(f"{o['name']}: a flag has no argument, any other kind has one")
         # The commands that describe a tensor: those that take --sizes.
         self.tensor_commands = set()
         for o in self.options:

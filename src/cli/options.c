@@ -13,7 +13,7 @@
 #define TENSOR_CMDS                                                                                \
     (CMD_BIT(CMD_SIZE) | CMD_BIT(CMD_OFFSET) | CMD_BIT(CMD_LOCATE) | CMD_BIT(CMD_VALIDATE) |       \
      CMD_BIT(CMD_MAP) | CMD_BIT(CMD_VIEW))
-#define ALL_CMDS (~0u)
+#define ALL_CMDS (~0u) /* every command, a new one too */
 
 /* Where an option's value lands: its kind and place in struct cli_config. */
 #define CFG(field)       offsetof(struct cli_config, field)
@@ -564,8 +564,10 @@ void render_about(struct outbuf *b, const struct command *h)
         if (p == at) {
             batch_commands(&text);
             p += sizeof token - 2;
+        } else if (*p == '\n') {
+            ob_putc(&text, ' ');
         } else {
-            ob_putc(&text, *p == '\n' ? ' ' : *p);
+            ob_putc(&text, *p);
         }
     }
     while (text.len > 0 && text.data[text.len - 1] == ' ')
