@@ -282,7 +282,8 @@ def roff_option(name):
 
 
 def read_descriptions(path):
-    """{('command', NAME) | ('group', GROUP) | ('option', GROUP, --NAME): text}."""
+    """{('command', NAME) | ('group', GROUP) | ('option', GROUP, --NAME) |
+    ('examples', NAME): text}."""
     with open(path, encoding="utf-8") as f:
         text = f.read()
     out, key, body = {}, None, []
@@ -296,13 +297,13 @@ def read_descriptions(path):
             out[key] = "".join(body)
 
     for n, line in enumerate(text.splitlines(keepends=True), 1):
-        m = re.match(r'^\.\\" @(command|group|option) (.+?)\s*$', line)
+        m = re.match(r'^\.\\" @(command|group|option|examples) (.+?)\s*$', line)
         if m:
             flush()
             key, body = (m.group(1), *m.group(2).split(" ")), []
             if (m.group(1) == "option") != (len(key) == 3) or len(key) > 3:
-                raise Error(f"{path}:{n}: not '@command NAME', '@group GROUP' "
-                            "or '@option GROUP --NAME'")
+                raise Error(f"{path}:{n}: not '@command NAME', '@group GROUP', "
+                            "'@option GROUP --NAME' or '@examples NAME'")
         elif key is not None:
             body.append(line)
     flush()
@@ -397,6 +398,10 @@ def man_regions(tables, desc):
             note = man_commands_note(e["commands"]) if narrow(e) and not whole else ""
             opts.append(".TP\n" + head + "\n" + note +
                         body(("option", group, e["name"]), roff_text(sentence(e["help"]))))
+    examples = []  # each command's --help examples, then its own in the man page
+    for c in tables.commands:
+        examples += [roff_example(line[2:]) for line in c["examples"].splitlines()]
+        examples.append(body(("examples", c["name"]), ""))
     unused = [" ".join(k) for k in desc if k not in used]
     if unused:
         raise Error(f"{DESCRIPTIONS}: no such command, group or option: " + ", ".join(unused))
@@ -411,7 +416,12 @@ def man_regions(tables, desc):
                         roff_usage(" ".join(c["usage"].split()[2:])) + ".br\n")
     synopsis.append(".B dmltensor\n" + roff_usage("[--help|--version]"))
     return {"commands": "".join(cmds), "options": "".join(opts), "synopsis": "".join(synopsis),
-            "repeatable": repeatable}
+            "repeatable": repeatable, "examples": "".join(examples)}
+
+
+def roff_example(line):
+    """A line of an example, as the man page's EXAMPLES (in .nf) shows it."""
+    return line.replace("\\", "\\e").replace("-", "\\-") + "\n"
 
 
 def roff_usage(text):
