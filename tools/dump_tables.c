@@ -3,11 +3,13 @@
  * docs/cli.md's option tables and the shell completions from it. Built
  * from the same library as dmltensor (dmltensor_cli), never installed.
  *
- *   commands  cli_commands (commands.c): name, summary, usage, about,
- *             examples, formats (names), batch
+ *   commands  cli_commands (commands.c): name, summary, usage, about
+ *             (as --help prints it), examples, formats (names),
+ *             format_help, args (none, file or files), batch, text_errors
  *   options   the option table (options.c), in its order: name, metavar
  *             (null: takes no value), group (index into groups), commands
- *             (names, in cli_commands' order), repeatable, help
+ *             (names, in cli_commands' order), kind, repeatable, help (one
+ *             record per help text: --format's is each command's own)
  *   groups    the option groups' titles, as --help heads them
  *   formats   every --format name, in the order a hint lists them
  *   dtypes    the data types' names, by DML_TENSOR_DATA_TYPE value
@@ -57,6 +59,7 @@ static cJSON *commands(void)
                                 : c->args == ARGS_FILE ? "file"
                                                        : "none");
         cJSON_AddBoolToObject(o, "batch", c->batch);
+        cJSON_AddBoolToObject(o, "text_errors", c->text_errors);
         cJSON_AddItemToArray(a, o);
     }
     return a;

@@ -135,7 +135,8 @@ struct command {
     unsigned formats;
     const char *format_help;
     enum { ARGS_NONE, ARGS_FILE, ARGS_FILES } args; /* FILE or - (one, or any number) */
-    bool batch; /* batch records may name it ("command": NAME) */
+    bool batch;       /* batch records may name it ("command": NAME) */
+    bool text_errors; /* its errors go to stderr alone, whatever its --format */
     /* Runs the command into out. Long outputs (locate, map, batch) are
      * written to stdout as they grow (cli_drain); a failed write is reported
      * through e with exit status 3. */

@@ -245,8 +245,9 @@ static const struct opt_def *find_option(const char *name, size_t len, const str
 
 enum format format_from_argv(int argc, char **argv)
 {
-    if (argc > 1 && argv[1] && strcmp(argv[1], "scan") == 0)
-        return FMT_TEXT; /* scan's errors go to stderr alone, whatever its --format */
+    const struct command *c = argc > 1 && argv[1] ? cli_command_named(argv[1]) : NULL;
+    if (c && c->text_errors)
+        return FMT_TEXT;
     for (int i = 1; i < argc; i++) {
         if (argv[i] == NULL)
             break;

@@ -107,10 +107,10 @@ class Tables:
 
     def json_errors(self, argv):
         """Whether an error of this invocation is JSON too with --format
-        json: not for a command that has no --format, nor for scan (its
-        errors go to stderr alone, whatever its --format)."""
+        json: not for a command that has no --format, nor for one whose
+        errors go to stderr alone, whatever its --format (scan)."""
         c = self.commands.get(argv[0] if argv else None)
-        return c is None or ("json" in c["formats"] and c["name"] != "scan")
+        return c is None or ("json" in c["formats"] and not c["text_errors"])
 
     def misplaced(self, cmd):
         """An option of another command, not of cmd."""
