@@ -18,7 +18,8 @@ enum command_id {
     CMD_BATCH,
     CMD_SCAN,
     CMD_VIEW,
-    CMD_PLAN
+    CMD_PLAN,
+    CMD_COUNT /* not a command: one past the last */
 };
 #define CMD_BIT(c) (1u << (c))
 
@@ -137,6 +138,7 @@ struct command {
     enum { ARGS_NONE, ARGS_FILE, ARGS_FILES } args; /* FILE or - (one, or any number) */
     bool batch;       /* batch records may name it ("command": NAME) */
     bool text_errors; /* its errors go to stderr alone, whatever its --format */
+    bool tensor;      /* describes a tensor: takes the tensor options (--sizes, ...) */
     /* Runs the command into out. Long outputs (locate, map, batch) are
      * written to stdout as they grow (cli_drain); a failed write is reported
      * through e with exit status 3. */

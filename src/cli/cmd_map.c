@@ -752,5 +752,6 @@ const struct command cmd_map = {
         "text (default, aligned columns), csv (with a header row), jsonl (an object per line) "
         "or json (one array)",
     .batch = false,
+    .tensor = true,
     .run = run_map,
 };

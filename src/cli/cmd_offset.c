@@ -409,6 +409,7 @@ const struct command cmd_offset = {
     .formats = FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_JSON),
     .format_help = "text (default) or json (one line)",
     .batch = true,
+    .tensor = true,
     .run = run_offset,
 };
 
@@ -427,5 +428,6 @@ const struct command cmd_locate = {
     .formats = FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_JSON),
     .format_help = "text (default) or json (one line)",
     .batch = false,
+    .tensor = true,
     .run = run_locate,
 };

@@ -597,5 +597,6 @@ const struct command cmd_size = {
         "text (default), json (one line), env (KEY=value lines for eval) or c (a C snippet: "
         "the DML_BUFFER_TENSOR_DESC)",
     .batch = true,
+    .tensor = true,
     .run = run_size,
 };

@@ -395,5 +395,6 @@ const struct command cmd_validate = {
         "text (default), json (one line) or c (a C snippet: the DML_BUFFER_TENSOR_DESC and, "
         "with a binding, the DML_BUFFER_BINDING; failed checks as comments)",
     .batch = true,
+    .tensor = true,
     .run = run_validate,
 };

@@ -1133,5 +1133,6 @@ const struct command cmd_view = {
         "text (default), json (one line) or c (C snippets: each view's DML_BUFFER_TENSOR_DESC "
         "and DML_BUFFER_BINDING; failed checks as comments)",
     .batch = true,
+    .tensor = true,
     .run = run_view,
 };

@@ -10,9 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TENSOR_CMDS                                                                                \
-    (CMD_BIT(CMD_SIZE) | CMD_BIT(CMD_OFFSET) | CMD_BIT(CMD_LOCATE) | CMD_BIT(CMD_VALIDATE) |       \
-     CMD_BIT(CMD_MAP) | CMD_BIT(CMD_VIEW))
+/* Every command whose entry says it describes a tensor (struct command's
+ * tensor): a bit no command id has. */
+#define TENSOR_CMDS (1u << 31)
+_Static_assert(CMD_COUNT <= 31, "command ids below TENSOR_CMDS' bit");
 #define ALL_CMDS (~0u) /* every command, a new one too */
 
 /* Where an option's value lands: its kind and place in struct cli_config. */
@@ -221,7 +222,9 @@ const char *cli_option_group_title(enum opt_group group)
 
 bool cli_option_of(const struct opt_def *o, const struct command *cmd)
 {
-    return (o->commands & CMD_BIT(cmd->id)) != 0 && (o->help || cmd->format_help);
+    const bool mine =
+        (o->commands & CMD_BIT(cmd->id)) != 0 || ((o->commands & TENSOR_CMDS) != 0 && cmd->tensor);
+    return mine && (o->help || cmd->format_help);
 }
 
 const char *cli_option_help(const struct opt_def *o, const struct command *cmd)
