@@ -3,11 +3,13 @@
  * docs/cli.md's option tables and the shell completions from it. Built
  * from the same library as dmltensor (dmltensor_cli), never installed.
  *
- *   commands  cli_commands (commands.c): name, summary, usage, about,
- *             examples, formats (names), batch
+ *   commands  cli_commands (commands.c): name, summary, usage, about
+ *             (as --help prints it), examples, formats (names),
+ *             format_help, args (none, file or files), batch, text_errors
  *   options   the option table (options.c), in its order: name, metavar
  *             (null: takes no value), group (index into groups), commands
- *             (names, in cli_commands' order), repeatable, help
+ *             (names, in cli_commands' order), kind, repeatable, help (one
+ *             record per help text: --format's is each command's own)
  *   groups    the option groups' titles, as --help heads them
  *   formats   every --format name, in the order a hint lists them
  *   dtypes    the data types' names, by DML_TENSOR_DATA_TYPE value
@@ -40,15 +42,37 @@ static cJSON *commands(void)
         cJSON_AddStringToObject(o, "name", c->name);
         cJSON_AddStringToObject(o, "summary", c->summary);
         cJSON_AddStringToObject(o, "usage", c->usage);
-        cJSON_AddStringToObject(o, "about", c->about);
+        struct outbuf about;
+        ob_init(&about);
+        render_about(&about, c);
+        ob_putc(&about, '\0');
+        cJSON_AddStringToObject(o, "about", about.failed ? "" : about.data);
+        ob_free(&about);
         cJSON_AddStringToObject(o, "examples", c->examples);
         cJSON_AddItemToObject(o, "formats", format_names(c->formats));
+        if (c->format_help)
+            cJSON_AddStringToObject(o, "format_help", c->format_help);
+        else
+            cJSON_AddNullToObject(o, "format_help");
+        cJSON_AddStringToObject(o, "args",
+                                c->args == ARGS_FILES  ? "files"
+                                : c->args == ARGS_FILE ? "file"
+                                                       : "none");
         cJSON_AddBoolToObject(o, "batch", c->batch);
+        cJSON_AddBoolToObject(o, "text_errors", c->text_errors);
         cJSON_AddItemToArray(a, o);
     }
     return a;
 }
 
+static const char *const kind_names[] = {
+    [OPT_FLAG] = "flag",         [OPT_VALUE] = "value",         [OPT_REPEAT] = "repeat",
+    [OPT_REPEAT_ANY] = "repeat", [OPT_OPERATION] = "operation",
+};
+
+/* One record per entry and help text: an entry whose help is each
+ * command's own (--format) gives one record per text, for the commands
+ * that share it, in cli_commands' order. */
 static cJSON *options(void)
 {
     const struct opt_def *table;
@@ -56,20 +80,34 @@ static cJSON *options(void)
     cJSON *a = cJSON_CreateArray();
     for (size_t i = 0; i < n; i++) {
         const struct opt_def *d = &table[i];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "name", d->name);
-        if (d->metavar)
-            cJSON_AddStringToObject(o, "metavar", d->metavar);
-        else
-            cJSON_AddNullToObject(o, "metavar");
-        cJSON_AddNumberToObject(o, "group", (double)d->group);
-        cJSON *cmds = cJSON_AddArrayToObject(o, "commands");
-        for (size_t c = 0; c < cli_n_commands; c++)
-            if (d->commands & CMD_BIT(cli_commands[c]->id))
-                cJSON_AddItemToArray(cmds, cJSON_CreateString(cli_commands[c]->name));
-        cJSON_AddBoolToObject(o, "repeatable", d->repeatable);
-        cJSON_AddStringToObject(o, "help", d->help);
-        cJSON_AddItemToArray(a, o);
+        for (size_t first = 0; first < cli_n_commands; first++) {
+            const struct command *fc = cli_commands[first];
+            if (!cli_option_of(d, fc))
+                continue;
+            const char *help = cli_option_help(d, fc);
+            bool seen = false; /* this text, written with an earlier command */
+            for (size_t c = 0; c < first && !seen; c++)
+                seen = cli_option_of(d, cli_commands[c]) &&
+                       strcmp(cli_option_help(d, cli_commands[c]), help) == 0;
+            if (seen)
+                continue;
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "name", d->name);
+            if (d->metavar)
+                cJSON_AddStringToObject(o, "metavar", d->metavar);
+            else
+                cJSON_AddNullToObject(o, "metavar");
+            cJSON_AddNumberToObject(o, "group", (double)d->group);
+            cJSON *cmds = cJSON_AddArrayToObject(o, "commands");
+            for (size_t c = first; c < cli_n_commands; c++)
+                if (cli_option_of(d, cli_commands[c]) &&
+                    strcmp(cli_option_help(d, cli_commands[c]), help) == 0)
+                    cJSON_AddItemToArray(cmds, cJSON_CreateString(cli_commands[c]->name));
+            cJSON_AddStringToObject(o, "kind", kind_names[d->kind]);
+            cJSON_AddBoolToObject(o, "repeatable", d->kind != OPT_FLAG && d->kind != OPT_VALUE);
+            cJSON_AddStringToObject(o, "help", help);
+            cJSON_AddItemToArray(a, o);
+        }
     }
     return a;
 }

@@ -11,8 +11,12 @@ which prints both tables as JSON, or a file holding that JSON. The script
 rewrites, in place, only the regions between its marker comments:
 
   man/dmltensor.1                the COMMANDS list and the OPTIONS entries
+  man/dmltensor.1                (and the SYNOPSIS, from each usage)
   docs/cli.md                    the commands table, the global options
-                                 table and each command's option table
+                                 table, each command's usage, about,
+                                 examples and option table, and the
+                                 output formats table
+  docs/batch.md                  the commands a record may name
   src/completions/dmltensor.bash the command names, options and values
   src/completions/_dmltensor     (zsh) the same, as _arguments specs
   src/completions/dmltensor.fish the same, as complete lines
@@ -63,6 +67,12 @@ EXCLUSIVE = [("--offset", "--byte-offset")]
 MAN = "man/dmltensor.1"
 DESCRIPTIONS = "man/descriptions.troff"
 CLI_MD = "docs/cli.md"
+BATCH_MD = "docs/batch.md"
+# In man/descriptions.troff, a line '.\" {batch commands} ;' stands for the
+# commands batch records may name, the last followed by the punctuation
+# given (the same token in a command's about: CLI_BATCH_COMMANDS in
+# src/cli/cli.h).
+BATCH_COMMANDS = "{batch commands}"
 BASH = "src/completions/dmltensor.bash"
 ZSH = "src/completions/_dmltensor"
 FISH = "src/completions/dmltensor.fish"
@@ -82,12 +92,35 @@ class Tables:
         self.dtypes = doc["dtypes"]
         self.layouts_by_rank = doc["layouts"]
         self.main_help = doc["main_help"]
+        self.formats = doc["formats"]
         self.command_names = [c["name"] for c in self.commands]
+        for o in self.options:  # the parser reads the kind, --help the argument
+            if (o["kind"] == "flag") != (o["metavar"] is None):
+                raise Error(f"{o['name']}: a flag has no argument, any other kind has one")
         # The commands that describe a tensor: those that take --sizes.
         self.tensor_commands = set()
         for o in self.options:
             if o["name"] == "--sizes":
                 self.tensor_commands |= set(o["commands"])
+
+    def repeatable(self):
+        """The names of the options that may be given more than once."""
+        return list(dict.fromkeys(o["name"] for o in self.options if o["repeatable"]))
+
+    def batch_commands(self):
+        """The commands a batch record may name, in help order."""
+        return [c["name"] for c in self.commands if c["batch"]]
+
+    def check_formats(self):
+        """Each command's --format help names exactly the formats it prints."""
+        for c in self.commands:
+            if not c["formats"]:
+                continue
+            said = {f for f in self.formats if re.search(r"\b" + re.escape(f) + r"\b",
+                                                         c["format_help"])}
+            if said != set(c["formats"]):
+                raise Error(f"{c['name']}: --format's help names {sorted(said)}, but the "
+                            f"command prints {c['formats']} (its format_help and formats)")
 
     def group_name(self, g):
         """The group's title without its parenthesis: "Layout"."""
@@ -139,8 +172,8 @@ class Tables:
         return FIXED_VALUES.get(name)
 
     def file_commands(self):
-        """Commands whose usage takes a FILE."""
-        return [c["name"] for c in self.commands if re.search(r"\bFILE\b", c["usage"])]
+        """Commands that take FILE arguments."""
+        return [c["name"] for c in self.commands if c["args"] != "none"]
 
     def flags(self):
         """Every option that takes no value, the global ones first."""
@@ -249,7 +282,8 @@ def roff_option(name):
 
 
 def read_descriptions(path):
-    """{('command', NAME) | ('group', GROUP) | ('option', GROUP, --NAME): text}."""
+    """{('command', NAME) | ('group', GROUP) | ('option', GROUP, --NAME) |
+    ('examples', NAME): text}."""
     with open(path, encoding="utf-8") as f:
         text = f.read()
     out, key, body = {}, None, []
@@ -263,13 +297,13 @@ def read_descriptions(path):
             out[key] = "".join(body)
 
     for n, line in enumerate(text.splitlines(keepends=True), 1):
-        m = re.match(r'^\.\\" @(command|group|option) (.+?)\s*$', line)
+        m = re.match(r'^\.\\" @(command|group|option|examples) (.+?)\s*$', line)
         if m:
             flush()
             key, body = (m.group(1), *m.group(2).split(" ")), []
             if (m.group(1) == "option") != (len(key) == 3) or len(key) > 3:
-                raise Error(f"{path}:{n}: not '@command NAME', '@group GROUP' "
-                            "or '@option GROUP --NAME'")
+                raise Error(f"{path}:{n}: not '@command NAME', '@group GROUP', "
+                            "'@option GROUP --NAME' or '@examples NAME'")
         elif key is not None:
             body.append(line)
     flush()
@@ -326,9 +360,25 @@ def man_regions(tables, desc):
         return fallback
 
     cmds = []
+    def batch_list(m):
+        """The commands batch runs, as roff lines, the last followed by m's
+        punctuation: .BR size , / .B validate / or / .BR view ;"""
+        names = tables.batch_commands()
+        out = []
+        for i, n in enumerate(names):
+            if i + 1 == len(names):
+                out.append((".BR " + n + " " + m.group(1) if m.group(1) else ".B " + n) + "\n")
+            elif i + 2 == len(names):
+                out.append(".B " + n + "\nor\n")
+            else:
+                out.append(".BR " + n + " ,\n")
+        return "".join(out)
+
+    token = re.compile(r'^\.\\" ' + re.escape(BATCH_COMMANDS) + r'(?: (\S+))?\n', re.M)
     for c in tables.commands:
         about = " ".join(c["about"].split())
-        cmds.append(".TP\n.B " + c["name"] + "\n" + body(("command", c["name"]), roff_text(about)))
+        text = body(("command", c["name"]), roff_text(about))
+        cmds.append(".TP\n.B " + c["name"] + "\n" + token.sub(batch_list, text))
     opts = []
     for group, entries in man_entries(tables):
         def narrow(e):
@@ -348,10 +398,46 @@ def man_regions(tables, desc):
             note = man_commands_note(e["commands"]) if narrow(e) and not whole else ""
             opts.append(".TP\n" + head + "\n" + note +
                         body(("option", group, e["name"]), roff_text(sentence(e["help"]))))
+    examples = []  # each command's --help examples, then its own in the man page
+    for c in tables.commands:
+        examples += [roff_example(line[2:]) for line in c["examples"].splitlines()]
+        examples.append(body(("examples", c["name"]), ""))
     unused = [" ".join(k) for k in desc if k not in used]
     if unused:
         raise Error(f"{DESCRIPTIONS}: no such command, group or option: " + ", ".join(unused))
-    return {"commands": "".join(cmds), "options": "".join(opts)}
+    rep = tables.repeatable()
+    repeatable = ("Each option may be given once, a flag too: a second is a usage error (exit\n"
+                  "status 2) naming it. These may be repeated:\n" +
+                  "".join(".BR " + roff_option(n) + (" .\n" if i + 1 == len(rep) else " ,\n")
+                          for i, n in enumerate(rep)))
+    synopsis = []
+    for c in tables.commands:
+        synopsis.append(".B dmltensor " + c["name"] + "\n" +
+                        roff_usage(" ".join(c["usage"].split()[2:])) + ".br\n")
+    synopsis.append(".B dmltensor\n" + roff_usage("[--help|--version]"))
+    return {"commands": "".join(cmds), "options": "".join(opts), "synopsis": "".join(synopsis),
+            "repeatable": repeatable, "examples": "".join(examples)}
+
+
+def roff_example(line):
+    """A line of an example, as the man page's EXAMPLES (in .nf) shows it."""
+    return line.replace("\\", "\\e").replace("-", "\\-") + "\n"
+
+
+def roff_usage(text):
+    """A usage line's words after the command, in roman with options bold
+    and argument names in italics."""
+    out = []
+    for tok in re.findall(r"--[a-z][a-z-]*|[A-Z][A-Z0-9]*|[^A-Z-]+|-", text):
+        esc = tok.replace("\\", "\\e").replace("-", "\\-")
+        if tok.startswith("--"):
+            out.append("\\fB" + esc + "\\fR")
+        elif tok[0].isupper():
+            out.append("\\fI" + esc + "\\fR")
+        else:
+            out.append(esc)
+    line = "".join(out)
+    return ("\\&" if line[:1] in ".'" else "") + line + "\n"
 
 
 # ---------------------------------------------------------------- docs/cli.md
@@ -370,13 +456,37 @@ def md_regions(tables):
         head + [f"| Options | `{md_cell(h)}` | {md_cell(t)} |\n"
                 for h, t in tables.global_options()])
     for c in tables.commands:
+        regions["about of " + c["name"]] = "```\n" + c["usage"] + "\n```\n\n" + c["about"]
+        examples = "".join(line[2:] + "\n" for line in c["examples"].splitlines())
+        regions["examples of " + c["name"]] = ("Examples (from `--help`):\n\n```sh\n" +
+                                              examples + "```\n")
         rows = list(head)
         for o in tables.options_of(c["name"]):
             opt = o["name"] + (" " + o["metavar"] if o["metavar"] else "")
             rows.append(f"| {tables.group_name(o['group'])} | `{md_cell(opt)}` | "
                         f"{md_cell(o['help'])} |\n")
         regions["options of " + c["name"]] = "".join(rows)
+    rows = ["| command | `--format` | what each prints |\n", "|---|---|---|\n"]
+    for c in tables.commands:
+        if c["formats"]:
+            names = ", ".join(f"`{f}`" for f in c["formats"])
+            rows.append(f"| `{c['name']}` | {names} | {md_cell(c['format_help'])} |\n")
+    none = [f"`{c['name']}`" for c in tables.commands if not c["formats"]]
+    if none:
+        rows.append("| " + ", ".join(none) + " | (no `--format`: JSON Lines) | |\n")
+    regions["formats"] = "".join(rows)
+    regions["repeatable"] = ("Each option may be given once, a flag too: a second is a usage "
+                             "error (`duplicate_option`, exit status 2) naming it. These may "
+                             "be repeated: " + ", ".join(f"`{n}`" for n in tables.repeatable()) +
+                             ".\n")
     return regions
+
+
+def batch_md_regions(tables):
+    names = [f'`"{n}"`' for n in tables.batch_commands()]
+    return {"batch commands": "`command` names the command a record runs: " +
+            (", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]) +
+            ".\n"}
 
 
 # ---------------------------------------------------------------- completions
@@ -579,7 +689,9 @@ def generate(tables, root):
             return f.read()
 
     desc = read_descriptions(os.path.join(root, DESCRIPTIONS))
+    tables.check_formats()
     todo = [(MAN, man_regions(tables, desc)), (CLI_MD, md_regions(tables)),
+            (BATCH_MD, batch_md_regions(tables)),
             (BASH, bash_region(tables)), (ZSH, zsh_regions(tables)),
             (FISH, fish_regions(tables))]
     return {rel: replace_regions(rel, read(rel), regions) for rel, regions in todo}

@@ -20,7 +20,8 @@ enum command_id {
     CMD_BATCH,
     CMD_SCAN,
     CMD_VIEW,
-    CMD_PLAN
+    CMD_PLAN,
+    CMD_COUNT /* not a command: one past the last */
 };
 #define CMD_BIT(c) (1u << (c))
 
@@ -120,6 +121,11 @@ void free_command_line(struct cli_config *cfg);
 enum format format_from_argv(int argc, char **argv);
 void render_main_help(struct outbuf *b);
 void render_command_help(struct outbuf *b, const struct command *cmd);
+/* A command's about, with CLI_BATCH_COMMANDS in it replaced by the list of
+ * the commands batch records may name ("size, offset, validate or view"),
+ * its paragraph filled again. */
+#define CLI_BATCH_COMMANDS "{batch commands}"
+void render_about(struct outbuf *b, const struct command *cmd);
 void render_version(struct outbuf *b);
 
 /* describe.c */
@@ -137,8 +143,14 @@ struct command {
     const char *usage;    /* after "Usage: " */
     const char *about;    /* what it does: lines of at most 79 columns */
     const char *examples; /* "  dmltensor ..." lines, run by docs/help_examples */
-    unsigned formats;     /* FMT_BIT()s of the formats it prints */
-    bool batch;           /* batch records may name it ("command": NAME) */
+    /* FMT_BIT()s of the formats it prints (0: no --format), and --format's
+     * help for it: each of those names, with what it prints. */
+    unsigned formats;
+    const char *format_help;
+    enum { ARGS_NONE, ARGS_FILE, ARGS_FILES } args; /* FILE or - (one, or any number) */
+    bool batch;       /* batch records may name it ("command": NAME) */
+    bool text_errors; /* its errors go to stderr alone, whatever its --format */
+    bool tensor;      /* describes a tensor: takes the tensor options (--sizes, ...) */
     /* Runs the command into out. Long outputs (locate, map, batch) are
      * written to stdout as they grow (cli_drain); a failed write is reported
      * through e with exit status 3. */

@@ -193,8 +193,8 @@ const struct command cmd_batch = {
              "total_tensor_size_bytes guaranteed_base_offset_alignment base_offset_bytes\n"
              "binding_size_bytes buffer_size_bytes flags, DirectML's DataType Sizes\n"
              "Strides TotalTensorSizeInBytes GuaranteedBaseOffsetAlignment Flags\n"
-             "DimensionCount, and command (size, validate or offset, with coord or\n"
-             "coords) and id. A bad record gives\n"
+             "DimensionCount, and command (" CLI_BATCH_COMMANDS "; size by default,\n"
+             "offset with coord or coords) and id. A bad record gives\n"
              "{\"id\":...,\"line\":N,\"error\":{...}} and the run goes on. Exit status 1\n"
              "when any record failed or broke a rule. \"command\":\"view\" takes \"ops\",\n"
              "like [{\"slice\":\"h=0:2\"},{\"permute\":[1,0]}], and buffer_size_bytes.\n",
@@ -202,7 +202,8 @@ const struct command cmd_batch = {
         "  echo '{\"id\":1,\"dtype\":\"float16\",\"sizes\":[1,3,224,224],\"layout\":\"nhwc\"}' \\\n"
         "      | dmltensor batch | jq .minimum_implied_size_bytes\n"
         "  dmltensor batch descriptors.jsonl > results.jsonl\n",
-    .formats = FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_JSON),
+    .formats = 0, /* no --format: JSON Lines only */
+    .args = ARGS_FILE,
     .batch = false,
     .run = run_batch,
 };

@@ -175,6 +175,7 @@ const struct command cmd_dtypes = {
     .about = "The 13 DirectML data types: name, DML_TENSOR_DATA_TYPE value, size in bits.\n",
     .examples = "  dmltensor dtypes --format json | jq -r '.[] | select(.bits == 16) | .name'\n",
     .formats = FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_JSON),
+    .format_help = "text (default) or json (one line)",
     .batch = false,
     .run = run_dtypes,
 };
@@ -189,6 +190,7 @@ const struct command cmd_layouts = {
     .examples = "  dmltensor layouts\n"
                 "  dmltensor layouts --rank 3\n",
     .formats = FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_JSON),
+    .format_help = "text (default) or json (one line)",
     .batch = false,
     .run = run_layouts,
 };

@@ -782,6 +782,10 @@ const struct command cmd_map = {
         "  dmltensor map --sizes 1,2,2,3 --layout nhwc --view grid\n"
         "  dmltensor map --dtype float16 --sizes 1,3,224,224 --layout nhwc --format csv | head\n",
     .formats = FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_JSON) | FMT_BIT(FMT_CSV) | FMT_BIT(FMT_JSONL),
+    .format_help =
+        "text (default, aligned columns), csv (with a header row), jsonl (an object per line) "
+        "or json (one array)",
     .batch = false,
+    .tensor = true,
     .run = run_map,
 };

@@ -407,7 +407,9 @@ const struct command cmd_offset = {
         "  dmltensor offset --sizes 2,2,3 --coord 1,0,1              # 7\n"
         "  dmltensor offset --sizes 1,3,4,4 --layout nhwc --coord 0,2,1,1 --coord 0,0,3,3\n",
     .formats = FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_JSON),
+    .format_help = "text (default) or json (one line)",
     .batch = true,
+    .tensor = true,
     .run = run_offset,
 };
 
@@ -424,6 +426,8 @@ const struct command cmd_locate = {
                 "  dmltensor locate --sizes 2,3 --pad w=2 --offset 3     # padding\n"
                 "  dmltensor locate --sizes 1,3,4,4 --broadcast hw --offset 1 --limit 4\n",
     .formats = FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_JSON),
+    .format_help = "text (default) or json (one line)",
     .batch = false,
+    .tensor = true,
     .run = run_locate,
 };

@@ -406,6 +406,12 @@ const struct command cmd_scan = {
                 "false) | .path'\n"
                 "  dmltensor scan model.onnx --dim batch=8 --format text\n",
     .formats = FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_JSON) | FMT_BIT(FMT_JSONL), /* json: jsonl */
+    .args = ARGS_FILES,
     .batch = false,
+    .text_errors = true, /* its records stream on stdout; an error is not one */
+    .format_help =
+        "jsonl (default: a JSON object per tensor, then an ONNX model's summary; json is the "
+        "same) or text (a table of an ONNX model's tensors, then its totals; JSON documents "
+        "stay JSON Lines only)",
     .run = run_scan,
 };

@@ -1,10 +1,11 @@
 /* commands.c - the list of commands, once: each entry is defined beside its
  * code (cmd_*.c). To add a command: its cmd_NAME.c with a struct command,
- * a line here, an enum command_id value (cli.h), its bit on the options it
- * takes (options.c), and its prose (man/descriptions.troff, a section in
- * docs/cli.md with the option table's marker comments); then `cmake --build
- * build --target regen-docs` writes the rest of the man page, docs/cli.md
- * and the completions (tools/gen_docs.py). */
+ * a line here, an enum command_id value and its declaration (cli.h), its
+ * bit on any option it takes that is not a tensor option (options.c), and
+ * its prose
+ * (man/descriptions.troff, a section in docs/cli.md with its marker
+ * comments); then `cmake --build build --target regen-docs` writes the rest
+ * (tools/gen_docs.py). See docs/architecture.md. */
 #include "cli.h"
 
 #include <string.h>

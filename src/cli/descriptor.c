@@ -13,24 +13,24 @@
 /* The slot each option's keys fill. Their names come from the option
  * table (options.c: key, directml_key), in this order. */
 static const struct {
-    enum opt_id option;
+    const char *option;
     enum desc_slot slot;
 } option_slots[] = {
-    {OPT_DTYPE, DESC_DTYPE},
-    {OPT_SIZES, DESC_SIZES},
-    {OPT_STRIDES, DESC_STRIDES},
-    {OPT_LAYOUT, DESC_LAYOUT},
-    {OPT_ORDER, DESC_ORDER},
-    {OPT_BROADCAST, DESC_BROADCAST},
-    {OPT_PAD, DESC_PAD},
-    {OPT_RANK, DESC_RANK},
-    {OPT_ROW_PITCH_ALIGN, DESC_ROW_PITCH},
-    {OPT_TOTAL_SIZE, DESC_TOTAL},
-    {OPT_ALIGNMENT, DESC_ALIGNMENT},
-    {OPT_BASE_OFFSET, DESC_BASE_OFFSET},
-    {OPT_FLAGS, DESC_FLAGS},
-    {OPT_BINDING_SIZE, DESC_BINDING_SIZE},
-    {OPT_BUFFER_SIZE, DESC_BUFFER_SIZE},
+    {"--dtype", DESC_DTYPE},
+    {"--sizes", DESC_SIZES},
+    {"--strides", DESC_STRIDES},
+    {"--layout", DESC_LAYOUT},
+    {"--order", DESC_ORDER},
+    {"--broadcast", DESC_BROADCAST},
+    {"--pad", DESC_PAD},
+    {"--rank", DESC_RANK},
+    {"--row-pitch-align", DESC_ROW_PITCH},
+    {"--total-size", DESC_TOTAL},
+    {"--alignment", DESC_ALIGNMENT},
+    {"--base-offset", DESC_BASE_OFFSET},
+    {"--flags", DESC_FLAGS},
+    {"--binding-size", DESC_BINDING_SIZE},
+    {"--buffer-size", DESC_BUFFER_SIZE},
 };
 
 /* The keys that are no option's, after the options' keys. */
@@ -70,7 +70,7 @@ static void build_keys(void)
     for (size_t i = 0; i < N_OPTION_SLOTS; i++) {
         const struct opt_def *o = NULL;
         for (size_t j = 0; j < n_options && o == NULL; j++)
-            if (options[j].id == option_slots[i].option && options[j].key)
+            if (options[j].key && strcmp(options[j].name, option_slots[i].option) == 0)
                 o = &options[j];
         if (o == NULL)
             continue; /* docs/batch.md's table and cli/batch_fields would miss it */

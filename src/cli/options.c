@@ -6,211 +6,191 @@
 #include "render_c.h"
 #include "dmlt_version.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define TENSOR_CMDS                                                                                \
-    (CMD_BIT(CMD_SIZE) | CMD_BIT(CMD_OFFSET) | CMD_BIT(CMD_LOCATE) | CMD_BIT(CMD_VALIDATE) |       \
-     CMD_BIT(CMD_MAP) | CMD_BIT(CMD_VIEW))
-#define ALL_CMDS                                                                                   \
-    (TENSOR_CMDS | CMD_BIT(CMD_DTYPES) | CMD_BIT(CMD_LAYOUTS) | CMD_BIT(CMD_BATCH) |               \
-     CMD_BIT(CMD_SCAN) | CMD_BIT(CMD_PLAN))
-#define INPUT_CMDS (JSONL_CMDS | CMD_BIT(CMD_PLAN))         /* FILE or - as an argument */
-#define JSONL_CMDS (CMD_BIT(CMD_BATCH) | CMD_BIT(CMD_SCAN)) /* JSON Lines (scan: or text) */
+/* Every command whose entry says it describes a tensor (struct command's
+ * tensor): a bit no command id has. */
+#define TENSOR_CMDS (1u << 31)
+_Static_assert(CMD_COUNT <= 31, "command ids below TENSOR_CMDS' bit");
+#define ALL_CMDS (~0u) /* every command, a new one too */
+
+/* Where an option's value lands: its kind and place in struct cli_config. */
+#define CFG(field)       offsetof(struct cli_config, field)
+#define FLAG(field)      OPT_FLAG, CFG(field), 0, VOP_SLICE
+#define VALUE(field)     OPT_VALUE, CFG(field), 0, VOP_SLICE
+#define REPEAT(arr, n)   OPT_REPEAT, CFG(arr), CFG(n), VOP_SLICE
+#define REPEAT_ANY(p, n) OPT_REPEAT_ANY, CFG(p), CFG(n), VOP_SLICE
+#define OPERATION(kind)  OPT_OPERATION, CFG(op_text), CFG(n_ops), kind
 
 /* Sorted by name. Help lists them by group in this order. A name may have
  * one entry per set of commands, so that each help says what it does there. */
 static const struct opt_def options[] = {
-    {"--alignment", "BYTES", OPT_ALIGNMENT, GROUP_BUFFER, CMD_BIT(CMD_VALIDATE), false,
+    {"--alignment", "BYTES", VALUE(t.alignment), GROUP_BUFFER, CMD_BIT(CMD_VALIDATE),
      "GuaranteedBaseOffsetAlignment: 0 (none, the default) or a power of two",
      "guaranteed_base_offset_alignment", "GuaranteedBaseOffsetAlignment"},
-    {"--base-offset", "BYTES", OPT_BASE_OFFSET, GROUP_BUFFER,
-     CMD_BIT(CMD_OFFSET) | CMD_BIT(CMD_LOCATE) | CMD_BIT(CMD_VALIDATE) | CMD_BIT(CMD_MAP), false,
+    {"--base-offset", "BYTES", VALUE(t.base_offset), GROUP_BUFFER,
+     CMD_BIT(CMD_OFFSET) | CMD_BIT(CMD_LOCATE) | CMD_BIT(CMD_VALIDATE) | CMD_BIT(CMD_MAP),
      "offset of the buffer range in its resource (default 0); byte offsets include it",
      "base_offset_bytes", NULL},
-    {"--binding-size", "BYTES", OPT_BINDING_SIZE, GROUP_BUFFER, CMD_BIT(CMD_VALIDATE), false,
+    {"--binding-size", "BYTES", VALUE(t.binding_size), GROUP_BUFFER, CMD_BIT(CMD_VALIDATE),
      "the binding's SizeInBytes (DML_BUFFER_BINDING): at least TotalTensorSizeInBytes",
      "binding_size_bytes", NULL},
-    {"--broadcast", "DIMS", OPT_BROADCAST, GROUP_LAYOUT, TENSOR_CMDS, true,
+    {"--broadcast", "DIMS", REPEAT(t.broadcast, t.n_broadcast), GROUP_LAYOUT, TENSOR_CMDS,
      "broadcast these dims: stride 0 (letters or indices: c, hw, 0,2)", "broadcast", NULL},
-    {"--buffer-size", "BYTES", OPT_BUFFER_SIZE, GROUP_BUFFER, CMD_BIT(CMD_VALIDATE), false,
+    {"--buffer-size", "BYTES", VALUE(t.buffer_size), GROUP_BUFFER, CMD_BIT(CMD_VALIDATE),
      "size of the whole buffer the range is bound in: Offset + SizeInBytes must fit",
      "buffer_size_bytes", NULL},
-    {"--byte-offset", "B", OPT_BYTE_OFFSET, GROUP_QUERY, CMD_BIT(CMD_LOCATE), false,
+    {"--byte-offset", "B", VALUE(byte_offset), GROUP_QUERY, CMD_BIT(CMD_LOCATE),
      "find the elements holding byte B (counted like offset's byte offsets)", NULL, NULL},
-    {"--color", "WHEN", OPT_COLOR, GROUP_OUTPUT, CMD_BIT(CMD_MAP), false,
+    {"--color", "WHEN", VALUE(color), GROUP_OUTPUT, CMD_BIT(CMD_MAP),
      "colour a view: auto (default: only on a terminal, never with NO_COLOR set), always "
      "or never",
      NULL, NULL},
-    {"--coord", "LIST", OPT_COORD, GROUP_QUERY, CMD_BIT(CMD_OFFSET), true,
+    {"--coord", "LIST", REPEAT_ANY(coords, n_coords), GROUP_QUERY, CMD_BIT(CMD_OFFSET),
      "a coordinate in logical order, like 0,1,2,3; repeat for several", NULL, NULL},
-    {"--dtype", "TYPE", OPT_DTYPE, GROUP_TENSOR, TENSOR_CMDS, false,
+    {"--dtype", "TYPE", VALUE(t.dtype), GROUP_TENSOR, TENSOR_CMDS,
      "data type (default float32): float32 float16 float64 int8..int64 uint8..uint64 int4 "
      "uint4, or DML_TENSOR_DATA_TYPE_* names",
      "dtype", "DataType"},
-    {"--field", "NAME", OPT_FIELD, GROUP_OUTPUT, CMD_BIT(CMD_SIZE), false,
+    {"--field", "NAME", VALUE(field), GROUP_OUTPUT, CMD_BIT(CMD_SIZE),
      "print only this value (a JSON key, e.g. minimum_implied_size_bytes)", NULL, NULL},
-    {"--flags", "FLAGS", OPT_FLAGS, GROUP_BUFFER, CMD_BIT(CMD_VALIDATE), false,
+    {"--flags", "FLAGS", VALUE(t.flags), GROUP_BUFFER, CMD_BIT(CMD_VALIDATE),
      "DML_TENSOR_FLAGS: none (default), owned_by_dml, or a number", "flags", "Flags"},
-    {"--format", "FMT", OPT_FORMAT, GROUP_OUTPUT, CMD_BIT(CMD_SIZE), false,
-     "text (default), json (one line), env (KEY=value lines for eval) or c (a C snippet: the "
-     "DML_BUFFER_TENSOR_DESC)",
-     NULL, NULL},
-    {"--format", "FMT", OPT_FORMAT, GROUP_OUTPUT, CMD_BIT(CMD_VALIDATE), false,
-     "text (default), json (one line) or c (a C snippet: the DML_BUFFER_TENSOR_DESC and, with "
-     "a binding, the DML_BUFFER_BINDING; failed checks as comments)",
-     NULL, NULL},
-    {"--format", "FMT", OPT_FORMAT, GROUP_OUTPUT,
-     ALL_CMDS & ~(CMD_BIT(CMD_SIZE) | CMD_BIT(CMD_VALIDATE) | CMD_BIT(CMD_MAP) | CMD_BIT(CMD_VIEW) |
-                  JSONL_CMDS | CMD_BIT(CMD_PLAN)),
-     false, "text (default) or json (one line)", NULL, NULL},
-    {"--format", "FMT", OPT_FORMAT, GROUP_OUTPUT, CMD_BIT(CMD_VIEW), false,
-     "text (default), json (one line) or c (C snippets: each view's DML_BUFFER_TENSOR_DESC and "
-     "DML_BUFFER_BINDING; failed checks as comments)",
-     NULL, NULL},
-    {"--format", "FMT", OPT_FORMAT, GROUP_OUTPUT, CMD_BIT(CMD_MAP), false,
-     "text (default, aligned columns), csv (with a header row), jsonl (an object per line) or "
-     "json (one array)",
-     NULL, NULL},
-    {"--format", "FMT", OPT_FORMAT, GROUP_OUTPUT, CMD_BIT(CMD_SCAN), false,
-     "jsonl (default: a JSON object per tensor, then an ONNX model's summary; json is the "
-     "same) or text (a table of an ONNX model's tensors, then its totals; JSON documents stay "
-     "JSON Lines only)",
-     NULL, NULL},
-    {"--help", NULL, OPT_HELP, GROUP_OTHER, ALL_CMDS, false, "show this help", NULL, NULL},
-    {"--layout", "NAME", OPT_LAYOUT, GROUP_LAYOUT, TENSOR_CMDS, false,
+    /* Its help and the formats it checks are each command's (struct command's
+     * formats and format_help). */
+    {"--format", "FMT", VALUE(format_text), GROUP_OUTPUT, ALL_CMDS, NULL, NULL, NULL},
+    {"--help", NULL, FLAG(help), GROUP_OTHER, ALL_CMDS, "show this help", NULL, NULL},
+    {"--layout", "NAME", VALUE(t.layout), GROUP_LAYOUT, TENSOR_CMDS,
      "memory order, outermost first: nchw nhwc ncdhw ndhwc, any permutation of the rank's "
      "letters, row-major (default), col-major, or indices 0,2,3,1",
      "layout", NULL},
-    {"--limit", "N", OPT_LIMIT, GROUP_QUERY, CMD_BIT(CMD_LOCATE), false,
+    {"--limit", "N", VALUE(limit), GROUP_QUERY, CMD_BIT(CMD_LOCATE),
      "list at most N coordinates (default: all of them)", NULL, NULL},
-    {"--limit", "N", OPT_LIMIT, GROUP_OUTPUT, CMD_BIT(CMD_MAP), false,
+    {"--limit", "N", VALUE(limit), GROUP_OUTPUT, CMD_BIT(CMD_MAP),
      "list at most N elements (default: all); a view draws at most N cells (default 256, at most "
      "100000)",
      NULL, NULL},
-    {"--name", "NAME", OPT_NAME, GROUP_OUTPUT, CMD_BIT(CMD_SIZE) | CMD_BIT(CMD_VALIDATE), false,
+    {"--name", "NAME", VALUE(c_name), GROUP_OUTPUT, CMD_BIT(CMD_SIZE) | CMD_BIT(CMD_VALIDATE),
      "with --format c: prefix of the variables (default tensor: tensorSizes, tensorStrides, "
      "tensorBufferDesc, tensorDesc, tensorBinding, tensorBindingDesc)",
      NULL, NULL},
-    {"--name", "NAME", OPT_NAME, GROUP_OUTPUT, CMD_BIT(CMD_VIEW), false,
+    {"--name", "NAME", VALUE(c_name), GROUP_OUTPUT, CMD_BIT(CMD_VIEW),
      "with --format c: prefix of the variables (default view: viewSizes, viewBufferDesc, "
      "viewBinding, ...; with --split, view0, view1, ... for the parts)",
      NULL, NULL},
-    {"--offset", "K", OPT_OFFSET, GROUP_QUERY, CMD_BIT(CMD_LOCATE), false,
+    {"--offset", "K", VALUE(offset), GROUP_QUERY, CMD_BIT(CMD_LOCATE),
      "find the coordinates at element offset K", NULL, NULL},
-    {"--order", "LIST", OPT_ORDER, GROUP_LAYOUT, TENSOR_CMDS, false,
+    {"--order", "LIST", VALUE(t.order), GROUP_LAYOUT, TENSOR_CMDS,
      "memory order by dimension index, outermost first (any rank): 0,2,3,1", "order", NULL},
-    {"--pad", "DIM=N,..", OPT_PAD, GROUP_LAYOUT, TENSOR_CMDS, true,
+    {"--pad", "DIM=N,..", REPEAT(t.pad, t.n_pad), GROUP_LAYOUT, TENSOR_CMDS,
      "N unused elements after each run along DIM (w=2 on a width-3 row: row stride 5)", "pad",
      NULL},
-    {"--progress", NULL, OPT_PROGRESS, GROUP_OUTPUT, CMD_BIT(CMD_BATCH), false,
+    {"--progress", NULL, FLAG(progress), GROUP_OUTPUT, CMD_BIT(CMD_BATCH),
      "show records and records/s on stderr (on by default when stderr is a terminal and the "
      "run takes over a second)",
      NULL, NULL},
-    {"--rank", "R", OPT_RANK, GROUP_TENSOR, TENSOR_CMDS, false,
+    {"--rank", "R", VALUE(t.rank), GROUP_TENSOR, TENSOR_CMDS,
      "add leading size-1 dims up to rank R (3,5 with --rank 4 is 1,1,3,5)", "rank", NULL},
-    {"--rank", "R", OPT_RANK, GROUP_QUERY, CMD_BIT(CMD_LAYOUTS), false,
+    {"--rank", "R", VALUE(t.rank), GROUP_QUERY, CMD_BIT(CMD_LAYOUTS),
      "list every layout name of rank R", NULL, NULL},
-    {"--row-pitch-align", "BYTES", OPT_ROW_PITCH_ALIGN, GROUP_LAYOUT, TENSOR_CMDS, false,
+    {"--row-pitch-align", "BYTES", VALUE(t.row_pitch_align), GROUP_LAYOUT, TENSOR_CMDS,
      "start each row on a BYTES boundary (e.g. 256 for D3D12 texture copies)", "row_pitch_align",
      NULL},
-    {"--sizes", "LIST", OPT_SIZES, GROUP_TENSOR, TENSOR_CMDS, false,
+    {"--sizes", "LIST", VALUE(t.sizes), GROUP_TENSOR, TENSOR_CMDS,
      "sizes in logical order (NCHW for rank 4), each 1..4294967295 (required)", "sizes", "Sizes"},
-    {"--strides", "LIST", OPT_STRIDES, GROUP_LAYOUT, TENSOR_CMDS, false,
+    {"--strides", "LIST", VALUE(t.strides), GROUP_LAYOUT, TENSOR_CMDS,
      "explicit element strides in logical order, each 0..4294967295", "strides", "Strides"},
-    {"--total-size", "BYTES", OPT_TOTAL_SIZE, GROUP_BUFFER,
-     CMD_BIT(CMD_SIZE) | CMD_BIT(CMD_LOCATE) | CMD_BIT(CMD_VALIDATE) | CMD_BIT(CMD_MAP), false,
+    {"--total-size", "BYTES", VALUE(t.total_size), GROUP_BUFFER,
+     CMD_BIT(CMD_SIZE) | CMD_BIT(CMD_LOCATE) | CMD_BIT(CMD_VALIDATE) | CMD_BIT(CMD_MAP),
      "TotalTensorSizeInBytes (default: the minimum implied size)", "total_tensor_size_bytes",
      "TotalTensorSizeInBytes"},
-    {"--view", "VIEW", OPT_VIEW, GROUP_OUTPUT, CMD_BIT(CMD_MAP), false,
+    {"--view", "VIEW", VALUE(view), GROUP_OUTPUT, CMD_BIT(CMD_MAP),
      "draw instead of listing: memory (the buffer cell by cell, as DirectML's docs draw it) or "
      "grid (each 2-D slice with the offset in each cell)",
      NULL, NULL},
-    {"--width", "COLUMNS", OPT_WIDTH, GROUP_OUTPUT, CMD_BIT(CMD_MAP), false,
+    {"--width", "COLUMNS", VALUE(width), GROUP_OUTPUT, CMD_BIT(CMD_MAP),
      "wrap a view to this many columns (default: $COLUMNS, else the terminal's width, else 80)",
      NULL, NULL},
     /* view: the parent's binding and the operations, sorted by name */
-    {"--alignment", "BYTES", OPT_ALIGNMENT, GROUP_BUFFER, CMD_BIT(CMD_VIEW), false,
+    {"--alignment", "BYTES", VALUE(t.alignment), GROUP_BUFFER, CMD_BIT(CMD_VIEW),
      "the parent's GuaranteedBaseOffsetAlignment (default 16: a bound tensor is always 16-byte "
      "aligned); a view's is the largest power of two dividing its offset, at most this",
      NULL, NULL},
-    {"--base-offset", "BYTES", OPT_BASE_OFFSET, GROUP_BUFFER, CMD_BIT(CMD_VIEW), false,
+    {"--base-offset", "BYTES", VALUE(t.base_offset), GROUP_BUFFER, CMD_BIT(CMD_VIEW),
      "where the parent is bound in its buffer (its DML_BUFFER_BINDING Offset; default 0)", NULL,
      NULL},
-    {"--broadcast-to", "SIZES", OPT_BROADCAST_TO, GROUP_OPERATIONS, CMD_BIT(CMD_VIEW), true,
+    {"--broadcast-to", "SIZES", OPERATION(VOP_BROADCAST_TO), GROUP_OPERATIONS, CMD_BIT(CMD_VIEW),
      "NumPy's broadcast_to: dims aligned on the right, a size-1 dim grows with stride 0, new "
      "leading dims get stride 0",
      NULL, NULL},
-    {"--buffer-size", "BYTES", OPT_BUFFER_SIZE, GROUP_BUFFER, CMD_BIT(CMD_VIEW), false,
+    {"--buffer-size", "BYTES", VALUE(t.buffer_size), GROUP_BUFFER, CMD_BIT(CMD_VIEW),
      "size of the whole buffer (default: base offset + the parent's total size); each view's "
      "range must fit in it",
      NULL, NULL},
-    {"--permute", "ORDER", OPT_PERMUTE, GROUP_OPERATIONS, CMD_BIT(CMD_VIEW), true,
+    {"--permute", "ORDER", OPERATION(VOP_PERMUTE), GROUP_OPERATIONS, CMD_BIT(CMD_VIEW),
      "new dim order, as NumPy's transpose: dim i of the result is dim ORDER[i] (indices 1,0,2 "
      "or the current rank's letters: nhwc)",
      NULL, NULL},
-    {"--reshape", "SIZES", OPT_RESHAPE, GROUP_OPERATIONS, CMD_BIT(CMD_VIEW), true,
+    {"--reshape", "SIZES", OPERATION(VOP_RESHAPE), GROUP_OPERATIONS, CMD_BIT(CMD_VIEW),
      "new sizes, one of them may be -1; only without a copy (NumPy's rule), else exit 1 "
      "naming the dims that cannot be merged",
      NULL, NULL},
-    {"--select", "DIM=INDEX", OPT_SELECT, GROUP_OPERATIONS, CMD_BIT(CMD_VIEW), true,
+    {"--select", "DIM=INDEX", OPERATION(VOP_SELECT), GROUP_OPERATIONS, CMD_BIT(CMD_VIEW),
      "take one index of DIM and drop the dim (negative counts from the end)", NULL, NULL},
-    {"--slice", "DIM=START:STOP[:STEP]", OPT_SLICE, GROUP_OPERATIONS, CMD_BIT(CMD_VIEW), true,
+    {"--slice", "DIM=START:STOP[:STEP]", OPERATION(VOP_SLICE), GROUP_OPERATIONS, CMD_BIT(CMD_VIEW),
      "keep part of DIM, with Python's rules (omitted: the whole dim, negative: from the end); "
      "STEP >= 1",
      NULL, NULL},
-    {"--split", "DIM=N|DIM=A+B+..", OPT_SPLIT, GROUP_OPERATIONS, CMD_BIT(CMD_VIEW), true,
+    {"--split", "DIM=N|DIM=A+B+..", OPERATION(VOP_SPLIT), GROUP_OPERATIONS, CMD_BIT(CMD_VIEW),
      "several views: DIM cut into N equal parts, or into parts of sizes A, B, ...", NULL, NULL},
-    {"--total-size", "BYTES", OPT_TOTAL_SIZE, GROUP_BUFFER, CMD_BIT(CMD_VIEW), false,
+    {"--total-size", "BYTES", VALUE(t.total_size), GROUP_BUFFER, CMD_BIT(CMD_VIEW),
      "the parent's TotalTensorSizeInBytes (default: its minimum implied size)", NULL, NULL},
     /* plan, sorted by name */
-    {"--alignment", "BYTES", OPT_ALIGNMENT, GROUP_BUFFER, CMD_BIT(CMD_PLAN), false,
+    {"--alignment", "BYTES", VALUE(t.alignment), GROUP_BUFFER, CMD_BIT(CMD_PLAN),
      "every offset a multiple of BYTES: a power of two, at least 16 (DirectML's minimum); "
      "default 256",
      NULL, NULL},
-    {"--format", "FMT", OPT_FORMAT, GROUP_OUTPUT, CMD_BIT(CMD_PLAN), false,
-     "jsonl (default: a JSON object per tensor, then the summary; json the same), text (a "
-     "table and the totals), svg (the picture: steps across, offsets down) or c (a C table of "
-     "names, offsets and sizes, and the arena size)",
-     NULL, NULL},
-    {"--name", "NAME", OPT_NAME, GROUP_OUTPUT, CMD_BIT(CMD_PLAN), false,
+    {"--name", "NAME", VALUE(c_name), GROUP_OUTPUT, CMD_BIT(CMD_PLAN),
      "with --format c: prefix of the variables (default plan: planTensors, planArenaBytes, "
      "planTensorCount)",
      NULL, NULL},
-    {"--checks", "WHICH", OPT_CHECKS, GROUP_OUTPUT, CMD_BIT(CMD_SCAN), false,
+    {"--checks", "WHICH", VALUE(checks), GROUP_OUTPUT, CMD_BIT(CMD_SCAN),
      "which of validate's checks each record lists: all (default), failed (those that fail) or "
      "none",
      NULL, NULL},
     /* scan: ONNX models, sorted by name */
-    {"--dim", "NAME=VALUE", OPT_DIM, GROUP_TENSOR, CMD_BIT(CMD_SCAN) | CMD_BIT(CMD_PLAN), true,
+    {"--dim", "NAME=VALUE", REPEAT_ANY(dims, n_dims), GROUP_TENSOR,
+     CMD_BIT(CMD_SCAN) | CMD_BIT(CMD_PLAN),
      "ONNX models: bind the symbolic dim NAME to VALUE (1..4294967295) in every tensor; repeat "
      "for each symbol, any number of times (--dim batch=8)",
      NULL, NULL},
-    {"--io", NULL, OPT_IO, GROUP_TENSOR, CMD_BIT(CMD_PLAN), false,
+    {"--io", NULL, FLAG(plan_io), GROUP_TENSOR, CMD_BIT(CMD_PLAN),
      "ONNX models: the main graph's inputs (alive from step 0) and outputs (alive to the last "
      "step) are placed too",
      NULL, NULL},
-    {"--skip-unknown", NULL, OPT_SKIP_UNKNOWN, GROUP_TENSOR, CMD_BIT(CMD_PLAN), false,
+    {"--skip-unknown", NULL, FLAG(skip_unknown), GROUP_TENSOR, CMD_BIT(CMD_PLAN),
      "ONNX models: leave out a tensor whose size is unknown instead of stopping (exit 2)", NULL,
      NULL},
-    {"--no-infer", NULL, OPT_NO_INFER, GROUP_TENSOR, CMD_BIT(CMD_SCAN), false,
+    {"--no-infer", NULL, FLAG(no_infer), GROUP_TENSOR, CMD_BIT(CMD_SCAN),
      "ONNX models: only the values the model declares, no shape inference (no activation records; "
      "a declared value keeps its own shape)",
      NULL, NULL},
-    {"--shape", "NAME=D1,D2,..", OPT_SHAPE, GROUP_TENSOR, CMD_BIT(CMD_SCAN) | CMD_BIT(CMD_PLAN),
-     true,
+    {"--shape", "NAME=D1,D2,..", REPEAT_ANY(shapes, n_shapes), GROUP_TENSOR,
+     CMD_BIT(CMD_SCAN) | CMD_BIT(CMD_PLAN),
      "ONNX models: the whole shape of the main graph's value NAME (an input, say), anonymous dims "
      "too (--shape state=2,1,128); repeat for each value",
      NULL, NULL},
-    {"--strict", NULL, OPT_STRICT, GROUP_OUTPUT, CMD_BIT(CMD_SCAN), false,
+    {"--strict", NULL, FLAG(strict), GROUP_OUTPUT, CMD_BIT(CMD_SCAN),
      "ONNX models: exit status 1 for a tensor whose size is unknown too (an unbound or unknown "
      "dim, no shape, no type), not only for a definite DirectML problem",
      NULL, NULL},
-    {"--layout", "NAME", OPT_LAYOUT, GROUP_LAYOUT, CMD_BIT(CMD_SCAN), false,
+    {"--layout", "NAME", VALUE(t.layout), GROUP_LAYOUT, CMD_BIT(CMD_SCAN),
      "ONNX models: strides of this memory order (nhwc, col-major, ...) for each tensor of a rank "
      "it fits; the others keep row-major, with a note",
      NULL, NULL},
-    {"--rank", "R", OPT_RANK, GROUP_TENSOR, CMD_BIT(CMD_SCAN), false,
+    {"--rank", "R", VALUE(t.rank), GROUP_TENSOR, CMD_BIT(CMD_SCAN),
      "ONNX models: add leading size-1 dims to each tensor up to rank R (a larger rank is left "
      "as it is, with a note)",
      NULL, NULL},
@@ -240,107 +220,26 @@ const char *cli_option_group_title(enum opt_group group)
     return group_titles[group];
 }
 
-/* The slot of view's next operation, in the order given; NULL past
- * MAX_VIEW_OPS of them. */
-static const char **view_op(struct cli_config *cfg, enum view_op_kind kind)
+bool cli_option_of(const struct opt_def *o, const struct command *cmd)
 {
-    if (cfg->n_ops == MAX_VIEW_OPS)
-        return NULL;
-    cfg->op_kind[cfg->n_ops] = kind;
-    return &cfg->op_text[cfg->n_ops++];
+    const bool mine =
+        (o->commands & CMD_BIT(cmd->id)) != 0 || ((o->commands & TENSOR_CMDS) != 0 && cmd->tensor);
+    return mine && (o->help || cmd->format_help);
 }
 
-static const char **slot_for(struct cli_config *cfg, enum opt_id id)
+const char *cli_option_help(const struct opt_def *o, const struct command *cmd)
 {
-    struct tensor_args *t = &cfg->t;
-    switch (id) {
-    case OPT_DTYPE:
-        return &t->dtype;
-    case OPT_SIZES:
-        return &t->sizes;
-    case OPT_STRIDES:
-        return &t->strides;
-    case OPT_LAYOUT:
-        return &t->layout;
-    case OPT_ORDER:
-        return &t->order;
-    case OPT_RANK:
-        return &t->rank;
-    case OPT_ROW_PITCH_ALIGN:
-        return &t->row_pitch_align;
-    case OPT_TOTAL_SIZE:
-        return &t->total_size;
-    case OPT_BASE_OFFSET:
-        return &t->base_offset;
-    case OPT_ALIGNMENT:
-        return &t->alignment;
-    case OPT_FLAGS:
-        return &t->flags;
-    case OPT_BINDING_SIZE:
-        return &t->binding_size;
-    case OPT_BUFFER_SIZE:
-        return &t->buffer_size;
-    case OPT_OFFSET:
-        return &cfg->offset;
-    case OPT_BYTE_OFFSET:
-        return &cfg->byte_offset;
-    case OPT_LIMIT:
-        return &cfg->limit;
-    case OPT_VIEW:
-        return &cfg->view;
-    case OPT_COLOR:
-        return &cfg->color;
-    case OPT_WIDTH:
-        return &cfg->width;
-    case OPT_COORD:
-        return &cfg->coords[cfg->n_coords++]; /* room for argc of them */
-    case OPT_FIELD:
-        return &cfg->field;
-    case OPT_NAME:
-        return &cfg->c_name;
-    case OPT_CHECKS:
-        return &cfg->checks;
-    case OPT_FORMAT:
-        return &cfg->format_text;
-    case OPT_BROADCAST:
-        return t->n_broadcast < MAX_REPEAT ? &t->broadcast[t->n_broadcast++] : NULL;
-    case OPT_PAD:
-        return t->n_pad < MAX_REPEAT ? &t->pad[t->n_pad++] : NULL;
-    case OPT_DIM:
-        return &cfg->dims[cfg->n_dims++]; /* argc entries: room for every value */
-    case OPT_SHAPE:
-        return &cfg->shapes[cfg->n_shapes++];
-    case OPT_SLICE:
-        return view_op(cfg, VOP_SLICE);
-    case OPT_SELECT:
-        return view_op(cfg, VOP_SELECT);
-    case OPT_PERMUTE:
-        return view_op(cfg, VOP_PERMUTE);
-    case OPT_BROADCAST_TO:
-        return view_op(cfg, VOP_BROADCAST_TO);
-    case OPT_RESHAPE:
-        return view_op(cfg, VOP_RESHAPE);
-    case OPT_SPLIT:
-        return view_op(cfg, VOP_SPLIT);
-    case OPT_HELP:
-    case OPT_PROGRESS:
-    case OPT_STRICT:
-    case OPT_NO_INFER:
-    case OPT_IO:
-    case OPT_SKIP_UNKNOWN:
-        break;
-    }
-    return NULL;
+    return o->help ? o->help : cmd->format_help;
 }
 
 /* The entry for `name` that belongs to cmd, else any entry of that name. */
-static const struct opt_def *find_option(const char *name, size_t len, enum command_id cmd)
+static const struct opt_def *find_option(const char *name, size_t len, const struct command *cmd)
 {
     const struct opt_def *any = NULL;
     for (size_t i = 0; i < N_OPTIONS; i++) {
         if (strlen(options[i].name) != len || memcmp(options[i].name, name, len) != 0)
             continue;
-        if (options[i].commands & CMD_BIT(cmd))
+        if (cli_option_of(&options[i], cmd))
             return &options[i];
         any = &options[i];
     }
@@ -349,8 +248,9 @@ static const struct opt_def *find_option(const char *name, size_t len, enum comm
 
 enum format format_from_argv(int argc, char **argv)
 {
-    if (argc > 1 && argv[1] && strcmp(argv[1], "scan") == 0)
-        return FMT_TEXT; /* scan's errors go to stderr alone, whatever its --format */
+    const struct command *c = argc > 1 && argv[1] ? cli_command_named(argv[1]) : NULL;
+    if (c && c->text_errors)
+        return FMT_TEXT;
     for (int i = 1; i < argc; i++) {
         if (argv[i] == NULL)
             break;
@@ -379,16 +279,60 @@ static bool unknown_option(struct cli_error *e, const char *arg, size_t len, con
     return false;
 }
 
-static bool parse_options(int argc, char **argv, int first, struct cli_config *cfg,
-                          struct cli_error *e)
+/* Stores an option's value where its entry says (NULL for a flag). */
+static bool store(const struct opt_def *o, const char *value, struct cli_config *cfg,
+                  struct cli_error *e)
+{
+    char *base = (char *)cfg;
+    unsigned *count = (unsigned *)(void *)(base + o->count);
+    const char **slot = NULL;
+    switch (o->kind) {
+    case OPT_FLAG: {
+        bool *flag = (bool *)(void *)(base + o->at);
+        if (*flag) {
+            cli_fail(e, CLI_E_DUPLICATE_OPTION, o->name, NULL, "given twice");
+            cli_hint(e, "give each option once");
+            return false;
+        }
+        *flag = true;
+        return true;
+    }
+    case OPT_VALUE:
+        slot = (const char **)(void *)(base + o->at);
+        if (*slot) {
+            cli_fail(e, CLI_E_DUPLICATE_OPTION, o->name, value, "given twice (first as \"%s\")",
+                     *slot);
+            cli_hint(e, "give each option once");
+            return false;
+        }
+        break;
+    case OPT_REPEAT:
+        if (*count == MAX_REPEAT)
+            return cli_fail(e, CLI_E_TOO_MANY_VALUES, o->name, value, "given more than %d times",
+                            MAX_REPEAT);
+        slot = (const char **)(void *)(base + o->at) + (*count)++;
+        break;
+    case OPT_REPEAT_ANY: /* room for every argument */
+        slot = *(const char ***)(void *)(base + o->at) + (*count)++;
+        break;
+    case OPT_OPERATION:
+        if (*count == MAX_VIEW_OPS)
+            return cli_fail(e, CLI_E_TOO_MANY_VALUES, o->name, value, "more than %d operations",
+                            MAX_VIEW_OPS);
+        cfg->op_kind[*count] = o->op;
+        slot = (const char **)(void *)(base + o->at) + (*count)++;
+        break;
+    }
+    *slot = value;
+    return true;
+}
+
+static bool parse_options(int argc, char **argv, int first, const struct command *cmd,
+                          struct cli_config *cfg, struct cli_error *e)
 {
     for (int i = first; i < argc; i++) {
-        const char *arg = argv[i];
-        if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-            cfg->help = true;
-            continue;
-        }
-        if ((CMD_BIT(cfg->cmd) & INPUT_CMDS) && (cfg->input == NULL || cfg->cmd == CMD_SCAN) &&
+        const char *arg = strcmp(argv[i], "-h") == 0 ? "--help" : argv[i];
+        if ((cmd->args == ARGS_FILES || (cmd->args == ARGS_FILE && cfg->input == NULL)) &&
             (arg[0] != '-' || arg[1] == '\0')) {
             if (cfg->input == NULL)
                 cfg->input = arg;             /* FILE, or - for stdin */
@@ -403,52 +347,28 @@ static bool parse_options(int argc, char **argv, int first, struct cli_config *c
         }
         const char *eq = strchr(arg, '=');
         size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
-        const struct opt_def *o = find_option(arg, len, cfg->cmd);
+        const struct opt_def *o = find_option(arg, len, cmd);
         if (o == NULL)
             return unknown_option(e, arg, len, cfg->cmd_name);
-        if ((o->commands & CMD_BIT(cfg->cmd)) == 0)
+        if (!cli_option_of(o, cmd))
             return cli_fail(e, CLI_E_UNKNOWN_OPTION, o->name, NULL, "not an option of %s",
                             cfg->cmd_name);
-        if (o->metavar == NULL) {
+        const char *value = NULL;
+        if (o->kind == OPT_FLAG) {
             if (eq)
                 return cli_fail(e, CLI_E_UNEXPECTED_VALUE, o->name, eq + 1,
                                 "this option takes no value");
-            if (o->id == OPT_PROGRESS)
-                cfg->progress = true;
-            else if (o->id == OPT_STRICT)
-                cfg->strict = true;
-            else if (o->id == OPT_NO_INFER)
-                cfg->no_infer = true;
-            else if (o->id == OPT_IO)
-                cfg->plan_io = true;
-            else if (o->id == OPT_SKIP_UNKNOWN)
-                cfg->skip_unknown = true;
-            continue;
-        }
-        const char *value;
-        if (eq) {
+        } else if (eq) {
             value = eq + 1;
         } else if (i + 1 < argc) {
             value = argv[++i];
         } else {
             cli_fail(e, CLI_E_MISSING_VALUE, o->name, NULL, "needs a value (%s)", o->metavar);
-            cli_hint(e, "%s %s: %s", o->name, o->metavar, o->help);
+            cli_hint(e, "%s %s: %s", o->name, o->metavar, cli_option_help(o, cmd));
             return false;
         }
-        const char **slot = slot_for(cfg, o->id);
-        if (slot == NULL && o->group == GROUP_OPERATIONS)
-            return cli_fail(e, CLI_E_TOO_MANY_VALUES, o->name, value, "more than %d operations",
-                            MAX_VIEW_OPS);
-        if (slot == NULL)
-            return cli_fail(e, CLI_E_TOO_MANY_VALUES, o->name, value, "given more than %d times",
-                            MAX_REPEAT);
-        if (*slot && !o->repeatable) {
-            cli_fail(e, CLI_E_DUPLICATE_OPTION, o->name, value, "given twice (first as \"%s\")",
-                     *slot);
-            cli_hint(e, "give each option once");
+        if (!store(o, value, cfg, e))
             return false;
-        }
-        *slot = value;
     }
     return true;
 }
@@ -543,7 +463,7 @@ bool parse_command_line(int argc, char **argv, struct cli_config *cfg, struct cl
             cli_hint(e, "see 'dmltensor --help' for the commands");
         return false;
     }
-    if (!parse_options(argc, argv, 2, cfg, e))
+    if (!parse_options(argc, argv, 2, c, cfg, e))
         return false;
     if (cfg->help)
         return true;
@@ -612,17 +532,72 @@ void render_main_help(struct outbuf *b)
                "malformed input, 3 I/O error. See dmltensor(1).\n");
 }
 
+/* "size, offset, validate or view": the commands batch records may name. */
+static void batch_commands(struct outbuf *b)
+{
+    size_t count = 0, n = 0;
+    for (size_t i = 0; i < cli_n_commands; i++)
+        count += cli_commands[i]->batch;
+    for (size_t i = 0; i < cli_n_commands; i++) {
+        if (!cli_commands[i]->batch)
+            continue;
+        ob_puts(b, n == 0 ? "" : n + 1 == count ? " or " : ", ");
+        n++;
+        ob_puts(b, cli_commands[i]->name);
+    }
+}
+
+void render_about(struct outbuf *b, const struct command *h)
+{
+    static const char token[] = CLI_BATCH_COMMANDS;
+    const char *at = strstr(h->about, token);
+    if (at == NULL) {
+        ob_puts(b, h->about);
+        return;
+    }
+    /* The paragraph holding the list, filled again to 79 columns. */
+    const char *para = at;
+    while (para > h->about && !(para[-1] == '\n' && para - 1 > h->about && para[-2] == '\n'))
+        para--;
+    const char *end = strstr(at, "\n\n");
+    if (end == NULL)
+        end = h->about + strlen(h->about);
+    struct outbuf text;
+    ob_init(&text);
+    for (const char *p = para; p < end; p++) {
+        if (p == at) {
+            batch_commands(&text);
+            p += sizeof token - 2;
+        } else if (*p == '\n') {
+            ob_putc(&text, ' ');
+        } else {
+            ob_putc(&text, *p);
+        }
+    }
+    while (text.len > 0 && text.data[text.len - 1] == ' ')
+        text.len--;
+    ob_putc(&text, '\0');
+    ob_write(b, h->about, (size_t)(para - h->about));
+    if (!text.failed)
+        wrap(b, b->len, 0, text.data);
+    else
+        b->failed = true;
+    ob_free(&text);
+    if (*end)
+        ob_puts(b, end + 1);
+}
+
 void render_command_help(struct outbuf *b, const struct command *h)
 {
     ob_puts(b, "Usage: ");
     ob_puts(b, h->usage);
     ob_puts(b, "\n\n");
-    ob_puts(b, h->about);
+    render_about(b, h);
     for (unsigned g = GROUP_TENSOR; g <= GROUP_OTHER; g++) {
         bool any = false;
         for (size_t i = 0; i < N_OPTIONS; i++) {
             const struct opt_def *o = &options[i];
-            if (o->group != g || (o->commands & CMD_BIT(h->id)) == 0)
+            if (o->group != g || !cli_option_of(o, h))
                 continue;
             if (!any) {
                 ob_putc(b, '\n');
@@ -642,7 +617,7 @@ void render_command_help(struct outbuf *b, const struct command *h)
                 start = b->len;
             }
             ob_pad_to(b, start, 26);
-            wrap(b, start, 26, o->help);
+            wrap(b, start, 26, cli_option_help(o, h));
         }
     }
     ob_puts(b, "\nExamples:\n");

@@ -6,50 +6,6 @@
 
 #include "cli.h"
 
-enum opt_id {
-    OPT_ALIGNMENT,
-    OPT_BASE_OFFSET,
-    OPT_BINDING_SIZE,
-    OPT_BROADCAST,
-    OPT_BUFFER_SIZE,
-    OPT_BYTE_OFFSET,
-    OPT_CHECKS,
-    OPT_COLOR,
-    OPT_COORD,
-    OPT_DIM,
-    OPT_DTYPE,
-    OPT_FIELD,
-    OPT_FLAGS,
-    OPT_FORMAT,
-    OPT_HELP,
-    OPT_LAYOUT,
-    OPT_LIMIT,
-    OPT_NO_INFER,
-    OPT_IO,
-    OPT_SKIP_UNKNOWN,
-    OPT_NAME,
-    OPT_OFFSET,
-    OPT_ORDER,
-    OPT_PAD,
-    OPT_PROGRESS,
-    OPT_RANK,
-    OPT_ROW_PITCH_ALIGN,
-    OPT_SHAPE,
-    OPT_SIZES,
-    OPT_STRICT,
-    OPT_STRIDES,
-    OPT_TOTAL_SIZE,
-    OPT_VIEW,
-    OPT_WIDTH,
-    /* view */
-    OPT_SLICE,
-    OPT_SELECT,
-    OPT_PERMUTE,
-    OPT_BROADCAST_TO,
-    OPT_RESHAPE,
-    OPT_SPLIT,
-};
-
 enum opt_group {
     GROUP_TENSOR,
     GROUP_LAYOUT,
@@ -60,13 +16,28 @@ enum opt_group {
     GROUP_OTHER
 };
 
+/* What an option's value is and where it lands in struct cli_config (at:
+ * its offsetof, as curl's option table does). Only a repeatable kind may be
+ * given twice; the parser refuses any other the second time. */
+enum opt_kind {
+    OPT_FLAG,       /* bool at `at`; takes no value */
+    OPT_VALUE,      /* const char * at `at` */
+    OPT_REPEAT,     /* const char *[MAX_REPEAT] at `at`, its unsigned count at `count` */
+    OPT_REPEAT_ANY, /* const char ** at `at`, room for every argument; count at `count` */
+    OPT_OPERATION   /* view: op_text[] in the order given, op_kind[] its `op` */
+};
+
 struct opt_def {
     const char *name;
-    const char *metavar; /* NULL: takes no value */
-    enum opt_id id;
+    const char *metavar; /* NULL: takes no value (OPT_FLAG) */
+    enum opt_kind kind;
+    size_t at, count;     /* offsetof(struct cli_config, ...) */
+    enum view_op_kind op; /* OPT_OPERATION: which */
     enum opt_group group;
-    unsigned commands;
-    bool repeatable;
+    unsigned commands; /* CMD_BIT()s of the commands taking it */
+    /* One line for --help. NULL: each command's own (struct command's
+     * format_help), and the option belongs only to the commands that have
+     * one (--format). */
     const char *help;
     /* The keys batch and scan read for this option (on the first entry of
      * a name only; NULL for none): snake_case, and DirectML's field name
@@ -79,5 +50,8 @@ struct opt_def {
 size_t cli_options(const struct opt_def **table);
 const char *cli_option_group_title(enum opt_group group);
 const char *cli_format_name(enum format fmt);
+/* Whether command cmd takes the option, and its help there. */
+bool cli_option_of(const struct opt_def *o, const struct command *cmd);
+const char *cli_option_help(const struct opt_def *o, const struct command *cmd);
 
 #endif

@@ -80,9 +80,9 @@ _dmltensor_values()
     --format)
         case $1 in
         size) echo 'text json env c' ;;
-        validate | view) echo 'text json c' ;;
         offset | locate | dtypes | layouts) echo 'text json' ;;
         map) echo 'text json csv jsonl' ;;
+        validate | view) echo 'text json c' ;;
         scan) echo 'text json jsonl' ;;
         plan) echo 'text json jsonl c svg' ;;
         esac

@@ -99,18 +99,18 @@ __dmltensor_opt 'view' --split 'several views: DIM cut into N equal parts, or in
 __dmltensor_opt 'map' --color 'colour a view: auto (default: only on a terminal, never with NO_COLOR set), always or never' auto always never
 __dmltensor_opt 'size' --field 'print only this value (a JSON key, e.g. minimum_implied_size_bytes)' $fields
 __dmltensor_opt 'size' --format 'text (default), json (one line), env (KEY=value lines for eval) or c (a C snippet: the DML_BUFFER_TENSOR_DESC)' text json env c
-__dmltensor_opt 'validate' --format 'text (default), json (one line) or c (a C snippet: the DML_BUFFER_TENSOR_DESC and, with a binding, the DML_BUFFER_BINDING; failed checks as comments)' text json c
 __dmltensor_opt 'offset locate dtypes layouts' --format 'text (default) or json (one line)' text json
-__dmltensor_opt 'view' --format 'text (default), json (one line) or c (C snippets: each view\'s DML_BUFFER_TENSOR_DESC and DML_BUFFER_BINDING; failed checks as comments)' text json c
 __dmltensor_opt 'map' --format 'text (default, aligned columns), csv (with a header row), jsonl (an object per line) or json (one array)' text json csv jsonl
+__dmltensor_opt 'validate' --format 'text (default), json (one line) or c (a C snippet: the DML_BUFFER_TENSOR_DESC and, with a binding, the DML_BUFFER_BINDING; failed checks as comments)' text json c
+__dmltensor_opt 'view' --format 'text (default), json (one line) or c (C snippets: each view\'s DML_BUFFER_TENSOR_DESC and DML_BUFFER_BINDING; failed checks as comments)' text json c
 __dmltensor_opt 'scan' --format 'jsonl (default: a JSON object per tensor, then an ONNX model\'s summary; json is the same) or text (a table of an ONNX model\'s tensors, then its totals; JSON documents stay JSON Lines only)' text json jsonl
+__dmltensor_opt 'plan' --format 'jsonl (default: a JSON object per tensor, then the summary; json the same), text (a table and the totals), svg (the picture: steps across, offsets down) or c (a C table of names, offsets and sizes, and the arena size)' text json jsonl c svg
 __dmltensor_opt 'map' --limit 'list at most N elements (default: all); a view draws at most N cells (default 256, at most 100000)'
 __dmltensor_opt 'size validate' --name 'with --format c: prefix of the variables (default tensor: tensorSizes, tensorStrides, tensorBufferDesc, tensorDesc, tensorBinding, tensorBindingDesc)'
 __dmltensor_opt 'view' --name 'with --format c: prefix of the variables (default view: viewSizes, viewBufferDesc, viewBinding, ...; with --split, view0, view1, ... for the parts)'
 __dmltensor_opt 'batch' --progress 'show records and records/s on stderr (on by default when stderr is a terminal and the run takes over a second)' -
 __dmltensor_opt 'map' --view 'draw instead of listing: memory (the buffer cell by cell, as DirectML\'s docs draw it) or grid (each 2-D slice with the offset in each cell)' memory grid
 __dmltensor_opt 'map' --width 'wrap a view to this many columns (default: $COLUMNS, else the terminal\'s width, else 80)'
-__dmltensor_opt 'plan' --format 'jsonl (default: a JSON object per tensor, then the summary; json the same), text (a table and the totals), svg (the picture: steps across, offsets down) or c (a C table of names, offsets and sizes, and the arena size)' text json jsonl c svg
 __dmltensor_opt 'plan' --name 'with --format c: prefix of the variables (default plan: planTensors, planArenaBytes, planTensorCount)'
 __dmltensor_opt 'scan' --checks 'which of validate\'s checks each record lists: all (default), failed (those that fail) or none' all failed none
 __dmltensor_opt 'scan' --strict 'ONNX models: exit status 1 for a tensor whose size is unknown too (an unbound or unknown dim, no shape, no type), not only for a definite DirectML problem' -

@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """Hostile input: hundreds of malformed invocations, generated systematically.
 
-Usage: check_hostile.py DMLTENSOR [--lenient] [--list] [--every=N]
+Usage: check_hostile.py DMLTENSOR [--tables=DUMP] [--lenient] [--list] [--every=N]
 
-For each command (size offset locate validate view dtypes layouts) it takes a
-valid invocation and breaks one thing: a bad number in each numeric option
+For each command (every command of the tables tools/dump_tables.c prints:
+DUMP, default dmlt_dump_tables beside DMLTENSOR) it takes a valid
+invocation and breaks one thing: a bad number in each numeric option
 ("-1", "+1", "1e3", "0x10", " 1", "", "1,,2", 2^32, 2^64, "１", "٣",
 control bytes, ...), a list of 65,536 items (the longest one argv word can
 hold), a number of 10^5 digits, 9 dimensions, an empty field, an
-unknown or misplaced option, a missing value, conflicting options, an
-option given twice, an unknown data type or layout, a malformed or refused
+unknown or misplaced option, a missing value, conflicting options, each
+option that is not repeatable given twice (a flag too: the error is
+duplicate_option, naming it), an unknown data type or layout, a malformed or refused
 view operation, ... Every one must:
 
   - exit with status 2 (usage error),
@@ -57,75 +59,90 @@ def over(limit):
     return [str(limit + 1), str(2**64), "99999999999999999999999", LONG_NUMBER]
 
 
-# Each command: a valid invocation, and its numeric options with their
-# maximum (None: a list option, whose items are checked per item).
-COMMANDS = {
-    "size": (["size", "--sizes", "2,3"],
-             {"--sizes": ("list", U32), "--strides": ("list", U32), "--rank": ("num", 8),
-              "--row-pitch-align": ("num", U32), "--total-size": ("num", U64)}),
-    "offset": (["offset", "--sizes", "2,3", "--coord", "1,2"],
-               {"--sizes": ("list", U32), "--strides": ("list", U32), "--rank": ("num", 8),
-                "--coord": ("list", U32), "--base-offset": ("num", U64),
-                "--row-pitch-align": ("num", U32)}),
-    "locate": (["locate", "--sizes", "2,3", "--offset", "1"],
-               {"--sizes": ("list", U32), "--strides": ("list", U32), "--rank": ("num", 8),
-                "--offset": ("num", U64), "--limit": ("num", U64),
-                "--total-size": ("num", U64), "--base-offset": ("num", U64)}),
-    "validate": (["validate", "--sizes", "2,3"],
-                 {"--sizes": ("list", U32), "--strides": ("list", U32), "--rank": ("num", 8),
-                  "--total-size": ("num", U64), "--base-offset": ("num", U64),
-                  "--alignment": ("num", U32), "--flags": ("num", U32),
-                  "--binding-size": ("num", U64), "--buffer-size": ("num", U64)}),
-    "view": (["view", "--sizes", "2,3", "--slice", "h=0:1"],
-             {"--sizes": ("list", U32), "--strides": ("list", U32), "--rank": ("num", 8),
-              "--total-size": ("num", U64), "--base-offset": ("num", U64),
-              "--alignment": ("num", U32), "--buffer-size": ("num", U64),
-              "--broadcast-to": ("list", U32)}),
-    "dtypes": (["dtypes"], {}),
-    "layouts": (["layouts"], {"--rank": ("num", 8)}),
-}
+# The commands and their options come from the tables (tools/dump_tables.c,
+# load_tables()): every command, and every option a command takes, is
+# tested, a new one too. What the tables cannot say is here.
 
-# Options that take a value, per command (for missing values and repeats).
-VALUED = {
-    "size": ["--dtype", "--sizes", "--strides", "--layout", "--order", "--rank", "--broadcast",
-             "--pad", "--row-pitch-align", "--total-size", "--field", "--format", "--name"],
-    "offset": ["--dtype", "--sizes", "--strides", "--layout", "--order", "--rank", "--broadcast",
-               "--pad", "--row-pitch-align", "--base-offset", "--coord", "--format"],
-    "locate": ["--dtype", "--sizes", "--strides", "--layout", "--order", "--rank", "--broadcast",
-               "--pad", "--row-pitch-align", "--total-size", "--base-offset", "--offset",
-               "--byte-offset", "--limit", "--format"],
-    "validate": ["--dtype", "--sizes", "--strides", "--layout", "--order", "--rank",
-                 "--broadcast", "--pad", "--row-pitch-align", "--total-size", "--base-offset",
-                 "--alignment", "--flags", "--binding-size", "--buffer-size", "--format",
-                 "--name"],
-    "view": ["--dtype", "--sizes", "--strides", "--layout", "--order", "--rank", "--broadcast",
-             "--pad", "--row-pitch-align", "--total-size", "--base-offset", "--alignment",
-             "--buffer-size", "--slice", "--select", "--permute", "--broadcast-to", "--reshape",
-             "--split", "--format"],
-    "dtypes": ["--format"],
-    "layouts": ["--rank", "--format"],
+# The smallest valid invocation of a command; one not listed takes
+# `NAME --sizes 2,3` when it takes --sizes, else `NAME`. A command that reads
+# a FILE reads - (standard input, empty): only its options are tested.
+BASE = {
+    "offset": ["offset", "--sizes", "2,3", "--coord", "1,2"],
+    "locate": ["locate", "--sizes", "2,3", "--offset", "1"],
+    "view": ["view", "--sizes", "2,3", "--slice", "h=0:1"],
 }
-REPEATABLE = {"--coord", "--broadcast", "--pad", "--slice", "--select", "--permute",
-              "--broadcast-to", "--reshape", "--split"}
-# A valid value for each option, to give it twice.
+# Numeric options: "num" or "list" (each item checked) and their maximum.
+NUMERIC = {"--sizes": ("list", U32), "--strides": ("list", U32), "--rank": ("num", 8),
+           "--row-pitch-align": ("num", U32), "--total-size": ("num", U64),
+           "--coord": ("list", U32), "--base-offset": ("num", U64), "--offset": ("num", U64),
+           "--limit": ("num", U64), "--alignment": ("num", U32), "--flags": ("num", U32),
+           "--binding-size": ("num", U64), "--buffer-size": ("num", U64),
+           "--broadcast-to": ("list", U32)}
+# A valid value for an option given twice (any other takes "1": the second
+# is refused before any value is read).
 GOOD = {"--dtype": "float16", "--sizes": "2,3", "--strides": "3,1", "--layout": "hw",
-        "--order": "0,1", "--rank": "2", "--broadcast": "h", "--pad": "w=1",
-        "--row-pitch-align": "256", "--total-size": "64", "--field": "strides",
-        "--format": "text", "--base-offset": "16", "--coord": "1,1", "--offset": "1",
+        "--order": "0,1", "--rank": "2", "--row-pitch-align": "256", "--total-size": "64",
+        "--field": "strides", "--format": "text", "--base-offset": "16", "--offset": "1",
         "--byte-offset": "4", "--limit": "2", "--alignment": "16", "--flags": "none",
         "--binding-size": "64", "--buffer-size": "4096", "--name": "input"}
 
 
-def generate():
-    """Yields (name, argv words, json_variant_ok)."""
-    for cmd, (base, numeric) in COMMANDS.items():
+class Tables:
+    """The command and option tables, as tools/dump_tables.c prints them."""
+
+    def __init__(self, doc):
+        self.commands = {c["name"]: c for c in doc["commands"]}
+        self.options = doc["options"]
+
+    def options_of(self, cmd):
+        """{name: entry} of the options cmd takes."""
+        return {o["name"]: o for o in self.options if cmd in o["commands"]}
+
+    def base(self, cmd):
+        if self.commands[cmd]["args"] != "none":
+            return [cmd, "-"]
+        if cmd in BASE:
+            return BASE[cmd]
+        return [cmd, "--sizes", "2,3"] if "--sizes" in self.options_of(cmd) else [cmd]
+
+    def json_errors(self, argv):
+        """Whether an error of this invocation is JSON too with --format
+        json: not for a command that has no --format, nor for one whose
+        errors go to stderr alone, whatever its --format (scan)."""
+        c = self.commands.get(argv[0] if argv else None)
+        return c is None or ("json" in c["formats"] and not c["text_errors"])
+
+    def misplaced(self, cmd):
+        """An option of another command, not of cmd."""
+        mine = self.options_of(cmd)
+        return next(o["name"] for o in self.options if o["name"] not in mine)
+
+
+def load_tables(binary, tables=None):
+    """The tables from the dump program: `tables`, else dmlt_dump_tables
+    beside the binary."""
+    if tables is None:
+        d = os.path.dirname(os.path.abspath(binary))
+        tables = os.path.join(d, "dmlt_dump_tables" + (".exe" if binary.endswith(".exe") else ""))
+    out = subprocess.run([tables], stdout=subprocess.PIPE, check=True).stdout
+    return Tables(json.loads(out.decode("utf-8")))
+
+
+def generate(tables):
+    """Yields (name, argv words, json_variant_ok, expected): expected is
+    None, or the (error id, option) the error must name."""
+    for cmd in tables.commands:
+        base = tables.base(cmd)
+        opts = tables.options_of(cmd)
+        files = tables.commands[cmd]["args"] != "none"
+        numeric = {} if files else {o: NUMERIC[o] for o in opts if o in NUMERIC}
         # A bad value for each numeric option.
         for opt, (kind, limit) in numeric.items():
             others = [w for w in base]
             if opt in others:  # replace the option's value
                 i = others.index(opt)
                 del others[i:i + 2]
-            if cmd == "layouts" and opt == "--rank":
+            if "--sizes" not in opts and opt == "--rank":  # layouts: a rank to list
                 bad = NOT_NUMBERS + BAD_LISTS + ["0", "9", "1,2"] + over(limit)
             elif kind == "num":
                 bad = NOT_NUMBERS + ["1,2"] + over(limit)
@@ -139,32 +156,37 @@ def generate():
                 if opt == "--sizes":
                     bad += ["0", "1,0,3", "2,4294967295,4294967295"]
             for j, value in enumerate(bad):
-                yield f"{cmd} {opt} bad#{j}", others + [opt, value], True
+                yield f"{cmd} {opt} bad#{j}", others + [opt, value], True, None
             # The same bad value glued with '='.
-            yield f"{cmd} {opt}= empty", others + [opt + "="], True
-            yield f"{cmd} {opt}=-1", others + [opt + "=-1"], True
+            yield f"{cmd} {opt}= empty", others + [opt + "="], True, None
+            yield f"{cmd} {opt}=-1", others + [opt + "=-1"], True, None
 
-        # A value missing at the end, and each non-repeatable option twice.
-        for opt in VALUED[cmd]:
-            yield f"{cmd} {opt} missing", base + [opt], opt != "--format"
-            if opt not in REPEATABLE:
-                argv = base + [opt, GOOD[opt], opt, GOOD[opt]]
-                if opt in base:
-                    argv = base + [opt, GOOD[opt]]
-                yield f"{cmd} {opt} twice", argv, opt != "--format"
+        # A value missing at the end; each option that is not repeatable
+        # given twice (a flag too) is duplicate_option, naming it.
+        for opt, o in opts.items():
+            if o["metavar"] is not None:
+                yield f"{cmd} {opt} missing", base + [opt], opt != "--format", None
+            if o["repeatable"]:
+                continue
+            once = [opt] if o["metavar"] is None else [opt, GOOD.get(opt, "1")]
+            argv = base + once if opt in base else base + once + once
+            yield f"{cmd} {opt} twice", argv, True, ("duplicate_option", opt)
 
-        # Unknown, misplaced and malformed options; stray arguments.
-        for j, junk in enumerate(["--sizez", "--foo", "-x", "-", "--", "---sizes", "--SIZES",
-                                  "--help=yes", "--Sizes", "--\x01", "--sizes\u00a0",
-                                  "extra", "1,3", "\uff0d\uff0dsizes"]):
-            yield f"{cmd} junk#{j}", base + [junk], True
-        misplaced = {"size": "--coord", "offset": "--limit", "locate": "--coord",
-                     "validate": "--field", "dtypes": "--sizes", "layouts": "--dtype",
-                     "view": "--flags"}[cmd]
-        yield f"{cmd} misplaced {misplaced}", base + [misplaced, "1"], True
-        if cmd in ("dtypes", "layouts"):
+        # Unknown, misplaced and malformed options; stray arguments (not
+        # for a command that reads files: they would be its files).
+        junks = ["--sizez", "--foo", "-x", "-", "--", "---sizes", "--SIZES", "--help=yes",
+                 "--Sizes", "--\x01", "--sizes\u00a0", "extra", "1,3", "\uff0d\uff0dsizes"]
+        for j, junk in enumerate(junks):
+            if not files or junk.startswith("--"):
+                yield f"{cmd} junk#{j}", base + [junk], True, None
+        misplaced = tables.misplaced(cmd)
+        yield f"{cmd} misplaced {misplaced}", base + [misplaced, "1"], True, None
+        if files:
+            continue
+        if "--sizes" not in opts:
             for j, fmt in enumerate(["yaml", "JSON", "", "env", "json ", "text,json"]):
-                yield f"{cmd} --format bad#{j}", base + ["--format", fmt], False
+                if fmt not in tables.commands[cmd]["formats"]:
+                    yield f"{cmd} --format bad#{j}", base + ["--format", fmt], False, None
             continue
 
         # Tensor commands: data types, layouts and their modifiers.
@@ -273,17 +295,22 @@ def json_asked(argv):
         a == "--format" and b == "json" for a, b in zip(argv, argv[1:]))
 
 
-def with_json(argv):
+def with_json(argv, commands):
     """The invocation with --format json right after the command (at the
     end when the command itself is what is wrong)."""
-    if argv and argv[0] in COMMANDS:
+    if argv and argv[0] in commands:
         return argv[:1] + ["--format", "json"] + argv[1:]
     return argv + ["--format", "json"]
 
 
-def check_usage(binary, argv, json_mode, strict):
+def check_usage(binary, argv, json_mode, strict, expected=None):
+    """Problems of a usage error; expected: the (error id, option) it must
+    name, or None."""
     code, out, err = run(binary, argv)
     problems = []
+    if expected and not json_mode and \
+            not err.startswith(f"dmltensor: {expected[1]}: ".encode()):
+        problems.append(f"stderr does not name {expected[1]} first: {err[:200]!r}")
     if code != 2:
         problems.append(f"exit status {code}, expected 2")
     if not err.startswith(b"dmltensor: "):
@@ -305,6 +332,9 @@ def check_usage(binary, argv, json_mode, strict):
                 if not isinstance(obj, dict) or set(obj) != {"error"} or \
                         not isinstance(obj["error"], dict):
                     problems.append(f"stdout is not an error object: {out[:200]!r}")
+                elif expected and (obj["error"].get("id"), obj["error"].get("option")) != \
+                        expected:
+                    problems.append(f"not the error {expected}: {out[:200]!r}")
             except ValueError as ex:
                 problems.append(f"stdout is not JSON ({ex}): {out[:200]!r}")
     return problems
@@ -394,6 +424,12 @@ def show(argv):
     return text if len(text) < 200 else text[:200] + f"... ({len(text)} chars)"
 
 
+def cases(tables):
+    """[(name, argv, json_ok, expected)] of generate(), each with its
+    expectation (None when it has none)."""
+    return [tuple(c) + (None,) * (4 - len(c)) for c in generate(tables)]
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     strict = "--lenient" not in sys.argv
@@ -401,25 +437,36 @@ def main():
         print(__doc__, file=sys.stderr)
         return 2
     binary = args[0]
-    cases = list(generate())
+    tables = load_tables(binary, next((a[len("--tables="):] for a in sys.argv[1:]
+                                       if a.startswith("--tables=")), None))
+    all_cases = cases(tables)
     if "--list" in sys.argv:
-        for name, argv, _ in cases:
+        for name, argv, _, _ in all_cases:
             print(f"{name}: {show(argv)}")
         return 0
+    failed = total = 0
+    for cmd in tables.commands:  # each base invocation is valid
+        if tables.commands[cmd]["args"] != "none":
+            continue  # reads standard input: only its options are tested
+        total += 1
+        code, _, err = run(binary, tables.base(cmd))
+        if code not in (0, 1):
+            failed += 1
+            print(f"FAIL the base invocation of {cmd}: dmltensor {show(tables.base(cmd))}: "
+                  f"exit status {code} (add a valid one to BASE): {err[:200]!r}")
     every = 1
     for a in sys.argv[1:]:
         if a.startswith("--every="):
             every = max(1, int(a[len("--every="):]))
     runs = []
-    for name, argv, json_ok in cases[::every]:
-        runs.append((name, argv, json_asked(argv)))
-        if json_ok:
-            runs.append((name, with_json(argv), True))
+    for name, argv, json_ok, expected in all_cases[::every]:
+        runs.append((name, argv, json_asked(argv), expected))
+        if json_ok and tables.json_errors(argv):
+            runs.append((name, with_json(argv, tables.commands), True, expected))
     # Two at a time: each invocation waits on its own process.
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        results = pool.map(lambda r: check_usage(binary, r[1], r[2], strict), runs)
-        failed = total = 0
-        for (name, v, json_mode), problems in zip(runs, results):
+        results = pool.map(lambda r: check_usage(binary, r[1], r[2], strict, r[3]), runs)
+        for (name, v, json_mode, _), problems in zip(runs, results):
             total += 1
             if problems:
                 failed += 1
@@ -433,7 +480,7 @@ def main():
             print(f"FAIL {name}")
             for p in problems:
                 print("  " + p)
-    print(f"{total - failed} passed, {failed} failed ({len(cases[::every])} malformed "
+    print(f"{total - failed} passed, {failed} failed ({len(all_cases[::every])} malformed "
           f"invocations, with and without --format json, and the I/O checks)")
     return 1 if failed else 0
 

@@ -57,16 +57,25 @@ import run_golden  # noqa: E402  (reading and running the .case files)
 U32 = m.U32_MAX
 U64 = m.U64_MAX
 
-# The commands whose exit status may come with a result; any other exit
-# status comes with the error object (when JSON was asked for).
+# The commands come from the tables (tools/dump_tables.c, through
+# check_hostile.load_tables()): a command whose formats name json or jsonl,
+# or that reads files (JSON Lines), prints JSON, validated against the
+# schema SCHEMA_OF names (its own name when not listed: NAME.schema.json
+# must exist, or the check fails). Its exit statuses that may come with a
+# result (RESULT_STATUS; {0, 1} when not listed); any other comes with the
+# error object (when JSON was asked for).
 # scan: exit 2 with records when one of several files cannot be scanned.
 RESULT_STATUS = {"size": {0}, "offset": {0}, "locate": {0}, "map": {0},
                  "validate": {0, 1}, "dtypes": {0}, "layouts": {0},
                  "batch": {0, 1}, "scan": {0, 1, 2}, "view": {0, 1}, "plan": {0}}
-SCHEMA_OF = {"size": "size", "offset": "offset", "locate": "locate", "map": "map-row",
-             "validate": "validate", "dtypes": "dtypes", "layouts": "layouts",
-             "batch": "batch-record", "scan": "scan-record", "view": "view",
+SCHEMA_OF = {"map": "map-row", "batch": "batch-record", "scan": "scan-record",
              "plan": "plan-record"}
+
+
+def json_commands(tables):
+    """{command: its schema's name} of every command that prints JSON."""
+    return {name: SCHEMA_OF.get(name, name) for name, c in tables.commands.items()
+            if c["args"] != "none" or {"json", "jsonl"} & set(c["formats"])}
 
 
 # ---------------------------------------------------------------- schemas
@@ -112,8 +121,11 @@ def load_schemas(schema_dir):
 # ---------------------------------------------------------------- checking
 
 class Checker:
-    def __init__(self, validators):
+    def __init__(self, validators, tables):
         self.v = validators
+        self.schema_of = json_commands(tables)
+        # Commands that read files print JSON Lines.
+        self.line_commands = {n for n, c in tables.commands.items() if c["args"] != "none"}
         self.passed = 0
         self.failed = 0
         self.samples = {}  # schema: the first valid object, for the controls
@@ -155,7 +167,7 @@ class Checker:
     def output(self, cmd, fmt, status, out, where):
         """Validates what one command printed on stdout."""
         text = out.decode("utf-8", "replace")
-        if cmd not in RESULT_STATUS or status not in RESULT_STATUS[cmd]:
+        if cmd not in self.schema_of or status not in RESULT_STATUS.get(cmd, {0, 1}):
             if text:  # a failure: the error object, one line
                 ok, obj = self.parse(text, where)
                 if ok:
@@ -164,8 +176,8 @@ class Checker:
                             isinstance(obj.get("error"), dict) and "key" in obj["error"]:
                         self.bad(where, "a command-line error names a JSON key")
             return
-        schema = SCHEMA_OF[cmd]
-        if cmd in ("batch", "scan", "plan") or fmt == "jsonl":
+        schema = self.schema_of[cmd]
+        if cmd in self.line_commands or fmt == "jsonl":
             if text and not text.endswith("\n"):
                 self.bad(where, "the last line has no newline")
             for n, line in enumerate(text.splitlines(), 1):
@@ -546,12 +558,15 @@ def main(argv):
         print(f"FAIL a schema is not valid: {e}")
         print("0 passed, 1 failed")
         return 1
-    missing = (set(SCHEMA_OF.values()) | {"error"}) - set(validators)
+    tables = check_hostile.load_tables(binary)
+    schema_of = json_commands(tables)
+    missing = (set(schema_of.values()) | {"error"}) - set(validators)
     if missing:
-        print(f"FAIL missing schemas: {sorted(missing)}")
+        print(f"FAIL missing schemas: {sorted(missing)} (a command that prints JSON needs "
+              "docs/schema/NAME.schema.json, or its line in SCHEMA_OF)")
         print("0 passed, 1 failed")
         return 1
-    check = Checker(validators)
+    check = Checker(validators, tables)
     rng = random.Random(args.seed)
 
     def single(where, argv, stdin=b""):
@@ -567,8 +582,9 @@ def main(argv):
         model = os.path.join(args.cases_dir, "..", "data", "dxdispatch_model.json")
         files = batch_jobs(rng, 300, tmp) + scan_jobs(rng, 25, tmp, model)
         futures += [pool.submit(single, w, a, i) for w, a, i in files]
-        hostile = [check_hostile.with_json(words)
-                   for _, words, json_ok in check_hostile.generate() if json_ok]
+        hostile = [check_hostile.with_json(words, tables.commands)
+                   for _, words, json_ok, _ in check_hostile.cases(tables)
+                   if json_ok and tables.json_errors(words)]
         futures += [pool.submit(single, f"hostile: {where_of(a)}", a) for a in hostile]
         print(f"running {len(cases)} cases, {len(rand)} random invocations, {len(files)} batch "
               f"and scan runs, {len(hostile)} malformed invocations", flush=True)
