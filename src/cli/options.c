@@ -1,10 +1,9 @@
-/* options.c - the option table, argv parsing and --help, from one source:
- * help text, parser and man page cannot disagree about an option. */
+/* options.c - the option table and the format names, from which the
+ * parser (command_line.c), --help (help.c), the man page and the docs all
+ * read: they cannot disagree about an option. Below the commands: it knows
+ * a command only by the entry it is handed. */
 #include "cli.h"
 #include "options.h"
-#include "parse.h"
-#include "render_c.h"
-#include "dmlt_version.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -233,7 +232,7 @@ const char *cli_option_help(const struct opt_def *o, const struct command *cmd)
 }
 
 /* The entry for `name` that belongs to cmd, else any entry of that name. */
-static const struct opt_def *find_option(const char *name, size_t len, const struct command *cmd)
+const struct opt_def *cli_find_option(const char *name, size_t len, const struct command *cmd)
 {
     const struct opt_def *any = NULL;
     for (size_t i = 0; i < N_OPTIONS; i++) {
@@ -244,133 +243,6 @@ static const struct opt_def *find_option(const char *name, size_t len, const str
         any = &options[i];
     }
     return any;
-}
-
-enum format format_from_argv(int argc, char **argv)
-{
-    const struct command *c = argc > 1 && argv[1] ? cli_command_named(argv[1]) : NULL;
-    if (c && c->text_errors)
-        return FMT_TEXT;
-    for (int i = 1; i < argc; i++) {
-        if (argv[i] == NULL)
-            break;
-        const char *v = strncmp(argv[i], "--format=", 9) == 0              ? argv[i] + 9
-                        : strcmp(argv[i], "--format") == 0 && i + 1 < argc ? argv[i + 1]
-                                                                           : NULL;
-        if (v && (strcmp(v, "json") == 0 || strcmp(v, "jsonl") == 0))
-            return FMT_JSON;
-    }
-    return FMT_TEXT;
-}
-
-static bool unknown_option(struct cli_error *e, const char *arg, size_t len, const char *cmd)
-{
-    const char *names[N_OPTIONS];
-    for (size_t i = 0; i < N_OPTIONS; i++)
-        names[i] = options[i].name;
-    char name[64];
-    snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), arg);
-    cli_fail(e, CLI_E_UNKNOWN_OPTION, NULL, arg, "unknown option for %s", cmd);
-    const char *s = cli_suggest(name, names, N_OPTIONS);
-    if (s)
-        cli_hint(e, "did you mean %s? See 'dmltensor %s --help'", s, cmd);
-    else
-        cli_hint(e, "see 'dmltensor %s --help'", cmd);
-    return false;
-}
-
-/* Stores an option's value where its entry says (NULL for a flag). */
-static bool store(const struct opt_def *o, const char *value, struct cli_config *cfg,
-                  struct cli_error *e)
-{
-    char *base = (char *)cfg;
-    unsigned *count = (unsigned *)(void *)(base + o->count);
-    const char **slot = NULL;
-    switch (o->kind) {
-    case OPT_FLAG: {
-        bool *flag = (bool *)(void *)(base + o->at);
-        if (*flag) {
-            cli_fail(e, CLI_E_DUPLICATE_OPTION, o->name, NULL, "given twice");
-            cli_hint(e, "give each option once");
-            return false;
-        }
-        *flag = true;
-        return true;
-    }
-    case OPT_VALUE:
-        slot = (const char **)(void *)(base + o->at);
-        if (*slot) {
-            cli_fail(e, CLI_E_DUPLICATE_OPTION, o->name, value, "given twice (first as \"%s\")",
-                     *slot);
-            cli_hint(e, "give each option once");
-            return false;
-        }
-        break;
-    case OPT_REPEAT:
-        if (*count == MAX_REPEAT)
-            return cli_fail(e, CLI_E_TOO_MANY_VALUES, o->name, value, "given more than %d times",
-                            MAX_REPEAT);
-        slot = (const char **)(void *)(base + o->at) + (*count)++;
-        break;
-    case OPT_REPEAT_ANY: /* room for every argument */
-        slot = *(const char ***)(void *)(base + o->at) + (*count)++;
-        break;
-    case OPT_OPERATION:
-        if (*count == MAX_VIEW_OPS)
-            return cli_fail(e, CLI_E_TOO_MANY_VALUES, o->name, value, "more than %d operations",
-                            MAX_VIEW_OPS);
-        cfg->op_kind[*count] = o->op;
-        slot = (const char **)(void *)(base + o->at) + (*count)++;
-        break;
-    }
-    *slot = value;
-    return true;
-}
-
-static bool parse_options(int argc, char **argv, int first, const struct command *cmd,
-                          struct cli_config *cfg, struct cli_error *e)
-{
-    for (int i = first; i < argc; i++) {
-        const char *arg = strcmp(argv[i], "-h") == 0 ? "--help" : argv[i];
-        if ((cmd->args == ARGS_FILES || (cmd->args == ARGS_FILE && cfg->input == NULL)) &&
-            (arg[0] != '-' || arg[1] == '\0')) {
-            if (cfg->input == NULL)
-                cfg->input = arg;             /* FILE, or - for stdin */
-            cfg->files[cfg->n_files++] = arg; /* scan FILE... */
-            continue;
-        }
-        if (arg[0] != '-' || arg[1] != '-') {
-            cli_fail(e, CLI_E_UNEXPECTED_ARGUMENT, NULL, arg, "unexpected argument to %s",
-                     cfg->cmd_name);
-            cli_hint(e, "options start with --; see 'dmltensor %s --help'", cfg->cmd_name);
-            return false;
-        }
-        const char *eq = strchr(arg, '=');
-        size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
-        const struct opt_def *o = find_option(arg, len, cmd);
-        if (o == NULL)
-            return unknown_option(e, arg, len, cfg->cmd_name);
-        if (!cli_option_of(o, cmd))
-            return cli_fail(e, CLI_E_UNKNOWN_OPTION, o->name, NULL, "not an option of %s",
-                            cfg->cmd_name);
-        const char *value = NULL;
-        if (o->kind == OPT_FLAG) {
-            if (eq)
-                return cli_fail(e, CLI_E_UNEXPECTED_VALUE, o->name, eq + 1,
-                                "this option takes no value");
-        } else if (eq) {
-            value = eq + 1;
-        } else if (i + 1 < argc) {
-            value = argv[++i];
-        } else {
-            cli_fail(e, CLI_E_MISSING_VALUE, o->name, NULL, "needs a value (%s)", o->metavar);
-            cli_hint(e, "%s %s: %s", o->name, o->metavar, cli_option_help(o, cmd));
-            return false;
-        }
-        if (!store(o, value, cfg, e))
-            return false;
-    }
-    return true;
 }
 
 /* The formats, in the order a hint lists them; each command says which it
@@ -391,11 +263,10 @@ const char *cli_format_name(enum format fmt)
     return NULL;
 }
 
-static bool parse_format(struct cli_config *cfg, struct cli_error *e)
+bool cli_format_parse(struct cli_config *cfg, unsigned prints, struct cli_error *e)
 {
     const char *names[sizeof formats / sizeof formats[0]];
     size_t n = 0;
-    const unsigned prints = cli_command_of(cfg->cmd)->formats;
     for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
         if ((prints & FMT_BIT(formats[i].fmt)) == 0)
             continue;
@@ -419,213 +290,4 @@ static bool parse_format(struct cli_config *cfg, struct cli_error *e)
              cfg->cmd_name);
     cli_hint(e, "%s prints %s", cfg->cmd_name, list);
     return false;
-}
-
-void free_command_line(struct cli_config *cfg)
-{
-    free((void *)cfg->coords);
-    cfg->coords = NULL;
-    free((void *)cfg->files);
-    cfg->files = NULL;
-    free((void *)cfg->dims);
-    cfg->dims = NULL;
-    free((void *)cfg->shapes);
-    cfg->shapes = NULL;
-}
-
-bool parse_command_line(int argc, char **argv, struct cli_config *cfg, struct cli_error *e)
-{
-    memset(cfg, 0, sizeof *cfg);
-    cfg->coords = calloc((size_t)argc, sizeof cfg->coords[0]);
-    cfg->files = calloc((size_t)argc, sizeof cfg->files[0]);
-    cfg->dims = calloc((size_t)argc, sizeof cfg->dims[0]);
-    cfg->shapes = calloc((size_t)argc, sizeof cfg->shapes[0]);
-    if (cfg->coords == NULL || cfg->files == NULL || cfg->dims == NULL || cfg->shapes == NULL)
-        return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
-    const char *name = argv[1];
-    const struct command *c = cli_command_named(name);
-    if (c) {
-        cfg->cmd = c->id;
-        cfg->cmd_name = c->name;
-    } else {
-        const char *names[32]; /* more than there are commands */
-        size_t n = 0;
-        for (; n < cli_n_commands && n < sizeof names / sizeof names[0]; n++)
-            names[n] = cli_commands[n]->name;
-        if (name[0] == '-')
-            cli_fail(e, CLI_E_UNKNOWN_OPTION, NULL, name, "unknown option");
-        else
-            cli_fail(e, CLI_E_UNKNOWN_COMMAND, NULL, name, "unknown command");
-        const char *s = cli_suggest(name, names, n);
-        if (s)
-            cli_hint(e, "did you mean '%s'? See 'dmltensor --help'", s);
-        else
-            cli_hint(e, "see 'dmltensor --help' for the commands");
-        return false;
-    }
-    if (!parse_options(argc, argv, 2, c, cfg, e))
-        return false;
-    if (cfg->help)
-        return true;
-    if (cfg->format_text && !parse_format(cfg, e))
-        return false;
-    if (cfg->field && cfg->format_text && cfg->format != FMT_TEXT)
-        return cli_fail(e, CLI_E_CONFLICTING_OPTIONS, "--field", cfg->field,
-                        "prints one plain value; it cannot be combined with --format %s",
-                        cfg->format_text);
-    if (cfg->c_name) {
-        if (cfg->format != FMT_C) {
-            cli_fail(e, CLI_E_CONFLICTING_OPTIONS, "--name", cfg->c_name,
-                     "names the variables of --format c");
-            cli_hint(e, "add --format c");
-            return false;
-        }
-        if (!c_name_check(cfg->c_name, e))
-            return false;
-    }
-    return true;
-}
-
-/* Appends `text` wrapped to width 79; continuation lines start at `indent`. */
-static void wrap(struct outbuf *b, size_t line_start, size_t indent, const char *text)
-{
-    const char *p = text;
-    bool first = true;
-    while (*p) {
-        const char *sp = strchr(p, ' ');
-        size_t word = sp ? (size_t)(sp - p) : strlen(p);
-        if (!first && b->len - line_start + 1 + word > 79) {
-            ob_putc(b, '\n');
-            line_start = b->len;
-            for (size_t i = 0; i < indent; i++)
-                ob_putc(b, ' ');
-        } else if (!first) {
-            ob_putc(b, ' ');
-        }
-        ob_write(b, p, word);
-        first = false;
-        p += word;
-        while (*p == ' ')
-            p++;
-    }
-    ob_putc(b, '\n');
-}
-
-void render_main_help(struct outbuf *b)
-{
-    ob_puts(b, "dmltensor - layout calculator for DirectML buffer tensors\n\n"
-               "Usage: dmltensor COMMAND [OPTIONS]\n\nCommands:\n");
-    for (size_t i = 0; i < cli_n_commands; i++) {
-        size_t start = b->len;
-        ob_puts(b, "  ");
-        ob_puts(b, cli_commands[i]->name);
-        ob_pad_to(b, start, 12);
-        ob_puts(b, cli_commands[i]->summary);
-        ob_putc(b, '\n');
-    }
-    ob_puts(b, "\nOptions:\n"
-               "  -h, --help  show this help (dmltensor COMMAND --help for a command)\n"
-               "  --version   show the version and build details\n\n"
-               "Example:\n"
-               "  dmltensor size --dtype float16 --sizes 1,3,224,224 --layout nhwc\n\n"
-               "Exit status: 0 success, 1 the tensor breaks a DirectML rule, 2 usage or\n"
-               "malformed input, 3 I/O error. See dmltensor(1).\n");
-}
-
-/* "size, offset, validate or view": the commands batch records may name. */
-static void batch_commands(struct outbuf *b)
-{
-    size_t count = 0, n = 0;
-    for (size_t i = 0; i < cli_n_commands; i++)
-        count += cli_commands[i]->batch;
-    for (size_t i = 0; i < cli_n_commands; i++) {
-        if (!cli_commands[i]->batch)
-            continue;
-        ob_puts(b, n == 0 ? "" : n + 1 == count ? " or " : ", ");
-        n++;
-        ob_puts(b, cli_commands[i]->name);
-    }
-}
-
-void render_about(struct outbuf *b, const struct command *h)
-{
-    static const char token[] = CLI_BATCH_COMMANDS;
-    const char *at = strstr(h->about, token);
-    if (at == NULL) {
-        ob_puts(b, h->about);
-        return;
-    }
-    /* The paragraph holding the list, filled again to 79 columns. */
-    const char *para = at;
-    while (para > h->about && !(para[-1] == '\n' && para - 1 > h->about && para[-2] == '\n'))
-        para--;
-    const char *end = strstr(at, "\n\n");
-    if (end == NULL)
-        end = h->about + strlen(h->about);
-    struct outbuf text;
-    ob_init(&text);
-    for (const char *p = para; p < end; p++) {
-        if (p == at) {
-            batch_commands(&text);
-            p += sizeof token - 2;
-        } else if (*p == '\n') {
-            ob_putc(&text, ' ');
-        } else {
-            ob_putc(&text, *p);
-        }
-    }
-    while (text.len > 0 && text.data[text.len - 1] == ' ')
-        text.len--;
-    ob_putc(&text, '\0');
-    ob_write(b, h->about, (size_t)(para - h->about));
-    if (!text.failed)
-        wrap(b, b->len, 0, text.data);
-    else
-        b->failed = true;
-    ob_free(&text);
-    if (*end)
-        ob_puts(b, end + 1);
-}
-
-void render_command_help(struct outbuf *b, const struct command *h)
-{
-    ob_puts(b, "Usage: ");
-    ob_puts(b, h->usage);
-    ob_puts(b, "\n\n");
-    render_about(b, h);
-    for (unsigned g = GROUP_TENSOR; g <= GROUP_OTHER; g++) {
-        bool any = false;
-        for (size_t i = 0; i < N_OPTIONS; i++) {
-            const struct opt_def *o = &options[i];
-            if (o->group != g || !cli_option_of(o, h))
-                continue;
-            if (!any) {
-                ob_putc(b, '\n');
-                ob_puts(b, group_titles[g]);
-                ob_puts(b, ":\n");
-                any = true;
-            }
-            size_t start = b->len;
-            ob_puts(b, "  ");
-            ob_puts(b, o->name);
-            if (o->metavar) {
-                ob_putc(b, ' ');
-                ob_puts(b, o->metavar);
-            }
-            if (b->len - start >= 26) {
-                ob_putc(b, '\n');
-                start = b->len;
-            }
-            ob_pad_to(b, start, 26);
-            wrap(b, start, 26, cli_option_help(o, h));
-        }
-    }
-    ob_puts(b, "\nExamples:\n");
-    ob_puts(b, h->examples);
-}
-
-void render_version(struct outbuf *b)
-{
-    ob_puts(b, "dmltensor " DMLT_VERSION "\n");
-    ob_puts(b, "built " DMLT_BUILD_TYPE " with " DMLT_COMPILER ", cJSON " DMLT_CJSON_VERSION "\n");
 }

@@ -50,6 +50,12 @@ struct opt_def {
 size_t cli_options(const struct opt_def **table);
 const char *cli_option_group_title(enum opt_group group);
 const char *cli_format_name(enum format fmt);
+/* The entry for the option `name` (len bytes) that belongs to cmd, else
+ * any entry of that name, else NULL. */
+const struct opt_def *cli_find_option(const char *name, size_t len, const struct command *cmd);
+/* cfg->format_text as one of the formats `prints` (FMT_BIT()s) names:
+ * cfg->format, or bad_format listing them. */
+bool cli_format_parse(struct cli_config *cfg, unsigned prints, struct cli_error *e);
 /* Whether command cmd takes the option, and its help there. */
 bool cli_option_of(const struct opt_def *o, const struct command *cmd);
 const char *cli_option_help(const struct opt_def *o, const struct command *cmd);

@@ -3,6 +3,7 @@
 set(DMLT_CLI_SOURCES
   src/cli/check_messages.c
   src/cli/cli_main.c
+  src/cli/command_line.c
   src/cli/commands.c
   src/cli/cmd_batch.c
   src/cli/cmd_lists.c
@@ -16,6 +17,7 @@ set(DMLT_CLI_SOURCES
   src/cli/describe.c
   src/cli/descriptor.c
   src/cli/errors.c
+  src/cli/help.c
   src/cli/json_parse.c
   src/cli/options.c
   src/cli/outbuf.c
