@@ -291,7 +291,7 @@ static bool read_floats(struct reader *r, const struct pb_msg *m, struct onnx_te
         if (raw->n != (size_t)count * 4)
             return true;
         for (; n < count; n++)
-            v[n] = float_at(raw->p + 4 * n);
+            v[n] = float_at(raw->p + (size_t)4 * n);
     } else {
         struct onnx_error ignored;
         struct pb_iter it;
