@@ -8,19 +8,12 @@
 
 #include <string.h>
 
+/* CMD_SIZE, ...: one a command of commands.def, in its order. */
 enum command_id {
     CMD_NONE = 0,
-    CMD_SIZE,
-    CMD_OFFSET,
-    CMD_LOCATE,
-    CMD_VALIDATE,
-    CMD_DTYPES,
-    CMD_LAYOUTS,
-    CMD_MAP,
-    CMD_BATCH,
-    CMD_SCAN,
-    CMD_VIEW,
-    CMD_PLAN,
+#define COMMAND(ID, name) CMD_##ID,
+#include "commands.def"
+#undef COMMAND
     CMD_COUNT /* not a command: one past the last */
 };
 #define CMD_BIT(c) (1u << (c))
@@ -181,8 +174,9 @@ static inline const struct command *command_of(const struct command_list *l, enu
 }
 
 /* Each command's entry, in its cmd_*.c. */
-extern const struct command cmd_size, cmd_offset, cmd_locate, cmd_map, cmd_validate, cmd_view,
-    cmd_batch, cmd_scan, cmd_plan, cmd_dtypes, cmd_layouts;
+#define COMMAND(ID, name) extern const struct command cmd_##name;
+#include "commands.def"
+#undef COMMAND
 
 /* The opening brace of a command's JSON result object, unless batch has
  * written it already with the record's id (cfg->json_opened). */

@@ -1,8 +1,7 @@
-/* commands.c - the list of commands, once: each entry is defined beside its
- * code (cmd_*.c). To add a command: its cmd_NAME.c with a struct command,
- * a line here, an enum command_id value and its declaration (cli.h), its
- * bit on any option it takes that is not a tensor option (options.c), and
- * its prose
+/* commands.c - the list of commands, from commands.def: each entry is
+ * defined beside its code (cmd_*.c). To add a command: its cmd_NAME.c with
+ * a struct command, a line in commands.def, its bit on any option it takes
+ * that is not a tensor option (options.c), and its prose
  * (man/descriptions.troff, a section in docs/cli.md with its marker
  * comments); then `cmake --build build --target regen-docs` writes the rest
  * (tools/gen_docs.py). See docs/architecture.md. */
@@ -12,8 +11,9 @@
 
 /* In the order `dmltensor --help` lists them. */
 const struct command *const cli_commands[] = {
-    &cmd_size,  &cmd_offset, &cmd_locate, &cmd_map,    &cmd_validate, &cmd_view,
-    &cmd_batch, &cmd_scan,   &cmd_plan,   &cmd_dtypes, &cmd_layouts,
+#define COMMAND(ID, name) &cmd_##name,
+#include "commands.def"
+#undef COMMAND
 };
 const size_t cli_n_commands = sizeof cli_commands / sizeof cli_commands[0];
 
