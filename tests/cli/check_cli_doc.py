@@ -14,9 +14,14 @@ joined), and requires, in the section of docs/cli.md headed
   - no table row for an option that --help does not list.
 
 The commands table must list every command with --help's one-line summary.
+The "JSON schemas" table must link every file of docs/schema/ (and no file
+that is not there), and name every command that prints JSON: one whose
+help lists json or jsonl for --format, or that has no --format (its output
+is JSON Lines: batch, plan's records).
 Prints a line per problem and 'N passed, N failed' (one per item checked);
 exits 1 on any problem.
 """
+import os
 import re
 import subprocess
 import sys
@@ -129,8 +134,35 @@ def main():
                   f"section {heading}: no row\n  {want}\n  (from 'dmltensor {' '.join(args + ['--help'])}')")
         for extra in sorted(rows - listed):
             check(False, f"section {heading}: a row for {extra!r}, which --help does not list")
+    check_schema_table(binary, path, md, commands, check)
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+def check_schema_table(binary, path, md, commands, check):
+    """docs/cli.md's "JSON schemas" table against docs/schema/ and the
+    commands that print JSON."""
+    m = re.search(r"^## JSON schemas\n(.*?)(?=^## |\Z)", md, re.S | re.M)
+    check(m is not None, "no section '## JSON schemas'")
+    if m is None:
+        return
+    rows = re.findall(r"^\| (.*) \| \[[^]]*\]\(schema/([^)]*)\) \|$", m.group(1), re.M)
+    linked = {f for _, f in rows}
+    folder = os.path.join(os.path.dirname(os.path.abspath(path)), "schema")
+    present = {f for f in os.listdir(folder) if f.endswith(".schema.json")}
+    for f in sorted(present - linked):
+        check(False, f"JSON schemas: no row links schema/{f}")
+    for f in sorted(linked - present):
+        check(False, f"JSON schemas: a row links schema/{f}, which does not exist")
+    check(bool(linked) and linked <= present, "JSON schemas: the rows link the schemas")
+    outputs = " ".join(o for o, _ in rows)
+    for name, _ in commands:
+        text = help_text(binary, name)
+        fmt = re.search(r"^  --format FMT +(.*(?:\n {26}.*)*)", text, re.M)
+        prints_json = fmt is None or re.search(r"\bjsonl?\b", fmt.group(1)) is not None
+        if prints_json:
+            check(re.search(r"`" + re.escape(name) + r"\b", outputs) is not None,
+                  f"JSON schemas: no row for {name!r}, which prints JSON")
 
 
 if __name__ == "__main__":
