@@ -97,8 +97,12 @@ bool fam_if(struct nctx *c)
         if (a->pub.rank < 0 || a->pub.rank != b->pub.rank)
             continue;
         const struct onnx_dx *d[ONNX_INFER_MAX_RANK];
+        /* a dim the branches give differently depends on the condition's
+         * data: a new symbol (SPEC section 9), unless one is unknown */
         for (int32_t j = 0; j < a->pub.rank; j++)
-            d[j] = a->pub.dims[j] == b->pub.dims[j] ? a->pub.dims[j] : NULL;
+            d[j] = a->pub.dims[j] == b->pub.dims[j]   ? a->pub.dims[j]
+                   : a->pub.dims[j] && b->pub.dims[j] ? fresh_dim(c, k, j)
+                                                      : NULL;
         set_out(c, k, a->pub.rank, d);
     }
     c->why = "the branches' shapes differ and the condition is unknown";

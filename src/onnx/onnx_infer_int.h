@@ -183,6 +183,8 @@ bool const_ints(struct nctx *c, uint32_t i, int64_t *buf, uint32_t cap, uint32_t
 bool in_vals(struct nctx *c, uint32_t i, const struct onnx_dx *const **v, int32_t *n);
 /* A new symbol for a data-dependent dim of output i (onnx_infer_scope.c). */
 const struct onnx_dx *fresh(struct nctx *c, uint32_t i);
+/* The same for dim `dim` of output i, one of several: NAME_dim_J. */
+const struct onnx_dx *fresh_dim(struct nctx *c, uint32_t i, int32_t dim);
 /* The number of elements of v when every dim is a known constant. */
 bool const_numel(const struct ival *v, int64_t *n);
 

@@ -36,8 +36,22 @@ static const struct onnx_dx *symbol(struct onnx_infer *in, const uint8_t *p, siz
 
 const struct onnx_dx *fresh(struct nctx *c, uint32_t i)
 {
+    return fresh_dim(c, i, -1);
+}
+
+const struct onnx_dx *fresh_dim(struct nctx *c, uint32_t i, int32_t dim)
+{
     struct onnx_bytes name = i < c->node->n_outputs ? c->node->outputs[i] : c->node->op_type;
     const uint8_t *owner = name.p ? name.p : (const uint8_t *)"";
+    if (dim >= 0) { /* NAME_dim_J: the owner is still the value's name */
+        char *named = infer_alloc(c->in, name.n + 16);
+        if (!named)
+            return NULL;
+        if (name.n && name.p)
+            memcpy(named, name.p, name.n);
+        name.n += (size_t)snprintf(named + name.n, 16, "_dim_%d", (int)dim);
+        name.p = (const uint8_t *)named;
+    }
     const uint8_t *p = name.p;
     size_t n = name.n;
     char *buf = NULL;

@@ -118,9 +118,29 @@ def main():
     expect(v[(0, "y")]["shape"] == ["N*3", 64], "If with a known condition: the then branch")
     m = model([h.make_node("If", ["c"], ["y"], then_branch=then_g, else_branch=else_g)],
               [x, vi("c", [], T.BOOL)], [vi("y", None)])
+    v, _, syms = run(m)
+    expect(v[(0, "y")]["shape"] == ["y_dim_0", "y_dim_1"] and "y_dim_1" in syms,
+           "If with an unknown condition: rank 2, each dim the branches give differently "
+           "a new symbol: %s" % v[(0, "y")]["shape"])
+    v, _, _ = run(m, "--dim", "y_dim_1=64")
+    expect(v[(0, "y")]["shape"] == ["y_dim_0", 64], "an If's symbol can be bound")
+    # a dim both branches agree on stays; one a branch leaves unknown stays unknown
+    then_g = h.make_graph([h.make_node("Flatten", ["x"], ["t"], axis=1)], "t", [],
+                          [vi("t", None)])
+    else_g = h.make_graph([h.make_node("Flatten", ["x"], ["f"], axis=1),
+                           h.make_node("Concat", ["f", "f"], ["e"], axis=1)], "e", [],
+                          [vi("e", None)])
+    m = model([h.make_node("If", ["c"], ["y"], then_branch=then_g, else_branch=else_g)],
+              [x, vi("c", [], T.BOOL)], [vi("y", None)])
     v, _, _ = run(m)
-    expect(v[(0, "y")]["shape"] == [None, None] and "If" in v[(0, "y")]["reason"],
-           "If with an unknown condition: rank 2, the dims differ")
+    expect(v[(0, "y")]["shape"] == ["N", "y_dim_1"],
+           "If: the dim both branches agree on stays: %s" % v[(0, "y")]["shape"])
+    else_g = h.make_graph([h.make_node("Reshape", ["x", "s"], ["e"])], "e", [], [vi("e", None)])
+    m = model([h.make_node("If", ["c"], ["y"], then_branch=then_g, else_branch=else_g)],
+              [x, vi("c", [], T.BOOL), vi("s", [2], T.INT64)], [vi("y", None)])
+    v, _, _ = run(m)
+    expect(v[(0, "y")]["shape"] == [None, None],
+           "If: a dim a branch leaves unknown stays unknown: %s" % v[(0, "y")]["shape"])
     # branches of different ranks whose outputs declare no type: the element
     # type both give is known (an activation record, not "type unknown")
     then_g = h.make_graph([h.make_node("Flatten", ["x"], ["t"], axis=2)], "t", [], [])
