@@ -103,6 +103,12 @@ struct nctx {
     const char *why;         /* set by fail() */
 };
 
+/* The expression context every family builds dims with. */
+static inline struct onnx_dx_ctx *DX(struct nctx *c)
+{
+    return c->in->dx;
+}
+
 typedef bool (*family_fn)(struct nctx *c);
 
 /* Output element type rules, applied before the family runs. */
@@ -169,6 +175,11 @@ void *unconst(const void *p);
 /* A reason with one name in it: "input '%s' ..." (fmt has one %s). */
 bool fail_name(struct nctx *c, const char *fmt, struct onnx_bytes name);
 const struct onnx_dx *K(struct nctx *c, int64_t v);
+/* The product of dims[from..to), NULL when one is unknown. */
+const struct onnx_dx *dims_product(struct nctx *c, const struct onnx_dx *const *d, int32_t from,
+                                   int32_t to);
+/* A value element read as a dim: a constant >= 0 or an expression >= 0, else NULL. */
+const struct onnx_dx *as_dim(const struct onnx_dx *v);
 /* Input i when present, else NULL. */
 const struct ival *IN(struct nctx *c, uint32_t i);
 /* Input i with a known rank, else NULL. */

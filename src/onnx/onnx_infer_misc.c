@@ -8,30 +8,6 @@
 
 #include <string.h>
 
-static struct onnx_dx_ctx *DX(struct nctx *c)
-{
-    return c->in->dx;
-}
-
-/* The product of dims[from..to), NULL when one is unknown. */
-static const struct onnx_dx *product(struct nctx *c, const struct onnx_dx *const *d, int32_t from,
-                                     int32_t to)
-{
-    const struct onnx_dx *p = K(c, 1);
-    for (int32_t k = from; k < to; k++)
-        p = onnx_dx_mul(DX(c), p, d[k]);
-    return p;
-}
-
-/* A value element read as a dim: a constant >= 0 or an expression >= 0. */
-static const struct onnx_dx *as_dim(const struct onnx_dx *v)
-{
-    int64_t x;
-    if (onnx_dx_is_const(v, &x))
-        return x >= 0 ? v : NULL;
-    return onnx_dx_nonneg(v) ? v : NULL;
-}
-
 bool fam_data_dependent(struct nctx *c)
 {
     const struct ival *x = SHAPED(c, 0);
@@ -65,7 +41,7 @@ bool fam_data_dependent(struct nctx *c)
             if (!set_out(c, 0, x->pub.rank, d) || !set_out(c, 2, 1, &x->pub.dims[ax]))
                 return false;
         } else {
-            const struct onnx_dx *all = product(c, x->pub.dims, 0, x->pub.rank);
+            const struct onnx_dx *all = dims_product(c, x->pub.dims, 0, x->pub.rank);
             if (!set_out(c, 0, 1, &n) || !set_out(c, 2, 1, &all))
                 return false;
         }
@@ -396,7 +372,7 @@ bool fam_crop(struct nctx *c)
     if (c->op->arg == 1) { /* Col2Im */
         if (x->pub.rank != 3 || !in_vals(c, 2, &b, &nb) || nb != n)
             return fail(c, "block_shape's values are unknown");
-        const struct onnx_dx *p = product(c, b, 0, nb);
+        const struct onnx_dx *p = dims_product(c, b, 0, nb);
         d[0] = x->pub.dims[0];
         d[1] = onnx_dx_floordiv(DX(c), x->pub.dims[1], p);
         for (int32_t k = 0; k < n; k++)

@@ -9,30 +9,6 @@
 
 #define HUGE_INDEX ((int64_t)1 << 62) /* past any dim: "to the end" */
 
-static struct onnx_dx_ctx *DX(struct nctx *c)
-{
-    return c->in->dx;
-}
-
-/* The product of dims[from..to), NULL when one is unknown. */
-static const struct onnx_dx *product(struct nctx *c, const struct onnx_dx *const *d, int32_t from,
-                                     int32_t to)
-{
-    const struct onnx_dx *p = K(c, 1);
-    for (int32_t k = from; k < to; k++)
-        p = onnx_dx_mul(DX(c), p, d[k]);
-    return p;
-}
-
-/* A value element read as a dim: a constant >= 0 or an expression >= 0. */
-static const struct onnx_dx *as_dim(const struct onnx_dx *v)
-{
-    int64_t x;
-    if (onnx_dx_is_const(v, &x))
-        return x >= 0 ? v : NULL;
-    return onnx_dx_nonneg(v) ? v : NULL;
-}
-
 static void pass_values(struct nctx *c, const struct ival *x)
 {
     if (x && x->n_vals >= 0)
@@ -116,7 +92,7 @@ bool fam_reshape(struct nctx *c)
         }
     }
     if (infer_at >= 0 && x) {
-        const struct onnx_dx *total = product(c, x->pub.dims, 0, x->pub.rank);
+        const struct onnx_dx *total = dims_product(c, x->pub.dims, 0, x->pub.rank);
         const struct onnx_dx *known = K(c, 1);
         for (int32_t k = 0; k < n; k++)
             if (k != infer_at)
@@ -141,8 +117,8 @@ bool fam_flatten(struct nctx *c)
         a += x->pub.rank;
     if (a < 0 || a > x->pub.rank)
         return fail(c, "axis out of range");
-    const struct onnx_dx *d[2] = {product(c, x->pub.dims, 0, (int32_t)a),
-                                  product(c, x->pub.dims, (int32_t)a, x->pub.rank)};
+    const struct onnx_dx *d[2] = {dims_product(c, x->pub.dims, 0, (int32_t)a),
+                                  dims_product(c, x->pub.dims, (int32_t)a, x->pub.rank)};
     if (!set_out(c, 0, 2, d))
         return false;
     pass_values(c, x);
@@ -535,7 +511,7 @@ bool fam_size(struct nctx *c)
     if (!set_out(c, 0, 0, NULL))
         return false;
     if (x) {
-        const struct onnx_dx *p = product(c, x->pub.dims, 0, x->pub.rank);
+        const struct onnx_dx *p = dims_product(c, x->pub.dims, 0, x->pub.rank);
         if (p)
             set_vals(c, 0, 1, &p);
     }

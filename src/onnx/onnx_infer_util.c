@@ -324,3 +324,20 @@ bool broadcast(struct nctx *c, const struct ival *const *v, uint32_t n, const st
     *rank = r;
     return true;
 }
+
+const struct onnx_dx *dims_product(struct nctx *c, const struct onnx_dx *const *d, int32_t from,
+                                   int32_t to)
+{
+    const struct onnx_dx *p = K(c, 1);
+    for (int32_t k = from; k < to; k++)
+        p = onnx_dx_mul(c->in->dx, p, d[k]);
+    return p;
+}
+
+const struct onnx_dx *as_dim(const struct onnx_dx *v)
+{
+    int64_t x;
+    if (onnx_dx_is_const(v, &x))
+        return x >= 0 ? v : NULL;
+    return onnx_dx_nonneg(v) ? v : NULL;
+}
