@@ -6,3 +6,5 @@ const struct dmlt_dml_operator dmlt_dml_operator_table[1] = {{"", 0, 0, 0, ""}};
 const unsigned dmlt_dml_operator_count = 0;
 const unsigned dmlt_dml_tables_newest_level = 0x6400;
 const char dmlt_dml_tables_revision[] = "";
+const struct dmlt_dml_mapping dmlt_dml_mapping_table[1] = {{"", "", "", "", ""}};
+const unsigned dmlt_dml_mapping_count = 0;

@@ -9,5 +9,7 @@ extern const struct dmlt_dml_operator dmlt_dml_operator_table[];
 extern const unsigned dmlt_dml_operator_count;
 extern const unsigned dmlt_dml_tables_newest_level;
 extern const char dmlt_dml_tables_revision[];
+extern const struct dmlt_dml_mapping dmlt_dml_mapping_table[];
+extern const unsigned dmlt_dml_mapping_count;
 
 #endif

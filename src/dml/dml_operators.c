@@ -47,6 +47,21 @@ const struct dmlt_dml_tensor_rule *dmlt_dml_tensor_rule_at(const struct dmlt_dml
     return best;
 }
 
+const struct dmlt_dml_mapping *dmlt_dml_mapping_find(const char *onnx_op, unsigned *count) {
+    unsigned i, n = 0;
+    const struct dmlt_dml_mapping *first = NULL;
+    for (i = 0; i < dmlt_dml_mapping_count; i++) {
+        if (strcmp(dmlt_dml_mapping_table[i].onnx_op, onnx_op) != 0) {
+            if (first != NULL) break;
+            continue;
+        }
+        if (first == NULL) first = &dmlt_dml_mapping_table[i];
+        n++;
+    }
+    if (count != NULL) *count = n;
+    return first;
+}
+
 unsigned dmlt_dml_newest_level(void) { return dmlt_dml_tables_newest_level; }
 
 const char *dmlt_dml_tables_source(void) { return dmlt_dml_tables_revision; }

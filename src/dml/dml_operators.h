@@ -52,6 +52,24 @@ const struct dmlt_dml_operator *dmlt_dml_operator_find(const char *name);
 const struct dmlt_dml_tensor_rule *dmlt_dml_tensor_rule_at(const struct dmlt_dml_operator *op,
                                                           const char *tensor, unsigned level);
 
+/* How ONNX Runtime's DML EP maps an ONNX operator onto DirectML operator
+ * descs (its Operators/DmlOperator*.cpp): the tensors of the ONNX node go
+ * to these desc fields. An ONNX operator may create several DirectML
+ * operators (rows for one op are contiguous, in creation order). */
+struct dmlt_dml_mapping {
+    const char *onnx_op;      /* "Conv", or "com.microsoft.FusedMatMul" outside the default domain */
+    const char *dml_operator; /* "CONVOLUTION" (without DML_OPERATOR_) */
+    const char *inputs;       /* the desc field of each ONNX input, comma-separated, "-" for an
+                                 input the operator does not take as a tensor: "InputTensor,FilterTensor,BiasTensor" */
+    const char *outputs;      /* the same for outputs: "OutputTensor" */
+    const char *source;       /* "DmlOperatorConvolution.cpp:NN" */
+};
+
+/* The rows for ONNX operator OP (as dmlt_dml_mapping.onnx_op names it):
+ * the first, with *count set to how many follow it for OP (0 and NULL when
+ * none). */
+const struct dmlt_dml_mapping *dmlt_dml_mapping_find(const char *onnx_op, unsigned *count);
+
 /* The newest feature level the tables hold (the default of --feature-level). */
 unsigned dmlt_dml_newest_level(void);
 
