@@ -16,12 +16,13 @@ static int write_out(struct outbuf *b, FILE *f, FILE *ferr)
     if (ob_flush_to(b, f))
         return CLI_EXIT_OK;
     int err = errno;
+    if (b->failed) { /* nothing of it was written: ob_flush_to checks first */
+        fputs("dmltensor: out of memory\n", ferr);
+        return CLI_EXIT_USAGE;
+    }
     if (plat_closed_pipe(f, err))
         return CLI_EXIT_OK;
-    if (b->failed)
-        fprintf(ferr, "dmltensor: out of memory\n");
-    else
-        fprintf(ferr, "dmltensor: write error: %s\n", strerror(err ? err : EIO));
+    fprintf(ferr, "dmltensor: write error: %s\n", strerror(err ? err : EIO));
     return CLI_EXIT_IO;
 }
 
@@ -32,8 +33,13 @@ static int report_error(const struct cli_error *e, enum format fmt, FILE *out, F
     struct outbuf b;
     ob_init(&b);
     render_error_text(&b, e);
-    (void)ob_flush_to(&b, ferr);
     int status = e->exit_code;
+    if (b.failed) { /* no memory left to word the error: say that, as exit 2 */
+        fputs("dmltensor: out of memory\n", ferr);
+        ob_free(&b);
+        return CLI_EXIT_USAGE;
+    }
+    (void)ob_flush_to(&b, ferr);
     if (fmt == FMT_JSON || fmt == FMT_JSONL) { /* an object scripts can read */
         ob_reset(&b);
         render_error_json(&b, e);
@@ -51,6 +57,7 @@ int cli_main(int argc, char **argv, FILE *in, FILE *fout, FILE *ferr)
     struct cli_error e;
     int status = CLI_EXIT_OK;
     ob_init(&out);
+    ob_oom_reset();
     out.sink = fout;
 
     if (argc < 2) {
@@ -83,6 +90,10 @@ int cli_main(int argc, char **argv, FILE *in, FILE *fout, FILE *ferr)
         goto done;
     }
     bool ok = cli_command_of(cfg.cmd)->run(&cfg, &out, &e);
+    if (ok && ob_oom_seen()) /* a scratch buffer failed: its text is missing */
+        ok = cli_fail(&e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+    if (!ok && e.exit_code == CLI_EXIT_IO && ob_oom_seen()) /* a drain refused */
+        e.exit_code = CLI_EXIT_USAGE;
     if (!ok) {
         status = report_error(&e, cfg.format, fout, ferr);
         goto done;

@@ -138,6 +138,10 @@ static bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_err
         enum record_status st = record_next(r, &text, &len, &line);
         if (st == RECORD_END)
             break;
+        if (st == RECORD_NO_MEMORY) {
+            ok = cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+            break;
+        }
         if (st == RECORD_IO_ERROR) {
             ok = cli_fail(e, CLI_E_IO_ERROR, NULL, cfg->input ? cfg->input : "-", "read error: %s",
                           strerror(errno ? errno : EIO));

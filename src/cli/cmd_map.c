@@ -172,11 +172,9 @@ static void rows_header(struct outbuf *out, struct rows *r, const struct dmlt_te
             r->byte_w = 11;
         size_t start = out->len;
         ob_puts(out, "coordinate");
-        while (out->len - start < r->coord_w + 2u + r->offset_w - 6u)
-            ob_putc(out, ' ');
+        ob_fill_to(out, start, r->coord_w + 2u + r->offset_w - 6u);
         ob_puts(out, "offset  ");
-        while (out->len - start < r->coord_w + 4u + r->offset_w + r->byte_w - 11u)
-            ob_putc(out, ' ');
+        ob_fill_to(out, start, r->coord_w + 4u + r->offset_w + r->byte_w - 11u);
         ob_puts(out, r->four_bit ? "byte offset  nibble\n" : "byte offset\n");
     }
 }
@@ -617,8 +615,7 @@ static bool view_grid(const struct tensor_desc *d, const struct dmlt_report *rep
                 ob_u64(out, r);
                 coord[rank - 2] = r;
             }
-            while (out->len - start < row_w)
-                ob_putc(out, ' ');
+            ob_fill_to(out, start, row_w);
             uint32_t c = 0;
             for (; c < cols_shown && drawn < limit; c++, drawn++) {
                 coord[rank - 1] = c;

@@ -264,6 +264,10 @@ static bool read_records(struct cli_config *cfg, FILE *in, struct reader *r, str
         enum record_status st = record_next(rr, &text, &len, &line);
         if (st == RECORD_END)
             break;
+        if (st == RECORD_NO_MEMORY) {
+            ok = cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+            break;
+        }
         if (st == RECORD_IO_ERROR) {
             ok = cli_fail(e, CLI_E_IO_ERROR, NULL, cfg->input ? cfg->input : "-", "read error: %s",
                           strerror(errno ? errno : EIO));

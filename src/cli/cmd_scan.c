@@ -17,6 +17,8 @@ static void scan_hit(struct scan *s, const cJSON *obj)
     const size_t start = s->out->len;
     ob_putc(&s->path, '\0');
     const char *path = s->path.data;
+    if (s->path.failed) /* ob_oom_seen(): the command fails "out of memory" */
+        return;
     s->t.records++;
     ob_reset(&s->rec);
     bool ok = descriptor_from_json(obj, DESC_SCAN, s->d, &e);

@@ -2,6 +2,7 @@
  * one table look-up per byte in the loops that matter (white space, the
  * bytes of a string, digits). */
 #include "json_parse.h"
+#include "outbuf.h"
 
 #include <limits.h>
 #include <stddef.h>
@@ -33,7 +34,7 @@ const unsigned char json_char_class[256] = {
 #define UNTERMINATED "a string without its closing quote"
 #define TOO_DEEP     "lists and objects nested more than 1000 deep"
 #define AFTER_VALUE  "text after the JSON value"
-#define NO_MEMORY    "out of memory"
+static const char NO_MEMORY[] = "out of memory";
 
 struct cursor {
     const char *p, *start, *end;
@@ -116,6 +117,8 @@ static void skip_space(struct cursor *c)
 /* Records the first error (the innermost: callers return at once). */
 static void *error_at(struct cursor *c, const char *at, const char *message)
 {
+    if (message == NO_MEMORY) /* not the record's fault: the command fails (exit 2) */
+        ob_oom_note();
     if (c->err->message == NULL) {
         c->err->message = message;
         c->err->at = (size_t)(at - c->start);

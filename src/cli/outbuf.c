@@ -25,6 +25,26 @@ void ob_reset(struct outbuf *b)
     b->len = 0;
 }
 
+/* Set when any buffer's allocation failed since ob_oom_reset(): a scratch
+ * buffer whose text went missing must not let the result pass as whole.
+ * One flag for the process: the CLI runs one command at a time. */
+static bool oom_seen;
+
+bool ob_oom_seen(void)
+{
+    return oom_seen;
+}
+
+void ob_oom_reset(void)
+{
+    oom_seen = false;
+}
+
+void ob_oom_note(void)
+{
+    oom_seen = true;
+}
+
 static bool reserve(struct outbuf *b, size_t n)
 {
     if (b->failed)
@@ -36,7 +56,7 @@ static bool reserve(struct outbuf *b, size_t n)
         cap *= 2;
     char *p = realloc(b->data, cap);
     if (p == NULL) {
-        b->failed = true;
+        b->failed = oom_seen = true;
         return false;
     }
     b->data = p;
@@ -191,6 +211,18 @@ void ob_pad_to(struct outbuf *b, size_t line_start, size_t column)
     ob_putc(b, ' ');
     for (size_t at = ob_columns(b, line_start); at < column; at++)
         ob_putc(b, ' ');
+}
+
+void ob_fill_to(struct outbuf *b, size_t start, size_t width)
+{
+    size_t have = b->len - start;
+    if (have >= width)
+        return;
+    char *p = ob_space(b, width - have);
+    if (p == NULL)
+        return;
+    memset(p, ' ', width - have);
+    b->len += width - have;
 }
 
 /* Length of the valid UTF-8 sequence at p (lead byte >= 0x80), or 0. */

@@ -43,10 +43,21 @@ static inline void ob_putc(struct outbuf *b, char c)
     else
         ob_write_slow(b, &c, 1);
 }
+/* True when any buffer ran out of memory since ob_oom_reset() (cli_main
+ * resets it per command): then the result is not written and the command
+ * fails "out of memory", exit 2, whichever buffer it was. */
+bool ob_oom_seen(void);
+void ob_oom_reset(void);
+/* For an allocation outside any buffer that the CLI cannot do without
+ * (a table a summary needs): the same outcome as a buffer's. */
+void ob_oom_note(void);
 /* Room for n more bytes at b->data + b->len, for a caller that formats in
  * place and then adds what it wrote to b->len. NULL when out of memory. */
 char *ob_space(struct outbuf *b, size_t n);
 void ob_pad_to(struct outbuf *b, size_t line_start, size_t column);
+/* Spaces until b->len - start reaches width (bytes, not columns); nothing
+ * when it already has, or once the buffer has failed. */
+void ob_fill_to(struct outbuf *b, size_t start, size_t width);
 /* v[0..n) each times scale: "[1,2,3]" when json, else "1,2,3". */
 void ob_u32_list(struct outbuf *b, const uint32_t *v, unsigned n, uint64_t scale, bool json);
 /* num / den rounded to 4 decimals ("1.0762"), or null when den is 0

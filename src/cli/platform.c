@@ -516,6 +516,8 @@ bool plat_closed_pipe(FILE *f, int err)
 
 bool cli_drain(struct outbuf *out, struct cli_error *e)
 {
+    if (ob_oom_seen()) /* some text of this chunk may be missing: write none */
+        return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     errno = 0;
     bool ok = ob_flush_to(out, out->sink);
     int err = errno;

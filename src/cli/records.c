@@ -67,8 +67,10 @@ static bool append(struct record_reader *r, const char *s, size_t n, size_t max)
         while (cap < r->len + n + 1)
             cap *= 2;
         char *p = realloc(r->rec, cap);
-        if (p == NULL)
-            return false; /* treated as too long: the record is dropped */
+        if (p == NULL) {
+            r->no_memory = true; /* record_next says so: not "too long" */
+            return false;
+        }
         r->rec = p;
         r->cap = cap;
     }
@@ -140,6 +142,8 @@ static enum record_status next_line(struct record_reader *r, const char **text, 
             return RECORD_IO_ERROR;
         if (!any)
             return RECORD_END;
+        if (r->no_memory)
+            return RECORD_NO_MEMORY;
         if (too_long)
             return RECORD_TOO_LONG;
         if (r->len && r->rec[r->len - 1] == '\r')
@@ -285,10 +289,12 @@ static enum record_status next_element(struct record_reader *r, const char **tex
         next_byte(r);
     if (r->io_error)
         return RECORD_IO_ERROR;
+    if (r->no_memory)
+        return RECORD_NO_MEMORY;
     if (too_long)
         return RECORD_TOO_LONG;
-    if (r->rec == NULL)
-        append(r, "", 0, RECORD_MAX);
+    if (r->rec == NULL && !append(r, "", 0, RECORD_MAX))
+        return RECORD_NO_MEMORY;
     *text = r->rec;
     *len = r->len;
     return RECORD_OK;

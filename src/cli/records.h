@@ -17,14 +17,15 @@ enum record_status {
     RECORD_END,       /* no more records */
     RECORD_TOO_LONG,  /* the record passed RECORD_MAX bytes; it was skipped */
     RECORD_MALFORMED, /* the array is broken (text after ']', or no ']') */
-    RECORD_IO_ERROR   /* reading failed (errno says why) */
+    RECORD_IO_ERROR,  /* reading failed (errno says why) */
+    RECORD_NO_MEMORY  /* no memory for the record: the caller stops, exit 2 */
 };
 
 struct record_reader {
     FILE *f;
     char block[64 * 1024 + 1]; /* + 1: a '\n' sentinel after the data */
     size_t pos, end;
-    bool eof, io_error;
+    bool eof, io_error, no_memory;
     unsigned long line; /* 1-based line of the next byte */
     int mode;           /* 0 not yet known, 1 JSON Lines, 2 array, 3 array ended */
     bool comma;         /* the last array element ended with ',' */

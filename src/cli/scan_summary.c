@@ -38,7 +38,8 @@ void scan_put_text_totals(struct scan *s)
     const struct model_totals *m = &s->model;
     struct outbuf *out = s->out;
     ob_putc(out, '\n');
-    (void)scan_model_text(out, &s->onnx_model);
+    if (!scan_model_text(out, &s->onnx_model))
+        ob_oom_note(); /* its tables could not be made: the command fails */
     text_label(out, "tensors");
     ob_u64(out, m->tensors);
     bool first = true;
@@ -194,6 +195,6 @@ void scan_put_onnx_summary(struct scan *s)
     ob_u64(out, m->failed);
     put_json_list(out, "failed_paths", m->failed, &m->failed_paths);
     if (!scan_model_json(out, &s->onnx_model))
-        ob_puts(out, ",\"model\":null");
+        ob_oom_note(); /* its tables could not be made: the command fails */
     ob_puts(out, "}}\n");
 }

@@ -24,6 +24,7 @@ struct chunk {
 struct onnx_dx_ctx {
     size_t cap, bytes;
     bool exhausted;
+    bool malloc_failed; /* the system said no (not the cap): the caller's run fails */
     struct chunk *chunks;
     struct table atoms, monos, exprs;
     uint32_t next_id;
@@ -58,7 +59,7 @@ static void *arena_alloc(struct onnx_dx_ctx *ctx, size_t n)
         }
         c = malloc(sizeof(struct chunk) + cap);
         if (!c) {
-            ctx->exhausted = true;
+            ctx->exhausted = ctx->malloc_failed = true;
             return NULL;
         }
         ctx->bytes += cap + sizeof(struct chunk);
@@ -82,7 +83,7 @@ static bool table_grow(struct onnx_dx_ctx *ctx, struct table *t, uint32_t (*hash
     }
     void **slot = calloc(cap, sizeof(void *));
     if (!slot) {
-        ctx->exhausted = true;
+        ctx->exhausted = ctx->malloc_failed = true;
         return false;
     }
     for (uint32_t i = 0; i < t->cap; i++) {
@@ -323,6 +324,11 @@ static const struct onnx_dx *expr_intern(struct onnx_dx_ctx *ctx, const struct t
     *slot = e;
     ctx->exprs.count++;
     return e;
+}
+
+bool onnx_dx_ctx_malloc_failed(const struct onnx_dx_ctx *ctx)
+{
+    return ctx->malloc_failed;
 }
 
 struct onnx_dx_ctx *onnx_dx_ctx_new(size_t mem_cap)

@@ -40,6 +40,9 @@ struct onnx_dx_ctx; /* the arena and intern tables they live in */
 /* A context whose allocations stop at mem_cap bytes (then every
  * constructor returns NULL). NULL when even the context cannot be made. */
 struct onnx_dx_ctx *onnx_dx_ctx_new(size_t mem_cap);
+/* True once an allocation failed for want of memory (not the cap): what
+ * was computed since may be missing, so the run's result is not to be used. */
+bool onnx_dx_ctx_malloc_failed(const struct onnx_dx_ctx *ctx);
 void onnx_dx_ctx_free(struct onnx_dx_ctx *ctx);
 /* Bytes the context holds (arena and tables). */
 size_t onnx_dx_ctx_bytes(const struct onnx_dx_ctx *ctx);

@@ -339,6 +339,12 @@ enum onnx_infer_status onnx_infer_run(const struct onnx_model *model,
     }
     if (model->n_graphs)
         infer_graph(in, &model->graphs[0], NULL, 0, 0);
+    if (in->malloc_failed || onnx_dx_ctx_malloc_failed(in->dx)) {
+        /* not the cap (which makes shapes unknown, with that reason): a
+         * failed malloc leaves the result incomplete, and no reason for it */
+        onnx_infer_free(in);
+        return ONNX_INFER_NO_MEMORY;
+    }
     *out = in;
     return ONNX_INFER_OK;
 }

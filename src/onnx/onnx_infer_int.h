@@ -70,6 +70,7 @@ struct onnx_infer {
     int64_t opset;
     size_t cap, bytes;
     bool out_of_memory;
+    bool malloc_failed; /* the system said no (not the cap): the run fails */
     struct infer_chunk *chunks;
     struct gstate *gs;
     struct namemap binding; /* --dim: name -> int64_t * */

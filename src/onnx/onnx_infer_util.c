@@ -21,7 +21,7 @@ void *infer_alloc(struct onnx_infer *in, size_t n)
         }
         c = malloc(sizeof *c + cap);
         if (!c) {
-            in->out_of_memory = true;
+            in->out_of_memory = in->malloc_failed = true;
             return NULL;
         }
         in->bytes += cap + sizeof *c;
