@@ -108,7 +108,7 @@ struct tensor_desc {
     uint64_t buffer_size;  /* --buffer-size: the whole buffer's size */
 };
 
-/* options.c */
+/* command_line.c: argv into cfg; help.c: --help and --version */
 bool parse_command_line(int argc, char **argv, struct cli_config *cfg, struct cli_error *e);
 void free_command_line(struct cli_config *cfg);
 enum format format_from_argv(int argc, char **argv);

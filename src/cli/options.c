@@ -23,7 +23,7 @@ _Static_assert(CMD_COUNT <= 31, "command ids below TENSOR_CMDS' bit");
 #define REPEAT_ANY(p, n) OPT_REPEAT_ANY, CFG(p), CFG(n), VOP_SLICE
 #define OPERATION(kind)  OPT_OPERATION, CFG(op_text), CFG(n_ops), kind
 
-/* Sorted by name. Help lists them by group in this order. A name may have
+/* In help order within each group (help lists them by group). A name may have
  * one entry per set of commands, so that each help says what it does there. */
 static const struct opt_def options[] = {
     {"--alignment", "BYTES", VALUE(t.alignment), GROUP_BUFFER, CMD_BIT(CMD_VALIDATE),

@@ -1,6 +1,6 @@
 /* plan_out.h - `plan`'s one entry for every input: an array of tensors to
  * place (from JSON Lines in cmd_plan.c; from an ONNX model's activations
- * once shape inference gives their sizes), planned by dmlt_plan() and
+ * in plan_model.c), planned by dmlt_plan() and
  * rendered as jsonl/json, text, svg or c (plan_out.c, plan_svg.c). */
 #ifndef DMLT_PLAN_OUT_H
 #define DMLT_PLAN_OUT_H

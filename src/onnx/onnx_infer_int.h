@@ -210,7 +210,7 @@ bool norm_axis(int64_t a, int32_t rank, int32_t *out);
 bool broadcast(struct nctx *c, const struct ival *const *v, uint32_t n, const struct onnx_dx **dims,
                int32_t *rank);
 
-/* The families of onnx_infer_shape.c. */
+/* The families, each in the file docs/architecture.md names for it. */
 /* The convolution and pooling family's argument (onnx_infer_conv.c). */
 enum conv_arg {
     C_CONV,
