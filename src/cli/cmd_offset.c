@@ -177,6 +177,8 @@ struct locate_out {
 static void insert_at(struct outbuf *b, size_t at, const char *text, size_t n)
 {
     size_t tail = b->len - at;
+    if (n == 0) /* text may be a failed buffer's NULL data */
+        return;
     ob_write(b, text, n);
     if (b->failed)
         return;

@@ -25,6 +25,8 @@ void ob_write_slow(struct outbuf *b, const char *s, size_t n);
 /* Appends n bytes (inline: renderers call these for every few bytes). */
 static inline void ob_write(struct outbuf *b, const char *s, size_t n)
 {
+    if (n == 0) /* s may be a failed buffer's NULL data */
+        return;
     if (n <= b->cap - b->len && b->data) {
         memcpy(b->data + b->len, s, n);
         b->len += n;
