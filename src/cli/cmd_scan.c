@@ -375,7 +375,7 @@ const struct command cmd_scan = {
     .name = "scan",
     .id = CMD_SCAN,
     .summary = "find and validate every tensor of a JSON document or an ONNX model",
-    .usage = "dmltensor scan FILE|- [FILE...] [--dim NAME=VALUE]... [--rank R] [--layout L]\n"
+    .usage = "dmltensor scan FILE|- [FILE...] [--dim NAME=VALUE]... [--rank R] [--layout NAME]\n"
              "                     [--shape NAME=D1,D2,..]... [--strict] [--no-infer]\n"
              "                     [--format jsonl|json|text] [--checks all|failed|none]",
     .about = "Finds every DirectML tensor description (an object with DataType and\n"
