@@ -140,6 +140,9 @@ struct command {
      * help for it: each of those names, with what it prints. */
     unsigned formats;
     const char *format_help;
+    /* Its format without --format (FMT_TEXT unless set). With a JSON one,
+     * every error of it is also an object on stdout, the parser's too. */
+    enum format default_format;
     enum { ARGS_NONE, ARGS_FILE, ARGS_FILES } args; /* FILE or - (one, or any number) */
     bool batch;       /* batch records may name it ("command": NAME) */
     bool text_errors; /* its errors go to stderr alone, whatever its --format */

@@ -295,8 +295,6 @@ static bool read_records(struct cli_config *cfg, FILE *in, struct reader *r, str
 
 static bool run_plan(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 {
-    if (!cfg->format_text)
-        cfg->format = FMT_JSONL;
     if (cfg->input && strcmp(cfg->input, "-") != 0 && plan_input_is_model(cfg->input)) {
         struct plat_map m;
         memset(&m, 0, sizeof m);
@@ -350,6 +348,7 @@ const struct command cmd_plan = {
         "jsonl (default: a JSON object per tensor, then the summary; json the same), text (a "
         "table and the totals), svg (the picture: steps across, offsets down) or c (a C table "
         "of names, offsets and sizes, and the arena size)",
+    .default_format = FMT_JSONL,
     .args = ARGS_FILE,
     .batch = false,
     .run = run_plan,

@@ -17,6 +17,7 @@ enum format format_from_argv(int argc, char **argv)
     const struct command *c = argc > 1 && argv[1] ? cli_command_named(argv[1]) : NULL;
     if (c && c->text_errors)
         return FMT_TEXT;
+    bool json_default = c && (c->default_format == FMT_JSON || c->default_format == FMT_JSONL);
     for (int i = 1; i < argc; i++) {
         if (argv[i] == NULL)
             break;
@@ -25,8 +26,10 @@ enum format format_from_argv(int argc, char **argv)
                                                                            : NULL;
         if (v && (strcmp(v, "json") == 0 || strcmp(v, "jsonl") == 0))
             return FMT_JSON;
+        if (v) /* another format asked: text errors */
+            return FMT_TEXT;
     }
-    return FMT_TEXT;
+    return json_default ? FMT_JSON : FMT_TEXT;
 }
 
 static bool unknown_option(struct cli_error *e, const char *arg, size_t len, const char *cmd)
@@ -190,6 +193,7 @@ bool parse_command_line(int argc, char **argv, struct cli_config *cfg, struct cl
         return false;
     if (cfg->help)
         return true;
+    cfg->format = c->default_format;
     if (cfg->format_text && !cli_format_parse(cfg, c->formats, e))
         return false;
     if (cfg->field && cfg->format_text && cfg->format != FMT_TEXT)

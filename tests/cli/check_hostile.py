@@ -78,6 +78,8 @@ NUMERIC = {"--sizes": ("list", U32), "--strides": ("list", U32), "--rank": ("num
            "--limit": ("num", U64), "--alignment": ("num", U32), "--flags": ("num", U32),
            "--binding-size": ("num", U64), "--buffer-size": ("num", U64),
            "--broadcast-to": ("list", U32)}
+# Where a command reads an option's number with other bounds than NUMERIC's.
+NUMERIC_BY_COMMAND = {("plan", "--alignment"): ("num", U64)}
 # A valid value for an option given twice (any other takes "1": the second
 # is refused before any value is read).
 GOOD = {"--dtype": "float16", "--sizes": "2,3", "--strides": "3,1", "--layout": "hw",
@@ -112,6 +114,15 @@ class Tables:
         c = self.commands.get(argv[0] if argv else None)
         return c is None or ("json" in c["formats"] and not c["text_errors"])
 
+    def json_by_default(self, argv):
+        """Whether, without --format, this command's errors are JSON too: its
+        default format is json or jsonl (plan)."""
+        c = self.commands.get(argv[0] if argv else None)
+        asked = any(a.startswith("--format=") for a in argv) or \
+            any(a == "--format" for a in argv[:-1])  # a --format with its value
+        return bool(c) and not asked and not c["text_errors"] and \
+            any(f in ("json", "jsonl") for f in c.get("default_format", []))
+
     def misplaced(self, cmd):
         """An option of another command, not of cmd."""
         mine = self.options_of(cmd)
@@ -135,7 +146,7 @@ def generate(tables):
         base = tables.base(cmd)
         opts = tables.options_of(cmd)
         files = tables.commands[cmd]["args"] != "none"
-        numeric = {} if files else {o: NUMERIC[o] for o in opts if o in NUMERIC}
+        numeric = {o: NUMERIC_BY_COMMAND.get((cmd, o), NUMERIC[o]) for o in opts if o in NUMERIC}
         # A bad value for each numeric option.
         for opt, (kind, limit) in numeric.items():
             others = [w for w in base]
@@ -460,7 +471,7 @@ def main():
             every = max(1, int(a[len("--every="):]))
     runs = []
     for name, argv, json_ok, expected in all_cases[::every]:
-        runs.append((name, argv, json_asked(argv), expected))
+        runs.append((name, argv, json_asked(argv) or tables.json_by_default(argv), expected))
         if json_ok and tables.json_errors(argv):
             runs.append((name, with_json(argv, tables.commands), True, expected))
     # Two at a time: each invocation waits on its own process.
