@@ -207,7 +207,7 @@ bool plan_model(struct cli_config *cfg, const struct plat_map *m, struct outbuf 
     if (!ok)
         cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     ok = ok && onnx_options_read(cfg, &p.o, e) && onnx_inference_run(&p.inf, &p.model, &p.o, e);
-    if (ok && !onnx_lifetimes(&p.model.graphs[0], cfg->plan_io, &lives, &n))
+    if (ok && !onnx_lifetimes(&p.model.graphs[0], onnx_infer_order(p.inf.result, 0)->order, cfg->plan_io, &lives, &n))
         ok = cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     ok = ok && fill(cfg, &p, lives, n, &kept, e);
     if (ok) {

@@ -3,6 +3,7 @@
 set(DMLT_ONNX_INFER_SOURCES
   src/onnx/onnx_dimexpr.c
   src/onnx/onnx_dimexpr_text.c
+  src/onnx/onnx_fold.c
   src/onnx/onnx_infer.c
   src/onnx/onnx_infer_conv.c
   src/onnx/onnx_infer_graph.c

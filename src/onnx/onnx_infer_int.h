@@ -54,6 +54,7 @@ struct gstate {
     struct ival *outs;
     uint32_t n_outs;
     bool visited;
+    struct onnx_order ord; /* the order its nodes run in */
 };
 
 struct op_entry;
@@ -163,6 +164,11 @@ void merge_declared(struct onnx_infer *in, uint32_t graph, struct onnx_bytes nam
 void from_type(struct onnx_infer *in, struct ival *v, const struct onnx_type *t);
 /* --shape NAME=...: the main graph's value takes that shape. */
 void apply_shape(struct onnx_infer *in, uint32_t graph, struct onnx_bytes name, struct ival *v);
+
+/* ---- folding (onnx_fold.c) ---- */
+/* Whether node's outputs are folded (SPEC section 11): computed once when
+ * a runtime session is made. Its inputs are looked up in g's scope. */
+bool fold_node(struct onnx_infer *in, const struct onnx_graph *g, const struct onnx_node *node);
 
 /* ---- helpers (onnx_infer_util.c) ---- */
 void *infer_alloc(struct onnx_infer *in, size_t n);
