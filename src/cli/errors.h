@@ -61,6 +61,7 @@ enum cli_exit { CLI_EXIT_OK = 0, CLI_EXIT_RULE = 1, CLI_EXIT_USAGE = 2, CLI_EXIT
     X(ELEMENT_SIZE_UNKNOWN, "element_size_unknown")                                                \
     X(EMPTY_FIELD, "empty_field")                                                                  \
     X(EMPTY_SLICE, "empty_slice")                                                                  \
+    X(GRAPH_CYCLE, "graph_cycle")                                                                  \
     X(INDEX_RANGE, "index_range")                                                                  \
     X(INPUT_TOO_LARGE, "input_too_large")                                                          \
     X(INTERNAL, "internal")                                                                        \

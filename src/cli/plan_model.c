@@ -87,10 +87,10 @@ static size_t put_path(char *buf, size_t cap, const struct onnx_graph *g, const 
     return n < 0 ? 0 : (size_t)n;
 }
 
-/* The planned tensors of lives[0..n): each with its size, or skipped
- * (--skip-unknown) or the error naming it. */
+/* The planned tensors of lives[0..n): each with its size, or left out
+ * (folded: counted in x; --skip-unknown) or the error naming it. */
 static bool fill(struct cli_config *cfg, struct model_plan *p, const struct onnx_life *lives,
-                 size_t n, size_t *kept, struct cli_error *e)
+                 size_t n, size_t *kept, struct plan_extra *x, struct cli_error *e)
 {
     const struct onnx_graph *g = &p->model.graphs[0];
     p->t = calloc(n ? n : 1, sizeof *p->t);
@@ -106,7 +106,12 @@ static bool fill(struct cli_config *cfg, struct model_plan *p, const struct onnx
         memset(&td, 0, sizeof td);
         uint64_t bytes = 0;
         size_t at = put_path(text, 256, g, l) + 1;
-        if (!value_size(p, value_of(p, l), &bytes, &td, e)) {
+        const struct onnx_infer_value *v = value_of(p, l);
+        if (v && v->folded && l->kind == ONNX_LIFE_ACTIVATION) {
+            x->skipped_folded++; /* a weight when the session runs (SPEC section 11) */
+            continue;
+        }
+        if (!value_size(p, v, &bytes, &td, e)) {
             if (cfg->skip_unknown)
                 continue;
             cli_hint(e, "bind its symbols with --dim or --shape, or leave it out with "
@@ -143,6 +148,33 @@ static bool fill(struct cli_config *cfg, struct model_plan *p, const struct onnx
     return true;
 }
 
+/* The summary's weight_bytes as scan counts them: every initializer,
+ * sparse initializer and Constant value of every graph whose size is known
+ * (onnx_walk's records). */
+struct weights {
+    struct model_plan *p;
+    dmlt_u128 sum;
+};
+
+static bool add_weight(void *ctx, const struct onnx_tensor *t)
+{
+    struct weights *w = ctx;
+    if (t->kind != ONNX_INITIALIZER && t->kind != ONNX_SPARSE_INITIALIZER &&
+        t->kind != ONNX_CONSTANT)
+        return true;
+    struct onnx_facts facts;
+    struct cli_error ignored;
+    struct tensor_desc td;
+    struct dmlt_report rep = DMLT_REPORT_INIT;
+    struct dmlt_error derr;
+    memset(&td, 0, sizeof td);
+    if (descriptor_from_onnx(t, &w->p->o, w->p->d, &facts, &ignored) &&
+        describe_tensor(&w->p->d->cfg.t, &td, &ignored) &&
+        dmlt_report_compute(&td.t, NULL, &rep, &derr) == DMLT_OK)
+        (void)dmlt_u128_add(w->sum, rep.total_tensor_size_bytes, &w->sum);
+    return true;
+}
+
 /* Adds the size of the main graph's value name to *sum; false when it is
  * not known. */
 static bool add_size(struct model_plan *p, struct onnx_bytes name, dmlt_u128 *sum)
@@ -166,21 +198,37 @@ static bool is_initializer(const struct onnx_graph *g, struct onnx_bytes name)
     return false;
 }
 
-/* The summary's weight_bytes (the main graph's initializers that its
- * nodes read) and io_bytes (its inputs that are no initializer, and its
- * outputs), each only when every size is known. */
+/* The summary's io_bytes (the main graph's inputs that are no
+ * initializer, and its outputs), only when every size is known. */
 static void model_bytes(struct model_plan *p, struct plan_extra *x)
 {
     const struct onnx_graph *g = &p->model.graphs[0];
-    x->weight_bytes = x->io_bytes = dmlt_u128_from_u64(0);
-    x->has_weight = x->has_io = true;
-    for (uint32_t i = 0; i < g->n_initializers && x->has_weight; i++)
-        x->has_weight = add_size(p, g->initializers[i].name, &x->weight_bytes);
+    x->io_bytes = dmlt_u128_from_u64(0);
+    x->has_io = true;
     for (uint32_t i = 0; i < g->n_inputs && x->has_io; i++)
         x->has_io =
             is_initializer(g, g->inputs[i].name) || add_size(p, g->inputs[i].name, &x->io_bytes);
     for (uint32_t i = 0; i < g->n_outputs && x->has_io; i++)
         x->has_io = add_size(p, g->outputs[i].name, &x->io_bytes);
+}
+
+/* The main graph has an order to run in: false with e filled (exit 2)
+ * naming a node on a cycle. */
+static bool ordered(struct model_plan *p, struct cli_error *e)
+{
+    const struct onnx_order *o = onnx_infer_order(p->inf.result, 0);
+    if (!o->cycle)
+        return true;
+    const struct onnx_graph *g = &p->model.graphs[0];
+    uint32_t k = 0;
+    while (!o->on_cycle[k])
+        k++;
+    const struct onnx_bytes op = g->nodes[k].op_type;
+    cli_fail(e, CLI_E_GRAPH_CYCLE, NULL, NULL,
+             "graph.node[%lu] (%.*s) is on a cycle of the main graph's nodes: no order runs it",
+             (unsigned long)k, (int)(op.n < 100 ? op.n : 100), (const char *)op.p);
+    cli_hint(e, "a node reads, directly or through others, a value it makes itself");
+    return false;
 }
 
 bool plan_model(struct cli_config *cfg, const struct plat_map *m, struct outbuf *out,
@@ -190,8 +238,16 @@ bool plan_model(struct cli_config *cfg, const struct plat_map *m, struct outbuf 
     memset(&p, 0, sizeof p);
     struct onnx_error oe;
     bool oom = false;
-    if (!onnx_walk(m->data, m->len, NULL, NULL, NULL, &oe, &oom) ||
+    p.d = malloc(sizeof *p.d);
+    const bool have_d = p.d != NULL;
+    if (!have_d || !onnx_options_read(cfg, &p.o, e)) {
+        model_plan_free(&p);
+        return have_d ? false : cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+    }
+    struct weights w = {&p, dmlt_u128_from_u64(0)};
+    if (!onnx_walk(m->data, m->len, add_weight, NULL, &w, &oe, &oom) ||
         !onnx_model_read(m->data, m->len, &p.model, &oe, &oom)) {
+        model_plan_free(&p);
         if (oom)
             return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
         cli_fail(e, CLI_E_BAD_ONNX, NULL, cfg->input,
@@ -202,16 +258,19 @@ bool plan_model(struct cli_config *cfg, const struct plat_map *m, struct outbuf 
     }
     struct onnx_life *lives = NULL;
     size_t n = 0, kept = 0;
-    p.d = malloc(sizeof *p.d);
-    bool ok = p.d != NULL && p.model.n_graphs > 0;
+    bool ok = p.model.n_graphs > 0;
     if (!ok)
         cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
-    ok = ok && onnx_options_read(cfg, &p.o, e) && onnx_inference_run(&p.inf, &p.model, &p.o, e);
-    if (ok && !onnx_lifetimes(&p.model.graphs[0], cfg->plan_io, &lives, &n))
+    struct plan_extra x = {.steps = dmlt_u128_from_u64(ok ? p.model.graphs[0].n_nodes : 0),
+                           .has_weight = true,
+                           .weight_bytes = w.sum,
+                           .has_skipped = true};
+    ok = ok && onnx_inference_run(&p.inf, &p.model, &p.o, e) && ordered(&p, e);
+    if (ok && !onnx_lifetimes(&p.model.graphs[0], onnx_infer_order(p.inf.result, 0)->order,
+                              cfg->plan_io, &lives, &n))
         ok = cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
-    ok = ok && fill(cfg, &p, lives, n, &kept, e);
+    ok = ok && fill(cfg, &p, lives, n, &kept, &x, e);
     if (ok) {
-        struct plan_extra x = {.steps = dmlt_u128_from_u64(p.model.graphs[0].n_nodes)};
         model_bytes(&p, &x);
         ok = plan_tensors(cfg, p.t, kept, &x, out, e);
     }

@@ -95,6 +95,11 @@ static bool render_jsonl(struct outbuf *b, const struct planned *t, const uint64
         ob_u128(b, s->x->io_bytes);
     else
         OB_LIT(b, "null");
+    if (s->x->has_skipped) { /* the tensors left out, by why */
+        OB_LIT(b, ",\"skipped\":{\"folded\":");
+        ob_u64(b, s->x->skipped_folded);
+        OB_LIT(b, "}");
+    }
     OB_LIT(b, "}}\n");
     return true;
 }
@@ -151,6 +156,11 @@ static void render_text_totals(struct outbuf *b, const struct plan_summary *s)
         ob_puts(b, "model I/O    ");
         ob_bytes(b, s->x->io_bytes);
         ob_putc(b, '\n');
+    }
+    if (s->x->has_skipped && s->x->skipped_folded) {
+        ob_puts(b, "left out     ");
+        ob_u64(b, s->x->skipped_folded);
+        ob_puts(b, " folded (computed once when a session is made)\n");
     }
 }
 

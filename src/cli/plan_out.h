@@ -22,6 +22,8 @@ struct plan_extra {
     dmlt_u128 steps;         /* the model's node count; JSON Lines: the last step + 1 */
     bool has_weight, has_io; /* weight_bytes and io_bytes are known (a model) */
     dmlt_u128 weight_bytes, io_bytes;
+    bool has_skipped;        /* a model: the summary's "skipped" */
+    uint64_t skipped_folded; /* folded values left out (SPEC section 11) */
 };
 
 /* The summary's figures, for the renderers. */

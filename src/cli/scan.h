@@ -23,11 +23,18 @@ struct unbound_set {
     bool overflow; /* more than UNBOUND_TRACK_MAX distinct: distinct is a lower bound */
 };
 
+/* The kinds of scan's records: the walk's (enum onnx_kind), then the
+ * node outputs inference finds, activations and folded values (SPEC
+ * section 11: computed once when a runtime session is made). */
+enum { SCAN_ACTIVATION = ONNX_KIND_COUNT, SCAN_FOLDED, SCAN_KINDS };
+
 /* One ONNX model's totals, for its summary record. */
 struct model_totals {
     uint64_t tensors, failed, broken, external;
     uint64_t unknown, empty, not_tensors, weights_unsized;
-    uint64_t kinds[ONNX_KIND_COUNT + 1]; /* [ONNX_KIND_COUNT]: activations */
+    uint64_t kinds[SCAN_KINDS];
+    uint64_t folded;     /* records of kind folded */
+    dmlt_u128 folded_bytes; /* their sizes, where known */
     dmlt_u128 initializer_bytes, io_bytes, largest_bytes, weight_bytes;
     uint64_t io_inputs, io_outputs;
     bool io_complete;
@@ -75,8 +82,8 @@ void scan_put_file_key(struct scan *s, size_t start);
 /* scan_out.c: writes s->out out once it holds BATCH_CHUNK; false (and
  * s->failed_write) when writing failed. */
 bool scan_drain_if_full(struct scan *s);
-/* scan_out.c: "input", ..., "activation" (k == ONNX_KIND_COUNT), the
- * kind a record and the summary name. */
+/* scan_out.c: "input", ..., "activation" (SCAN_ACTIVATION), "folded"
+ * (SCAN_FOLDED): the kind a record and the summary name. */
 const char *scan_kind_name(unsigned k);
 
 /* scan_onnx.c: the ONNX model in data[0..len), checked whole already:

@@ -15,7 +15,7 @@ struct rec {
     const char *path;
     struct onnx_bytes name;
     bool has_name;
-    enum onnx_kind kind;          /* ONNX_KIND_COUNT: an activation */
+    unsigned kind;                /* enum onnx_kind, SCAN_ACTIVATION or SCAN_FOLDED */
     const struct onnx_node *node; /* an activation's node */
     bool model_io;                /* an input or output of the main graph */
     bool external;
@@ -282,7 +282,7 @@ static bool measure_node(void *ctx, uint32_t graph, uint32_t index, const char *
         const struct rec r = {.path = path,
                               .name = node->outputs[i],
                               .has_name = true,
-                              .kind = ONNX_KIND_COUNT,
+                              .kind = SCAN_ACTIVATION,
                               .node = node,
                               .graph = graph};
         measure_label(s, label_of(s, &r));
@@ -420,6 +420,7 @@ static bool emit_record(struct scan *s, const struct rec *t, bool ok, struct onn
     s->t.records++;
     m->tensors++;
     m->kinds[t->kind]++;
+    m->folded += t->kind == SCAN_FOLDED;
     ob_reset(&s->rec);
     if (ok) {
         s->d->cfg.json_opened = true; /* validate's keys follow the record's */
@@ -474,6 +475,8 @@ static bool emit_record(struct scan *s, const struct rec *t, bool ok, struct onn
         (void)dmlt_u128_add(m->initializer_bytes, bytes, &m->initializer_bytes);
         m->external += t->external;
     }
+    if (t->kind == SCAN_FOLDED)
+        (void)dmlt_u128_add(m->folded_bytes, bytes, &m->folded_bytes);
     count_sizes(m, t, has_bytes ? &bytes : NULL);
     note_largest(s, t, bytes);
     return scan_drain_if_full(s);
@@ -554,34 +557,73 @@ static bool activation_output(const struct scan *s, uint32_t graph, const struct
     return node->outputs[i].n != 0 && !onnx_inference_declared(&s->inf, graph, node->outputs[i]);
 }
 
-/* A node's activations: each output that has no record of its own, as
- * inference found it. */
+/* The path of node `real` of graph, from the walk's path of node `index`
+ * of the same graph ("...node[7] (Conv)"), into s->path; false when the
+ * walk's path is not of that form. */
+static bool node_path(struct scan *s, const char *path, uint32_t graph, uint32_t index,
+                      uint32_t real)
+{
+    const struct onnx_graph *g = &s->onnx_model.graphs[graph];
+    char head[32];
+    const struct onnx_bytes op = g->nodes[index].op_type;
+    const size_t len = strlen(path);
+    const int h = snprintf(head, sizeof head, "node[%lu]", (unsigned long)index);
+    size_t tail = (size_t)h + (op.n ? op.n + 3 : 0);
+    if (!op.n && len >= 3 && strcmp(path + len - 3, " ()") == 0)
+        tail += 3;
+    if (tail > len || strncmp(path + len - tail, head, (size_t)h) != 0)
+        return false;
+    const struct onnx_bytes rop = g->nodes[real].op_type;
+    ob_reset(&s->path);
+    ob_write(&s->path, path, len - tail);
+    ob_puts(&s->path, "node[");
+    ob_u64(&s->path, real);
+    ob_putc(&s->path, ']');
+    if (rop.n) {
+        ob_puts(&s->path, " (");
+        ob_write(&s->path, (const char *)rop.p, rop.n);
+        ob_putc(&s->path, ')');
+    }
+    return true;
+}
+
+/* The activations of the node that runs index-th in its graph (SPEC
+ * section 11: the order a runtime sorts the nodes in, the file's where it
+ * is topological): each output that has no record of its own, as
+ * inference found it, of kind folded where a runtime computes it once. */
 static bool scan_onnx_node(void *ctx, uint32_t graph, uint32_t index, const char *path)
 {
     struct scan *s = ctx;
     if (s->inf.result == NULL || graph >= s->onnx_model.n_graphs ||
         index >= s->onnx_model.graphs[graph].n_nodes)
         return true;
-    const struct onnx_node *node = &s->onnx_model.graphs[graph].nodes[index];
+    uint32_t real = onnx_infer_order(s->inf.result, graph)->order[index];
+    ob_reset(&s->path);
+    if (real == index || !node_path(s, path, graph, index, real)) {
+        real = index;
+        ob_reset(&s->path);
+        ob_puts(&s->path, path);
+    }
+    const size_t head = s->path.len;
+    const struct onnx_node *node = &s->onnx_model.graphs[graph].nodes[real];
     for (uint32_t i = 0; i < node->n_outputs; i++) {
         const struct onnx_bytes name = node->outputs[i];
         if (!activation_output(s, graph, node, i))
             continue;
-        ob_reset(&s->path);
-        ob_puts(&s->path, path);
+        s->path.len = head;
         ob_puts(&s->path, ".output[");
         ob_u64(&s->path, i);
         ob_puts(&s->path, "]");
         ob_putc(&s->path, '\0');
         if (s->path.failed)
             return false;
+        const struct onnx_infer_value *v = onnx_infer_output(s->inf.result, graph, real, i);
         const struct rec r = {.path = s->path.data,
                               .name = name,
                               .has_name = true,
-                              .kind = ONNX_KIND_COUNT,
+                              .kind = v && v->folded ? SCAN_FOLDED : SCAN_ACTIVATION,
                               .node = node,
                               .graph = graph};
-        const struct onnx_infer_value *v = onnx_infer_output(s->inf.result, graph, index, i);
         struct onnx_facts facts;
         struct cli_error e;
         bool ok;
@@ -646,7 +688,8 @@ bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, struct cli
     m->io_complete = true;
     memset(m->kinds, 0, sizeof m->kinds);
     m->initializer_bytes = m->io_bytes = m->largest_bytes = dmlt_u128_from_u64(0);
-    m->weight_bytes = dmlt_u128_from_u64(0);
+    m->weight_bytes = m->folded_bytes = dmlt_u128_from_u64(0);
+    m->folded = 0;
     m->has_largest = false;
     memset(m->unbound, 0, sizeof *m->unbound);
     ob_reset(&m->unbound_list);

@@ -33,5 +33,7 @@ bool scan_drain_if_full(struct scan *s)
 
 const char *scan_kind_name(unsigned k)
 {
-    return k == ONNX_KIND_COUNT ? "activation" : onnx_kind_name((enum onnx_kind)k);
+    if (k == SCAN_ACTIVATION)
+        return "activation";
+    return k == SCAN_FOLDED ? "folded" : onnx_kind_name((enum onnx_kind)k);
 }

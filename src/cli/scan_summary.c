@@ -43,7 +43,7 @@ void scan_put_text_totals(struct scan *s)
     text_label(out, "tensors");
     ob_u64(out, m->tensors);
     bool first = true;
-    for (unsigned k = 0; k <= ONNX_KIND_COUNT; k++) {
+    for (unsigned k = 0; k < SCAN_KINDS; k++) {
         if (m->kinds[k] == 0)
             continue;
         ob_puts(out, first ? " (" : ", ");
@@ -69,6 +69,17 @@ void scan_put_text_totals(struct scan *s)
         ob_puts(out, " more without a DirectML size");
     }
     ob_putc(out, '\n');
+    if (m->folded) { /* SPEC section 11 */
+        text_label(out, "folded");
+        ob_u64(out, m->folded);
+        ob_puts(out, m->folded == 1 ? " value, " : " values, ");
+        ob_bytes(out, m->folded_bytes);
+        ob_puts(out, " (computed when a session is made)\n");
+    }
+    if (s->inf.result && onnx_infer_sorted(s->inf.result)) {
+        text_label(out, "order");
+        ob_puts(out, "sorted: the file's node order is not topological\n");
+    }
     text_label(out, "I/O bytes");
     ob_bytes(out, m->io_bytes);
     for (unsigned k = 0; k < s->onnx.n_dims; k++) {
@@ -143,7 +154,7 @@ void scan_put_onnx_summary(struct scan *s)
     ob_puts(out, "\"tensors\":");
     ob_u64(out, m->tensors);
     ob_puts(out, ",\"kinds\":{");
-    for (unsigned k = 0; k <= ONNX_KIND_COUNT; k++) {
+    for (unsigned k = 0; k < SCAN_KINDS; k++) {
         if (k)
             ob_putc(out, ',');
         ob_json_str(out, scan_kind_name(k));
@@ -168,6 +179,12 @@ void scan_put_onnx_summary(struct scan *s)
     ob_u128(out, m->weight_bytes);
     ob_puts(out, ",\"weights_unsized\":");
     ob_u64(out, m->weights_unsized);
+    ob_puts(out, ",\"folded\":{\"values\":"); /* SPEC section 11 */
+    ob_u64(out, m->folded);
+    ob_puts(out, ",\"bytes\":");
+    ob_u128(out, m->folded_bytes);
+    ob_puts(out, "},\"sorted\":");
+    ob_puts(out, s->inf.result && onnx_infer_sorted(s->inf.result) ? "true" : "false");
     ob_puts(out, ",\"unknown\":");
     ob_u64(out, m->unknown);
     ob_puts(out, ",\"empty\":");

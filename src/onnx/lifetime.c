@@ -128,7 +128,8 @@ static void read_subgraph(struct ctx *c, const struct onnx_graph *g, uint64_t st
 }
 
 /* The values kept, in order, into c->v (NULL: only count them). */
-static size_t collect(const struct onnx_graph *g, bool io, struct onnx_life *v)
+static size_t collect(const struct onnx_graph *g, const uint32_t *order, bool io,
+                      struct onnx_life *v)
 {
     size_t n = 0;
     for (uint32_t i = 0; io && i < g->n_inputs; i++) {
@@ -139,7 +140,8 @@ static size_t collect(const struct onnx_graph *g, bool io, struct onnx_life *v)
                 (struct onnx_life){g->inputs[i].name, ONNX_LIFE_INPUT, ONNX_LIFE_NO_NODE, 0, 0, 0};
         n++;
     }
-    for (uint32_t k = 0; k < g->n_nodes; k++) {
+    for (uint32_t step = 0; step < g->n_nodes; step++) {
+        const uint32_t k = order ? order[step] : step;
         const struct onnx_node *node = &g->nodes[k];
         if (is_constant(node))
             continue;
@@ -150,16 +152,17 @@ static size_t collect(const struct onnx_graph *g, bool io, struct onnx_life *v)
                 continue;
             if (v)
                 v[n] = (struct onnx_life){
-                    name, output ? ONNX_LIFE_OUTPUT : ONNX_LIFE_ACTIVATION, k, o, k, k};
+                    name, output ? ONNX_LIFE_OUTPUT : ONNX_LIFE_ACTIVATION, k, o, step, step};
             n++;
         }
     }
     return n;
 }
 
-bool onnx_lifetimes(const struct onnx_graph *g, bool io, struct onnx_life **out, size_t *count)
+bool onnx_lifetimes(const struct onnx_graph *g, const uint32_t *order, bool io,
+                    struct onnx_life **out, size_t *count)
 {
-    struct ctx c = {.n = collect(g, io, NULL)};
+    struct ctx c = {.n = collect(g, order, io, NULL)};
     size_t cap = 16;
     while (cap < 2 * c.n)
         cap *= 2;
@@ -171,16 +174,16 @@ bool onnx_lifetimes(const struct onnx_graph *g, bool io, struct onnx_life **out,
         return false;
     }
     c.mask = cap - 1;
-    collect(g, io, c.v);
+    collect(g, order, io, c.v);
     for (size_t i = 0; i < c.n; i++)
         insert(&c, i);
-    for (uint32_t k = 0; k < g->n_nodes; k++) {
-        const struct onnx_node *n = &g->nodes[k];
+    for (uint32_t step = 0; step < g->n_nodes; step++) {
+        const struct onnx_node *n = &g->nodes[order ? order[step] : step];
         for (uint32_t i = 0; i < n->n_inputs; i++)
-            read_at(&c, n->inputs[i], k);
+            read_at(&c, n->inputs[i], step);
         for (uint32_t a = 0; a < n->n_attrs; a++)
             if (n->attrs[a].g != NULL)
-                read_subgraph(&c, n->attrs[a].g, k);
+                read_subgraph(&c, n->attrs[a].g, step);
     }
     if (io) { /* the graph's outputs live to its last step */
         const uint64_t last = g->n_nodes ? g->n_nodes - 1u : 0;

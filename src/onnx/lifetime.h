@@ -1,7 +1,7 @@
 /* lifetime.h - when each value of an ONNX model's main graph is alive, by
  * SPEC section 10's rule, for `plan MODEL.onnx`:
- *  - step k is the main graph's node k (ONNX keeps nodes in topological
- *    order);
+ *  - step k is the k-th node the main graph runs (order, onnx_order.h:
+ *    the file's order where it is topological; NULL: the file's order);
  *  - a value lives from its producer's step to the step of its last
  *    consumer, inclusive; a value read inside a node's subgraph (an If
  *    branch, a Loop body, at any depth, unless the subgraph defines a value
@@ -24,15 +24,16 @@ enum onnx_life_kind { ONNX_LIFE_ACTIVATION, ONNX_LIFE_INPUT, ONNX_LIFE_OUTPUT };
 struct onnx_life {
     struct onnx_bytes name;
     enum onnx_life_kind kind;
-    uint32_t node;   /* the producer's index in the main graph, or ONNX_LIFE_NO_NODE */
+    uint32_t node;   /* the producer's index in the main graph's file, or ONNX_LIFE_NO_NODE */
     uint32_t output; /* which of its outputs */
     uint64_t first, last;
 };
 
 /* The values of graph g (the main graph) with their lifetimes, in order:
- * with io the graph inputs first, then the node outputs in node order.
+ * with io the graph inputs first, then the node outputs in step order.
  * *out is malloc'd (free it), *count its length. False when memory ran
  * out. */
-bool onnx_lifetimes(const struct onnx_graph *g, bool io, struct onnx_life **out, size_t *count);
+bool onnx_lifetimes(const struct onnx_graph *g, const uint32_t *order, bool io,
+                    struct onnx_life **out, size_t *count);
 
 #endif

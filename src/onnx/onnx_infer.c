@@ -1,4 +1,5 @@
-/* onnx_infer.c - the inference's driver: graphs in file order, each node
+/* onnx_infer.c - the inference's driver: graphs in the order their nodes
+ * run (onnx_order.h: the file's where it is topological), each node
  * checked and handed to its family, subgraphs (If, Loop, Scan) through
  * in->infer_graph, and the result's API. Symbols, names in scope and
  * declarations are in onnx_infer_scope.c; the operators in one table of
@@ -35,6 +36,7 @@ static void infer_graph(struct onnx_infer *in, const struct onnx_graph *g,
         if (!v || !d || t->rank > ONNX_INFER_MAX_RANK)
             continue;
         v->pub.source = ONNX_INFER_DECLARED;
+        v->pub.folded = true; /* unless an input of that name overrides it */
         v->pub.elem_type = t->elem_type;
         v->pub.rank = (int32_t)t->rank;
         v->n_vals = -1;
@@ -79,10 +81,11 @@ static void infer_graph(struct onnx_infer *in, const struct onnx_graph *g,
             }
             apply_shape(in, g->index, vi->name, v);
         }
+        v->pub.folded = false; /* given when the graph runs */
         nm_put(in, &gs->map, vi->name.p, vi->name.n, v);
     }
     for (uint32_t i = 0; i < g->n_nodes; i++)
-        infer_node(in, g, i, depth);
+        infer_node(in, g, gs->ord.order[i], depth);
 }
 
 static void node_reason(struct onnx_infer *in, const struct onnx_node *node, struct ival *out,
@@ -200,7 +203,9 @@ static void infer_node(struct onnx_infer *in, const struct onnx_graph *g, uint32
         c.out[k].pub.reason = NULL;
     c.op = find_op(in, node);
     bool ok;
-    if (in->work == 0)
+    if (gs->ord.on_cycle[i])
+        ok = fail(&c, "graph_cycle: the node is on a cycle of its graph's nodes");
+    else if (in->work == 0)
         ok = fail(&c, "work limit reached");
     else if (in->out_of_memory)
         ok = fail(&c, "memory cap");
@@ -243,7 +248,9 @@ static void infer_node(struct onnx_infer *in, const struct onnx_graph *g, uint32
     }
     if (!ok)
         node_reason(in, node, c.out, c.n_out, c.why ? c.why : "not inferred");
+    const bool folded = !gs->ord.on_cycle[i] && fold_node(in, g, node);
     for (uint32_t k = 0; k < c.n_out; k++) {
+        c.out[k].pub.folded = folded;
         struct onnx_bytes name = node->outputs[k];
         if (!name.n)
             continue;
@@ -291,6 +298,10 @@ static bool setup(struct onnx_infer *in, const struct onnx_infer_options *o)
         if (total > UINT32_MAX / 2 || !(gs->outs = infer_alloc(in, (total + 1) * sizeof *gs->outs)))
             return false;
         gs->n_outs = (uint32_t)total;
+        gs->ord.order = infer_alloc(in, ((size_t)g->n_nodes + 1) * sizeof *gs->ord.order);
+        gs->ord.on_cycle = infer_alloc(in, (size_t)g->n_nodes + 1);
+        if (!gs->ord.order || !gs->ord.on_cycle || !onnx_order_graph(g, &gs->ord))
+            return false;
         for (uint32_t i = 0; i < gs->n_outs; i++) {
             gs->outs[i].pub.rank = -1;
             gs->outs[i].n_vals = -1;
@@ -378,6 +389,19 @@ const struct onnx_infer_value *onnx_infer_lookup(const struct onnx_infer *in, ui
     struct onnx_bytes b = {(const uint8_t *)name, len};
     struct ival *v = lookup(unconst(in), &in->model->graphs[graph], b);
     return v ? &v->pub : NULL;
+}
+
+const struct onnx_order *onnx_infer_order(const struct onnx_infer *in, uint32_t graph)
+{
+    return graph < in->model->n_graphs ? &in->gs[graph].ord : NULL;
+}
+
+bool onnx_infer_sorted(const struct onnx_infer *in)
+{
+    for (uint32_t g = 0; g < in->model->n_graphs; g++)
+        if (in->gs[g].ord.sorted)
+            return true;
+    return false;
 }
 
 size_t onnx_infer_mismatch_count(const struct onnx_infer *in)

@@ -13,9 +13,10 @@
  * elements per value, so a Reshape whose shape is computed from a Shape
  * resolves. Sequences and optionals keep their elements' type and shape.
  *
- * Nodes are visited once, in file order: a node that reads a value no
- * earlier node, input or initializer defines (a cycle, a forward
- * reference) is "not inferred". Subgraphs are inferred when their node is:
+ * Nodes are visited once, in the order they run (onnx_order.h: the file's
+ * where it is topological, else a stable sort): a node on a cycle is "not
+ * inferred" (graph_cycle), and so is one that reads a value no node,
+ * input or initializer defines. Subgraphs are inferred when their node is:
  * If's branches with the outer scope (the branch taken when the condition
  * is known, else where both agree), Loop's and Scan's bodies with the
  * loop-carried shapes narrowed to what every iteration keeps. A dim that
@@ -40,6 +41,7 @@
 
 #include "onnx_dimexpr.h"
 #include "onnx_model.h"
+#include "onnx_order.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -83,7 +85,13 @@ enum onnx_infer_source {
 /* One value's result. dims[i] NULL: that dim is unknown. */
 struct onnx_infer_value {
     enum onnx_infer_source source;
-    bool not_tensor;   /* a sequence, map or optional: no shape */
+    bool not_tensor; /* a sequence, map or optional: no shape */
+    /* Computed once when a runtime session is made (SPEC section 11): an
+     * initializer that no input overrides, a Constant's value, the output
+     * of a deterministic default-domain node without subgraphs whose
+     * inputs are all folded, or of Shape or Size of a value whose every
+     * dim is a known constant (--dim and --shape bind them). */
+    bool folded;
     int32_t elem_type; /* TensorProto.DataType, 0 when unknown */
     int32_t rank;      /* -1 when the rank is unknown */
     const struct onnx_dx *const *dims;
@@ -125,6 +133,11 @@ const struct onnx_infer_value *onnx_infer_output(const struct onnx_infer *result
  * values, then the enclosing graphs'); NULL when no value has that name. */
 const struct onnx_infer_value *onnx_infer_lookup(const struct onnx_infer *result, uint32_t graph,
                                                  const char *name, size_t len);
+
+/* The order graph's nodes run in (onnx_order.h), NULL when there is no
+ * such graph; whether some graph's file order was not topological. */
+const struct onnx_order *onnx_infer_order(const struct onnx_infer *result, uint32_t graph);
+bool onnx_infer_sorted(const struct onnx_infer *result);
 
 size_t onnx_infer_mismatch_count(const struct onnx_infer *result);
 const struct onnx_infer_mismatch *onnx_infer_mismatch_at(const struct onnx_infer *result, size_t i);

@@ -54,6 +54,7 @@ struct gstate {
     struct ival *outs;
     uint32_t n_outs;
     bool visited;
+    struct onnx_order ord; /* the order its nodes run in */
 };
 
 struct op_entry;
@@ -164,6 +165,26 @@ void merge_declared(struct onnx_infer *in, uint32_t graph, struct onnx_bytes nam
 void from_type(struct onnx_infer *in, struct ival *v, const struct onnx_type *t);
 /* --shape NAME=...: the main graph's value takes that shape. */
 void apply_shape(struct onnx_infer *in, uint32_t graph, struct onnx_bytes name, struct ival *v);
+
+/* ---- values of any rank moved by Slice, Transpose, Concat, Gather
+ * (onnx_infer_values.c): each sets output 0's values when every dim in
+ * play is a known constant, else leaves it without ---- */
+/* v's dims when each is a constant and their product <= ONNX_INFER_VALUES. */
+bool value_dims(const struct ival *v, int64_t *d, int64_t *total);
+/* Output element at coordinate o reads x at start[k] + o[k] * step[k]. */
+void values_strided(struct nctx *c, const struct ival *x, const int64_t *start,
+                    const int64_t *step);
+/* Output dim k is x's dim perm[k]. */
+void values_transpose(struct nctx *c, const struct ival *x, const int32_t *perm);
+/* Every input, joined along axis. */
+void values_concat(struct nctx *c, int32_t axis);
+/* x's elements at input 1's (constant) indices along axis. */
+void values_gather(struct nctx *c, const struct ival *x, int32_t axis);
+
+/* ---- folding (onnx_fold.c) ---- */
+/* Whether node's outputs are folded (SPEC section 11): computed once when
+ * a runtime session is made. Its inputs are looked up in g's scope. */
+bool fold_node(struct onnx_infer *in, const struct onnx_graph *g, const struct onnx_node *node);
 
 /* ---- helpers (onnx_infer_util.c) ---- */
 void *infer_alloc(struct onnx_infer *in, size_t n);

@@ -180,9 +180,10 @@ bool fam_transpose(struct nctx *c)
     uint32_t n;
     bool seen[ONNX_INFER_MAX_RANK] = {false};
     const struct onnx_dx *d[ONNX_INFER_MAX_RANK];
+    int32_t perm[ONNX_INFER_MAX_RANK];
     if (!attr_ints(c, "perm", &p, &n)) {
         for (int32_t k = 0; k < r; k++)
-            d[k] = x->pub.dims[r - 1 - k];
+            d[k] = x->pub.dims[perm[k] = r - 1 - k];
     } else {
         if (n != (uint32_t)r)
             return fail(c, "perm's length is not the rank");
@@ -191,13 +192,15 @@ bool fam_transpose(struct nctx *c)
             if (!norm_axis(p[k], r, &a) || seen[a])
                 return fail(c, "perm is not a permutation");
             seen[a] = true;
-            d[k] = x->pub.dims[a];
+            d[k] = x->pub.dims[perm[k] = a];
         }
     }
     if (!set_out(c, 0, r, d))
         return false;
     if (r <= 1)
         pass_values(c, x);
+    else
+        values_transpose(c, x, perm);
     return true;
 }
 
@@ -245,6 +248,8 @@ bool fam_concat(struct nctx *c)
         return false;
     if (values)
         set_vals(c, 0, nv, vals);
+    else if (r > 1)
+        values_concat(c, ax);
     return true;
 }
 
@@ -385,9 +390,12 @@ bool fam_slice(struct nctx *c)
     int64_t axes[ONNX_INFER_MAX_RANK] = {0}, steps[ONNX_INFER_MAX_RANK] = {0};
     if (!slice_params(c, r, st, en, axes, steps, &n))
         return false;
-    const struct onnx_dx *d[ONNX_INFER_MAX_RANK], *start0 = NULL;
+    const struct onnx_dx *d[ONNX_INFER_MAX_RANK], *start[ONNX_INFER_MAX_RANK] = {NULL};
+    int64_t a0[ONNX_INFER_MAX_RANK], step[ONNX_INFER_MAX_RANK];
     bool seen[ONNX_INFER_MAX_RANK] = {false};
     memcpy(d, x->pub.dims, (size_t)r * PTR_BYTES);
+    for (int32_t k = 0; k < r; k++)
+        step[k] = 1;
     for (int32_t k = 0; k < n; k++) {
         int32_t ax;
         if (!norm_axis(axes[k], r, &ax) || seen[ax])
@@ -401,24 +409,17 @@ bool fam_slice(struct nctx *c)
         const struct onnx_dx *b = slice_index(c, en[k], dim, s > 0, -1);
         const struct onnx_dx *len = s > 0 ? onnx_dx_sub(DX(c), b, a) : onnx_dx_sub(DX(c), a, b);
         d[ax] = onnx_dx_max(DX(c), onnx_dx_ceildiv(DX(c), len, K(c, s > 0 ? s : -s)), K(c, 0));
-        if (ax == 0)
-            start0 = a;
+        start[ax] = a;
+        step[ax] = s;
     }
     if (!set_out(c, 0, r, d))
         return false;
-    /* values of a 1-D slice with constant bounds */
-    int64_t a0, len, step = n && r == 1 ? steps[0] : 1;
-    if (r == 1 && x->n_vals >= 0 && onnx_dx_is_const(start0 ? start0 : K(c, 0), &a0) &&
-        onnx_dx_is_const(d[0], &len) && len <= ONNX_INFER_VALUES) {
-        const struct onnx_dx *v[ONNX_INFER_VALUES];
-        for (int64_t k = 0; k < len; k++) {
-            int64_t at = a0 + k * step;
-            if (at < 0 || at >= x->n_vals)
-                return true;
-            v[k] = x->vals[at];
-        }
-        set_vals(c, 0, (int32_t)len, v);
-    }
+    /* values, any rank, with constant bounds */
+    bool known = x->n_vals >= 0;
+    for (int32_t k = 0; k < r && known; k++)
+        known = onnx_dx_is_const(start[k] ? start[k] : K(c, 0), &a0[k]);
+    if (known)
+        values_strided(c, x, a0, step);
     return true;
 }
 
@@ -491,8 +492,10 @@ bool fam_pad(struct nctx *c)
 bool fam_shape(struct nctx *c)
 {
     const struct ival *x = SHAPED(c, 0);
-    if (!x)
-        return fail(c, "the input's rank is unknown");
+    if (!x) { /* always 1-D: its length is the rank */
+        c->why = "the input's rank is unknown";
+        return set_out(c, 0, 1, NULL);
+    }
     int64_t r = x->pub.rank, s = attr_i(c, "start", 0), e = attr_i(c, "end", r);
     s = s < 0 ? s + r : s;
     e = e < 0 ? e + r : e;
@@ -772,6 +775,8 @@ bool fam_gather(struct nctx *c)
             v[k] = x->vals[i];
         }
         set_vals(c, 0, (int32_t)ni, v);
+    } else if (r > 1) {
+        values_gather(c, x, ax);
     }
     return true;
 }

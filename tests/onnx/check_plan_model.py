@@ -3,9 +3,16 @@
 checked independently of the program:
 
 - the tensors are the main graph's activations (node outputs that are no
-  graph output and no Constant's), with their lifetimes recomputed here from
-  onnx.load by SPEC section 10's rule (a read inside a node's subgraph, at any
-  depth, is that node's; a value never read lives at its producer's step);
+  graph output and no Constant's) less the folded ones (SPEC section 11,
+  recomputed here: a deterministic default-domain node without subgraphs
+  whose inputs are initializers, Constants' values or folded; Shape and Size
+  of a value scan gives every dim of), which summary.skipped.folded counts
+  and scan's records call kind "folded"; their lifetimes recomputed here
+  from onnx.load by SPEC section 10's rule, a step being a node's place in
+  the order a runtime sorts the nodes in (section 11: the file's where it is
+  topological, else the lowest file index among the ready ones) (a read
+  inside a node's subgraph, at any depth, is that node's; a value never read
+  lives at its producer's step); weight_bytes is scan's;
 - each tensor's size_in_bytes is its activation record's
   total_tensor_size_bytes in `dmltensor scan` at the same --dim values;
 - no two tensors alive at one step share a byte, every offset is a multiple
@@ -37,28 +44,74 @@ def reads_of(graph):
     return names
 
 
-def lifetimes(model):
+def node_reads(n):
+    reads = {i for i in n.input if i}
+    for a in n.attribute:
+        subs = ([a.g] if a.HasField("g") else []) + list(a.graphs)
+        for sub in subs:
+            defined = {i.name for i in sub.input} | {t.name for t in sub.initializer}
+            defined |= {o for m in sub.node for o in m.output}
+            reads |= reads_of(sub) - defined
+    return reads
+
+
+def run_order(g):
+    """The nodes in the order a runtime runs them: at each step the lowest
+    file index whose every read made here exists."""
+    made = {}
+    for k, n in enumerate(g.node):
+        for o in n.output:
+            made.setdefault(o, k)
+    needs = [{made[r] for r in node_reads(n) if r in made} - {k} for k, n in enumerate(g.node)]
+    done, order = set(), []
+    while len(order) < len(g.node):
+        k = next(k for k in range(len(g.node)) if k not in done and needs[k] <= done)
+        done.add(k)
+        order.append(k)
+    return order
+
+
+RANDOM = {"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike",
+          "Multinomial", "Bernoulli"}
+
+
+def folded_values(g, order, known):
+    """SPEC section 11's folded values of the main graph; known: the names
+    whose every dim scan gives."""
+    inputs = {i.name for i in g.input}
+    folded = {t.name for t in g.initializer if t.name not in inputs}
+    for k in order:
+        n = g.node[k]
+        if n.domain not in ("", "ai.onnx") or n.op_type in RANDOM or \
+                any(a.HasField("g") or len(a.graphs) for a in n.attribute):
+            continue
+        if (n.op_type in ("Shape", "Size") and n.input[0] in known) or \
+                all(i in folded for i in n.input if i):
+            folded.update(o for o in n.output if o)
+    return folded
+
+
+def lifetimes(model, known):
     g = model.graph
     outputs = {o.name for o in g.output}
+    order = run_order(g)
+    folded = folded_values(g, order, known)
     last = {}
-    for step, n in enumerate(g.node):
-        reads = {i for i in n.input if i}
-        for a in n.attribute:
-            subs = ([a.g] if a.HasField("g") else []) + list(a.graphs)
-            for sub in subs:
-                defined = {i.name for i in sub.input} | {t.name for t in sub.initializer}
-                defined |= {o for m in sub.node for o in m.output}
-                reads |= reads_of(sub) - defined
-        for r in reads:
+    for step, k in enumerate(order):
+        for r in node_reads(g.node[k]):
             last[r] = step
-    out = {}
-    for step, n in enumerate(g.node):
+    out, skipped = {}, set()
+    for step, k in enumerate(order):
+        n = g.node[k]
         if n.op_type == "Constant" and n.domain in ("", "ai.onnx"):
             continue
         for o in n.output:
             if o and o not in outputs:
-                out[o] = (step, max(step, last.get(o, step)))
-    return out
+                if o in folded:
+                    skipped.add(o)
+                else:
+                    out[o] = (step, max(step, last.get(o, step)))
+    return out, skipped
 
 
 def main():
@@ -75,13 +128,27 @@ def main():
         return 1
     recs = [json.loads(line) for line in plan.stdout.splitlines()]
     summary = recs.pop()["summary"]
-    sizes = {r["name"]: int(r["total_tensor_size_bytes"]) for r in
-             map(json.loads, scan.stdout.splitlines())
+    scanned = [json.loads(line) for line in scan.stdout.splitlines()]
+    scan_summary = scanned.pop()["summary"]
+    sizes = {r["name"]: int(r["total_tensor_size_bytes"]) for r in scanned
              if r.get("kind") == "activation" and "total_tensor_size_bytes" in r}
-    want = lifetimes(onnx.load(model_path, load_external_data=False))
+    main_graph = [r for r in scanned if r["path"].startswith("graph.") and
+                  r["path"].count(".node[") <= 1 and r["path"].count("(") <= 1]
+    known = {r["name"] for r in main_graph if isinstance(r.get("shape"), list) and
+             (all(isinstance(d, int) for d in r["shape"]) or
+              len(r.get("sizes") or []) == len(r["shape"]))}
+    want, skipped = lifetimes(onnx.load(model_path, load_external_data=False), known)
     bad = []
     if {r["name"] for r in recs} != set(want):
         bad.append(f"tensors {len(recs)}, the graph has {len(want)} activations")
+    if summary.get("skipped", {}).get("folded") != len(skipped):
+        bad.append(f"skipped {summary.get('skipped')}, the graph has {len(skipped)} folded")
+    scan_folded = {r["name"] for r in main_graph if r.get("kind") == "folded"}
+    if scan_folded != skipped:
+        bad.append(f"scan's folded records differ: {sorted(scan_folded ^ skipped)[:5]}")
+    if summary["weight_bytes"] != scan_summary["weight_bytes"]:
+        bad.append(f"weight_bytes {summary['weight_bytes']}, scan says "
+                   f"{scan_summary['weight_bytes']}")
     align = summary["alignment"]
     steps = {}
     for r in recs:

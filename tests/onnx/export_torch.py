@@ -12,6 +12,7 @@ import os
 import sys
 
 import torch
+import torch.nn.functional as F
 import torchvision
 
 BATCH, SEQ = 8, 128
@@ -29,6 +30,42 @@ class Encoder(torch.nn.Module):
 
     def forward(self, tokens):
         return self.head(self.enc(self.emb(tokens)))
+
+
+class WindowBlock(torch.nn.Module):
+    """What exporters make of windowed attention (Swin): F.pad to a multiple
+    of the window with pads computed from the input's size, torch.roll,
+    window partitioning with view(-1, ...), an attention mask from arange,
+    a crop, interpolate(scale_factor=2). Height and width are dynamic."""
+
+    def __init__(self, c=16, ws=4, shift=2):
+        super().__init__()
+        self.ws, self.shift = ws, shift
+        self.proj = torch.nn.Conv2d(3, c, 3, padding=1)
+        self.qkv = torch.nn.Linear(c, 3 * c)
+        self.out = torch.nn.Conv2d(c, 3, 1)
+
+    def forward(self, x):
+        x = self.proj(x).permute(0, 2, 3, 1)
+        b, h, w, c = x.shape
+        ws, shift = self.ws, self.shift
+        x = F.pad(x, (0, 0, 0, (ws - w % ws) % ws, 0, (ws - h % ws) % ws))
+        hp, wp = x.shape[1], x.shape[2]
+        x = torch.roll(x, shifts=(-shift, -shift), dims=(1, 2))
+        rows = (torch.arange(hp) >= hp - shift).long()
+        cols = (torch.arange(wp) >= wp - shift).long()
+        region = rows[:, None] * 2 + cols[None, :]
+        region = region.view(hp // ws, ws, wp // ws, ws).permute(0, 2, 1, 3).reshape(-1, ws * ws)
+        mask = (region[:, :, None] != region[:, None, :]).float() * -100.0
+        win = x.view(b, hp // ws, ws, wp // ws, ws, c).permute(0, 1, 3, 2, 4, 5)
+        win = win.reshape(-1, ws * ws, c)
+        q, k, v = self.qkv(win).chunk(3, dim=-1)
+        a = (q @ k.transpose(-2, -1)) * c ** -0.5
+        a = (a.view(b, -1, ws * ws, ws * ws) + mask).softmax(-1).view(-1, ws * ws, ws * ws)
+        x = (a @ v).view(b, hp // ws, wp // ws, ws, ws, c).permute(0, 1, 3, 2, 4, 5)
+        x = torch.roll(x.reshape(b, hp, wp, c), shifts=(shift, shift), dims=(1, 2))
+        x = x[:, :h, :w, :].permute(0, 3, 1, 2)
+        return self.out(F.interpolate(x, scale_factor=2.0, mode="nearest"))
 
 
 def vision(ctor, **kw):
@@ -52,6 +89,10 @@ MODELS = {
     "fcn": vision(torchvision.models.segmentation.fcn_resnet50, weights_backbone=None,
                   aux_loss=False),
     "vit_b_16": vision(torchvision.models.vit_b_16),
+    # the third item: the dynamic axes' names (True: batch and seq)
+    "window": lambda: (WindowBlock(), torch.randn(1, 3, 14, 18), {0: "batch", 2: "height",
+                                                                  3: "width"}),
+    "swin_t": vision(torchvision.models.swin_t),
 }
 
 
@@ -75,11 +116,11 @@ def export(name, outdir):
     torch.manual_seed(0)
     model, example, seq = MODELS[name]()
     model = Plain(model).eval()
-    axes = {0: "batch", 1: "seq"} if seq else {0: "batch"}
+    axes = seq if isinstance(seq, dict) else {0: "batch", 1: "seq"} if seq else {0: "batch"}
     # (not under no_grad: the Transformer's fast path has no ONNX export)
     torch.onnx.export(model, example, dyn + ".tmp", opset_version=17, input_names=["input"],
                       output_names=["output"], dynamic_axes={"input": axes, "output": axes})
-    big = (torch.randint(0, 1000, (BATCH, SEQ)) if seq
+    big = (torch.randint(0, 1000, (BATCH, SEQ)) if seq is True
            else torch.randn(BATCH, *example.shape[1:]))
     torch.onnx.export(model, big, static + ".tmp", opset_version=17, input_names=["input"],
                       output_names=["output"])

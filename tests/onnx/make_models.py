@@ -14,6 +14,12 @@ exporter may write and what DirectML cannot take:
   external.onnx   initializers whose data is external, in a file that is not
                   there (it must not matter)
   tiny.onnx       one input, one output, one initializer: for truncations
+  runtime.onnx    what a runtime does before it runs (SPEC section 11): nodes
+                  out of topological order (a MatMul before the Identity of
+                  the weight it reads), weights through Identity(initializer),
+                  a Constant's arithmetic, Shape and Gather of an input (folded
+                  once N is bound), RandomNormal (never folded)
+  cycle.onnx      two Relus reading each other's outputs
 
 Run: /usr/bin/python3 tests/onnx/make_models.py DIR
 """
@@ -99,9 +105,39 @@ def tiny():
     return helper.make_model(helper.make_graph([n], "tiny", [vi("x", T.FLOAT, ["B", 3])], [vi("y", T.FLOAT, ["B", 3])], [w]))
 
 
+def runtime():
+    w = numpy_helper.from_array(np.arange(16, dtype=np.float32).reshape(4, 4), "w")
+    b = numpy_helper.from_array(np.ones(4, dtype=np.float32), "b")
+    zero = numpy_helper.from_array(np.array(0, dtype=np.int64), "zero")
+    nodes = [
+        helper.make_node("MatMul", ["x", "wt"], ["h"]),
+        helper.make_node("Identity", ["w"], ["wt"]),
+        helper.make_node("Add", ["h", "b"], ["y"]),
+        helper.make_node("Shape", ["x"], ["s"]),
+        helper.make_node("Gather", ["s", "zero"], ["n"]),
+        helper.make_node("Constant", [], ["c"],
+                         value=numpy_helper.from_array(np.full((2, 3), 2, np.float32))),
+        helper.make_node("Mul", ["c", "c"], ["cc"]),
+        helper.make_node("RandomNormal", [], ["r"], shape=[2, 3]),
+        helper.make_node("Add", ["r", "cc"], ["rc"]),
+        helper.make_node("Relu", ["h"], ["hr"]),
+    ]
+    g = helper.make_graph(nodes, "runtime", [vi("x", T.FLOAT, ["N", 4])],
+                          [vi("y", T.FLOAT, ["N", 4])], [w, b, zero])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def cycle():
+    nodes = [helper.make_node("Relu", ["x"], ["y"]), helper.make_node("Relu", ["b"], ["a"]),
+             helper.make_node("Relu", ["a"], ["b"])]
+    g = helper.make_graph(nodes, "cycle", [vi("x", T.FLOAT, [2])], [vi("y", T.FLOAT, [2])])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+
 def main_into(out):
     os.makedirs(out, exist_ok=True)
-    for name, make in (("zoo", zoo), ("dtypes", dtypes), ("external", external), ("tiny", tiny)):
+    for name, make in (("zoo", zoo), ("dtypes", dtypes), ("external", external), ("tiny", tiny),
+                       ("runtime", runtime), ("cycle", cycle)):
         with open(os.path.join(out, name + ".onnx"), "wb") as f:
             f.write(make().SerializeToString())
 

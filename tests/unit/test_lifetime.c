@@ -86,7 +86,7 @@ static void test_network(void)
                            .initializers = inits};
     struct onnx_life *v;
     size_t n;
-    CHECK(onnx_lifetimes(&g, false, &v, &n));
+    CHECK(onnx_lifetimes(&g, NULL, false, &v, &n));
     CHECK_EQ(n, 4); /* a, b, d, s: not c (Constant), not y (an output) */
     const struct onnx_life *a = named(v, n, "a"), *b = named(v, n, "b"), *d = named(v, n, "d"),
                            *s = named(v, n, "s");
@@ -103,7 +103,7 @@ static void test_network(void)
         CHECK_EQ(s->node, 5);
     }
     free(v);
-    CHECK(onnx_lifetimes(&g, true, &v, &n));
+    CHECK(onnx_lifetimes(&g, NULL, true, &v, &n));
     CHECK_EQ(n, 6); /* x, then a, b, d, y, s */
     const struct onnx_life *x = named(v, n, "x"), *y = named(v, n, "y");
     if (CHECK(x && y && named(v, n, "w") == NULL)) {
@@ -174,7 +174,7 @@ static void test_random(void)
         struct onnx_graph g = {.n_nodes = nn, .nodes = nodes_r};
         struct onnx_life *v;
         size_t n;
-        if (!CHECK(onnx_lifetimes(&g, false, &v, &n)))
+        if (!CHECK(onnx_lifetimes(&g, NULL, false, &v, &n)))
             continue;
         CHECK_EQ(n, nn);
         for (uint32_t k = 0; k < nn && k < n; k++) {
