@@ -4,6 +4,7 @@
 #ifndef DMLT_DML_EP_TABLE_H
 #define DMLT_DML_EP_TABLE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* One version of one ONNX operator (docs/Changelog.md). inputs/outputs:
