@@ -118,8 +118,8 @@ const struct command cmd_nodes = {
         "1 when a node fails, or with --require dml when a node is neither folded\n"
         "nor dml.\n",
     .examples = "  dmltensor nodes model.onnx --dim batch=1 --format text\n"
-                "  dmltensor nodes model.onnx | jq -c 'select(.placement == \"cpu\")'\n"
-                "  dmltensor nodes model.onnx --require dml --format text\n",
+                "  dmltensor nodes model.onnx | jq -c 'select(.placement != \"dml\") | .reasons'\n"
+                "  dmltensor nodes model.onnx --dim batch=1 --require dml --format csv\n",
     .formats = FMT_BIT(FMT_JSONL) | FMT_BIT(FMT_JSON) | FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_CSV),
     .format_help = "jsonl (default: a JSON object per node, then the summary; json the same), "
                    "text (what to act on first: failures, CPU fallbacks and copies, then the "

@@ -20,8 +20,8 @@ enum cli_exit { CLI_EXIT_OK = 0, CLI_EXIT_RULE = 1, CLI_EXIT_USAGE = 2, CLI_EXIT
     X(BAD_COMMAND, "bad_command")                                                                  \
     X(BAD_DIMENSION, "bad_dimension")                                                              \
     X(BAD_DTYPE, "bad_dtype")                                                                      \
-    X(BAD_FIELD, "bad_field")                                                                      \
     X(BAD_FEATURE_LEVEL, "bad_feature_level")                                                      \
+    X(BAD_FIELD, "bad_field")                                                                      \
     X(BAD_FLAGS, "bad_flags")                                                                      \
     X(BAD_FORMAT, "bad_format")                                                                    \
     X(BAD_JSON, "bad_json")                                                                        \

@@ -8,4 +8,5 @@ set(DMLT_DML_SOURCES
   src/dml/dml_ep_checks.c
   src/dml/dml_ep_kernel.c
   src/dml/dml_ep_table.c
+  src/dml/dml_onnx_schema_table.c
   src/dml/dml_ep_values.c)

@@ -24,9 +24,11 @@ def main():
     sys.path.insert(0, os.path.join(root, "tools"))
     import gen_dml_ep_table as gen
     schemas, rev, regs = gen.load()
-    with open(os.path.join(root, "src", "dml", "dml_ep_table.c")) as f:
-        if f.read() != gen.render(schemas, rev, regs):
-            FAIL.append("src/dml/dml_ep_table.c is stale: run tools/gen_dml_ep_table.py")
+    for name, text in zip(("dml_onnx_schema_table.c", "dml_ep_table.c"),
+                          gen.render(schemas, rev, regs)):
+        with open(os.path.join(root, "src", "dml", name)) as f:
+            if f.read() != text:
+                FAIL.append(f"src/dml/{name} is stale: run tools/gen_dml_ep_table.py")
     kinds = {}
     for r in regs:
         kinds[r["macro"].split("_")[0] if r["macro"].startswith("REG") else r["macro"]] = \
