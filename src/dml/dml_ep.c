@@ -320,6 +320,7 @@ static void place_nodes(struct ep_state *st)
         struct dmlt_ep_node *n = &r->nodes[i];
         if (folds(st, n)) {
             n->placement = DMLT_PLACE_FOLDED;
+            ep_since(st, n);
             mark_outputs(st, n, true, false);
             continue;
         }

@@ -104,18 +104,20 @@ static unsigned ort_onnx_domain_schema(struct onnx_bytes op)
 /* Node n's schema since-version (n->since; 0 when unknown) and the
  * schema's formal parameters (*schema, NULL when the tables have none). */
 static enum ep_verdict since_version(struct ep_state *st, struct dmlt_ep_node *n,
-                                     const struct dmlt_onnx_schema **schema)
+                                     const struct dmlt_onnx_schema **schema, bool record)
 {
     const struct onnx_node *node = ep_onnx_node(st, n);
     const struct onnx_bytes domain = norm_domain(node->domain);
     *schema = NULL;
     if (domain.n == 0 || is(domain, "ai.onnx.ml") || is(domain, "ai.onnx.preview.training")) {
         const int64_t opset = opset_of(st->r->model, domain);
-        if (opset <= 0)
-            return ep_reason(st, (uint32_t)(n - st->r->nodes), DMLT_R_NOT_REGISTERED,
-                             "the model imports no opset for the domain \"%.*s\" of %.*s",
-                             EP_NAME(domain), EP_NAME(node->op_type)),
-                   EP_UNKNOWN;
+        if (opset <= 0) {
+            if (record)
+                ep_reason(st, (uint32_t)(n - st->r->nodes), DMLT_R_NOT_REGISTERED,
+                          "the model imports no opset for the domain \"%.*s\" of %.*s",
+                          EP_NAME(domain), EP_NAME(node->op_type));
+            return EP_UNKNOWN;
+        }
         *schema = schema_at(domain, node->op_type, opset);
         if (*schema != NULL) {
             n->since = (*schema)->since;
@@ -127,7 +129,8 @@ static enum ep_verdict since_version(struct ep_state *st, struct dmlt_ep_node *n
             n->since = 1; /* ORT's own LayerNormalization-1 (contrib_defs.cc) */
             return EP_OK;
         }
-        ep_reason(st, (uint32_t)(n - st->r->nodes), DMLT_R_NOT_REGISTERED,
+        if (record)
+            ep_reason(st, (uint32_t)(n - st->r->nodes), DMLT_R_NOT_REGISTERED,
                   "ONNX has no operator %.*s at opset %lld of the domain \"%.*s\" (%s): ONNX "
                   "Runtime refuses the model",
                   EP_NAME(node->op_type), (long long)opset, EP_NAME(domain),
@@ -226,7 +229,7 @@ enum ep_verdict ep_kernel_lookup(struct ep_state *st, struct dmlt_ep_node *n)
     const struct onnx_node *node = ep_onnx_node(st, n);
     const uint32_t at = (uint32_t)(n - st->r->nodes);
     const struct dmlt_onnx_schema *schema;
-    enum ep_verdict v = since_version(st, n, &schema);
+    enum ep_verdict v = since_version(st, n, &schema, true);
     if (v != EP_OK)
         return v;
     size_t count;
@@ -259,4 +262,10 @@ enum ep_verdict ep_kernel_lookup(struct ep_state *st, struct dmlt_ep_node *n)
     if (v == EP_OK)
         n->has_kernel = true;
     return v;
+}
+
+void ep_since(struct ep_state *st, struct dmlt_ep_node *n)
+{
+    const struct dmlt_onnx_schema *schema;
+    (void)since_version(st, n, &schema, false);
 }
