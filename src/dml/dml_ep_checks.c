@@ -118,12 +118,21 @@ static enum ep_verdict support_query(struct ep_state *st, struct dmlt_ep_node *n
                              (unsigned long)node->n_inputs, (unsigned long)node->n_outputs),
                    EP_CPU;
         return EP_OK;
-    default:
+    default: {
+        static const char *const names[] = {
+            [DMLT_Q_SCATTER] = "QueryScatter",     [DMLT_Q_EINSUM] = "QueryEinSum",
+            [DMLT_Q_RNN] = "QueryRecurrentNeuralNetwork", [DMLT_Q_PAD] = "QueryPad",
+            [DMLT_Q_SKIPLAYERNORM] = "QuerySkipLayerNormalization",
+            [DMLT_Q_QLINEARSIGMOID] = "QueryQLinearSigmoid", [DMLT_Q_ATTENTION] = "QueryAttention"};
+        const unsigned q = n->reg->query;
         return ep_reason(st, at, DMLT_R_QUERY_REJECTED,
-                         "the DML EP asks a support query of this kernel (%s row %u) that "
-                         "this model does not reproduce",
-                         "OperatorRegistration.cpp", n->reg->row),
+                         "the DML EP asks %s (OperatorRegistration.cpp row %u) whether it takes "
+                         "this node; that query is not reproduced here (its source was not read), "
+                         "so whether the node runs on DirectML is not known",
+                         q < sizeof names / sizeof names[0] && names[q] ? names[q] : "a query",
+                         n->reg->row),
                EP_UNKNOWN;
+    }
     }
 }
 
@@ -288,6 +297,8 @@ enum ep_verdict ep_kernel_creation(struct ep_state *st, struct dmlt_ep_node *n)
     const uint32_t at = (uint32_t)(n - st->r->nodes);
     const struct onnx_node *node = ep_onnx_node(st, n);
     enum ep_verdict worst = EP_OK;
+    if (n->reg && strcmp(n->reg->macro, "ORT_KERNEL") == 0)
+        return EP_OK; /* ONNX Runtime's own kernel (If, sequences): no DirectML operator */
     for (int out = 0; out < 2; out++)
         for (uint32_t i = 0; i < (out ? node->n_outputs : node->n_inputs); i++) {
             enum ep_verdict v = tensor_limits(st, n, at, out, i);
