@@ -81,6 +81,8 @@ struct cli_config {
     bool no_infer;     /* scan --no-infer: the model's declared values only */
     bool plan_io;      /* plan --io: a model's inputs and outputs too */
     bool skip_unknown; /* plan --skip-unknown: leave out tensors of unknown size */
+    const char *feature_level; /* nodes --feature-level X_Y */
+    const char *require;       /* nodes --require dml */
     FILE *in, *err;    /* stdin and stderr, as cli_main got them */
     /* The dispatcher's commands, for batch and scan (which run them). */
     struct command_list commands;

@@ -20,6 +20,7 @@ enum cli_exit { CLI_EXIT_OK = 0, CLI_EXIT_RULE = 1, CLI_EXIT_USAGE = 2, CLI_EXIT
     X(BAD_COMMAND, "bad_command")                                                                  \
     X(BAD_DIMENSION, "bad_dimension")                                                              \
     X(BAD_DTYPE, "bad_dtype")                                                                      \
+    X(BAD_FEATURE_LEVEL, "bad_feature_level")                                                      \
     X(BAD_FIELD, "bad_field")                                                                      \
     X(BAD_FLAGS, "bad_flags")                                                                      \
     X(BAD_FORMAT, "bad_format")                                                                    \
@@ -34,6 +35,7 @@ enum cli_exit { CLI_EXIT_OK = 0, CLI_EXIT_RULE = 1, CLI_EXIT_USAGE = 2, CLI_EXIT
     X(BAD_PAD, "bad_pad")                                                                          \
     X(BAD_RANK, "bad_rank")                                                                        \
     X(BAD_RECORD, "bad_record")                                                                    \
+    X(BAD_REQUIRE, "bad_require")                                                                  \
     X(BAD_ROW_PITCH, "bad_row_pitch")                                                              \
     X(BAD_SIZE, "bad_size")                                                                        \
     X(BAD_STEP, "bad_step")                                                                        \

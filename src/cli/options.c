@@ -161,7 +161,7 @@ static const struct opt_def options[] = {
      NULL, NULL},
     /* scan: ONNX models, sorted by name */
     {"--dim", "NAME=VALUE", REPEAT_ANY(dims, n_dims), GROUP_TENSOR,
-     CMD_BIT(CMD_SCAN) | CMD_BIT(CMD_PLAN),
+     CMD_BIT(CMD_SCAN) | CMD_BIT(CMD_PLAN) | CMD_BIT(CMD_NODES),
      "ONNX models: bind the symbolic dim NAME to VALUE (1..4294967295) in every tensor; repeat "
      "for each symbol, any number of times (--dim batch=8)",
      NULL, NULL},
@@ -177,9 +177,17 @@ static const struct opt_def options[] = {
      "a declared value keeps its own shape)",
      NULL, NULL},
     {"--shape", "NAME=D1,D2,..", REPEAT_ANY(shapes, n_shapes), GROUP_TENSOR,
-     CMD_BIT(CMD_SCAN) | CMD_BIT(CMD_PLAN),
+     CMD_BIT(CMD_SCAN) | CMD_BIT(CMD_PLAN) | CMD_BIT(CMD_NODES),
      "ONNX models: the whole shape of the main graph's value NAME (an input, say), anonymous dims "
      "too (--shape state=2,1,128); repeat for each value",
+     NULL, NULL},
+    {"--feature-level", "X_Y", VALUE(feature_level), GROUP_TENSOR, CMD_BIT(CMD_NODES),
+     "DirectML feature level whose operator tensor rules apply (5_1, 6.4 or "
+     "DML_FEATURE_LEVEL_6_4; default: the newest the tables hold)",
+     NULL, NULL},
+    {"--require", "WHAT", VALUE(require), GROUP_OUTPUT, CMD_BIT(CMD_NODES),
+     "dml: exit status 1 unless every node is folded or in a fused DirectML graph (graph "
+     "capture needs that)",
      NULL, NULL},
     {"--strict", NULL, FLAG(strict), GROUP_OUTPUT, CMD_BIT(CMD_SCAN),
      "ONNX models: exit status 1 for a tensor whose size is unknown too (an unbound or unknown "

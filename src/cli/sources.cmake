@@ -7,6 +7,8 @@ set(DMLT_CLI_SOURCES
   src/cli/commands.c
   src/cli/cmd_batch.c
   src/cli/cmd_lists.c
+  src/cli/cmd_nodes.c
+  src/cli/nodes_out.c
   src/cli/cmd_map.c
   src/cli/cmd_offset.c
   src/cli/cmd_plan.c

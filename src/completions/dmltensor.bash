@@ -15,12 +15,12 @@
 _dmltensor_file_options=''
 
 # generated: data (tools/gen_docs.py from the tables; edit those, not this)
-_dmltensor_commands='size offset locate map validate view batch scan plan dtypes layouts'
+_dmltensor_commands='size offset locate map validate view batch scan plan nodes dtypes layouts'
 
 # Options that take no value; every other option takes one.
 _dmltensor_flags='-h --help --version --progress --io --skip-unknown --no-infer --strict'
 # Commands whose arguments (other than options) are files.
-_dmltensor_file_commands='batch scan plan'
+_dmltensor_file_commands='batch scan plan nodes'
 
 # _dmltensor_options COMMAND: the options COMMAND takes, as its --help
 # lists them.
@@ -55,6 +55,8 @@ _dmltensor_options()
         echo '--dim --no-infer --shape --rank --layout --format --checks --strict --help' ;;
     plan)
         echo '--dim --io --skip-unknown --shape --alignment --format --name --help' ;;
+    nodes)
+        echo '--dim --shape --feature-level --format --require --help' ;;
     dtypes)
         echo '--format --help' ;;
     layouts)
@@ -81,7 +83,7 @@ _dmltensor_values()
         case $1 in
         size) echo 'text json env c' ;;
         offset | locate | dtypes | layouts) echo 'text json' ;;
-        map) echo 'text json csv jsonl' ;;
+        map | nodes) echo 'text json csv jsonl' ;;
         validate | view) echo 'text json c' ;;
         scan) echo 'text json jsonl' ;;
         plan) echo 'text json jsonl c svg' ;;

@@ -10,7 +10,7 @@
 complete -c dmltensor -f
 
 # generated: data (tools/gen_docs.py from the tables; edit those, not this)
-set -g __dmltensor_commands size offset locate map validate view batch scan plan dtypes layouts
+set -g __dmltensor_commands size offset locate map validate view batch scan plan nodes dtypes layouts
 set -l dtypes float32 float16 uint32 uint16 uint8 int32 int16 int8 float64 uint64 int64 uint4 int4
 set -l fields dtype dml_data_type dml_data_type_value element_size_bits rank sizes layout strides \
     byte_strides broadcast element_count index_of_last_element packed_size_bytes \
@@ -30,6 +30,7 @@ complete -c dmltensor -n $no_cmd -a view -d 'slice, select, permute, broadcast, 
 complete -c dmltensor -n $no_cmd -a batch -d 'many descriptors as JSON Lines or an array: a JSON result each'
 complete -c dmltensor -n $no_cmd -a scan -d 'find and validate every tensor of a JSON document or an ONNX model'
 complete -c dmltensor -n $no_cmd -a plan -d 'one buffer for tensors that live over steps: every offset and the arena'
+complete -c dmltensor -n $no_cmd -a nodes -d 'where ONNX Runtime\'s DirectML provider runs each node of a model, and why'
 complete -c dmltensor -n $no_cmd -a dtypes -d 'the data types, their enum values and sizes'
 complete -c dmltensor -n $no_cmd -a layouts -d 'the layout names of each rank'
 complete -c dmltensor -n $no_cmd -s h -l help -d 'show this help (dmltensor COMMAND --help for a command)'
@@ -56,11 +57,12 @@ end
 __dmltensor_opt 'size offset locate map validate view' --dtype 'data type (default float32): float32 float16 float64 int8..int64 uint8..uint64 int4 uint4, or DML_TENSOR_DATA_TYPE_* names' $dtypes
 __dmltensor_opt 'size offset locate map validate view' --rank 'add leading size-1 dims up to rank R (3,5 with --rank 4 is 1,1,3,5)' $ranks
 __dmltensor_opt 'size offset locate map validate view' --sizes 'sizes in logical order (NCHW for rank 4), each 1..4294967295 (required)'
-__dmltensor_opt 'scan plan' --dim 'ONNX models: bind the symbolic dim NAME to VALUE (1..4294967295) in every tensor; repeat for each symbol, any number of times (--dim batch=8)'
+__dmltensor_opt 'scan plan nodes' --dim 'ONNX models: bind the symbolic dim NAME to VALUE (1..4294967295) in every tensor; repeat for each symbol, any number of times (--dim batch=8)'
 __dmltensor_opt 'plan' --io 'ONNX models: the main graph\'s inputs (alive from step 0) and outputs (alive to the last step) are placed too' -
 __dmltensor_opt 'plan' --skip-unknown 'ONNX models: leave out a tensor whose size is unknown instead of stopping (exit 2)' -
 __dmltensor_opt 'scan' --no-infer 'ONNX models: only the values the model declares, no shape inference (no activation records; a declared value keeps its own shape)' -
-__dmltensor_opt 'scan plan' --shape 'ONNX models: the whole shape of the main graph\'s value NAME (an input, say), anonymous dims too (--shape state=2,1,128); repeat for each value'
+__dmltensor_opt 'scan plan nodes' --shape 'ONNX models: the whole shape of the main graph\'s value NAME (an input, say), anonymous dims too (--shape state=2,1,128); repeat for each value'
+__dmltensor_opt 'nodes' --feature-level 'DirectML feature level whose operator tensor rules apply (5_1, 6.4 or DML_FEATURE_LEVEL_6_4; default: the newest the tables hold)'
 __dmltensor_opt 'scan' --rank 'ONNX models: add leading size-1 dims to each tensor up to rank R (a larger rank is left as it is, with a note)' $ranks
 # Layout
 __dmltensor_opt 'size offset locate map validate view' --broadcast 'broadcast these dims: stride 0 (letters or indices: c, hw, 0,2)'
@@ -105,6 +107,7 @@ __dmltensor_opt 'validate' --format 'text (default), json (one line) or c (a C s
 __dmltensor_opt 'view' --format 'text (default), json (one line) or c (C snippets: each view\'s DML_BUFFER_TENSOR_DESC and DML_BUFFER_BINDING; failed checks as comments)' text json c
 __dmltensor_opt 'scan' --format 'jsonl (default: a JSON object per tensor, then an ONNX model\'s summary; json is the same) or text (a table of an ONNX model\'s tensors, then its totals; JSON documents stay JSON Lines only)' text json jsonl
 __dmltensor_opt 'plan' --format 'jsonl (default: a JSON object per tensor, then the summary; json the same), text (a table and the totals), svg (the picture: steps across, offsets down) or c (a C table of names, offsets and sizes, and the arena size)' text json jsonl c svg
+__dmltensor_opt 'nodes' --format 'jsonl (default: a JSON object per node, then the summary; json the same), text (what to act on first: failures, CPU fallbacks and copies, then the counts) or csv (a line per node)' text json csv jsonl
 __dmltensor_opt 'map' --limit 'list at most N elements (default: all); a view draws at most N cells (default 256, at most 100000)'
 __dmltensor_opt 'size validate' --name 'with --format c: prefix of the variables (default tensor: tensorSizes, tensorStrides, tensorBufferDesc, tensorDesc, tensorBinding, tensorBindingDesc)'
 __dmltensor_opt 'view' --name 'with --format c: prefix of the variables (default view: viewSizes, viewBufferDesc, viewBinding, ...; with --split, view0, view1, ... for the parts)'
@@ -113,10 +116,11 @@ __dmltensor_opt 'map' --view 'draw instead of listing: memory (the buffer cell b
 __dmltensor_opt 'map' --width 'wrap a view to this many columns (default: $COLUMNS, else the terminal\'s width, else 80)'
 __dmltensor_opt 'plan' --name 'with --format c: prefix of the variables (default plan: planTensors, planArenaBytes, planTensorCount)'
 __dmltensor_opt 'scan' --checks 'which of validate\'s checks each record lists: all (default), failed (those that fail) or none' all failed none
+__dmltensor_opt 'nodes' --require 'dml: exit status 1 unless every node is folded or in a fused DirectML graph (graph capture needs that)'
 __dmltensor_opt 'scan' --strict 'ONNX models: exit status 1 for a tensor whose size is unknown too (an unbound or unknown dim, no shape, no type), not only for a definite DirectML problem' -
 # Other
-__dmltensor_opt 'size offset locate map validate view batch scan plan dtypes layouts' --help 'show this help' -
+__dmltensor_opt 'size offset locate map validate view batch scan plan nodes dtypes layouts' --help 'show this help' -
 
 # File arguments (- is stdin).
-complete -c dmltensor -n '__fish_seen_subcommand_from batch scan plan' -F
+complete -c dmltensor -n '__fish_seen_subcommand_from batch scan plan nodes' -F
 # end generated: options

@@ -131,6 +131,10 @@ EXPECT_EXIT = {
     "dmltensor scan model.onnx --dim batch=8 --format text": (
         1, "the same scan as a table: model.onnx's BFLOAT16 initializer is an error "
            "row (dtype_unsupported) and counted as failed"),
+    "dmltensor nodes model.onnx --dim batch=1 --require dml --format csv": (
+        1, "model.onnx's Identity declares its output [batch,10] while it computes "
+           "[batch,3,8,8]: its shape, which decides graph fusion, is unknown, so the node is "
+           "not known to be in a fused graph"),
     "dmltensor batch descriptors.jsonl | jq -c 'select(.error)'": (
         1, "it lists the records that failed: its descriptors.jsonl has one with a "
            "misspelt key, and batch exits 1 when a record failed"),

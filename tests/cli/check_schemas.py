@@ -67,9 +67,11 @@ U64 = m.U64_MAX
 # scan: exit 2 with records when one of several files cannot be scanned.
 RESULT_STATUS = {"size": {0}, "offset": {0}, "locate": {0}, "map": {0},
                  "validate": {0, 1}, "dtypes": {0}, "layouts": {0},
-                 "batch": {0, 1}, "scan": {0, 1, 2}, "view": {0, 1}, "plan": {0}}
+                 "batch": {0, 1}, "scan": {0, 1, 2}, "view": {0, 1}, "plan": {0},
+                 "nodes": {0, 1}}
 SCHEMA_OF = {"map": "map-row", "batch": "batch-record", "scan": "scan-record",
-             "plan": "plan-record"}
+             "plan": "plan-record",
+             "nodes": "nodes-record"}
 
 
 def json_commands(tables):

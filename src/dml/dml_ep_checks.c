@@ -1,0 +1,347 @@
+/* dml_ep_checks.c - the DML EP model's checks of a node that has a kernel
+ * (dml_ep_kernel.h): the support queries and every tensor's DirectML type
+ * (ExecutionProvider.cpp IsNodeSupportedByDml), and kernel creation's
+ * tensor rules (the EP's TensorDesc and DirectML's operator tables). */
+#include "dml_ep_kernel.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define EP_SRC "ExecutionProvider.cpp IsNodeSupportedByDml"
+
+static bool is(struct onnx_bytes a, const char *s)
+{
+    size_t n = strlen(s);
+    return a.n == n && memcmp(a.p, s, n) == 0;
+}
+
+static int64_t attr_int(const struct onnx_node *node, const char *name, int64_t dflt)
+{
+    const struct onnx_attr *a = onnx_node_attr(node, name);
+    return a && a->has_i ? a->i : dflt;
+}
+
+static float attr_float(const struct onnx_node *node, const char *name, float dflt)
+{
+    const struct onnx_attr *a = onnx_node_attr(node, name);
+    return a && a->has_f ? a->f : dflt;
+}
+
+static bool attr_string_is(const struct onnx_node *node, const char *name, const char *s)
+{
+    const struct onnx_attr *a = onnx_node_attr(node, name);
+    return a && a->has_s && is(a->s, s);
+}
+
+/* QueryBatchNormalization (DmlOperatorBatchNormalization.cpp): 5 tensor
+ * inputs of one element type. */
+static enum ep_verdict query_batchnorm(struct ep_state *st, struct dmlt_ep_node *n, uint32_t at)
+{
+    const struct onnx_node *node = ep_onnx_node(st, n);
+    if (attr_int(node, "training_mode", 0) != 0)
+        return ep_reason(st, at, DMLT_R_QUERY_REJECTED,
+                         "attribute training_mode=%lld: QueryBatchNormalization "
+                         "(DmlOperatorBatchNormalization.cpp) takes only 0",
+                         (long long)attr_int(node, "training_mode", 0)),
+               EP_CPU;
+    if (node->n_inputs < 5)
+        return ep_reason(st, at, DMLT_R_QUERY_REJECTED,
+                         "%lu inputs: QueryBatchNormalization needs 5", (unsigned long)node->n_inputs),
+               EP_CPU;
+    int32_t t0 = 0;
+    for (uint32_t i = 0; i < 5; i++) {
+        const struct onnx_infer_value *v = ep_input_value(st, n, i);
+        if (v == NULL || (!v->not_tensor && v->elem_type == 0))
+            return ep_reason(st, at, DMLT_R_QUERY_REJECTED,
+                             "the element type of input %lu (%.*s) is not known: "
+                             "QueryBatchNormalization needs all 5 alike",
+                             (unsigned long)i, EP_NAME(node->inputs[i])),
+                   EP_UNKNOWN;
+        if (i == 0)
+            t0 = v->elem_type;
+        if (v->not_tensor || v->elem_type != t0)
+            return ep_reason(st, at, DMLT_R_QUERY_REJECTED,
+                             "input %lu (%.*s) has another element type than input 0: "
+                             "QueryBatchNormalization needs all 5 alike",
+                             (unsigned long)i, EP_NAME(node->inputs[i])),
+                   EP_CPU;
+    }
+    return EP_OK;
+}
+
+/* The support query of the node's registration (OperatorRegistration.cpp
+ * names it; each is in the operator's DmlOperator*.cpp). */
+static enum ep_verdict support_query(struct ep_state *st, struct dmlt_ep_node *n, uint32_t at)
+{
+    const struct onnx_node *node = ep_onnx_node(st, n);
+    switch (n->reg->query) {
+    case DMLT_Q_NONE:
+    case DMLT_Q_SLICE: /* QuerySlice: at most 5 inputs, which Slice's schema has */
+        return node->n_inputs <= 5 ? EP_OK
+                                   : (ep_reason(st, at, DMLT_R_QUERY_REJECTED,
+                                                "%lu inputs: QuerySlice takes at most 5",
+                                                (unsigned long)node->n_inputs),
+                                      EP_CPU);
+    case DMLT_Q_MAXPOOL:
+        if (attr_int(node, "storage_order", 0) != 0)
+            return ep_reason(st, at, DMLT_R_QUERY_REJECTED,
+                             "attribute storage_order=%lld: QueryMaxPool (DmlOperatorPooling.cpp) "
+                             "takes only 0",
+                             (long long)attr_int(node, "storage_order", 0)),
+                   EP_CPU;
+        return EP_OK;
+    case DMLT_Q_RESIZE:
+        if (attr_string_is(node, "mode", "cubic"))
+            return ep_reason(st, at, DMLT_R_QUERY_REJECTED,
+                             "attribute mode=\"cubic\": QueryResize (DmlOperatorResize.cpp): "
+                             "DirectML has no cubic interpolation"),
+                   EP_CPU;
+        if (attr_int(node, "exclude_outside", 0) != 0)
+            return ep_reason(st, at, DMLT_R_QUERY_REJECTED,
+                             "attribute exclude_outside=%lld: QueryResize takes only 0",
+                             (long long)attr_int(node, "exclude_outside", 0)),
+                   EP_CPU;
+        if (attr_float(node, "extrapolation_value", 0.0f) != 0.0f)
+            return ep_reason(st, at, DMLT_R_QUERY_REJECTED,
+                             "attribute extrapolation_value=%g: QueryResize takes only 0",
+                             (double)attr_float(node, "extrapolation_value", 0.0f)),
+                   EP_CPU;
+        return EP_OK;
+    case DMLT_Q_BATCHNORM:
+        return query_batchnorm(st, n, at);
+    case DMLT_Q_LAYERNORM:
+        if (node->n_inputs < 3 || node->n_outputs > 1)
+            return ep_reason(st, at, DMLT_R_QUERY_REJECTED,
+                             "%lu inputs and %lu outputs: QueryLayerNormalization "
+                             "(DmlOperatorLayerNormalization.cpp) needs 3 inputs (scale and bias) "
+                             "and 1 output (no Mean, InvStdDev)",
+                             (unsigned long)node->n_inputs, (unsigned long)node->n_outputs),
+                   EP_CPU;
+        return EP_OK;
+    default: {
+        static const char *const names[] = {
+            [DMLT_Q_SCATTER] = "QueryScatter",     [DMLT_Q_EINSUM] = "QueryEinSum",
+            [DMLT_Q_RNN] = "QueryRecurrentNeuralNetwork", [DMLT_Q_PAD] = "QueryPad",
+            [DMLT_Q_SKIPLAYERNORM] = "QuerySkipLayerNormalization",
+            [DMLT_Q_QLINEARSIGMOID] = "QueryQLinearSigmoid", [DMLT_Q_ATTENTION] = "QueryAttention"};
+        const unsigned q = n->reg->query;
+        return ep_reason(st, at, DMLT_R_QUERY_REJECTED,
+                         "the DML EP asks %s (OperatorRegistration.cpp row %u) whether it takes "
+                         "this node; that query is not reproduced here (its source was not read), "
+                         "so whether the node runs on DirectML is not known",
+                         q < sizeof names / sizeof names[0] && names[q] ? names[q] : "a query",
+                         n->reg->row),
+               EP_UNKNOWN;
+    }
+    }
+}
+
+/* IsCpuOnDmlOperator and IsDmlSequenceOperator: their sequences are allowed. */
+static bool sequence_op(struct onnx_bytes op)
+{
+    static const char *const ops[] = {"SequenceAt",         "SequenceConstruct", "SequenceEmpty",
+                                      "SequenceLength",     "SequenceErase",     "SequenceInsert",
+                                      "OptionalGetElement", "OptionalHasElement",
+                                      "ConcatFromSequence"};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (is(op, ops[i]))
+            return true;
+    return false;
+}
+
+/* DoesNodeContainSupportedDataTypes for one input or output. */
+static enum ep_verdict tensor_type(struct ep_state *st, struct dmlt_ep_node *n, uint32_t at,
+                                   bool out, uint32_t i)
+{
+    const struct onnx_node *node = ep_onnx_node(st, n);
+    const struct onnx_bytes name = out ? node->outputs[i] : node->inputs[i];
+    char tname[32];
+    if (name.n == 0)
+        return EP_OK;
+    const struct onnx_infer_value *v = out ? ep_output_value(st, n, i) : ep_input_value(st, n, i);
+    if (v != NULL && v->not_tensor) {
+        if (sequence_op(node->op_type))
+            return EP_OK;
+        return ep_reason(st, at, DMLT_R_TYPE_NOT_SUPPORTED,
+                         "%s %lu (%.*s) is not a tensor (%s)", out ? "output" : "input",
+                         (unsigned long)i, EP_NAME(name), EP_SRC),
+               EP_CPU;
+    }
+    if (v == NULL || v->elem_type == 0)
+        return ep_reason(st, at, DMLT_R_TYPE_NOT_SUPPORTED,
+                         "the element type of %s %lu (%.*s) is not known%s%s", out ? "output" : "input",
+                         (unsigned long)i, EP_NAME(name), v && v->reason ? ": " : "",
+                         v && v->reason ? v->reason : ""),
+               EP_UNKNOWN;
+    if (ep_dml_dtype(v->elem_type) < 0)
+        return ep_reason(st, at, DMLT_R_TYPE_NOT_SUPPORTED,
+                         "%s %lu (%.*s) is %s, which DirectML has no data type for (%s)",
+                         out ? "output" : "input", (unsigned long)i, EP_NAME(name),
+                         ep_onnx_type_name(v->elem_type, tname, sizeof tname), EP_SRC),
+               EP_CPU;
+    return EP_OK; /* a CPU input, or a type the device supports (int64, float64: assumed) */
+}
+
+enum ep_verdict ep_supported_by_dml(struct ep_state *st, struct dmlt_ep_node *n)
+{
+    const uint32_t at = (uint32_t)(n - st->r->nodes);
+    const struct onnx_node *node = ep_onnx_node(st, n);
+    enum ep_verdict v = support_query(st, n, at);
+    for (uint32_t i = 0; v == EP_OK && i < node->n_inputs; i++)
+        v = tensor_type(st, n, at, false, i);
+    for (uint32_t k = 0; v == EP_OK && k < node->n_outputs; k++)
+        v = tensor_type(st, n, at, true, k);
+    return v;
+}
+
+/* The desc field of ONNX input/output i in a mapping row's list
+ * ("InputTensor,FilterTensor,BiasTensor"), into buf; false for "-" or none. */
+static bool field_of(const char *list, uint32_t i, char *buf, size_t cap)
+{
+    const char *p = list;
+    for (uint32_t k = 0; p != NULL; k++) {
+        const char *end = strchr(p, ',');
+        const size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (k == i) {
+            if (len == 0 || len >= cap || (len == 1 && p[0] == '-'))
+                return false;
+            memcpy(buf, p, len);
+            buf[len] = '\0';
+            return true;
+        }
+        p = end ? end + 1 : NULL;
+    }
+    return false;
+}
+
+/* One tensor against one DirectML operator's rule for its field. */
+static bool check_rule(struct ep_state *st, struct dmlt_ep_node *n, uint32_t at, bool out,
+                       uint32_t i, const struct dmlt_dml_operator *op, const char *field)
+{
+    const struct onnx_infer_value *v = out ? ep_output_value(st, n, i) : ep_input_value(st, n, i);
+    const struct dmlt_dml_tensor_rule *rule =
+        st->tables->rule_at(op, field, st->r->feature_level);
+    char tname[32];
+    if (v == NULL || rule == NULL || v->rank < 0)
+        return true;
+    const unsigned count = dmlt_ep_dimension_count(v->rank);
+    const int dt = ep_dml_dtype(v->elem_type);
+    bool failed = false;
+    if (count > 8 || !((rule->dim_counts >> count) & 1u)) {
+        failed = true;
+        if (!ep_failure(st, at, out, i, DMLT_R_DIMENSION_COUNT) ||
+            !ep_reason(st, at, DMLT_R_DIMENSION_COUNT,
+                       "%s %lu: DML_OPERATOR_%s's %s takes no %u dimensions at feature level "
+                       "%u_%u (%s)",
+                       out ? "output" : "input", (unsigned long)i, op->name, field, count,
+                       st->r->feature_level >> 12, (st->r->feature_level >> 8) & 15, op->source))
+            return false;
+    }
+    if (dt >= 0 && !((rule->dtypes >> dt) & 1u)) {
+        failed = true;
+        if (!ep_failure(st, at, out, i, DMLT_R_DATA_TYPE) ||
+            !ep_reason(st, at, DMLT_R_DATA_TYPE,
+                       "%s %lu is %s: DML_OPERATOR_%s's %s does not take it at feature level "
+                       "%u_%u (%s)",
+                       out ? "output" : "input", (unsigned long)i,
+                       ep_onnx_type_name(v->elem_type, tname, sizeof tname), op->name, field,
+                       st->r->feature_level >> 12, (st->r->feature_level >> 8) & 15, op->source))
+            return false;
+    }
+    (void)failed;
+    return true;
+}
+
+/* The EP's own limits on every tensor it hands DirectML. */
+static enum ep_verdict tensor_limits(struct ep_state *st, struct dmlt_ep_node *n, uint32_t at,
+                                     bool out, uint32_t i)
+{
+    const struct onnx_node *node = ep_onnx_node(st, n);
+    const struct onnx_bytes name = out ? node->outputs[i] : node->inputs[i];
+    if (name.n == 0 || (!out && i < 32 && n->reg && ((n->reg->cpu_inputs >> i) & 1u)))
+        return EP_OK;
+    const struct onnx_infer_value *v = out ? ep_output_value(st, n, i) : ep_input_value(st, n, i);
+    if (v != NULL && v->not_tensor)
+        return EP_OK;
+    if (v == NULL || v->rank < 0)
+        return ep_reason(st, at, DMLT_R_RANK_TOO_LARGE,
+                         "the rank of %s %lu (%.*s) is not known%s%s: the EP refuses more than 8 "
+                         "dims",
+                         out ? "output" : "input", (unsigned long)i, EP_NAME(name),
+                         v && v->reason ? ": " : "", v && v->reason ? v->reason : ""),
+               EP_UNKNOWN;
+    if (v->rank > 8)
+        return ep_failure(st, at, out, i, DMLT_R_RANK_TOO_LARGE),
+               ep_reason(st, at, DMLT_R_RANK_TOO_LARGE,
+                         "%s %lu (%.*s) has %ld dims: DirectML tensors have at most 8 "
+                         "(DML_TENSOR_DIMENSION_COUNT_MAX1; the EP's TensorDesc refuses more)",
+                         out ? "output" : "input", (unsigned long)i, EP_NAME(name), (long)v->rank),
+               EP_FAILS;
+    int64_t elems;
+    bool zero;
+    char sym[8];
+    if (ep_value_dims(v, &elems, &zero, sym, sizeof sym) == EP_DIMS_KNOWN &&
+        elems > (int64_t)UINT32_MAX)
+        return ep_failure(st, at, out, i, DMLT_R_TOO_MANY_ELEMENTS),
+               ep_reason(st, at, DMLT_R_TOO_MANY_ELEMENTS,
+                         "%s %lu (%.*s) has %lld elements: a DirectML tensor has at most "
+                         "4294967295 (DirectML's 32-bit element indexing)",
+                         out ? "output" : "input", (unsigned long)i, EP_NAME(name),
+                         (long long)elems),
+               EP_FAILS;
+    return EP_OK;
+}
+
+enum ep_verdict ep_kernel_creation(struct ep_state *st, struct dmlt_ep_node *n)
+{
+    const uint32_t at = (uint32_t)(n - st->r->nodes);
+    const struct onnx_node *node = ep_onnx_node(st, n);
+    enum ep_verdict worst = EP_OK;
+    if (n->reg && strcmp(n->reg->macro, "ORT_KERNEL") == 0)
+        return EP_OK; /* ONNX Runtime's own kernel (If, sequences): no DirectML operator */
+    for (int out = 0; out < 2; out++)
+        for (uint32_t i = 0; i < (out ? node->n_outputs : node->n_inputs); i++) {
+            enum ep_verdict v = tensor_limits(st, n, at, out, i);
+            if (v == EP_FAILS || (v == EP_UNKNOWN && worst == EP_OK))
+                worst = v;
+        }
+    unsigned count = 0;
+    const struct dmlt_dml_mapping *m = dmlt_ep_mapping(st->r, n, &count);
+    if (m == NULL) {
+        ep_reason(st, at, -1,
+                  "DirectML's tensor rules not checked: the tables map %.*s to no DirectML "
+                  "operator",
+                  EP_NAME(node->op_type));
+        return worst;
+    }
+    char field[64];
+    for (unsigned k = 0; k < count; k++) {
+        const struct dmlt_dml_operator *op = st->tables->operator_find(m[k].dml_operator);
+        if (op == NULL) {
+            ep_reason(st, at, -1,
+                      "DirectML's tensor rules not checked: DML_OPERATOR_%s is not in the tables",
+                      m[k].dml_operator);
+            continue;
+        }
+        if (op->introduced > st->r->feature_level) {
+            ep_reason(st, at, DMLT_R_FEATURE_LEVEL,
+                      "DML_OPERATOR_%s needs feature level %u_%u; the level is %u_%u (%s)", op->name,
+                      op->introduced >> 12, (op->introduced >> 8) & 15,
+                      st->r->feature_level >> 12, (st->r->feature_level >> 8) & 15, op->source);
+            worst = EP_FAILS;
+            continue;
+        }
+        const size_t before = st->r->n_failures;
+        for (uint32_t i = 0; i < node->n_inputs; i++)
+            if (field_of(m[k].inputs, i, field, sizeof field) &&
+                !check_rule(st, n, at, false, i, op, field))
+                return worst;
+        for (uint32_t i = 0; i < node->n_outputs; i++)
+            if (field_of(m[k].outputs, i, field, sizeof field) &&
+                !check_rule(st, n, at, true, i, op, field))
+                return worst;
+        if (st->r->n_failures > before)
+            worst = EP_FAILS;
+    }
+    return worst;
+}

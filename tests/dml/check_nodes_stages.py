@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+"""check_nodes_stages.py DMLTENSOR EP_FAKE_TABLES WORKDIR - every decision
+stage of `nodes` shown flipping a node, on small models built here with
+onnx.helper: each case is a pair of models that differ in one thing (a
+type, the opset, an attribute, ...), and the node's placement and reason
+must change as ONNX Runtime's DirectML provider decides (the sources are
+named in docs/nodes.md). Kernel creation's DirectML tensor rules are checked
+through EP_FAKE_TABLES (tests/dml/ep_fake_tables.c: a tiny table handed in
+through dmlt_ep_options.tables), as the generated tables are another
+branch's. Prints one line per failure and "N cases agree"; exit 1 on any.
+Needs Debian's python3-onnx (run with /usr/bin/python3)."""
+import json
+import os
+import subprocess
+import sys
+
+import onnx
+from onnx import TensorProto as T, helper as h
+
+FAILURES = []
+
+
+def model(nodes, inputs, outputs, inits=(), opset=13, domains=(), ir=8):
+    g = h.make_graph(nodes, "g", inputs, outputs, initializer=list(inits))
+    ops = [h.make_opsetid("", opset)] + [h.make_opsetid(d, 1) for d in domains]
+    m = h.make_model(g, opset_imports=ops)
+    m.ir_version = ir
+    return m
+
+
+def vi(name, t, shape):
+    return h.make_tensor_value_info(name, t, shape)
+
+
+def run(exe, workdir, name, m, args=()):
+    path = os.path.join(workdir, name + ".onnx")
+    onnx.save(m, path)
+    p = subprocess.run([exe, "nodes", path, *args], capture_output=True, text=True)
+    lines = [json.loads(l) for l in p.stdout.splitlines() if l.strip()]
+    return p.returncode, [l for l in lines if "summary" not in l], lines[-1]["summary"] if lines else None
+
+
+def expect(case, node, placement, reason=None, rc=None, got_rc=None):
+    ids = [r["id"] for r in node["reasons"]]
+    if node["placement"] != placement or (reason is not None and reason not in ids):
+        FAILURES.append(f"{case}: {node['path']} {node['op']}: expected {placement}"
+                        f"{'/' + reason if reason else ''}, got {node['placement']} {ids}")
+    if rc is not None and got_rc != rc:
+        FAILURES.append(f"{case}: exit status {got_rc}, expected {rc}")
+
+
+def unary(op, t, shape, opset=13, **attrs):
+    return model([h.make_node(op, ["x"], ["y"], **attrs)], [vi("x", t, shape)],
+                 [vi("y", t, None)], opset=opset)
+
+
+def cases(exe, wd):
+    n = 0
+    # 1. kernel lookup, type constraints: Relu-13 takes float16/float only
+    for t, want, why in ((T.FLOAT, "dml", None), (T.INT32, "cpu", "type_not_supported")):
+        rc, recs, _ = run(exe, wd, f"type_{t}", unary("Relu", t, [2, 3]))
+        expect("Relu-13 type", recs[0], want, why)
+        n += 1
+    # a float64 Add: Add-14 takes no DOUBLE
+    for t, want in ((T.FLOAT, "dml"), (T.DOUBLE, "cpu")):
+        m = model([h.make_node("Add", ["a", "b"], ["y"])], [vi("a", t, [4]), vi("b", t, [4])],
+                  [vi("y", t, None)], opset=14)
+        rc, recs, _ = run(exe, wd, f"add_{t}", m)
+        expect("Add-14 float64", recs[0], want, None if want == "dml" else "type_not_supported")
+        n += 1
+    # 2. the since version must equal a registration's: Conv-11 yes, Conv-22 no
+    for opset, want, why in ((13, "dml", None), (22, "cpu", "opset_not_registered")):
+        m = model([h.make_node("Conv", ["x", "w"], ["y"])],
+                  [vi("x", T.FLOAT, [1, 2, 5, 5])], [vi("y", T.FLOAT, None)],
+                  [h.make_tensor("w", T.FLOAT, [3, 2, 3, 3], [0.0] * 54)], opset=opset)
+        rc, recs, _ = run(exe, wd, f"conv_{opset}", m)
+        expect(f"Conv at opset {opset}", recs[0], want, why)
+        if recs[0]["since_version"] != (11 if opset == 13 else 22):
+            FAILURES.append(f"Conv at opset {opset}: since_version {recs[0]['since_version']}")
+        n += 1
+    # 3. a support query: MaxPool's storage_order=1, Resize's cubic mode
+    for so, want in ((0, "dml"), (1, "cpu")):
+        m = unary("MaxPool", T.FLOAT, [1, 1, 4, 4], kernel_shape=[2, 2], storage_order=so)
+        rc, recs, _ = run(exe, wd, f"maxpool_{so}", m)
+        expect(f"MaxPool storage_order={so}", recs[0], want,
+               None if want == "dml" else "query_rejected")
+        n += 1
+    # 4. a required constant CPU input that is no initializer: Reshape's shape
+    for const in (True, False):
+        inputs = [vi("x", T.FLOAT, [2, 6])] + ([] if const else [vi("s", T.INT64, [2])])
+        inits = [h.make_tensor("s", T.INT64, [2], [3, 4])] if const else []
+        m = model([h.make_node("Reshape", ["x", "s"], ["y"])], inputs,
+                  [vi("y", T.FLOAT, None)], inits)
+        rc, recs, _ = run(exe, wd, f"reshape_{const}", m)
+        expect("Reshape shape " + ("initializer" if const else "graph input"), recs[0],
+               "dml" if const else "dml_kernel", None if const else "cpu_input_not_constant")
+        n += 1
+    # 5. a symbolic dim (static once bound with --dim), a 0 dim
+    m = unary("Relu", T.FLOAT, ["batch", 3])
+    rc, recs, _ = run(exe, wd, "sym", m)
+    expect("symbolic dim", recs[0], "dml_kernel", "dynamic_shape")
+    rc, recs, _ = run(exe, wd, "sym", m, ["--dim", "batch=2"])
+    expect("symbolic dim bound", recs[0], "dml")
+    rc, recs, _ = run(exe, wd, "zero", unary("Relu", T.FLOAT, [0, 3]))
+    expect("0 dim", recs[0], "dml_kernel", "zero_dim")
+    n += 3
+    # 6. an If anywhere in the model: no graph fusion at all
+    branch = lambda v: h.make_graph([h.make_node("Identity", ["x"], ["o"])], "b", [],
+                                    [vi("o", T.FLOAT, [2, 3])])
+    relu = h.make_node("Relu", ["x"], ["y"])
+    iff = h.make_node("If", ["c"], ["z"], then_branch=branch(1), else_branch=branch(2))
+    for with_if in (False, True):
+        nodes = [relu] + ([iff] if with_if else [])
+        ins = [vi("x", T.FLOAT, [2, 3])] + ([vi("c", T.BOOL, [])] if with_if else [])
+        outs = [vi("y", T.FLOAT, None)] + ([vi("z", T.FLOAT, [2, 3])] if with_if else [])
+        rc, recs, _ = run(exe, wd, f"if_{with_if}", model(nodes, ins, outs))
+        expect("If in the model" if with_if else "no If", recs[0],
+               "dml_kernel" if with_if else "dml", "graph_has_subgraphs" if with_if else None)
+        if with_if:
+            expect("the If itself", recs[1], "dml_kernel", "control_flow")
+            if not (recs[2]["path"].startswith("graph.node[1] (If).") and
+                    recs[2]["path"].endswith("_branch.node[0]")):
+                FAILURES.append(f"If's branch node path: {recs[2]['path']}")
+        n += 1
+    # 7. a rank-9 tensor: the EP refuses more than 8 dims
+    for rank, want in ((8, "dml"), (9, "fails")):
+        rc, recs, s = run(exe, wd, f"rank{rank}", unary("Relu", T.FLOAT, [1] * rank))
+        expect(f"rank {rank}", recs[0], want, None if rank == 8 else "rank_too_large",
+               0 if rank == 8 else 1, rc)
+        if rank == 9 and (s["first_failure"] or {}).get("path") != "graph.node[0]":
+            FAILURES.append(f"rank 9: first_failure {s['first_failure']}")
+        n += 1
+    # 8. an op of another domain the provider has no kernel for
+    m = model([h.make_node("Foo", ["x"], ["y"], domain="custom")], [vi("x", T.FLOAT, [2])],
+              [vi("y", T.FLOAT, [2])], domains=["custom"])
+    rc, recs, _ = run(exe, wd, "custom", m)
+    expect("custom.Foo", recs[0], "cpu", "not_registered")
+    if recs[0]["op"] != "custom.Foo":
+        FAILURES.append(f"custom.Foo: op {recs[0]['op']}")
+    n += 1
+    # 9. the CPU-preferred pass: a Cast of a Shape result stays on the CPU;
+    # a Cast of a tensor on DirectML does not (and Shape folds once bound)
+    m = model([h.make_node("Shape", ["x"], ["s"]), h.make_node("Cast", ["s"], ["y"], to=T.FLOAT)],
+              [vi("x", T.FLOAT, ["n", 3])], [vi("y", T.FLOAT, None)])
+    rc, recs, s = run(exe, wd, "shape_cast", m)
+    expect("Cast of Shape", recs[1], "cpu", "cpu_preferred")
+    expect("Shape", recs[0], "dml_kernel", "graph_not_supported")
+    rc, recs, _ = run(exe, wd, "shape_cast", m, ["--dim", "n=4"])
+    expect("Shape bound: folded", recs[0], "folded")
+    expect("Cast of a folded Shape: folded", recs[1], "folded")
+    m = model([h.make_node("Relu", ["x"], ["r"]), h.make_node("Cast", ["r"], ["y"], to=T.FLOAT16)],
+              [vi("x", T.FLOAT, ["n", 3])], [vi("y", T.FLOAT16, None)])
+    rc, recs, s = run(exe, wd, "relu_cast", m)
+    expect("Cast of Relu", recs[1], "dml_kernel", "dynamic_shape")
+    n += 3
+    # 10. copies: a CPU node between two DirectML nodes is two copies
+    m = model([h.make_node("Relu", ["x"], ["a"]), h.make_node("Foo", ["a"], ["b"], domain="custom"),
+               h.make_node("Relu", ["b"], ["y"])],
+              [vi("x", T.FLOAT, [2])], [vi("y", T.FLOAT, [2])], domains=["custom"])
+    m.graph.value_info.append(vi("b", T.FLOAT, [2]))
+    rc, recs, s = run(exe, wd, "copies", m)
+    if s["copies"] != 2 or s["placements"]["cpu"] != 1 or s["cpu_ops"] != {"custom.Foo": 1}:
+        FAILURES.append(f"copies: {s['copies']} copies, {s['placements']}, {s['cpu_ops']}")
+    # --require dml: exit 1 unless every node is folded or dml
+    rc, recs, s = run(exe, wd, "copies", m, ["--require", "dml"])
+    if rc != 1:
+        FAILURES.append(f"--require dml with a cpu node: exit status {rc}")
+    rc, recs, s = run(exe, wd, "type_1", unary("Relu", T.FLOAT, [2, 3]), ["--require", "dml"])
+    if rc != 0:
+        FAILURES.append(f"--require dml, every node dml: exit status {rc}")
+    n += 1
+    return n
+
+
+def fake_tables(tool, wd):
+    """Kernel creation against a tiny DirectML table (ep_fake_tables.c)."""
+    n = 0
+    for rank, want in ((4, "dml"), (5, "fails/dimension_count")):
+        m = model([h.make_node("MatMul", ["a", "b"], ["y"])],
+                  [vi("a", T.FLOAT, [1] * (rank - 2) + [2, 3]),
+                   vi("b", T.FLOAT, [1] * (rank - 2) + [3, 4])], [vi("y", T.FLOAT, None)])
+        path = os.path.join(wd, f"matmul{rank}.onnx")
+        onnx.save(m, path)
+        p = subprocess.run([tool, path, f"0={want}"], capture_output=True, text=True)
+        if p.returncode:
+            FAILURES.append(f"{rank}-D MatMul with GEMM's 4-D rule: {p.stderr.strip()}")
+        n += 1
+    path = os.path.join(wd, "relu_fl.onnx")
+    onnx.save(unary("Relu", T.FLOAT, [2, 3]), path)
+    for level, want in (("6_1", "dml"), ("5_0", "fails/feature_level")):
+        p = subprocess.run([tool, path, f"--level={level}", f"0={want}"], capture_output=True,
+                           text=True)
+        if p.returncode:
+            FAILURES.append(f"Relu at feature level {level}: {p.stderr.strip()}")
+        n += 1
+    path = os.path.join(wd, "relu_f16.onnx")
+    onnx.save(unary("Relu", T.FLOAT16, [2, 3]), path)
+    p = subprocess.run([tool, path, "0=fails/data_type"], capture_output=True, text=True)
+    if p.returncode:
+        FAILURES.append(f"float16 Relu with a float32-only rule: {p.stderr.strip()}")
+    return n + 1
+
+
+def main():
+    exe, tool, wd = sys.argv[1:4]
+    os.makedirs(wd, exist_ok=True)
+    n = cases(exe, wd) + fake_tables(tool, wd)
+    for f in FAILURES:
+        print(f)
+    print(f"{n - len(FAILURES)} of {n} cases agree" if FAILURES else f"{n} cases agree")
+    return 1 if FAILURES else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

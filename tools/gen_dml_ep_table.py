@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""gen_dml_ep_table.py - writes src/dml/dml_ep_table.c from the text tables:
+
+  tools/data/onnx_schemas.tsv           ONNX's schemas (tools/gen_onnx_schemas.py)
+  tools/data/dml_ep_registrations.txt   the DML EP's kernel registrations, one row each
+  tools/data/dml_ep_typelists.txt       their supported type lists
+
+Each registration's since version is what ONNX Runtime registers it with:
+REG_INFO(opset, Op) uses OnnxOperatorSet<opset>::sc_sinceVer_<Op>
+(OperatorAuthorHelper/OperatorVersions.h), which is ONNX's schema
+since-version in force at that opset; an operator ONNX no longer has
+(Affine, Crop, ImageScaler, ParametricSoftplus, ScaledTanh) and ORT's own
+ONNX-domain LayerNormalization-1 are 1 there, as OperatorVersions.h says.
+MS and MSDML rows are MsftOperatorSet1 (1); ORT kernels and the factory
+kernels give the version directly.
+
+Usage: tools/gen_dml_ep_table.py [--check]   (--check: fail if a .c differs)
+
+Writes src/dml/dml_onnx_schema_table.c (the schemas) and src/dml/dml_ep_table.c.
+"""
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DATA = os.path.join(ROOT, 'tools', 'data')
+OUT = os.path.join(ROOT, 'src', 'dml', 'dml_ep_table.c')
+OUT_SCHEMAS = os.path.join(ROOT, 'src', 'dml', 'dml_onnx_schema_table.c')
+
+# SupportedTensorDataTypes flag -> ONNX TensorProto.DataType values
+BASE = {'Float32': [1], 'UInt8': [2], 'Int8': [3], 'UInt16': [4], 'Int16': [5], 'Int32': [6],
+        'Int64': [7], 'Bool': [9], 'Float16': [10], 'Float64': [11], 'UInt32': [12], 'UInt64': [13]}
+GROUPS = {
+    'Ints8to32': 'UInt8|Int8|UInt16|Int16|UInt32|Int32',
+    'Ints32to64': 'UInt32|Int32|UInt64|Int64',
+    'Ints8to64': 'UInt8|Int8|UInt16|Int16|UInt32|Int32|UInt64|Int64',
+    'UInt8to64': 'UInt8|UInt16|UInt32|UInt64',
+    'Float16to32': 'Float16|Float32',
+    'Float16to64': 'Float16|Float32|Float64',
+    'NumericDefault': 'Ints8to32|Float16to32',
+    'Scalars8to32': 'UInt8|Int8|UInt16|Int16|UInt32|Int32|Float16to32|Bool',
+    'AllScalars': 'UInt8|Int8|UInt16|Int16|UInt32|Int32|UInt64|Int64|Float16|Float32|Float64|Bool',
+    'Ints8Bit': 'UInt8|Int8', 'Ints16Bit': 'UInt16|Int16', 'Ints32Bit': 'UInt32|Int32',
+    'Ints64Bit': 'UInt64|Int64',
+}
+SEQ_BIT = 31
+DOMAINS = {'REG_INFO': '', 'REG_INFO_VER': '', 'REG_INFO_COPY': '', 'REG_INFO_DYNAMIC_OUTPUTS': '',
+           'REG_INFO_MS': 'com.microsoft', 'REG_INFO_MSDML': 'com.microsoft.dml',
+           'ORT_KERNEL': '', 'FACTORY': ''}
+QUERIES = ['-', 'QueryMaxPool', 'QuerySlice', 'QueryResize', 'QueryScatter', 'QueryEinSum',
+           'QueryRecurrentNeuralNetwork', 'QueryBatchNormalization', 'QueryPad',
+           'QueryLayerNormalization', 'QuerySkipLayerNormalization', 'QueryQLinearSigmoid',
+           'QueryAttention']
+
+
+def flags_mask(text):
+    mask = 0
+    for f in text.split('|'):
+        if f == 'All':
+            for v in BASE.values():
+                mask |= 1 << v[0]
+            mask |= 1 << SEQ_BIT
+        elif f == 'AllSequences':
+            mask |= 1 << SEQ_BIT
+        elif f in GROUPS:
+            mask |= flags_mask(GROUPS[f])
+        elif f in BASE:
+            mask |= 1 << BASE[f][0]
+        else:
+            raise SystemExit(f'unknown type flag {f}')
+    return mask
+
+
+def read_rows(name):
+    with open(os.path.join(DATA, name)) as f:
+        for line in f:
+            line = line.rstrip('\n')
+            if line and not line.startswith('#'):
+                yield line
+
+
+def c_str(s):
+    return '"' + s.replace('\\', '\\\\').replace('"', '\\"') + '"'
+
+
+def load():
+    schemas = []
+    revision = None
+    with open(os.path.join(DATA, 'onnx_schemas.tsv')) as f:
+        first = f.readline()
+        revision = first.split()[2]
+        for line in f:
+            if line.startswith('#'):
+                continue
+            d, op, since, ins, outs = line.rstrip('\n').split('\t')
+            schemas.append((d, op, int(since), ins, outs))
+    typelists = {}
+    for line in read_rows('dml_ep_typelists.txt'):
+        name, sets = line.split('\t')
+        typelists[name] = [flags_mask(s) for s in sets.split(';')]
+    since_of = {}
+    for d, op, since, _, _ in schemas:
+        since_of.setdefault((d, op), []).append(since)
+    regs = []
+    for row, line in enumerate(read_rows('dml_ep_registrations.txt'), 1):
+        macro, op, opset, labels, types, graph, cpu, count, query = line.split()
+        opset = int(opset)
+        domain = DOMAINS[macro]
+        if macro.startswith('REG_INFO') and domain == '':
+            known = [s for s in since_of.get(('', op), []) if s <= opset]
+            since = max(known) if known else 1
+        else:
+            since = opset
+        labels = [] if labels == '-' else labels.split(',')
+        masks = typelists[types]
+        if labels and len(masks) != len(labels):
+            raise SystemExit(f'row {row}: {len(labels)} labels, {len(masks)} type sets')
+        cpu_mask = 0
+        if cpu != '-':
+            for i in cpu.split(','):
+                cpu_mask |= 1 << int(i)
+        regs.append(dict(row=row, macro=macro, domain=domain, op=op, opset=opset, since=since,
+                         labels=labels, masks=masks if labels else [], graph=graph == 'S',
+                         cpu=cpu_mask, count=0 if count == '-' else int(count),
+                         query=QUERIES.index(query), typelist=types))
+    return schemas, revision, regs
+
+
+def render(schemas, revision, regs):
+    """The two generated files' texts: (schemas, registrations)."""
+    regs = sorted(regs, key=lambda r: (r['domain'], r['op'], r['since'], r['row']))
+    seen = set()
+    sch = ['/* dml_onnx_schema_table.c - GENERATED by tools/gen_dml_ep_table.py from',
+           ' * tools/data/onnx_schemas.tsv (onnx/onnx ' + revision + ' docs/Changelog*.md):',
+           ' * do not edit. */',
+           '#include "dml_ep_table.h"', '',
+           'const char dmlt_onnx_schema_revision[] = ' + c_str('onnx/onnx@' + revision[:12]) + ';', '',
+           'const struct dmlt_onnx_schema dmlt_onnx_schema_table[] = {']
+    for d, op, since, ins, outs in schemas:
+        sch.append(f'    {{{c_str(d)}, {c_str(op)}, {since}, {c_str(ins)}, {c_str(outs)}}},')
+    sch += ['};', f'const unsigned dmlt_onnx_schema_count = {len(schemas)};', '']
+    out = ['/* dml_ep_table.c - GENERATED by tools/gen_dml_ep_table.py from tools/data/: do not edit.',
+           ' * The DML EP\'s kernel registrations: microsoft/onnxruntime OperatorRegistration.cpp',
+           ' * (see tools/data/dml_ep_registrations.txt). */',
+           '#include "dml_ep_table.h"', '',
+           'const struct dmlt_ep_reg dmlt_ep_reg_table[] = {']
+    for r in regs:
+        key = (r['domain'], r['op'], r['since'])
+        dup = key in seen
+        seen.add(key)
+        labels = ', '.join(c_str(x) for x in r['labels']) or 'NULL'
+        masks = ', '.join('0x%08xu' % m for m in r['masks']) or '0'
+        out.append(f'    {{{c_str(r["domain"])}, {c_str(r["op"])}, {r["since"]}, {r["opset"]}, '
+                   f'{len(r["labels"])}, {{{labels}}}, {{{masks}}}, {int(r["graph"])}, '
+                   f'0x{r["cpu"]:02x}u, {r["count"]}, {r["query"]}, {r["row"]}, {int(dup)}, '
+                   f'{c_str(r["macro"])}, {c_str(r["typelist"])}}},')
+    out += ['};', f'const unsigned dmlt_ep_reg_count = {len(regs)};', '']
+    return '\n'.join(sch), '\n'.join(out)
+
+
+def main():
+    schemas, revision, regs = load()
+    texts = render(schemas, revision, regs)
+    for path, text in zip((OUT_SCHEMAS, OUT), texts):
+        if '--check' in sys.argv:
+            with open(path) as f:
+                if f.read() != text:
+                    sys.exit(f'{path} is stale: run tools/gen_dml_ep_table.py')
+            continue
+        with open(path, 'w') as f:
+            f.write(text)
+
+
+if __name__ == '__main__':
+    main()
