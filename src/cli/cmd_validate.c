@@ -5,6 +5,7 @@
 #include "check_messages.h"
 #include "cli.h"
 #include "render_c.h"
+#include "validate_operator.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -75,6 +76,10 @@ static bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_
     validate_desc_of(&td, &d);
     struct dmlt_check checks[DMLT_CHECK_COUNT];
     bool valid = dmlt_validate(&d, td.t.rank, checks, DMLT_CHECK_COUNT);
+    struct operator_result opr; /* --operator: validate_operator.c */
+    if (!validate_operator_run(cfg, &td, &opr, e))
+        return false;
+    valid = valid && opr.failed == 0;
 
     unsigned errors = 0, warnings = 0;
     for (unsigned i = 0; i < DMLT_CHECK_COUNT; i++) {
@@ -85,7 +90,9 @@ static bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_
         else
             warnings++;
     }
+    errors += opr.failed;
     if (cfg->format == FMT_C) {
+        validate_operator_c(out, &opr);
         if (!render_c(out, cfg, &td, checks, e))
             return false;
         if (!valid)
@@ -100,6 +107,7 @@ static bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_
         ob_u64(out, errors);
         ob_puts(out, ",\"warnings\":");
         ob_u64(out, warnings);
+        validate_operator_json(out, &opr);
         ob_puts(out, ",\"checks\":[");
     }
     bool first = true;
@@ -134,8 +142,10 @@ static bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_
         ob_putc(out, '\n');
     }
     if (json) {
+        validate_operator_json_checks(out, &opr, cfg->checks_shown, &first);
         ob_puts(out, "]}\n");
     } else {
+        validate_operator_text(out, &opr);
         char line[120];
         snprintf(line, sizeof line, "\n%s: %u error%s, %u warning%s\n", valid ? "valid" : "INVALID",
                  errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");

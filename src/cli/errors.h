@@ -20,6 +20,7 @@ enum cli_exit { CLI_EXIT_OK = 0, CLI_EXIT_RULE = 1, CLI_EXIT_USAGE = 2, CLI_EXIT
     X(BAD_COMMAND, "bad_command")                                                                  \
     X(BAD_DIMENSION, "bad_dimension")                                                              \
     X(BAD_DTYPE, "bad_dtype")                                                                      \
+    X(BAD_FEATURE_LEVEL, "bad_feature_level")                                                      \
     X(BAD_FIELD, "bad_field")                                                                      \
     X(BAD_FLAGS, "bad_flags")                                                                      \
     X(BAD_FORMAT, "bad_format")                                                                    \
@@ -97,7 +98,9 @@ enum cli_exit { CLI_EXIT_OK = 0, CLI_EXIT_RULE = 1, CLI_EXIT_USAGE = 2, CLI_EXIT
     X(UNEXPECTED_VALUE, "unexpected_value")                                                        \
     X(UNKNOWN_COMMAND, "unknown_command")                                                          \
     X(UNKNOWN_KEY, "unknown_key")                                                                  \
+    X(UNKNOWN_OPERATOR, "unknown_operator")                                                        \
     X(UNKNOWN_OPTION, "unknown_option")                                                            \
+    X(UNKNOWN_TENSOR, "unknown_tensor")                                                            \
     X(ZERO_SIZE, "zero_size")
 
 enum cli_error_id {

@@ -79,6 +79,15 @@ unsigned dmlt_dml_level_parse(const char *text);
 /* The revision of the documentation the tables were generated from. */
 const char *dmlt_dml_tables_source(void);
 
+/* How many operators the tables hold, and the I-th of them (sorted by
+ * name; NULL past the end): for listing and suggesting names. */
+unsigned dmlt_dml_operator_total(void);
+const struct dmlt_dml_operator *dmlt_dml_operator_at(unsigned i);
+
+/* 1 when LEVEL (0xMm00) is one of DML_FEATURE_LEVEL's values (1_0, 2_0,
+ * 2_1, 3_0, 3_1, 4_0, 4_1, 5_0, 5_1, 5_2, 6_0 .. 6_4), else 0. */
+int dmlt_dml_level_known(unsigned level);
+
 #ifdef __cplusplus
 }
 #endif
