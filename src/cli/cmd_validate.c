@@ -142,7 +142,7 @@ static bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_
         ob_putc(out, '\n');
     }
     if (json) {
-        validate_operator_json_checks(out, &opr, cfg->checks_shown, &first);
+        validate_operator_json_checks(out, &opr, (int)cfg->checks_shown, &first);
         ob_puts(out, "]}\n");
     } else {
         validate_operator_text(out, &opr);
