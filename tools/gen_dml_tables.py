@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""gen_dml_tables.py - writes src/dml/dml_operator_table.c from the text tables
+"""gen_dml_tables.py - writes src/dml/dml_operator_table.c (and the list of
+operators in docs/validation.md, between its "operators" markers) from the text tables
 tools/data/dml_operator_tensors.tsv (DirectML's per-operator tensor support,
 made by tools/extract_dml_docs.py) and tools/data/dml_ep_operator_map.tsv (how
 ONNX Runtime's DirectML provider maps ONNX operators onto DirectML operator
 descs). Deterministic: the same tables give the same bytes.
 
 Usage: gen_dml_tables.py [--root DIR] [--check]
-  --check  compare with the checked-in file instead of writing it; exit 1 with
-           a diff when they differ (ctest dml/tables_generated).
+  --check  compare with the checked-in files instead of writing them; exit 1
+           with a diff when they differ (ctest dml/tables_generated).
 """
 import argparse
 import difflib
@@ -193,6 +194,27 @@ def render(ops, maps, revision):
     return "\n".join(out) + "\n"
 
 
+DOC = os.path.join("docs", "validation.md")
+DOC_BEGIN = "<!-- operators: written by tools/gen_dml_tables.py -->\n"
+DOC_END = "<!-- end of operators -->\n"
+
+
+def render_doc_list(ops, old):
+    """docs/validation.md with the operator list between its markers remade."""
+    begin, end = old.find(DOC_BEGIN), old.find(DOC_END)
+    if begin < 0 or end < begin:
+        raise TableError(f"{DOC}: no '{DOC_BEGIN.strip()}' ... '{DOC_END.strip()}' markers")
+    items = [f"`{name}` ({ops[name]['introduced']})" for name in sorted(ops)]
+    lines, line = [], ""
+    for item in items:
+        if line and len(line) + len(item) + 2 > 76:
+            lines.append(line + ",")
+            line = ""
+        line = f"{line}, {item}" if line else item
+    lines.append(line + ".")
+    return old[:begin + len(DOC_BEGIN)] + "\n".join(lines) + "\n" + old[end:]
+
+
 def generate(root):
     data = os.path.join(root, "tools", "data")
     rows, meta = read_tsv(os.path.join(data, "dml_operator_tensors.tsv"), TENSOR_COLUMNS)
@@ -204,7 +226,9 @@ def generate(root):
     revision = meta["revision"]
     if "revision" in map_meta:
         revision += "; " + map_meta["revision"]
-    return render(ops, maps, revision)
+    with open(os.path.join(root, DOC), encoding="utf-8") as f:
+        doc = render_doc_list(ops, f.read())
+    return {os.path.join("src", "dml", "dml_operator_table.c"): render(ops, maps, revision), DOC: doc}
 
 
 def main(argv):
@@ -213,24 +237,26 @@ def main(argv):
     ap.add_argument("--check", action="store_true")
     args = ap.parse_args(argv[1:])
     try:
-        text = generate(args.root)
+        files = generate(args.root)
     except (TableError, OSError) as e:
         sys.stderr.write(f"gen_dml_tables.py: {e}\n")
         return 2
-    target = os.path.join(args.root, "src", "dml", "dml_operator_table.c")
-    if args.check:
-        with open(target, encoding="utf-8") as f:
-            old = f.read()
-        if old != text:
-            sys.stdout.writelines(difflib.unified_diff(old.splitlines(True), text.splitlines(True),
-                                                       target, "generated"))
-            sys.stderr.write("gen_dml_tables.py: src/dml/dml_operator_table.c is stale: "
-                             "run `cmake --build build --target regen-dml-tables`\n")
-            return 1
-        return 0
-    with open(target, "w", encoding="utf-8", newline="\n") as f:
-        f.write(text)
-    return 0
+    stale = 0
+    for rel, text in sorted(files.items()):
+        target = os.path.join(args.root, rel)
+        if args.check:
+            with open(target, encoding="utf-8") as f:
+                old = f.read()
+            if old != text:
+                stale += 1
+                sys.stdout.writelines(difflib.unified_diff(old.splitlines(True), text.splitlines(True),
+                                                           rel, "generated"))
+                sys.stderr.write(f"gen_dml_tables.py: {rel} is stale: "
+                                 "run `cmake --build build --target regen-dml-tables`\n")
+            continue
+        with open(target, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+    return 1 if stale else 0
 
 
 if __name__ == "__main__":

@@ -168,7 +168,9 @@ const struct command cmd_validate = {
                 "      --total-size 301056 --alignment 256\n"
                 "  dmltensor validate --sizes 2,3 --strides 5,1 --total-size 24 --format json\n"
                 "  dmltensor validate --sizes 1,1,3,5 --base-offset 256 --binding-size 64 \\\n"
-                "      --buffer-size 4096 --format c --name input\n",
+                "      --buffer-size 4096 --format c --name input\n"
+                "  dmltensor validate --dtype float16 --sizes 1,1,64,128 --alignment 256 \\\n"
+                "      --operator GEMM --tensor ATensor --feature-level 5_1\n",
     .formats = FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_JSON) | FMT_BIT(FMT_C),
     .format_help =
         "text (default), json (one line) or c (a C snippet: the DML_BUFFER_TENSOR_DESC and, "
