@@ -87,12 +87,15 @@ def split_row(line):
     return [c.strip() for c in cells]
 
 
+SECTION_RE = re.compile(r"^#{1,2} ")  # "## Availability"; one page has "# Tensor support"
+
+
 def tensor_sections(lines, path):
     """The lines of the page's Tensor support section(s)."""
     out, inside = [], False
     for line in lines:
-        if re.match(r"^## ", line):
-            inside = line.startswith("## Tensor support")
+        if SECTION_RE.match(line):
+            inside = bool(re.match(r"^#{1,2} Tensor support", line))
             continue
         if inside:
             out.append(line)
@@ -131,23 +134,26 @@ def parse_page(path):
             continue
         cells = split_row(line)
         if header is None:
-            header = cells
+            header = [c.lower() for c in cells]  # one page capitalizes "Dimension Counts"
             continue
         if all(re.fullmatch(r":?-+:?", c) for c in cells):
             continue
         if len(cells) != len(header):
             raise PageError(f"{where}: {len(cells)} cells under a {len(header)}-column header")
         cell = dict(zip(header, cells))
-        kind = cell["Kind"]
+        missing = {"tensor", "kind", "supported dimension counts", "supported data types"} - set(cell)
+        if missing:
+            raise PageError(f"{where}: the table has no {', '.join(sorted(missing))} column")
+        kind = cell["kind"]
         for v in variants:
             rows.append({
                 "operator": op if v is None else f"{op}:{v}",
                 "introduced": introduced,
-                "tensor": cell["Tensor"],
+                "tensor": cell["tensor"],
                 "kind": kind,
                 "level": level,
-                "dimension_counts": parse_dims(cell["Supported dimension counts"], where),
-                "data_types": parse_types(cell["Supported data types"], where),
+                "dimension_counts": parse_dims(cell["supported dimension counts"], where),
+                "data_types": parse_types(cell["supported data types"], where),
                 "optional": "1" if kind.lower().startswith("optional") else "0",
                 "source": f"{repo}:{page}",
                 "commit": commit,

@@ -23,6 +23,9 @@ TENSOR_COLUMNS = ["operator", "introduced", "tensor", "kind", "level", "dimensio
 MAP_COLUMNS = ["onnx_op", "dml_operator", "inputs", "outputs", "condition", "source", "commit"]
 
 
+MAX_LINES = 900  # the house limit on a file in src/ (ctest house/sizes)
+
+
 class TableError(Exception):
     pass
 
@@ -161,17 +164,21 @@ def render(ops, maps, revision):
            " * A rule is {tensor, level, dimension-count bits, data-type bits, optional}. */",
            '#include "dml_operator_table.h"', "", "/* clang-format off */"]
     names = sorted(ops)
-    for i, name in enumerate(names):
-        out.append(f"static const struct dmlt_dml_tensor_rule rules_{i}[] = {{ /* {name} */")
-        out.extend(packed(f"{{{c_string(t)},0x{lv:04x},0x{dims:x},0x{dts:x},{opt}}}"
-                          for t, lv, dims, dts, opt in ops[name]["rules"]))
-        out.append("};")
+    items, first = [], {}
+    for name in names:
+        first[name] = len(items)
+        items.extend(f"{{{c_string(t)},0x{lv:04x},0x{dims:x},0x{dts:x},{opt}}}"
+                     for t, lv, dims, dts, opt in ops[name]["rules"])
+    out.append("/* Every operator's rules, in the operator table's order (sorted by name). */")
+    out.append(f"static const struct dmlt_dml_tensor_rule rules[{len(items)}] = {{")
+    out.extend(packed(items))
+    out.append("};")
     out.append("")
     out.append(f"const struct dmlt_dml_operator dmlt_dml_operator_table[{len(names)}] = {{")
-    for i, name in enumerate(names):
+    for name in names:
         op = ops[name]
         intro = level_code(op["introduced"], name)
-        out.append(f"    {{{c_string(name)},0x{intro:04x},rules_{i},{len(op['rules'])},"
+        out.append(f"    {{{c_string(name)},0x{intro:04x},rules+{first[name]},{len(op['rules'])},"
                    f"{c_string(op['source'])}}},")
     out.append("};")
     out.append(f"const unsigned dmlt_dml_operator_count = {len(names)};")
@@ -191,7 +198,11 @@ def render(ops, maps, revision):
     out.append("};")
     out.append(f"const unsigned dmlt_dml_mapping_count = {len(maps)};")
     out.append("/* clang-format on */")
-    return "\n".join(out) + "\n"
+    text = "\n".join(out) + "\n"
+    if text.count("\n") > MAX_LINES:
+        raise TableError(f"the generated C file would have {text.count(chr(10))} lines, over the "
+                         f"house limit of {MAX_LINES} (tests/tools/check_sizes.py): split it")
+    return text
 
 
 DOC = os.path.join("docs", "validation.md")

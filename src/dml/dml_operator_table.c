@@ -5,544 +5,555 @@
 #include "dml_operator_table.h"
 
 /* clang-format off */
-static const struct dmlt_dml_tensor_rule rules_0[] = { /* ACTIVATION_ELU */
+/* Every operator's rules, in the operator table's order (sorted by name). */
+static const struct dmlt_dml_tensor_rule rules[872] = {
+    {"InputTensor",0x3000,0x1fe,0x6,0},{"OutputTensor",0x3000,0x1fe,0x6,0},
     {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x2000,0x30,0x6,0},
     {"InputTensor",0x3000,0x1fe,0x6,0},{"OutputTensor",0x1000,0x10,0x6,0},
     {"OutputTensor",0x2000,0x30,0x6,0},{"OutputTensor",0x3000,0x1fe,0x6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_1[] = { /* ACTIVATION_GELU */
     {"InputTensor",0x5100,0x1fe,0x6,0},{"OutputTensor",0x5100,0x1fe,0x6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_2[] = { /* ACTIVATION_HARDMAX1 */
     {"InputTensor",0x5100,0x1fe,0x6,0},{"OutputTensor",0x5100,0x1fe,0x6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_3[] = { /* ACTIVATION_HARD_SIGMOID */
     {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x2000,0x30,0x6,0},
     {"InputTensor",0x3000,0x1fe,0x6,0},{"OutputTensor",0x1000,0x10,0x6,0},
     {"OutputTensor",0x2000,0x30,0x6,0},{"OutputTensor",0x3000,0x1fe,0x6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_4[] = { /* ACTIVATION_HARD_SWISH */
     {"InputTensor",0x6200,0x1fe,0x6,0},{"OutputTensor",0x6200,0x1fe,0x6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_5[] = { /* ACTIVATION_IDENTITY */
     {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x2000,0x30,0x6,0},
     {"InputTensor",0x3000,0x1fe,0x6,0},{"OutputTensor",0x1000,0x10,0x6,0},
     {"OutputTensor",0x2000,0x30,0x6,0},{"OutputTensor",0x3000,0x1fe,0x6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_6[] = { /* ACTIVATION_LEAKY_RELU */
     {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x2000,0x30,0x6,0},
     {"InputTensor",0x3000,0x1fe,0x6,0},{"OutputTensor",0x1000,0x10,0x6,0},
     {"OutputTensor",0x2000,0x30,0x6,0},{"OutputTensor",0x3000,0x1fe,0x6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_7[] = { /* ACTIVATION_LOG_SOFTMAX1 */
     {"InputTensor",0x5100,0x1fe,0x6,0},{"OutputTensor",0x5100,0x1fe,0x6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_8[] = { /* ACTIVATION_PARAMETERIZED_RELU */
     {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x2000,0x30,0x6,0},
     {"InputTensor",0x3000,0x1fe,0x6,0},{"InputTensor",0x5100,0x1fe,0x1c6,0},
     {"OutputTensor",0x1000,0x10,0x6,0},{"OutputTensor",0x2000,0x30,0x6,0},
     {"OutputTensor",0x3000,0x1fe,0x6,0},{"OutputTensor",0x5100,0x1fe,0x1c6,0},
     {"SlopeTensor",0x1000,0x10,0x6,0},{"SlopeTensor",0x2000,0x30,0x6,0},
     {"SlopeTensor",0x3000,0x1fe,0x6,0},{"SlopeTensor",0x5100,0x1fe,0x1c6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_9[] = { /* ACTIVATION_RELU */
     {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x2000,0x30,0x6,0},
     {"InputTensor",0x3000,0x1fe,0x6,0},{"InputTensor",0x5100,0x1fe,0x1c6,0},
     {"OutputTensor",0x1000,0x10,0x6,0},{"OutputTensor",0x2000,0x30,0x6,0},
     {"OutputTensor",0x3000,0x1fe,0x6,0},{"OutputTensor",0x5100,0x1fe,0x1c6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_10[] = { /* ACTIVATION_SIGMOID */
     {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x2000,0x30,0x6,0},
     {"InputTensor",0x3000,0x1fe,0x6,0},{"OutputTensor",0x1000,0x10,0x6,0},
     {"OutputTensor",0x2000,0x30,0x6,0},{"OutputTensor",0x3000,0x1fe,0x6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_11[] = { /* ACTIVATION_SOFTMAX */
     {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x2000,0x30,0x6,0},
     {"InputTensor",0x3000,0x1fe,0x6,0},{"OutputTensor",0x1000,0x10,0x6,0},
     {"OutputTensor",0x2000,0x30,0x6,0},{"OutputTensor",0x3000,0x1fe,0x6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_12[] = { /* ACTIVATION_SOFTMAX1 */
+    {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x2000,0x30,0x6,0},
+    {"InputTensor",0x3000,0x1fe,0x6,0},{"OutputTensor",0x1000,0x10,0x6,0},
+    {"OutputTensor",0x2000,0x30,0x6,0},{"OutputTensor",0x3000,0x1fe,0x6,0},
     {"InputTensor",0x5100,0x1fe,0x6,0},{"OutputTensor",0x5100,0x1fe,0x6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_13[] = { /* ACTIVATION_SOFTPLUS */
     {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x2000,0x30,0x6,0},
     {"InputTensor",0x3000,0x1fe,0x6,0},{"OutputTensor",0x1000,0x10,0x6,0},
     {"OutputTensor",0x2000,0x30,0x6,0},{"OutputTensor",0x3000,0x1fe,0x6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_14[] = { /* ACTIVATION_SWISH */
+    {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x2000,0x30,0x6,0},
+    {"InputTensor",0x3000,0x1fe,0x6,0},{"OutputTensor",0x1000,0x10,0x6,0},
+    {"OutputTensor",0x2000,0x30,0x6,0},{"OutputTensor",0x3000,0x1fe,0x6,0},
     {"InputTensor",0x6200,0x1fe,0x6,0},{"OutputTensor",0x6200,0x1fe,0x6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_15[] = { /* ACTIVATION_TANH */
     {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x2000,0x30,0x6,0},
     {"InputTensor",0x3000,0x1fe,0x6,0},{"OutputTensor",0x1000,0x10,0x6,0},
     {"OutputTensor",0x2000,0x30,0x6,0},{"OutputTensor",0x3000,0x1fe,0x6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_16[] = { /* ARGMAX */
+    {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x2000,0x30,0x6,0},
+    {"InputTensor",0x3000,0x1fe,0x6,0},{"OutputTensor",0x1000,0x10,0x6,0},
+    {"OutputTensor",0x2000,0x30,0x6,0},{"OutputTensor",0x3000,0x1fe,0x6,0},
     {"InputTensor",0x3000,0x1fe,0x1fe,0},{"InputTensor",0x4100,0x1fe,0xdfe,0},
     {"OutputTensor",0x3000,0x1fe,0xc48,0},{"OutputTensor",0x4100,0x1fe,0xc48,0},
-};
-static const struct dmlt_dml_tensor_rule rules_17[] = { /* ARGMIN */
     {"InputTensor",0x3000,0x1fe,0x1fe,0},{"InputTensor",0x4100,0x1fe,0xdfe,0},
     {"OutputTensor",0x3000,0x1fe,0xc48,0},{"OutputTensor",0x4100,0x1fe,0xc48,0},
-};
-static const struct dmlt_dml_tensor_rule rules_18[] = { /* AVERAGE_POOLING */
     {"InputTensor",0x1000,0x30,0x6,0},{"OutputTensor",0x1000,0x30,0x6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_19[] = { /* AVERAGE_POOLING1 */
     {"InputTensor",0x6200,0x30,0x6,0},{"OutputTensor",0x6200,0x30,0x6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_20[] = { /* BATCH_NORMALIZATION */
     {"BiasTensor",0x1000,0x10,0x6,0},{"BiasTensor",0x3100,0x1fe,0x6,0},
     {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x3100,0x1fe,0x6,0},
     {"MeanTensor",0x1000,0x10,0x6,0},{"MeanTensor",0x3100,0x1fe,0x6,0},
     {"OutputTensor",0x1000,0x10,0x6,0},{"OutputTensor",0x3100,0x1fe,0x6,0},
     {"ScaleTensor",0x1000,0x10,0x6,0},{"ScaleTensor",0x3100,0x1fe,0x6,0},
     {"VarianceTensor",0x1000,0x10,0x6,0},{"VarianceTensor",0x3100,0x1fe,0x6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_21[] = { /* CAST */
     {"InputTensor",0x1000,0x10,0x1b6,0},{"InputTensor",0x3000,0x10,0xdfe,0},
     {"InputTensor",0x3100,0x1fe,0xdfe,0},{"InputTensor",0x4100,0x1fe,0xffe,0},
     {"OutputTensor",0x1000,0x10,0x1b6,0},{"OutputTensor",0x3000,0x10,0xdfe,0},
     {"OutputTensor",0x3100,0x1fe,0xdfe,0},{"OutputTensor",0x4100,0x1fe,0xffe,0},
-};
-static const struct dmlt_dml_tensor_rule rules_22[] = { /* CONVOLUTION */
     {"BiasTensor",0x1000,0x30,0x6,1},{"BiasTensor",0x4000,0x38,0x6,1},
     {"FilterTensor",0x1000,0x30,0x6,0},{"FilterTensor",0x4000,0x38,0x6,0},
     {"InputTensor",0x1000,0x30,0x6,0},{"InputTensor",0x4000,0x38,0x6,0},
     {"OutputTensor",0x1000,0x30,0x6,0},{"OutputTensor",0x4000,0x38,0x6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_23[] = { /* DEQUANTIZE */
+    {"FilterTensor",0x2100,0x10,0x120,0},{"FilterTensor",0x4000,0x18,0x120,0},
+    {"FilterZeroPointTensor",0x2100,0x10,0x120,1},{"FilterZeroPointTensor",0x4000,0x1e,0x120,1},
+    {"InputTensor",0x2100,0x10,0x120,0},{"InputTensor",0x4000,0x18,0x120,0},
+    {"InputZeroPointTensor",0x2100,0x10,0x120,1},{"InputZeroPointTensor",0x4000,0x1e,0x120,1},
+    {"OutputTensor",0x2100,0x10,0x40,0},{"OutputTensor",0x4000,0x18,0x40,0},
+    {"InputTensor",0x2100,0x10,0x4e,0},{"InputTensor",0x4000,0x1fe,0x4e,0},
+    {"InputTensor",0x5000,0x1fe,0xc4e,0},{"OutputTensor",0x2100,0x10,0x4e,0},
+    {"OutputTensor",0x4000,0x1fe,0x4e,0},{"OutputTensor",0x5000,0x1fe,0xc4e,0},
+    {"InputTensor",0x2100,0x10,0x1fe,0},{"InputTensor",0x5000,0x10,0xffe,0},
+    {"OutputTensor",0x2100,0x10,0x1fe,0},{"OutputTensor",0x5000,0x10,0xffe,0},
     {"InputTensor",0x6300,0x1fe,0x3120,0},{"OutputTensor",0x6300,0x1fe,0x6,0},
-    {"QuantizationTensors",0x6300,0x1fe,0x3126,0},
-};
-static const struct dmlt_dml_tensor_rule rules_24[] = { /* DIAGONAL_MATRIX1 */
-    {"InputTensor",0x5100,0x1c,0xffe,1},{"OutputTensor",0x5100,0x1c,0xffe,0},
-};
-static const struct dmlt_dml_tensor_rule rules_25[] = { /* ELEMENT_WISE_ABS */
-    {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x2100,0x10,0x1c6,0},
-    {"InputTensor",0x3000,0x1fe,0x1c6,0},{"InputTensor",0x4100,0x1fe,0x9c6,0},
-    {"OutputTensor",0x1000,0x10,0x6,0},{"OutputTensor",0x2100,0x10,0x1c6,0},
-    {"OutputTensor",0x3000,0x1fe,0x1c6,0},{"OutputTensor",0x4100,0x1fe,0x9c6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_26[] = { /* ELEMENT_WISE_ADD */
-    {"ATensor",0x1000,0x30,0x6,0},{"ATensor",0x2100,0x30,0x4e,0},{"ATensor",0x3000,0x1fe,0x4e,0},
-    {"ATensor",0x4100,0x1fe,0xc4e,0},{"ATensor",0x5100,0x1fe,0xdfe,0},{"BTensor",0x1000,0x30,0x6,0},
-    {"BTensor",0x2100,0x30,0x4e,0},{"BTensor",0x3000,0x1fe,0x4e,0},{"BTensor",0x4100,0x1fe,0xc4e,0},
+    {"QuantizationTensors",0x6300,0x1fe,0x3126,0},{"InputTensor",0x5100,0x1c,0xffe,1},
+    {"OutputTensor",0x5100,0x1c,0xffe,0},{"InputTensor",0x1000,0x10,0x6,0},
+    {"InputTensor",0x2100,0x10,0x1c6,0},{"InputTensor",0x3000,0x1fe,0x1c6,0},
+    {"InputTensor",0x4100,0x1fe,0x9c6,0},{"OutputTensor",0x1000,0x10,0x6,0},
+    {"OutputTensor",0x2100,0x10,0x1c6,0},{"OutputTensor",0x3000,0x1fe,0x1c6,0},
+    {"OutputTensor",0x4100,0x1fe,0x9c6,0},{"ATensor",0x1000,0x30,0x6,0},
+    {"ATensor",0x2100,0x30,0x4e,0},{"ATensor",0x3000,0x1fe,0x4e,0},{"ATensor",0x4100,0x1fe,0xc4e,0},
+    {"ATensor",0x5100,0x1fe,0xdfe,0},{"BTensor",0x1000,0x30,0x6,0},{"BTensor",0x2100,0x30,0x4e,0},
+    {"BTensor",0x3000,0x1fe,0x4e,0},{"BTensor",0x4100,0x1fe,0xc4e,0},
     {"BTensor",0x5100,0x1fe,0xdfe,0},{"OutputTensor",0x1000,0x30,0x6,0},
     {"OutputTensor",0x2100,0x30,0x4e,0},{"OutputTensor",0x3000,0x1fe,0x4e,0},
     {"OutputTensor",0x4100,0x1fe,0xc4e,0},{"OutputTensor",0x5100,0x1fe,0xdfe,0},
-};
-static const struct dmlt_dml_tensor_rule rules_27[] = { /* ELEMENT_WISE_ADD1 */
     {"ATensor",0x2000,0x30,0x6,0},{"ATensor",0x3000,0x1fe,0x6,0},{"BTensor",0x2000,0x30,0x6,0},
     {"BTensor",0x3000,0x1fe,0x6,0},{"OutputTensor",0x2000,0x30,0x6,0},
-    {"OutputTensor",0x3000,0x1fe,0x6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_28[] = { /* ELEMENT_WISE_CLIP */
-    {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x2100,0x10,0x1fe,0},
-    {"InputTensor",0x3000,0x1fe,0x1fe,0},{"InputTensor",0x5000,0x1fe,0xdfe,0},
-    {"OutputTensor",0x1000,0x10,0x6,0},{"OutputTensor",0x2100,0x10,0x1fe,0},
-    {"OutputTensor",0x3000,0x1fe,0x1fe,0},{"OutputTensor",0x5000,0x1fe,0xdfe,0},
-};
-static const struct dmlt_dml_tensor_rule rules_29[] = { /* ELEMENT_WISE_CLIP1 */
-    {"InputTensor",0x5000,0x1fe,0xdfe,0},{"OutputTensor",0x5000,0x1fe,0xdfe,0},
-};
-static const struct dmlt_dml_tensor_rule rules_30[] = { /* ELEMENT_WISE_CONSTANT_POW */
-    {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x3000,0x1fe,0x6,0},
-    {"OutputTensor",0x1000,0x10,0x6,0},{"OutputTensor",0x3000,0x1fe,0x6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_31[] = { /* ELEMENT_WISE_DIVIDE */
-    {"ATensor",0x1000,0x10,0x6,0},{"ATensor",0x2100,0x10,0x4e,0},{"ATensor",0x3000,0x1fe,0x4e,0},
-    {"ATensor",0x5100,0x1fe,0x1fe,0},{"ATensor",0x6000,0x1fe,0xdfe,0},{"BTensor",0x1000,0x10,0x6,0},
-    {"BTensor",0x2100,0x10,0x4e,0},{"BTensor",0x3000,0x1fe,0x4e,0},{"BTensor",0x5100,0x1fe,0x1fe,0},
+    {"OutputTensor",0x3000,0x1fe,0x6,0},{"InputTensor",0x1000,0x10,0x6,0},
+    {"InputTensor",0x3000,0x1fe,0x6,0},{"OutputTensor",0x1000,0x10,0x6,0},
+    {"OutputTensor",0x3000,0x1fe,0x6,0},{"InputTensor",0x1000,0x10,0x6,0},
+    {"InputTensor",0x2100,0x10,0x1fe,0},{"InputTensor",0x3000,0x1fe,0x1fe,0},
+    {"InputTensor",0x5000,0x1fe,0xdfe,0},{"OutputTensor",0x1000,0x10,0x6,0},
+    {"OutputTensor",0x2100,0x10,0x1fe,0},{"OutputTensor",0x3000,0x1fe,0x1fe,0},
+    {"OutputTensor",0x5000,0x1fe,0xdfe,0},{"InputTensor",0x5000,0x1fe,0xdfe,0},
+    {"OutputTensor",0x5000,0x1fe,0xdfe,0},{"InputTensor",0x1000,0x10,0x6,0},
+    {"InputTensor",0x3000,0x1fe,0x6,0},{"OutputTensor",0x1000,0x10,0x6,0},
+    {"OutputTensor",0x3000,0x1fe,0x6,0},{"InputTensor",0x1000,0x10,0x6,0},
+    {"InputTensor",0x3000,0x1fe,0x6,0},{"OutputTensor",0x1000,0x10,0x6,0},
+    {"OutputTensor",0x3000,0x1fe,0x6,0},{"InputTensor",0x1000,0x10,0x20,0},
+    {"InputTensor",0x2100,0x10,0x1f8,0},{"InputTensor",0x3000,0x1fe,0x1f8,0},
+    {"InputTensor",0x6000,0x1fe,0x1f8,0},{"InputTensor",0x6200,0x1fe,0x1f8,0},
+    {"OutputTensor",0x1000,0x10,0x2,0},{"OutputTensor",0x2100,0x10,0x2,0},
+    {"OutputTensor",0x3000,0x1fe,0x2,0},{"OutputTensor",0x6000,0x1fe,0x6,0},
+    {"OutputTensor",0x6200,0x1fe,0x6,0},{"ScaleTensor",0x1000,0x10,0x2,0},
+    {"ScaleTensor",0x2100,0x10,0x2,0},{"ScaleTensor",0x3000,0x1fe,0x2,0},
+    {"ScaleTensor",0x6000,0x1fe,0x6,0},{"ScaleTensor",0x6200,0x1fe,0x6,0},
+    {"ZeroPointTensor",0x1000,0x10,0x20,0},{"ZeroPointTensor",0x2100,0x10,0x1f8,0},
+    {"ZeroPointTensor",0x3000,0x1fe,0x1f8,0},{"ZeroPointTensor",0x6000,0x1fe,0x1f8,0},
+    {"ZeroPointTensor",0x6200,0x1fe,0x1f8,1},{"ATensor",0x1000,0x10,0x6,0},
+    {"ATensor",0x2100,0x10,0x4e,0},{"ATensor",0x3000,0x1fe,0x4e,0},{"ATensor",0x5100,0x1fe,0x1fe,0},
+    {"ATensor",0x6000,0x1fe,0xdfe,0},{"BTensor",0x1000,0x10,0x6,0},{"BTensor",0x2100,0x10,0x4e,0},
+    {"BTensor",0x3000,0x1fe,0x4e,0},{"BTensor",0x5100,0x1fe,0x1fe,0},
     {"BTensor",0x6000,0x1fe,0xdfe,0},{"OutputTensor",0x1000,0x10,0x6,0},
     {"OutputTensor",0x2100,0x10,0x4e,0},{"OutputTensor",0x3000,0x1fe,0x4e,0},
     {"OutputTensor",0x5100,0x1fe,0x1fe,0},{"OutputTensor",0x6000,0x1fe,0xdfe,0},
-};
-static const struct dmlt_dml_tensor_rule rules_32[] = { /* ELEMENT_WISE_ERF */
     {"InputTensor",0x2000,0x10,0x6,0},{"InputTensor",0x3000,0x1fe,0x6,0},
     {"OutputTensor",0x2000,0x10,0x6,0},{"OutputTensor",0x3000,0x1fe,0x6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_33[] = { /* ELEMENT_WISE_EXP */
     {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x3000,0x1fe,0x6,0},
     {"OutputTensor",0x1000,0x10,0x6,0},{"OutputTensor",0x3000,0x1fe,0x6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_34[] = { /* ELEMENT_WISE_IDENTITY */
+    {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x3000,0x1fe,0x6,0},
+    {"OutputTensor",0x1000,0x10,0x6,0},{"OutputTensor",0x3000,0x1fe,0x6,0},
     {"InputTensor",0x1000,0x30,0x6,0},{"InputTensor",0x2100,0x30,0x1fe,0},
     {"InputTensor",0x3000,0x1fe,0x1fe,0},{"InputTensor",0x4100,0x1fe,0xffe,0},
     {"OutputTensor",0x1000,0x30,0x6,0},{"OutputTensor",0x2100,0x30,0x1fe,0},
     {"OutputTensor",0x3000,0x1fe,0x1fe,0},{"OutputTensor",0x4100,0x1fe,0xffe,0},
-};
-static const struct dmlt_dml_tensor_rule rules_35[] = { /* ELEMENT_WISE_IF */
     {"ATensor",0x2000,0x10,0x4,0},{"ATensor",0x3000,0x1fe,0x1fe,0},{"ATensor",0x5000,0x1fe,0xffe,0},
     {"BTensor",0x2000,0x10,0x4,0},{"BTensor",0x3000,0x1fe,0x1fe,0},{"BTensor",0x5000,0x1fe,0xffe,0},
     {"ConditionTensor",0x2000,0x10,0x20,0},{"ConditionTensor",0x3000,0x1fe,0x20,0},
     {"ConditionTensor",0x5000,0x1fe,0x20,0},{"OutputTensor",0x2000,0x10,0x4,0},
     {"OutputTensor",0x3000,0x1fe,0x1fe,0},{"OutputTensor",0x5000,0x1fe,0xffe,0},
-};
-static const struct dmlt_dml_tensor_rule rules_36[] = { /* ELEMENT_WISE_LOG */
+    {"InputTensor",0x2000,0x10,0x6,0},{"InputTensor",0x3000,0x1fe,0x6,0},
+    {"OutputTensor",0x2000,0x10,0x28,0},{"OutputTensor",0x3000,0x1fe,0x28,0},
     {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x3000,0x1fe,0x6,0},
     {"OutputTensor",0x1000,0x10,0x6,0},{"OutputTensor",0x3000,0x1fe,0x6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_37[] = { /* ELEMENT_WISE_LOGICAL_EQUALS */
+    {"ATensor",0x1000,0x10,0x8,0},{"ATensor",0x2000,0x10,0x28,0},{"ATensor",0x3000,0x1fe,0x28,0},
+    {"BTensor",0x1000,0x10,0x8,0},{"BTensor",0x2000,0x10,0x28,0},{"BTensor",0x3000,0x1fe,0x28,0},
+    {"OutputTensor",0x1000,0x10,0x8,0},{"OutputTensor",0x2000,0x10,0x28,0},
+    {"OutputTensor",0x3000,0x1fe,0x28,0},{"ATensor",0x1000,0x10,0x6,0},
+    {"ATensor",0x2000,0x10,0x6,0},{"ATensor",0x2100,0x10,0x1fe,0},{"ATensor",0x3000,0x1fe,0x1fe,0},
+    {"ATensor",0x4100,0x1fe,0xdfe,0},{"BTensor",0x1000,0x10,0x6,0},{"BTensor",0x2000,0x10,0x6,0},
+    {"BTensor",0x2100,0x10,0x1fe,0},{"BTensor",0x3000,0x1fe,0x1fe,0},
+    {"BTensor",0x4100,0x1fe,0xdfe,0},{"OutputTensor",0x1000,0x10,0x8,0},
+    {"OutputTensor",0x2000,0x10,0x28,0},{"OutputTensor",0x2100,0x10,0x28,0},
+    {"OutputTensor",0x3000,0x1fe,0x28,0},{"OutputTensor",0x4100,0x1fe,0x28,0},
     {"ATensor",0x1000,0x10,0x6,0},{"ATensor",0x2000,0x10,0x6,0},{"ATensor",0x2100,0x10,0x1fe,0},
     {"ATensor",0x3000,0x1fe,0x1fe,0},{"ATensor",0x4100,0x1fe,0xdfe,0},{"BTensor",0x1000,0x10,0x6,0},
     {"BTensor",0x2000,0x10,0x6,0},{"BTensor",0x2100,0x10,0x1fe,0},{"BTensor",0x3000,0x1fe,0x1fe,0},
     {"BTensor",0x4100,0x1fe,0xdfe,0},{"OutputTensor",0x1000,0x10,0x8,0},
     {"OutputTensor",0x2000,0x10,0x28,0},{"OutputTensor",0x2100,0x10,0x28,0},
     {"OutputTensor",0x3000,0x1fe,0x28,0},{"OutputTensor",0x4100,0x1fe,0x28,0},
-};
-static const struct dmlt_dml_tensor_rule rules_38[] = { /* ELEMENT_WISE_LOGICAL_GREATER_THAN */
+    {"ATensor",0x3000,0x1fe,0x1fe,0},{"ATensor",0x4100,0x1fe,0xdfe,0},
+    {"BTensor",0x3000,0x1fe,0x1fe,0},{"BTensor",0x4100,0x1fe,0xdfe,0},
+    {"OutputTensor",0x3000,0x1fe,0x28,0},{"OutputTensor",0x4100,0x1fe,0x28,0},
     {"ATensor",0x1000,0x10,0x6,0},{"ATensor",0x2000,0x10,0x6,0},{"ATensor",0x2100,0x10,0x1fe,0},
     {"ATensor",0x3000,0x1fe,0x1fe,0},{"ATensor",0x4100,0x1fe,0xdfe,0},{"BTensor",0x1000,0x10,0x6,0},
     {"BTensor",0x2000,0x10,0x6,0},{"BTensor",0x2100,0x10,0x1fe,0},{"BTensor",0x3000,0x1fe,0x1fe,0},
     {"BTensor",0x4100,0x1fe,0xdfe,0},{"OutputTensor",0x1000,0x10,0x8,0},
     {"OutputTensor",0x2000,0x10,0x28,0},{"OutputTensor",0x2100,0x10,0x28,0},
     {"OutputTensor",0x3000,0x1fe,0x28,0},{"OutputTensor",0x4100,0x1fe,0x28,0},
-};
-static const struct dmlt_dml_tensor_rule rules_39[] = { /* ELEMENT_WISE_LOGICAL_LESS_THAN */
-    {"ATensor",0x1000,0x10,0x6,0},{"ATensor",0x2000,0x10,0x6,0},{"ATensor",0x2100,0x10,0x1fe,0},
-    {"ATensor",0x3000,0x1fe,0x1fe,0},{"ATensor",0x4100,0x1fe,0xdfe,0},{"BTensor",0x1000,0x10,0x6,0},
-    {"BTensor",0x2000,0x10,0x6,0},{"BTensor",0x2100,0x10,0x1fe,0},{"BTensor",0x3000,0x1fe,0x1fe,0},
-    {"BTensor",0x4100,0x1fe,0xdfe,0},{"OutputTensor",0x1000,0x10,0x8,0},
-    {"OutputTensor",0x2000,0x10,0x28,0},{"OutputTensor",0x2100,0x10,0x28,0},
+    {"ATensor",0x3000,0x1fe,0x1fe,0},{"ATensor",0x4100,0x1fe,0xdfe,0},
+    {"BTensor",0x3000,0x1fe,0x1fe,0},{"BTensor",0x4100,0x1fe,0xdfe,0},
     {"OutputTensor",0x3000,0x1fe,0x28,0},{"OutputTensor",0x4100,0x1fe,0x28,0},
-};
-static const struct dmlt_dml_tensor_rule rules_40[] = { /* ELEMENT_WISE_LOGICAL_NOT */
     {"InputTensor",0x1000,0x10,0x8,0},{"InputTensor",0x2000,0x10,0x28,0},
     {"InputTensor",0x3000,0x1fe,0x28,0},{"OutputTensor",0x1000,0x10,0x8,0},
     {"OutputTensor",0x2000,0x10,0x28,0},{"OutputTensor",0x3000,0x1fe,0x28,0},
-};
-static const struct dmlt_dml_tensor_rule rules_41[] = { /* ELEMENT_WISE_MAX */
-    {"ATensor",0x1000,0x10,0x6,0},{"ATensor",0x2100,0x10,0x1fe,0},{"ATensor",0x3000,0x1fe,0x1fe,0},
+    {"ATensor",0x1000,0x10,0x8,0},{"ATensor",0x2000,0x10,0x28,0},{"ATensor",0x3000,0x1fe,0x28,0},
+    {"BTensor",0x1000,0x10,0x8,0},{"BTensor",0x2000,0x10,0x28,0},{"BTensor",0x3000,0x1fe,0x28,0},
+    {"OutputTensor",0x1000,0x10,0x8,0},{"OutputTensor",0x2000,0x10,0x28,0},
+    {"OutputTensor",0x3000,0x1fe,0x28,0},{"ATensor",0x1000,0x10,0x6,0},
+    {"ATensor",0x2100,0x10,0x1fe,0},{"ATensor",0x3000,0x1fe,0x1fe,0},
     {"ATensor",0x5000,0x1fe,0xdfe,0},{"BTensor",0x1000,0x10,0x6,0},{"BTensor",0x2100,0x10,0x1fe,0},
     {"BTensor",0x3000,0x1fe,0x1fe,0},{"BTensor",0x5000,0x1fe,0xdfe,0},
     {"OutputTensor",0x1000,0x10,0x6,0},{"OutputTensor",0x2100,0x10,0x1fe,0},
     {"OutputTensor",0x3000,0x1fe,0x1fe,0},{"OutputTensor",0x5000,0x1fe,0xdfe,0},
-};
-static const struct dmlt_dml_tensor_rule rules_42[] = { /* ELEMENT_WISE_MIN */
-    {"ATensor",0x1000,0x10,0x6,0},{"ATensor",0x2100,0x10,0x1fe,0},{"ATensor",0x3000,0x1fe,0x1fe,0},
+    {"ATensor",0x1000,0x10,0x6,0},{"ATensor",0x2100,0x10,0x4e,0},{"ATensor",0x3000,0x1fe,0x4e,0},
+    {"BTensor",0x1000,0x10,0x6,0},{"BTensor",0x2100,0x10,0x4e,0},{"BTensor",0x3000,0x1fe,0x4e,0},
+    {"OutputTensor",0x1000,0x10,0x6,0},{"OutputTensor",0x2100,0x10,0x4e,0},
+    {"OutputTensor",0x3000,0x1fe,0x4e,0},{"ATensor",0x1000,0x10,0x6,0},
+    {"ATensor",0x2100,0x10,0x1fe,0},{"ATensor",0x3000,0x1fe,0x1fe,0},
     {"ATensor",0x5000,0x1fe,0xdfe,0},{"BTensor",0x1000,0x10,0x6,0},{"BTensor",0x2100,0x10,0x1fe,0},
     {"BTensor",0x3000,0x1fe,0x1fe,0},{"BTensor",0x5000,0x1fe,0xdfe,0},
     {"OutputTensor",0x1000,0x10,0x6,0},{"OutputTensor",0x2100,0x10,0x1fe,0},
     {"OutputTensor",0x3000,0x1fe,0x1fe,0},{"OutputTensor",0x5000,0x1fe,0xdfe,0},
-};
-static const struct dmlt_dml_tensor_rule rules_43[] = { /* ELEMENT_WISE_MULTIPLY */
     {"ATensor",0x1000,0x30,0x6,0},{"ATensor",0x2100,0x30,0x4e,0},{"ATensor",0x3000,0x1fe,0x4e,0},
     {"ATensor",0x4100,0x1fe,0xc4e,0},{"ATensor",0x5100,0x1fe,0xdfe,0},{"BTensor",0x1000,0x30,0x6,0},
     {"BTensor",0x2100,0x30,0x4e,0},{"BTensor",0x3000,0x1fe,0x4e,0},{"BTensor",0x4100,0x1fe,0xc4e,0},
     {"BTensor",0x5100,0x1fe,0xdfe,0},{"OutputTensor",0x1000,0x30,0x6,0},
     {"OutputTensor",0x2100,0x30,0x4e,0},{"OutputTensor",0x3000,0x1fe,0x4e,0},
     {"OutputTensor",0x4100,0x1fe,0xc4e,0},{"OutputTensor",0x5100,0x1fe,0xdfe,0},
-};
-static const struct dmlt_dml_tensor_rule rules_44[] = { /* ELEMENT_WISE_NEGATE */
     {"InputTensor",0x5000,0x1fe,0x9c6,0},{"OutputTensor",0x5000,0x1fe,0x9c6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_45[] = { /* ELEMENT_WISE_POW */
     {"ExponentTensor",0x1000,0x10,0x6,0},{"ExponentTensor",0x3000,0x1fe,0x1fe,0},
     {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x3000,0x1fe,0x1fe,0},
     {"OutputTensor",0x1000,0x10,0x6,0},{"OutputTensor",0x3000,0x1fe,0x1fe,0},
-};
-static const struct dmlt_dml_tensor_rule rules_46[] = { /* ELEMENT_WISE_RECIP */
+    {"InputTensor",0x1000,0x10,0x2,0},{"InputTensor",0x2100,0x10,0x42,0},
+    {"InputTensor",0x3000,0x1fe,0x42,0},{"InputTensor",0x6000,0x1fe,0x46,0},
+    {"InputTensor",0x6200,0x1fe,0x46,0},{"OutputTensor",0x1000,0x10,0x20,0},
+    {"OutputTensor",0x2100,0x10,0x120,0},{"OutputTensor",0x3000,0x1fe,0x120,0},
+    {"OutputTensor",0x6000,0x1fe,0x120,0},{"OutputTensor",0x6200,0x1fe,0x120,0},
+    {"ScaleTensor",0x1000,0x10,0x2,0},{"ScaleTensor",0x2100,0x10,0x2,0},
+    {"ScaleTensor",0x3000,0x1fe,0x2,0},{"ScaleTensor",0x6000,0x1fe,0x6,0},
+    {"ScaleTensor",0x6200,0x1fe,0x6,0},{"ZeroPointTensor",0x1000,0x10,0x20,0},
+    {"ZeroPointTensor",0x2100,0x10,0x120,0},{"ZeroPointTensor",0x3000,0x1fe,0x120,0},
+    {"ZeroPointTensor",0x6000,0x1fe,0x120,0},{"ZeroPointTensor",0x6200,0x1fe,0x120,1},
     {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x3000,0x1fe,0x6,0},
     {"OutputTensor",0x1000,0x10,0x6,0},{"OutputTensor",0x3000,0x1fe,0x6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_47[] = { /* ELEMENT_WISE_SQRT */
+    {"InputTensor",0x2100,0x10,0x6,0},{"InputTensor",0x3000,0x1fe,0x6,0},
+    {"OutputTensor",0x2100,0x10,0x6,0},{"OutputTensor",0x3000,0x1fe,0x6,0},
+    {"InputTensor",0x2000,0x10,0x6,0},{"InputTensor",0x2100,0x10,0x1fe,0},
+    {"InputTensor",0x3000,0x1fe,0x1fe,0},{"InputTensor",0x4100,0x1fe,0xdfe,0},
+    {"OutputTensor",0x2000,0x10,0x6,0},{"OutputTensor",0x2100,0x10,0x1fe,0},
+    {"OutputTensor",0x3000,0x1fe,0x1fe,0},{"OutputTensor",0x4100,0x1fe,0xdfe,0},
     {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x3000,0x1fe,0x6,0},
     {"OutputTensor",0x1000,0x10,0x6,0},{"OutputTensor",0x3000,0x1fe,0x6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_48[] = { /* ELEMENT_WISE_SUBTRACT */
+    {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x3000,0x1fe,0x6,0},
+    {"OutputTensor",0x1000,0x10,0x6,0},{"OutputTensor",0x3000,0x1fe,0x6,0},
     {"ATensor",0x1000,0x10,0x6,0},{"ATensor",0x2100,0x10,0x4e,0},{"ATensor",0x3000,0x1fe,0x4e,0},
     {"ATensor",0x4100,0x1fe,0xc4e,0},{"ATensor",0x5100,0x1fe,0xdfe,0},{"BTensor",0x1000,0x10,0x6,0},
     {"BTensor",0x2100,0x10,0x4e,0},{"BTensor",0x3000,0x1fe,0x4e,0},{"BTensor",0x4100,0x1fe,0xc4e,0},
     {"BTensor",0x5100,0x1fe,0xdfe,0},{"OutputTensor",0x1000,0x10,0x6,0},
     {"OutputTensor",0x2100,0x10,0x4e,0},{"OutputTensor",0x3000,0x1fe,0x4e,0},
     {"OutputTensor",0x4100,0x1fe,0xc4e,0},{"OutputTensor",0x5100,0x1fe,0xdfe,0},
-};
-static const struct dmlt_dml_tensor_rule rules_49[] = { /* FOLD */
+    {"OutputTensor",0x2100,0x10,0x1fe,0},{"OutputTensor",0x4000,0x1fe,0x1fe,0},
+    {"OutputTensor",0x4100,0x1fe,0xffe,0},{"OutputTensor",0x2100,0x10,0x1fe,0},
+    {"OutputTensor",0x4000,0x1fe,0x1fe,0},{"OutputTensor",0x5000,0x1fe,0xdfe,0},
     {"InputTensor",0x6400,0x1f8,0x0,0},{"OutputTensor",0x6400,0x1f8,0x0,0},
-};
-static const struct dmlt_dml_tensor_rule rules_50[] = { /* GATHER */
     {"IndicesTensor",0x1000,0x10,0x8,0},{"IndicesTensor",0x2100,0x10,0x8,0},
     {"IndicesTensor",0x3000,0x1fe,0xc48,0},{"IndicesTensor",0x4100,0x1fe,0xc48,0},
     {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x2100,0x10,0x1fe,0},
     {"InputTensor",0x3000,0x1fe,0x1fe,0},{"InputTensor",0x4100,0x1fe,0xffe,0},
     {"OutputTensor",0x1000,0x10,0x6,0},{"OutputTensor",0x2100,0x10,0x1fe,0},
     {"OutputTensor",0x3000,0x1fe,0x1fe,0},{"OutputTensor",0x4100,0x1fe,0xffe,0},
-};
-static const struct dmlt_dml_tensor_rule rules_51[] = { /* GATHER_ELEMENTS */
     {"IndicesTensor",0x2100,0x10,0x8,0},{"IndicesTensor",0x3000,0x1fe,0xc48,0},
     {"IndicesTensor",0x4100,0x1fe,0xc48,0},{"InputTensor",0x2100,0x10,0x1fe,0},
     {"InputTensor",0x3000,0x1fe,0x1fe,0},{"InputTensor",0x4100,0x1fe,0xffe,0},
     {"OutputTensor",0x2100,0x10,0x1fe,0},{"OutputTensor",0x3000,0x1fe,0x1fe,0},
-    {"OutputTensor",0x4100,0x1fe,0xffe,0},
-};
-static const struct dmlt_dml_tensor_rule rules_52[] = { /* GATHER_ND */
-    {"IndicesTensor",0x2100,0x10,0x8,0},{"IndicesTensor",0x3000,0x1fe,0xc48,0},
-    {"IndicesTensor",0x4100,0x1fe,0xc48,0},{"InputTensor",0x2100,0x10,0x1fe,0},
-    {"InputTensor",0x3000,0x1fe,0x1fe,0},{"InputTensor",0x4100,0x1fe,0xffe,0},
-    {"OutputTensor",0x2100,0x10,0x1fe,0},{"OutputTensor",0x3000,0x1fe,0x1fe,0},
-    {"OutputTensor",0x4100,0x1fe,0xffe,0},
-};
-static const struct dmlt_dml_tensor_rule rules_53[] = { /* GEMM */
+    {"OutputTensor",0x4100,0x1fe,0xffe,0},{"IndicesTensor",0x2100,0x10,0x8,0},
+    {"IndicesTensor",0x3000,0x1fe,0xc48,0},{"IndicesTensor",0x4100,0x1fe,0xc48,0},
+    {"InputTensor",0x2100,0x10,0x1fe,0},{"InputTensor",0x3000,0x1fe,0x1fe,0},
+    {"InputTensor",0x4100,0x1fe,0xffe,0},{"OutputTensor",0x2100,0x10,0x1fe,0},
+    {"OutputTensor",0x3000,0x1fe,0x1fe,0},{"OutputTensor",0x4100,0x1fe,0xffe,0},
     {"ATensor",0x1000,0x10,0x6,0},{"ATensor",0x4000,0x1c,0x6,0},{"BTensor",0x1000,0x10,0x6,0},
     {"BTensor",0x4000,0x1c,0x6,0},{"CTensor",0x1000,0x10,0x6,1},{"CTensor",0x4000,0x1c,0x6,1},
     {"OutputTensor",0x1000,0x10,0x6,0},{"OutputTensor",0x4000,0x1c,0x6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_54[] = { /* JOIN */
     {"InputTensors",0x1000,0x10,0xde,0},{"InputTensors",0x2100,0x10,0x1fe,0},
     {"InputTensors",0x3000,0x30,0x1fe,0},{"InputTensors",0x4100,0x1fe,0xffe,0},
     {"OutputTensor",0x1000,0x10,0xde,0},{"OutputTensor",0x2100,0x10,0x1fe,0},
     {"OutputTensor",0x3000,0x30,0x1fe,0},{"OutputTensor",0x4100,0x1fe,0xffe,0},
-};
-static const struct dmlt_dml_tensor_rule rules_55[] = { /* LP_POOLING1 */
+    {"InputTensor",0x1000,0x10,0x6,0},{"OutputTensor",0x1000,0x10,0x6,0},
+    {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x3100,0x1fe,0x6,0},
+    {"OutputTensor",0x1000,0x10,0x6,0},{"OutputTensor",0x3100,0x1fe,0x6,0},
     {"InputTensor",0x6200,0x30,0x6,0},{"OutputTensor",0x6200,0x30,0x6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_56[] = { /* MATRIX_MULTIPLY_INTEGER_TO_FLOAT */
+    {"ATensor",0x2100,0x10,0x120,0},{"ATensor",0x4000,0x1c,0x120,0},{"ATensor",0x5200,0x1c,0x120,0},
+    {"AZeroPointTensor",0x2100,0x10,0x120,1},{"AZeroPointTensor",0x4000,0x1e,0x120,1},
+    {"AZeroPointTensor",0x5200,0x1e,0x120,1},{"BTensor",0x2100,0x10,0x120,0},
+    {"BTensor",0x4000,0x1c,0x120,0},{"BTensor",0x5200,0x1c,0x120,0},
+    {"BZeroPointTensor",0x2100,0x10,0x120,1},{"BZeroPointTensor",0x4000,0x1c,0x120,1},
+    {"BZeroPointTensor",0x5200,0x1e,0x120,1},{"OutputTensor",0x2100,0x10,0x40,0},
+    {"OutputTensor",0x4000,0x1c,0x40,0},{"OutputTensor",0x5200,0x1c,0x40,0},
     {"AScaleTensor",0x6200,0x1e,0x6,0},{"ATensor",0x6200,0x1c,0x1f8,0},
     {"AZeroPointTensor",0x6200,0x1e,0x1f8,1},{"BScaleTensor",0x6200,0x1e,0x6,0},
     {"BTensor",0x6200,0x1c,0x1f8,0},{"BZeroPointTensor",0x6200,0x1e,0x1f8,1},
     {"BiasTensor",0x6200,0x1c,0x6,1},{"OutputTensor",0x6200,0x1c,0x6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_57[] = { /* MAX_POOLING */
     {"InputTensor",0x1000,0x30,0x6,0},{"InputTensor",0x3000,0x30,0x126,0},
     {"InputTensor",0x5000,0x30,0xdfe,0},{"OutputTensor",0x1000,0x30,0x6,0},
     {"OutputTensor",0x3000,0x30,0x126,0},{"OutputTensor",0x5000,0x30,0xdfe,0},
-};
-static const struct dmlt_dml_tensor_rule rules_58[] = { /* MAX_POOLING2 */
     {"InputTensor",0x2100,0x30,0x6,0},{"InputTensor",0x3000,0x30,0x126,0},
     {"InputTensor",0x5000,0x30,0xdfe,0},{"OutputIndicesTensor",0x2100,0x30,0x8,1},
     {"OutputIndicesTensor",0x3000,0x30,0x8,1},{"OutputIndicesTensor",0x5000,0x30,0x408,1},
     {"OutputTensor",0x2100,0x30,0x6,0},{"OutputTensor",0x3000,0x30,0x126,0},
-    {"OutputTensor",0x5000,0x30,0xdfe,0},
-};
-static const struct dmlt_dml_tensor_rule rules_59[] = { /* MEAN_VARIANCE_NORMALIZATION1 */
-    {"BiasTensor",0x2100,0x10,0x6,1},{"BiasTensor",0x3100,0x1fe,0x6,1},
-    {"InputTensor",0x2100,0x10,0x6,0},{"InputTensor",0x3100,0x1fe,0x6,0},
-    {"OutputTensor",0x2100,0x10,0x6,0},{"OutputTensor",0x3100,0x1fe,0x6,0},
-    {"ScaleTensor",0x2100,0x10,0x6,1},{"ScaleTensor",0x3100,0x1fe,0x6,1},
-};
-static const struct dmlt_dml_tensor_rule rules_60[] = { /* MEAN_VARIANCE_NORMALIZATION2 */
-    {"BiasTensor",0x6300,0x1fe,0x6,1},{"InputTensor",0x6300,0x1fe,0x6,0},
-    {"OutputTensor",0x6300,0x1fe,0x6,0},{"ScaleTensor",0x6300,0x1fe,0x6,1},
-};
-static const struct dmlt_dml_tensor_rule rules_61[] = { /* MULTIHEAD_ATTENTION */
-    {"BiasTensor",0x6100,0x3e,0x6,1},{"KeyTensor",0x6100,0x38,0x6,1},
-    {"MaskTensor",0x6100,0x3e,0x40,1},{"OutputPresentKeyTensor",0x6100,0x30,0x6,1},
-    {"OutputPresentValueTensor",0x6100,0x30,0x6,1},{"OutputTensor",0x6100,0x38,0x6,0},
-    {"PastKeyTensor",0x6100,0x30,0x6,1},{"PastValueTensor",0x6100,0x30,0x6,1},
-    {"QueryTensor",0x6100,0x38,0x6,1},{"RelativePositionBiasTensor",0x6100,0x30,0x6,1},
-    {"StackedKeyValueTensor",0x6100,0x20,0x6,1},{"StackedQueryKeyTensor",0x6100,0x20,0x6,1},
-    {"StackedQueryKeyValueTensor",0x6100,0x20,0x6,1},{"ValueTensor",0x6100,0x38,0x6,1},
-};
-static const struct dmlt_dml_tensor_rule rules_62[] = { /* MULTIHEAD_ATTENTION1 */
-    {"BiasTensor",0x6300,0x3e,0x6,1},{"KeyTensor",0x6300,0x38,0x6,1},
-    {"MaskTensor",0x6300,0x3e,0x40,1},{"OutputPresentKeyTensor",0x6300,0x30,0x6,1},
-    {"OutputPresentValueTensor",0x6300,0x30,0x6,1},{"OutputTensor",0x6300,0x38,0x6,0},
-    {"PastKeyTensor",0x6300,0x30,0x6,1},{"PastSequenceLengthsTensor",0x6300,0x3e,0x6,1},
-    {"PastValueTensor",0x6300,0x30,0x6,1},{"QueryTensor",0x6300,0x38,0x6,1},
-    {"RelativePositionBiasTensor",0x6300,0x30,0x6,1},{"StackedKeyValueTensor",0x6300,0x20,0x6,1},
-    {"StackedQueryKeyTensor",0x6300,0x20,0x6,1},{"StackedQueryKeyValueTensor",0x6300,0x20,0x6,1},
-    {"ValueTensor",0x6300,0x38,0x6,1},
-};
-static const struct dmlt_dml_tensor_rule rules_63[] = { /* PADDING */
+    {"OutputTensor",0x5000,0x30,0xdfe,0},{"BiasTensor",0x1000,0x10,0x6,1},
+    {"InputTensor",0x1000,0x10,0x6,0},{"OutputTensor",0x1000,0x10,0x6,0},
+    {"ScaleTensor",0x1000,0x10,0x6,1},{"BiasTensor",0x2100,0x10,0x6,1},
+    {"BiasTensor",0x3100,0x1fe,0x6,1},{"InputTensor",0x2100,0x10,0x6,0},
+    {"InputTensor",0x3100,0x1fe,0x6,0},{"OutputTensor",0x2100,0x10,0x6,0},
+    {"OutputTensor",0x3100,0x1fe,0x6,0},{"ScaleTensor",0x2100,0x10,0x6,1},
+    {"ScaleTensor",0x3100,0x1fe,0x6,1},{"BiasTensor",0x6300,0x1fe,0x6,1},
+    {"InputTensor",0x6300,0x1fe,0x6,0},{"OutputTensor",0x6300,0x1fe,0x6,0},
+    {"ScaleTensor",0x6300,0x1fe,0x6,1},{"BiasTensor",0x6100,0x3e,0x6,1},
+    {"KeyTensor",0x6100,0x38,0x6,1},{"MaskTensor",0x6100,0x3e,0x40,1},
+    {"OutputPresentKeyTensor",0x6100,0x30,0x6,1},{"OutputPresentValueTensor",0x6100,0x30,0x6,1},
+    {"OutputTensor",0x6100,0x38,0x6,0},{"PastKeyTensor",0x6100,0x30,0x6,1},
+    {"PastValueTensor",0x6100,0x30,0x6,1},{"QueryTensor",0x6100,0x38,0x6,1},
+    {"RelativePositionBiasTensor",0x6100,0x30,0x6,1},{"StackedKeyValueTensor",0x6100,0x20,0x6,1},
+    {"StackedQueryKeyTensor",0x6100,0x20,0x6,1},{"StackedQueryKeyValueTensor",0x6100,0x20,0x6,1},
+    {"ValueTensor",0x6100,0x38,0x6,1},{"BiasTensor",0x6300,0x3e,0x6,1},
+    {"KeyTensor",0x6300,0x38,0x6,1},{"MaskTensor",0x6300,0x3e,0x40,1},
+    {"OutputPresentKeyTensor",0x6300,0x30,0x6,1},{"OutputPresentValueTensor",0x6300,0x30,0x6,1},
+    {"OutputTensor",0x6300,0x38,0x6,0},{"PastKeyTensor",0x6300,0x30,0x6,1},
+    {"PastSequenceLengthsTensor",0x6300,0x3e,0x6,1},{"PastValueTensor",0x6300,0x30,0x6,1},
+    {"QueryTensor",0x6300,0x38,0x6,1},{"RelativePositionBiasTensor",0x6300,0x30,0x6,1},
+    {"StackedKeyValueTensor",0x6300,0x20,0x6,1},{"StackedQueryKeyTensor",0x6300,0x20,0x6,1},
+    {"StackedQueryKeyValueTensor",0x6300,0x20,0x6,1},{"ValueTensor",0x6300,0x38,0x6,1},
+    {"InputTensor",0x3000,0x30,0x1fe,0},{"InputTensor",0x4000,0x1fe,0x1fe,0},
+    {"OutputCoordinatesTensor",0x3000,0x30,0x8,0},{"OutputCoordinatesTensor",0x4000,0x1fc,0x8,0},
+    {"OutputCountTensor",0x3000,0x30,0x8,0},{"OutputCountTensor",0x4000,0x1fe,0x8,0},
+    {"IndicesTensor",0x2000,0x10,0x8,0},{"IndicesTensor",0x2100,0x10,0x8,0},
+    {"IndicesTensor",0x3000,0x1fe,0xc48,0},{"IndicesTensor",0x4100,0x1fe,0xc48,0},
+    {"OutputTensor",0x2000,0x10,0x6,0},{"OutputTensor",0x2100,0x10,0x1fe,0},
+    {"OutputTensor",0x3000,0x1fe,0x1fe,0},{"OutputTensor",0x4100,0x1fe,0xffe,0},
+    {"ValuesTensor",0x2000,0x10,0x6,0},{"ValuesTensor",0x2100,0x10,0x1fe,0},
+    {"ValuesTensor",0x3000,0x1fe,0x1fe,0},{"ValuesTensor",0x4100,0x1fe,0xffe,0},
     {"InputTensor",0x1000,0x30,0x6,0},{"InputTensor",0x2100,0x30,0x1fe,0},
     {"InputTensor",0x3100,0x1fe,0x1fe,0},{"InputTensor",0x5000,0x1fe,0xffe,0},
     {"OutputTensor",0x1000,0x30,0x6,0},{"OutputTensor",0x2100,0x30,0x1fe,0},
     {"OutputTensor",0x3100,0x1fe,0x1fe,0},{"OutputTensor",0x5000,0x1fe,0xffe,0},
-};
-static const struct dmlt_dml_tensor_rule rules_64[] = { /* PADDING1 */
     {"InputTensor",0x5000,0x1fe,0xffe,0},{"OutputTensor",0x5000,0x1fe,0xffe,0},
-};
-static const struct dmlt_dml_tensor_rule rules_65[] = { /* QUANTIZE */
     {"InputTensor",0x6300,0x1fe,0x6,0},{"OutputTensor",0x6300,0x1fe,0x3120,0},
-    {"QuantizationTensors",0x6300,0x1fe,0x3126,0},
-};
-static const struct dmlt_dml_tensor_rule rules_66[] = { /* QUANTIZED_LINEAR_AVERAGE_POOLING */
-    {"InputScaleTensor",0x6200,0x3e,0x2,0},{"InputTensor",0x6200,0x30,0x120,0},
-    {"InputZeroPointTensor",0x6200,0x3e,0x120,1},{"OutputScaleTensor",0x6200,0x3e,0x2,0},
-    {"OutputTensor",0x6200,0x30,0x120,0},{"OutputZeroPointTensor",0x6200,0x3e,0x120,1},
-};
-static const struct dmlt_dml_tensor_rule rules_67[] = { /* REDUCE:ARGMAX */
-    {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x2100,0x10,0x1fe,0},
-    {"InputTensor",0x3000,0x1fe,0x1fe,0},{"InputTensor",0x4100,0x1fe,0xdfe,0},
-    {"OutputTensor",0x1000,0x10,0x8,0},{"OutputTensor",0x2100,0x10,0x8,0},
-    {"OutputTensor",0x3000,0x1fe,0xc48,0},{"OutputTensor",0x4100,0x1fe,0xc48,0},
-};
-static const struct dmlt_dml_tensor_rule rules_68[] = { /* REDUCE:ARGMIN */
-    {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x2100,0x10,0x1fe,0},
-    {"InputTensor",0x3000,0x1fe,0x1fe,0},{"InputTensor",0x4100,0x1fe,0xdfe,0},
-    {"OutputTensor",0x1000,0x10,0x8,0},{"OutputTensor",0x2100,0x10,0x8,0},
-    {"OutputTensor",0x3000,0x1fe,0xc48,0},{"OutputTensor",0x4100,0x1fe,0xc48,0},
-};
-static const struct dmlt_dml_tensor_rule rules_69[] = { /* REDUCE:AVERAGE */
-    {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x3000,0x1fe,0x6,0},
+    {"QuantizationTensors",0x6300,0x1fe,0x3126,0},{"InputScaleTensor",0x6200,0x3e,0x2,0},
+    {"InputTensor",0x6200,0x30,0x120,0},{"InputZeroPointTensor",0x6200,0x3e,0x120,1},
+    {"OutputScaleTensor",0x6200,0x3e,0x2,0},{"OutputTensor",0x6200,0x30,0x120,0},
+    {"OutputZeroPointTensor",0x6200,0x3e,0x120,1},{"BiasTensor",0x2100,0x10,0x40,1},
+    {"BiasTensor",0x4000,0x18,0x40,1},{"BiasTensor",0x5200,0x18,0x40,1},
+    {"FilterScaleTensor",0x2100,0x10,0x2,0},{"FilterScaleTensor",0x4000,0x18,0x2,0},
+    {"FilterScaleTensor",0x5200,0x1e,0x2,0},{"FilterTensor",0x2100,0x10,0x120,0},
+    {"FilterTensor",0x4000,0x18,0x120,0},{"FilterTensor",0x5200,0x18,0x120,0},
+    {"FilterZeroPointTensor",0x2100,0x10,0x120,1},{"FilterZeroPointTensor",0x4000,0x1e,0x120,1},
+    {"FilterZeroPointTensor",0x5200,0x1e,0x120,1},{"InputScaleTensor",0x2100,0x10,0x2,0},
+    {"InputScaleTensor",0x4000,0x1e,0x2,0},{"InputScaleTensor",0x5200,0x1e,0x2,0},
+    {"InputTensor",0x2100,0x10,0x120,0},{"InputTensor",0x4000,0x18,0x120,0},
+    {"InputTensor",0x5200,0x18,0x120,0},{"InputZeroPointTensor",0x2100,0x10,0x120,1},
+    {"InputZeroPointTensor",0x4000,0x1e,0x120,1},{"InputZeroPointTensor",0x5200,0x1e,0x120,1},
+    {"OutputScaleTensor",0x2100,0x10,0x2,0},{"OutputScaleTensor",0x4000,0x1e,0x2,0},
+    {"OutputScaleTensor",0x5200,0x1e,0x2,0},{"OutputTensor",0x2100,0x10,0x120,0},
+    {"OutputTensor",0x4000,0x18,0x120,0},{"OutputTensor",0x5200,0x18,0x120,0},
+    {"OutputZeroPointTensor",0x2100,0x10,0x120,1},{"OutputZeroPointTensor",0x4000,0x1e,0x120,1},
+    {"OutputZeroPointTensor",0x5200,0x1e,0x120,1},{"AScaleTensor",0x2100,0x10,0x2,0},
+    {"AScaleTensor",0x4000,0x1e,0x2,0},{"ATensor",0x2100,0x10,0x120,0},
+    {"ATensor",0x4000,0x1c,0x120,0},{"AZeroPointTensor",0x2100,0x10,0x120,1},
+    {"AZeroPointTensor",0x4000,0x1e,0x120,1},{"BScaleTensor",0x2100,0x10,0x2,0},
+    {"BScaleTensor",0x4000,0x1e,0x2,0},{"BTensor",0x2100,0x10,0x120,0},
+    {"BTensor",0x4000,0x1c,0x120,0},{"BZeroPointTensor",0x2100,0x10,0x120,1},
+    {"BZeroPointTensor",0x4000,0x1e,0x120,1},{"OutputScaleTensor",0x2100,0x10,0x2,0},
+    {"OutputScaleTensor",0x4000,0x1e,0x2,0},{"OutputTensor",0x2100,0x10,0x120,0},
+    {"OutputTensor",0x4000,0x1c,0x120,0},{"OutputZeroPointTensor",0x2100,0x10,0x120,1},
+    {"OutputZeroPointTensor",0x4000,0x1e,0x120,1},{"InputTensor",0x1000,0x10,0x6,0},
+    {"InputTensor",0x2100,0x10,0x1fe,0},{"InputTensor",0x3000,0x1fe,0x1fe,0},
+    {"InputTensor",0x4100,0x1fe,0xdfe,0},{"OutputTensor",0x1000,0x10,0x8,0},
+    {"OutputTensor",0x2100,0x10,0x8,0},{"OutputTensor",0x3000,0x1fe,0xc48,0},
+    {"OutputTensor",0x4100,0x1fe,0xc48,0},{"InputTensor",0x1000,0x10,0x6,0},
+    {"InputTensor",0x2100,0x10,0x1fe,0},{"InputTensor",0x3000,0x1fe,0x1fe,0},
+    {"InputTensor",0x4100,0x1fe,0xdfe,0},{"OutputTensor",0x1000,0x10,0x8,0},
+    {"OutputTensor",0x2100,0x10,0x8,0},{"OutputTensor",0x3000,0x1fe,0xc48,0},
+    {"OutputTensor",0x4100,0x1fe,0xc48,0},{"InputTensor",0x1000,0x10,0x6,0},
+    {"InputTensor",0x3000,0x1fe,0x6,0},{"OutputTensor",0x1000,0x10,0x6,0},
+    {"OutputTensor",0x3000,0x1fe,0x6,0},{"InputTensor",0x1000,0x10,0x6,0},
+    {"InputTensor",0x3000,0x1fe,0x6,0},{"InputTensor",0x5000,0x1fe,0xc4e,0},
     {"OutputTensor",0x1000,0x10,0x6,0},{"OutputTensor",0x3000,0x1fe,0x6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_70[] = { /* REDUCE:L1 */
-    {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x3000,0x1fe,0x6,0},
+    {"OutputTensor",0x5000,0x1fe,0xc4e,0},{"InputTensor",0x1000,0x10,0x6,0},
+    {"InputTensor",0x3000,0x1fe,0x6,0},{"OutputTensor",0x1000,0x10,0x6,0},
+    {"OutputTensor",0x3000,0x1fe,0x6,0},{"InputTensor",0x1000,0x10,0x6,0},
+    {"InputTensor",0x3000,0x1fe,0x6,0},{"OutputTensor",0x1000,0x10,0x6,0},
+    {"OutputTensor",0x3000,0x1fe,0x6,0},{"InputTensor",0x1000,0x10,0x6,0},
+    {"InputTensor",0x3000,0x1fe,0x6,0},{"OutputTensor",0x1000,0x10,0x6,0},
+    {"OutputTensor",0x3000,0x1fe,0x6,0},{"InputTensor",0x1000,0x10,0x6,0},
+    {"InputTensor",0x2100,0x10,0x4e,0},{"InputTensor",0x3000,0x1fe,0x1fe,0},
+    {"InputTensor",0x5000,0x1fe,0xdfe,0},{"OutputTensor",0x1000,0x10,0x6,0},
+    {"OutputTensor",0x2100,0x10,0x4e,0},{"OutputTensor",0x3000,0x1fe,0x1fe,0},
+    {"OutputTensor",0x5000,0x1fe,0xdfe,0},{"InputTensor",0x1000,0x10,0x6,0},
+    {"InputTensor",0x2100,0x10,0x4e,0},{"InputTensor",0x3000,0x1fe,0x1fe,0},
+    {"InputTensor",0x5000,0x1fe,0xdfe,0},{"OutputTensor",0x1000,0x10,0x6,0},
+    {"OutputTensor",0x2100,0x10,0x4e,0},{"OutputTensor",0x3000,0x1fe,0x1fe,0},
+    {"OutputTensor",0x5000,0x1fe,0xdfe,0},{"InputTensor",0x1000,0x10,0x6,0},
+    {"InputTensor",0x2100,0x10,0x4e,0},{"InputTensor",0x3000,0x1fe,0x4e,0},
     {"InputTensor",0x5000,0x1fe,0xc4e,0},{"OutputTensor",0x1000,0x10,0x6,0},
-    {"OutputTensor",0x3000,0x1fe,0x6,0},{"OutputTensor",0x5000,0x1fe,0xc4e,0},
-};
-static const struct dmlt_dml_tensor_rule rules_71[] = { /* REDUCE:L2 */
-    {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x3000,0x1fe,0x6,0},
-    {"OutputTensor",0x1000,0x10,0x6,0},{"OutputTensor",0x3000,0x1fe,0x6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_72[] = { /* REDUCE:LOG_SUM */
-    {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x3000,0x1fe,0x6,0},
-    {"OutputTensor",0x1000,0x10,0x6,0},{"OutputTensor",0x3000,0x1fe,0x6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_73[] = { /* REDUCE:LOG_SUM_EXP */
-    {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x3000,0x1fe,0x6,0},
-    {"OutputTensor",0x1000,0x10,0x6,0},{"OutputTensor",0x3000,0x1fe,0x6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_74[] = { /* REDUCE:MAX */
-    {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x2100,0x10,0x4e,0},
-    {"InputTensor",0x3000,0x1fe,0x1fe,0},{"InputTensor",0x5000,0x1fe,0xdfe,0},
-    {"OutputTensor",0x1000,0x10,0x6,0},{"OutputTensor",0x2100,0x10,0x4e,0},
-    {"OutputTensor",0x3000,0x1fe,0x1fe,0},{"OutputTensor",0x5000,0x1fe,0xdfe,0},
-};
-static const struct dmlt_dml_tensor_rule rules_75[] = { /* REDUCE:MIN */
-    {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x2100,0x10,0x4e,0},
-    {"InputTensor",0x3000,0x1fe,0x1fe,0},{"InputTensor",0x5000,0x1fe,0xdfe,0},
-    {"OutputTensor",0x1000,0x10,0x6,0},{"OutputTensor",0x2100,0x10,0x4e,0},
-    {"OutputTensor",0x3000,0x1fe,0x1fe,0},{"OutputTensor",0x5000,0x1fe,0xdfe,0},
-};
-static const struct dmlt_dml_tensor_rule rules_76[] = { /* REDUCE:MULTIPLY */
-    {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x2100,0x10,0x4e,0},
-    {"InputTensor",0x3000,0x1fe,0x4e,0},{"InputTensor",0x5000,0x1fe,0xc4e,0},
-    {"OutputTensor",0x1000,0x10,0x6,0},{"OutputTensor",0x2100,0x10,0x4e,0},
-    {"OutputTensor",0x3000,0x1fe,0x4e,0},{"OutputTensor",0x5000,0x1fe,0xc4e,0},
-};
-static const struct dmlt_dml_tensor_rule rules_77[] = { /* REDUCE:SUM */
-    {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x2100,0x10,0x4e,0},
-    {"InputTensor",0x3000,0x1fe,0x4e,0},{"InputTensor",0x5000,0x1fe,0xc4e,0},
-    {"OutputTensor",0x1000,0x10,0x6,0},{"OutputTensor",0x2100,0x10,0x4e,0},
-    {"OutputTensor",0x3000,0x1fe,0x4e,0},{"OutputTensor",0x5000,0x1fe,0xc4e,0},
-};
-static const struct dmlt_dml_tensor_rule rules_78[] = { /* REDUCE:SUM_SQUARE */
-    {"InputTensor",0x1000,0x10,0x6,0},{"InputTensor",0x3000,0x1fe,0x6,0},
+    {"OutputTensor",0x2100,0x10,0x4e,0},{"OutputTensor",0x3000,0x1fe,0x4e,0},
+    {"OutputTensor",0x5000,0x1fe,0xc4e,0},{"InputTensor",0x1000,0x10,0x6,0},
+    {"InputTensor",0x2100,0x10,0x4e,0},{"InputTensor",0x3000,0x1fe,0x4e,0},
     {"InputTensor",0x5000,0x1fe,0xc4e,0},{"OutputTensor",0x1000,0x10,0x6,0},
-    {"OutputTensor",0x3000,0x1fe,0x6,0},{"OutputTensor",0x5000,0x1fe,0xc4e,0},
-};
-static const struct dmlt_dml_tensor_rule rules_79[] = { /* RESAMPLE1 */
-    {"InputTensor",0x2100,0x10,0x6,0},{"InputTensor",0x5100,0x1e,0x6,0},
-    {"InputTensor",0x6200,0x1e,0x126,0},{"OutputTensor",0x2100,0x10,0x6,0},
-    {"OutputTensor",0x5100,0x1e,0x6,0},{"OutputTensor",0x6200,0x1e,0x126,0},
-};
-static const struct dmlt_dml_tensor_rule rules_80[] = { /* RESAMPLE2 */
+    {"OutputTensor",0x2100,0x10,0x4e,0},{"OutputTensor",0x3000,0x1fe,0x4e,0},
+    {"OutputTensor",0x5000,0x1fe,0xc4e,0},{"InputTensor",0x1000,0x10,0x6,0},
+    {"InputTensor",0x3000,0x1fe,0x6,0},{"InputTensor",0x5000,0x1fe,0xc4e,0},
+    {"OutputTensor",0x1000,0x10,0x6,0},{"OutputTensor",0x3000,0x1fe,0x6,0},
+    {"OutputTensor",0x5000,0x1fe,0xc4e,0},{"InputTensor",0x2100,0x10,0x6,0},
     {"InputTensor",0x5100,0x1e,0x6,0},{"InputTensor",0x6200,0x1e,0x126,0},
-    {"OutputTensor",0x5100,0x1e,0x6,0},{"OutputTensor",0x6200,0x1e,0x126,0},
-};
-static const struct dmlt_dml_tensor_rule rules_81[] = { /* RESAMPLE3 */
-    {"InputTensor",0x6400,0x1e,0x126,0},{"OutputTensor",0x6400,0x1e,0x126,0},
-};
-static const struct dmlt_dml_tensor_rule rules_82[] = { /* RESAMPLE_GRAD1 */
-    {"InputGradientTensor",0x5100,0x1e,0x6,0},{"OutputGradientTensor",0x5100,0x1e,0x6,0},
-};
-static const struct dmlt_dml_tensor_rule rules_83[] = { /* SLICE1 */
-    {"InputTensor",0x2100,0x30,0x1fe,0},{"InputTensor",0x3000,0x1fe,0x1fe,0},
-    {"InputTensor",0x4100,0x1fe,0xffe,0},{"OutputTensor",0x2100,0x30,0x1fe,0},
+    {"OutputTensor",0x2100,0x10,0x6,0},{"OutputTensor",0x5100,0x1e,0x6,0},
+    {"OutputTensor",0x6200,0x1e,0x126,0},{"InputTensor",0x5100,0x1e,0x6,0},
+    {"InputTensor",0x6200,0x1e,0x126,0},{"OutputTensor",0x5100,0x1e,0x6,0},
+    {"OutputTensor",0x6200,0x1e,0x126,0},{"InputTensor",0x6400,0x1e,0x126,0},
+    {"OutputTensor",0x6400,0x1e,0x126,0},{"InputGradientTensor",0x5100,0x1e,0x6,0},
+    {"OutputGradientTensor",0x5100,0x1e,0x6,0},{"IndicesTensor",0x1000,0x10,0x8,0},
+    {"IndicesTensor",0x2100,0x10,0x8,0},{"IndicesTensor",0x3000,0x1fe,0xc48,0},
+    {"IndicesTensor",0x4100,0x1fe,0xc48,0},{"InputTensor",0x1000,0x10,0x6,0},
+    {"InputTensor",0x2100,0x10,0x1fe,0},{"InputTensor",0x3000,0x1fe,0x1fe,0},
+    {"InputTensor",0x4100,0x1fe,0xffe,0},{"OutputTensor",0x1000,0x10,0x6,0},
+    {"OutputTensor",0x2100,0x10,0x1fe,0},{"OutputTensor",0x3000,0x1fe,0x1fe,0},
+    {"OutputTensor",0x4100,0x1fe,0xffe,0},{"UpdatesTensor",0x1000,0x10,0x6,0},
+    {"UpdatesTensor",0x2100,0x10,0x1fe,0},{"UpdatesTensor",0x3000,0x1fe,0x1fe,0},
+    {"UpdatesTensor",0x4100,0x1fe,0xffe,0},{"IndicesTensor",0x2100,0x10,0x8,0},
+    {"IndicesTensor",0x3000,0x1fe,0xc48,0},{"IndicesTensor",0x4100,0x1fe,0xc48,0},
+    {"InputTensor",0x2100,0x10,0x1fe,0},{"InputTensor",0x3000,0x1fe,0x1fe,0},
+    {"InputTensor",0x4100,0x1fe,0xffe,0},{"OutputTensor",0x2100,0x10,0x1fe,0},
     {"OutputTensor",0x3000,0x1fe,0x1fe,0},{"OutputTensor",0x4100,0x1fe,0xffe,0},
-};
-static const struct dmlt_dml_tensor_rule rules_84[] = { /* SPLIT */
-    {"InputTensor",0x1000,0x10,0xde,0},{"InputTensor",0x2100,0x10,0x1fe,0},
+    {"UpdatesTensor",0x2100,0x10,0x1fe,0},{"UpdatesTensor",0x3000,0x1fe,0x1fe,0},
+    {"UpdatesTensor",0x4100,0x1fe,0xffe,0},{"InputTensor",0x2100,0x30,0x1fe,0},
     {"InputTensor",0x3000,0x1fe,0x1fe,0},{"InputTensor",0x4100,0x1fe,0xffe,0},
-    {"OutputTensors",0x1000,0x10,0xde,0},{"OutputTensors",0x2100,0x10,0x1fe,0},
-    {"OutputTensors",0x3000,0x1fe,0x1fe,0},{"OutputTensors",0x4100,0x1fe,0xffe,0},
-};
-static const struct dmlt_dml_tensor_rule rules_85[] = { /* UNFOLD */
+    {"OutputTensor",0x2100,0x30,0x1fe,0},{"OutputTensor",0x3000,0x1fe,0x1fe,0},
+    {"OutputTensor",0x4100,0x1fe,0xffe,0},{"InputTensor",0x2100,0x10,0x1fe,0},
+    {"InputTensor",0x5000,0x10,0xffe,0},{"OutputTensor",0x2100,0x10,0x1fe,0},
+    {"OutputTensor",0x5000,0x10,0xffe,0},{"InputTensor",0x1000,0x10,0xde,0},
+    {"InputTensor",0x2100,0x10,0x1fe,0},{"InputTensor",0x3000,0x1fe,0x1fe,0},
+    {"InputTensor",0x4100,0x1fe,0xffe,0},{"OutputTensors",0x1000,0x10,0xde,0},
+    {"OutputTensors",0x2100,0x10,0x1fe,0},{"OutputTensors",0x3000,0x1fe,0x1fe,0},
+    {"OutputTensors",0x4100,0x1fe,0xffe,0},{"InputTensor",0x1000,0x10,0x6,0},
+    {"InputTensor",0x2100,0x10,0x1fe,0},{"InputTensor",0x3100,0x1fe,0x1fe,0},
+    {"InputTensor",0x4100,0x1fe,0xdfe,0},{"OutputTensor",0x1000,0x10,0x6,0},
+    {"OutputTensor",0x2100,0x10,0x1fe,0},{"OutputTensor",0x3100,0x1fe,0x1fe,0},
+    {"OutputTensor",0x4100,0x1fe,0xdfe,0},{"InputTensor",0x2100,0x10,0x1fe,0},
+    {"InputTensor",0x3100,0x1fe,0x1fe,0},{"InputTensor",0x5000,0x1fe,0xdfe,0},
+    {"OutputIndexTensor",0x2100,0x10,0x8,0},{"OutputIndexTensor",0x3100,0x1fe,0x8,0},
+    {"OutputIndexTensor",0x5000,0x1fe,0x408,0},{"OutputValueTensor",0x2100,0x10,0x1fe,0},
+    {"OutputValueTensor",0x3100,0x1fe,0x1fe,0},{"OutputValueTensor",0x5000,0x1fe,0xdfe,0},
     {"InputTensor",0x6400,0x1f8,0x0,0},{"OutputTensor",0x6400,0x1f8,0x0,0},
 };
 
-const struct dmlt_dml_operator dmlt_dml_operator_table[86] = {
-    {"ACTIVATION_ELU",0x1000,rules_0,6,"sdk-api:ns-directml-dml_activation_elu_operator_desc.md@290b21b0f5cd"},
-    {"ACTIVATION_GELU",0x5100,rules_1,2,"windows-ai-docs:ns-directml-dml_activation_gelu_operator_desc.md@6c63a7b57919"},
-    {"ACTIVATION_HARDMAX1",0x5100,rules_2,2,"windows-ai-docs:ns-directml-dml_activation_hardmax1_operator_desc.md@6c63a7b57919"},
-    {"ACTIVATION_HARD_SIGMOID",0x1000,rules_3,6,"sdk-api:ns-directml-dml_activation_hard_sigmoid_operator_desc.md@f4acb9bc5d5d"},
-    {"ACTIVATION_HARD_SWISH",0x6200,rules_4,2,"windows-ai-docs:ns-directml-dml_activation_hard_swish_operator_desc.md@6c63a7b57919"},
-    {"ACTIVATION_IDENTITY",0x1000,rules_5,6,"sdk-api:ns-directml-dml_activation_identity_operator_desc.md@0dbacd0650a5"},
-    {"ACTIVATION_LEAKY_RELU",0x1000,rules_6,6,"sdk-api:ns-directml-dml_activation_leaky_relu_operator_desc.md@b5f9f4f44d15"},
-    {"ACTIVATION_LOG_SOFTMAX1",0x5100,rules_7,2,"windows-ai-docs:ns-directml-dml_activation_log_softmax1_operator_desc.md@6c63a7b57919"},
-    {"ACTIVATION_PARAMETERIZED_RELU",0x1000,rules_8,12,"sdk-api:ns-directml-dml_activation_parameterized_relu_operator_desc.md@a28e08e71789"},
-    {"ACTIVATION_RELU",0x1000,rules_9,8,"sdk-api:ns-directml-dml_activation_relu_operator_desc.md@ea899bdf0be3"},
-    {"ACTIVATION_SIGMOID",0x1000,rules_10,6,"sdk-api:ns-directml-dml_activation_sigmoid_operator_desc.md@2cd469d9bd0f"},
-    {"ACTIVATION_SOFTMAX",0x1000,rules_11,6,"sdk-api:ns-directml-dml_activation_softmax_operator_desc.md@b5f9f4f44d15"},
-    {"ACTIVATION_SOFTMAX1",0x5100,rules_12,2,"windows-ai-docs:ns-directml-dml_activation_softmax1_operator_desc.md@6c63a7b57919"},
-    {"ACTIVATION_SOFTPLUS",0x1000,rules_13,6,"sdk-api:ns-directml-dml_activation_softplus_operator_desc.md@ea899bdf0be3"},
-    {"ACTIVATION_SWISH",0x6200,rules_14,2,"windows-ai-docs:ns-directml-dml_activation_swish_operator_desc.md@6c63a7b57919"},
-    {"ACTIVATION_TANH",0x1000,rules_15,6,"sdk-api:ns-directml-dml_activation_tanh_operator_desc.md@dd64e5cb8c7c"},
-    {"ARGMAX",0x3000,rules_16,4,"sdk-api:ns-directml-dml_argmax_operator_desc.md@b6ccb924f6c4"},
-    {"ARGMIN",0x3000,rules_17,4,"sdk-api:ns-directml-dml_argmin_operator_desc.md@8f2547f96c61"},
-    {"AVERAGE_POOLING",0x1000,rules_18,2,"sdk-api:ns-directml-dml_average_pooling_operator_desc.md@0dbacd0650a5"},
-    {"AVERAGE_POOLING1",0x6200,rules_19,2,"windows-ai-docs:ns-directml-dml_average_pooling1_operator_desc.md@6c63a7b57919"},
-    {"BATCH_NORMALIZATION",0x1000,rules_20,12,"sdk-api:ns-directml-dml_batch_normalization_operator_desc.md@9ade0e62b736"},
-    {"CAST",0x1000,rules_21,8,"sdk-api:ns-directml-dml_cast_operator_desc.md@879f4fcc329a"},
-    {"CONVOLUTION",0x1000,rules_22,8,"sdk-api:ns-directml-dml_convolution_operator_desc.md@2cd469d9bd0f"},
-    {"DEQUANTIZE",0x6300,rules_23,3,"windows-ai-docs:ns-directml-dml_dequantize_operator_desc.md@387557f9614c"},
-    {"DIAGONAL_MATRIX1",0x5100,rules_24,2,"windows-ai-docs:ns-directml-dml_diagonal_matrix1_operator_desc.md@6c63a7b57919"},
-    {"ELEMENT_WISE_ABS",0x1000,rules_25,8,"sdk-api:ns-directml-dml_element_wise_abs_operator_desc.md@b6ccb924f6c4"},
-    {"ELEMENT_WISE_ADD",0x1000,rules_26,15,"sdk-api:ns-directml-dml_element_wise_add_operator_desc.md@9ade0e62b736"},
-    {"ELEMENT_WISE_ADD1",0x2000,rules_27,6,"sdk-api:ns-directml-dml_element_wise_add1_operator_desc.md@ea899bdf0be3"},
-    {"ELEMENT_WISE_CLIP",0x1000,rules_28,8,"sdk-api:ns-directml-dml_element_wise_clip_operator_desc.md@37a8df4aa27b"},
-    {"ELEMENT_WISE_CLIP1",0x5000,rules_29,2,"sdk-api:ns-directml-dml_element_wise_clip1_operator_desc.md@f2d501f718b1"},
-    {"ELEMENT_WISE_CONSTANT_POW",0x1000,rules_30,4,"sdk-api:ns-directml-dml_element_wise_constant_pow_operator_desc.md@2fe0b48c7aeb"},
-    {"ELEMENT_WISE_DIVIDE",0x1000,rules_31,15,"sdk-api:ns-directml-dml_element_wise_divide_operator_desc.md@f2d501f718b1"},
-    {"ELEMENT_WISE_ERF",0x2000,rules_32,4,"sdk-api:ns-directml-dml_element_wise_erf_operator_desc.md@2fe0b48c7aeb"},
-    {"ELEMENT_WISE_EXP",0x1000,rules_33,4,"sdk-api:ns-directml-dml_element_wise_exp_operator_desc.md@0f1321925c4c"},
-    {"ELEMENT_WISE_IDENTITY",0x1000,rules_34,8,"sdk-api:ns-directml-dml_element_wise_identity_operator_desc.md@2cd469d9bd0f"},
-    {"ELEMENT_WISE_IF",0x2000,rules_35,12,"sdk-api:ns-directml-dml_element_wise_if_operator_desc.md@f88051d5c21a"},
-    {"ELEMENT_WISE_LOG",0x1000,rules_36,4,"sdk-api:ns-directml-dml_element_wise_log_operator_desc.md@0f1321925c4c"},
-    {"ELEMENT_WISE_LOGICAL_EQUALS",0x1000,rules_37,15,"sdk-api:ns-directml-dml_element_wise_logical_equals_operator_desc.md@2cd469d9bd0f"},
-    {"ELEMENT_WISE_LOGICAL_GREATER_THAN",0x1000,rules_38,15,"sdk-api:ns-directml-dml_element_wise_logical_greater_than_operator_desc.md@b5f9f4f44d15"},
-    {"ELEMENT_WISE_LOGICAL_LESS_THAN",0x1000,rules_39,15,"sdk-api:ns-directml-dml_element_wise_logical_less_than_operator_desc.md@b5f9f4f44d15"},
-    {"ELEMENT_WISE_LOGICAL_NOT",0x1000,rules_40,6,"sdk-api:ns-directml-dml_element_wise_logical_not_operator_desc.md@b5f9f4f44d15"},
-    {"ELEMENT_WISE_MAX",0x1000,rules_41,12,"sdk-api:ns-directml-dml_element_wise_max_operator_desc.md@dd64e5cb8c7c"},
-    {"ELEMENT_WISE_MIN",0x1000,rules_42,12,"sdk-api:ns-directml-dml_element_wise_min_operator_desc.md@2cd469d9bd0f"},
-    {"ELEMENT_WISE_MULTIPLY",0x1000,rules_43,15,"sdk-api:ns-directml-dml_element_wise_multiply_operator_desc.md@f2d501f718b1"},
-    {"ELEMENT_WISE_NEGATE",0x5000,rules_44,2,"sdk-api:ns-directml-dml_element_wise_negate_operator_desc.md@ea899bdf0be3"},
-    {"ELEMENT_WISE_POW",0x1000,rules_45,6,"sdk-api:ns-directml-dml_element_wise_pow_operator_desc.md@2cd469d9bd0f"},
-    {"ELEMENT_WISE_RECIP",0x1000,rules_46,4,"sdk-api:ns-directml-dml_element_wise_recip_operator_desc.md@2cd469d9bd0f"},
-    {"ELEMENT_WISE_SQRT",0x1000,rules_47,4,"sdk-api:ns-directml-dml_element_wise_sqrt_operator_desc.md@2fe0b48c7aeb"},
-    {"ELEMENT_WISE_SUBTRACT",0x1000,rules_48,15,"sdk-api:ns-directml-dml_element_wise_subtract_operator_desc.md@b78cd15a8e1d"},
-    {"FOLD",0x6400,rules_49,2,"windows-ai-docs:ns-directml-dml_fold_operator_desc.md@6c63a7b57919"},
-    {"GATHER",0x1000,rules_50,12,"sdk-api:ns-directml-dml_gather_operator_desc.md@ea899bdf0be3"},
-    {"GATHER_ELEMENTS",0x2100,rules_51,9,"sdk-api:ns-directml-dml_gather_elements_operator_desc.md@879f4fcc329a"},
-    {"GATHER_ND",0x2100,rules_52,9,"sdk-api:ns-directml-dml_gather_nd_operator_desc.md@f9d9bc031465"},
-    {"GEMM",0x1000,rules_53,8,"sdk-api:ns-directml-dml_gemm_operator_desc.md@2cd469d9bd0f"},
-    {"JOIN",0x1000,rules_54,8,"sdk-api:ns-directml-dml_join_operator_desc.md@2cd469d9bd0f"},
-    {"LP_POOLING1",0x6200,rules_55,2,"windows-ai-docs:ns-directml-dml_lp_pooling1_operator_desc.md@6c63a7b57919"},
-    {"MATRIX_MULTIPLY_INTEGER_TO_FLOAT",0x6200,rules_56,8,"windows-ai-docs:ns-directml-dml_matrix_multiply_integer_to_float_operator_desc.md@6c63a7b57919"},
-    {"MAX_POOLING",0x1000,rules_57,6,"sdk-api:ns-directml-dml_max_pooling_operator_desc.md@6721cae40a45"},
-    {"MAX_POOLING2",0x2100,rules_58,9,"sdk-api:ns-directml-dml_max_pooling2_operator_desc.md@b6ccb924f6c4"},
-    {"MEAN_VARIANCE_NORMALIZATION1",0x2100,rules_59,8,"sdk-api:ns-directml-dml_mean_variance_normalization1_operator_desc.md@5b9c53c58fb9"},
-    {"MEAN_VARIANCE_NORMALIZATION2",0x6300,rules_60,4,"windows-ai-docs:ns-directml-dml_mean_variance_normalization2_operator_desc.md@387557f9614c"},
-    {"MULTIHEAD_ATTENTION",0x6100,rules_61,14,"windows-ai-docs:ns-directml-dml_multihead_attention_operator_desc.md@6c63a7b57919"},
-    {"MULTIHEAD_ATTENTION1",0x6300,rules_62,15,"windows-ai-docs:ns-directml-dml_multihead_attention1_operator_desc.md@387557f9614c"},
-    {"PADDING",0x1000,rules_63,8,"sdk-api:ns-directml-dml_padding_operator_desc.md@b6ccb924f6c4"},
-    {"PADDING1",0x5000,rules_64,2,"sdk-api:ns-directml-dml_padding1_operator_desc.md@ea42082f77c7"},
-    {"QUANTIZE",0x6300,rules_65,3,"windows-ai-docs:ns-directml-dml_quantize_operator_desc.md@387557f9614c"},
-    {"QUANTIZED_LINEAR_AVERAGE_POOLING",0x6200,rules_66,6,"windows-ai-docs:ns-directml-dml_quantized_linear_average_pooling_operator_desc.md@6c63a7b57919"},
-    {"REDUCE:ARGMAX",0x1000,rules_67,8,"sdk-api:ns-directml-dml_reduce_operator_desc.md@dd64e5cb8c7c"},
-    {"REDUCE:ARGMIN",0x1000,rules_68,8,"sdk-api:ns-directml-dml_reduce_operator_desc.md@dd64e5cb8c7c"},
-    {"REDUCE:AVERAGE",0x1000,rules_69,4,"sdk-api:ns-directml-dml_reduce_operator_desc.md@dd64e5cb8c7c"},
-    {"REDUCE:L1",0x1000,rules_70,6,"sdk-api:ns-directml-dml_reduce_operator_desc.md@dd64e5cb8c7c"},
-    {"REDUCE:L2",0x1000,rules_71,4,"sdk-api:ns-directml-dml_reduce_operator_desc.md@dd64e5cb8c7c"},
-    {"REDUCE:LOG_SUM",0x1000,rules_72,4,"sdk-api:ns-directml-dml_reduce_operator_desc.md@dd64e5cb8c7c"},
-    {"REDUCE:LOG_SUM_EXP",0x1000,rules_73,4,"sdk-api:ns-directml-dml_reduce_operator_desc.md@dd64e5cb8c7c"},
-    {"REDUCE:MAX",0x1000,rules_74,8,"sdk-api:ns-directml-dml_reduce_operator_desc.md@dd64e5cb8c7c"},
-    {"REDUCE:MIN",0x1000,rules_75,8,"sdk-api:ns-directml-dml_reduce_operator_desc.md@dd64e5cb8c7c"},
-    {"REDUCE:MULTIPLY",0x1000,rules_76,8,"sdk-api:ns-directml-dml_reduce_operator_desc.md@dd64e5cb8c7c"},
-    {"REDUCE:SUM",0x1000,rules_77,8,"sdk-api:ns-directml-dml_reduce_operator_desc.md@dd64e5cb8c7c"},
-    {"REDUCE:SUM_SQUARE",0x1000,rules_78,6,"sdk-api:ns-directml-dml_reduce_operator_desc.md@dd64e5cb8c7c"},
-    {"RESAMPLE1",0x2100,rules_79,6,"sdk-api:ns-directml-dml_resample1_operator_desc.md@883ac18d4ebc"},
-    {"RESAMPLE2",0x5100,rules_80,4,"windows-ai-docs:ns-directml-dml_resample2_operator_desc.md@6c63a7b57919"},
-    {"RESAMPLE3",0x6400,rules_81,2,"windows-ai-docs:ns-directml-dml_resample3_operator_desc.md@6c63a7b57919"},
-    {"RESAMPLE_GRAD1",0x5100,rules_82,2,"windows-ai-docs:ns-directml-dml_resample_grad1_operator_desc.md@6c63a7b57919"},
-    {"SLICE1",0x2100,rules_83,6,"sdk-api:ns-directml-dml_slice1_operator_desc.md@13f5245e8d00"},
-    {"SPLIT",0x1000,rules_84,8,"sdk-api:ns-directml-dml_split_operator_desc.md@2cd469d9bd0f"},
-    {"UNFOLD",0x6400,rules_85,2,"windows-ai-docs:ns-directml-dml_unfold_operator_desc.md@6c63a7b57919"},
+const struct dmlt_dml_operator dmlt_dml_operator_table[122] = {
+    {"ACTIVATION_CELU",0x3000,rules+0,2,"sdk-api:ns-directml-dml_activation_celu_operator_desc.md@9ade0e62b736"},
+    {"ACTIVATION_ELU",0x1000,rules+2,6,"sdk-api:ns-directml-dml_activation_elu_operator_desc.md@290b21b0f5cd"},
+    {"ACTIVATION_GELU",0x5100,rules+8,2,"windows-ai-docs:ns-directml-dml_activation_gelu_operator_desc.md@6c63a7b57919"},
+    {"ACTIVATION_HARDMAX1",0x5100,rules+10,2,"windows-ai-docs:ns-directml-dml_activation_hardmax1_operator_desc.md@6c63a7b57919"},
+    {"ACTIVATION_HARD_SIGMOID",0x1000,rules+12,6,"sdk-api:ns-directml-dml_activation_hard_sigmoid_operator_desc.md@f4acb9bc5d5d"},
+    {"ACTIVATION_HARD_SWISH",0x6200,rules+18,2,"windows-ai-docs:ns-directml-dml_activation_hard_swish_operator_desc.md@6c63a7b57919"},
+    {"ACTIVATION_IDENTITY",0x1000,rules+20,6,"sdk-api:ns-directml-dml_activation_identity_operator_desc.md@0dbacd0650a5"},
+    {"ACTIVATION_LEAKY_RELU",0x1000,rules+26,6,"sdk-api:ns-directml-dml_activation_leaky_relu_operator_desc.md@b5f9f4f44d15"},
+    {"ACTIVATION_LOG_SOFTMAX1",0x5100,rules+32,2,"windows-ai-docs:ns-directml-dml_activation_log_softmax1_operator_desc.md@6c63a7b57919"},
+    {"ACTIVATION_PARAMETERIZED_RELU",0x1000,rules+34,12,"sdk-api:ns-directml-dml_activation_parameterized_relu_operator_desc.md@a28e08e71789"},
+    {"ACTIVATION_RELU",0x1000,rules+46,8,"sdk-api:ns-directml-dml_activation_relu_operator_desc.md@ea899bdf0be3"},
+    {"ACTIVATION_SCALED_ELU",0x1000,rules+54,6,"sdk-api:ns-directml-dml_activation_scaled_elu_operator_desc.md@2db4b02040c8"},
+    {"ACTIVATION_SIGMOID",0x1000,rules+60,6,"sdk-api:ns-directml-dml_activation_sigmoid_operator_desc.md@2cd469d9bd0f"},
+    {"ACTIVATION_SOFTMAX",0x1000,rules+66,6,"sdk-api:ns-directml-dml_activation_softmax_operator_desc.md@b5f9f4f44d15"},
+    {"ACTIVATION_SOFTMAX1",0x5100,rules+72,2,"windows-ai-docs:ns-directml-dml_activation_softmax1_operator_desc.md@6c63a7b57919"},
+    {"ACTIVATION_SOFTPLUS",0x1000,rules+74,6,"sdk-api:ns-directml-dml_activation_softplus_operator_desc.md@ea899bdf0be3"},
+    {"ACTIVATION_SOFTSIGN",0x1000,rules+80,6,"sdk-api:ns-directml-dml_activation_softsign_operator_desc.md@705a7eaab871"},
+    {"ACTIVATION_SWISH",0x6200,rules+86,2,"windows-ai-docs:ns-directml-dml_activation_swish_operator_desc.md@6c63a7b57919"},
+    {"ACTIVATION_TANH",0x1000,rules+88,6,"sdk-api:ns-directml-dml_activation_tanh_operator_desc.md@dd64e5cb8c7c"},
+    {"ACTIVATION_THRESHOLDED_RELU",0x1000,rules+94,6,"sdk-api:ns-directml-dml_activation_thresholded_relu_operator_desc.md@b6ccb924f6c4"},
+    {"ARGMAX",0x3000,rules+100,4,"sdk-api:ns-directml-dml_argmax_operator_desc.md@b6ccb924f6c4"},
+    {"ARGMIN",0x3000,rules+104,4,"sdk-api:ns-directml-dml_argmin_operator_desc.md@8f2547f96c61"},
+    {"AVERAGE_POOLING",0x1000,rules+108,2,"sdk-api:ns-directml-dml_average_pooling_operator_desc.md@0dbacd0650a5"},
+    {"AVERAGE_POOLING1",0x6200,rules+110,2,"windows-ai-docs:ns-directml-dml_average_pooling1_operator_desc.md@6c63a7b57919"},
+    {"BATCH_NORMALIZATION",0x1000,rules+112,12,"sdk-api:ns-directml-dml_batch_normalization_operator_desc.md@9ade0e62b736"},
+    {"CAST",0x1000,rules+124,8,"sdk-api:ns-directml-dml_cast_operator_desc.md@879f4fcc329a"},
+    {"CONVOLUTION",0x1000,rules+132,8,"sdk-api:ns-directml-dml_convolution_operator_desc.md@2cd469d9bd0f"},
+    {"CONVOLUTION_INTEGER",0x2100,rules+140,10,"sdk-api:ns-directml-dml_convolution_integer_operator_desc.md@ea899bdf0be3"},
+    {"CUMULATIVE_SUMMATION",0x2100,rules+150,6,"sdk-api:ns-directml-dml_cumulative_summation_operator_desc.md@9ade0e62b736"},
+    {"DEPTH_TO_SPACE1",0x2100,rules+156,4,"sdk-api:ns-directml-dml_depth_to_space1_operator_desc.md@b6ccb924f6c4"},
+    {"DEQUANTIZE",0x6300,rules+160,3,"windows-ai-docs:ns-directml-dml_dequantize_operator_desc.md@387557f9614c"},
+    {"DIAGONAL_MATRIX1",0x5100,rules+163,2,"windows-ai-docs:ns-directml-dml_diagonal_matrix1_operator_desc.md@6c63a7b57919"},
+    {"ELEMENT_WISE_ABS",0x1000,rules+165,8,"sdk-api:ns-directml-dml_element_wise_abs_operator_desc.md@b6ccb924f6c4"},
+    {"ELEMENT_WISE_ADD",0x1000,rules+173,15,"sdk-api:ns-directml-dml_element_wise_add_operator_desc.md@9ade0e62b736"},
+    {"ELEMENT_WISE_ADD1",0x2000,rules+188,6,"sdk-api:ns-directml-dml_element_wise_add1_operator_desc.md@ea899bdf0be3"},
+    {"ELEMENT_WISE_CEIL",0x1000,rules+194,4,"sdk-api:ns-directml-dml_element_wise_ceil_operator_desc.md@290b21b0f5cd"},
+    {"ELEMENT_WISE_CLIP",0x1000,rules+198,8,"sdk-api:ns-directml-dml_element_wise_clip_operator_desc.md@37a8df4aa27b"},
+    {"ELEMENT_WISE_CLIP1",0x5000,rules+206,2,"sdk-api:ns-directml-dml_element_wise_clip1_operator_desc.md@f2d501f718b1"},
+    {"ELEMENT_WISE_CONSTANT_POW",0x1000,rules+208,4,"sdk-api:ns-directml-dml_element_wise_constant_pow_operator_desc.md@2fe0b48c7aeb"},
+    {"ELEMENT_WISE_COS",0x1000,rules+212,4,"sdk-api:ns-directml-dml_element_wise_cos_operator_desc.md@0f1321925c4c"},
+    {"ELEMENT_WISE_DEQUANTIZE_LINEAR",0x1000,rules+216,20,"sdk-api:ns-directml-dml_element_wise_dequantize_linear_operator_desc.md@ea899bdf0be3"},
+    {"ELEMENT_WISE_DIVIDE",0x1000,rules+236,15,"sdk-api:ns-directml-dml_element_wise_divide_operator_desc.md@f2d501f718b1"},
+    {"ELEMENT_WISE_ERF",0x2000,rules+251,4,"sdk-api:ns-directml-dml_element_wise_erf_operator_desc.md@2fe0b48c7aeb"},
+    {"ELEMENT_WISE_EXP",0x1000,rules+255,4,"sdk-api:ns-directml-dml_element_wise_exp_operator_desc.md@0f1321925c4c"},
+    {"ELEMENT_WISE_FLOOR",0x1000,rules+259,4,"sdk-api:ns-directml-dml_element_wise_floor_operator_desc.md@290b21b0f5cd"},
+    {"ELEMENT_WISE_IDENTITY",0x1000,rules+263,8,"sdk-api:ns-directml-dml_element_wise_identity_operator_desc.md@2cd469d9bd0f"},
+    {"ELEMENT_WISE_IF",0x2000,rules+271,12,"sdk-api:ns-directml-dml_element_wise_if_operator_desc.md@f88051d5c21a"},
+    {"ELEMENT_WISE_IS_NAN",0x2000,rules+283,4,"sdk-api:ns-directml-dml_element_wise_is_nan_operator_desc.md@2fe0b48c7aeb"},
+    {"ELEMENT_WISE_LOG",0x1000,rules+287,4,"sdk-api:ns-directml-dml_element_wise_log_operator_desc.md@0f1321925c4c"},
+    {"ELEMENT_WISE_LOGICAL_AND",0x1000,rules+291,9,"sdk-api:ns-directml-dml_element_wise_logical_and_operator_desc.md@f2d501f718b1"},
+    {"ELEMENT_WISE_LOGICAL_EQUALS",0x1000,rules+300,15,"sdk-api:ns-directml-dml_element_wise_logical_equals_operator_desc.md@2cd469d9bd0f"},
+    {"ELEMENT_WISE_LOGICAL_GREATER_THAN",0x1000,rules+315,15,"sdk-api:ns-directml-dml_element_wise_logical_greater_than_operator_desc.md@b5f9f4f44d15"},
+    {"ELEMENT_WISE_LOGICAL_GREATER_THAN_OR_EQUAL",0x3000,rules+330,6,"sdk-api:ns-directml-dml_element_wise_logical_greater_than_or_equal_operator_desc.md@879f4fcc329a"},
+    {"ELEMENT_WISE_LOGICAL_LESS_THAN",0x1000,rules+336,15,"sdk-api:ns-directml-dml_element_wise_logical_less_than_operator_desc.md@b5f9f4f44d15"},
+    {"ELEMENT_WISE_LOGICAL_LESS_THAN_OR_EQUAL",0x3000,rules+351,6,"sdk-api:ns-directml-dml_element_wise_logical_less_than_or_equal_operator_desc.md@879f4fcc329a"},
+    {"ELEMENT_WISE_LOGICAL_NOT",0x1000,rules+357,6,"sdk-api:ns-directml-dml_element_wise_logical_not_operator_desc.md@b5f9f4f44d15"},
+    {"ELEMENT_WISE_LOGICAL_OR",0x1000,rules+363,9,"sdk-api:ns-directml-dml_element_wise_logical_or_operator_desc.md@ea899bdf0be3"},
+    {"ELEMENT_WISE_MAX",0x1000,rules+372,12,"sdk-api:ns-directml-dml_element_wise_max_operator_desc.md@dd64e5cb8c7c"},
+    {"ELEMENT_WISE_MEAN",0x1000,rules+384,9,"sdk-api:ns-directml-dml_element_wise_mean_operator_desc.md@ea899bdf0be3"},
+    {"ELEMENT_WISE_MIN",0x1000,rules+393,12,"sdk-api:ns-directml-dml_element_wise_min_operator_desc.md@2cd469d9bd0f"},
+    {"ELEMENT_WISE_MULTIPLY",0x1000,rules+405,15,"sdk-api:ns-directml-dml_element_wise_multiply_operator_desc.md@f2d501f718b1"},
+    {"ELEMENT_WISE_NEGATE",0x5000,rules+420,2,"sdk-api:ns-directml-dml_element_wise_negate_operator_desc.md@ea899bdf0be3"},
+    {"ELEMENT_WISE_POW",0x1000,rules+422,6,"sdk-api:ns-directml-dml_element_wise_pow_operator_desc.md@2cd469d9bd0f"},
+    {"ELEMENT_WISE_QUANTIZE_LINEAR",0x1000,rules+428,20,"sdk-api:ns-directml-dml_element_wise_quantize_linear_operator_desc.md@e0bf7d90dfb4"},
+    {"ELEMENT_WISE_RECIP",0x1000,rules+448,4,"sdk-api:ns-directml-dml_element_wise_recip_operator_desc.md@2cd469d9bd0f"},
+    {"ELEMENT_WISE_ROUND",0x2100,rules+452,4,"sdk-api:ns-directml-dml_element_wise_round_operator_desc.md@dd64e5cb8c7c"},
+    {"ELEMENT_WISE_SIGN",0x2000,rules+456,8,"sdk-api:ns-directml-dml_element_wise_sign_operator_desc.md@dd64e5cb8c7c"},
+    {"ELEMENT_WISE_SIN",0x1000,rules+464,4,"sdk-api:ns-directml-dml_element_wise_sin_operator_desc.md@2fe0b48c7aeb"},
+    {"ELEMENT_WISE_SQRT",0x1000,rules+468,4,"sdk-api:ns-directml-dml_element_wise_sqrt_operator_desc.md@2fe0b48c7aeb"},
+    {"ELEMENT_WISE_SUBTRACT",0x1000,rules+472,15,"sdk-api:ns-directml-dml_element_wise_subtract_operator_desc.md@b78cd15a8e1d"},
+    {"FILL_VALUE_CONSTANT",0x2100,rules+487,3,"sdk-api:ns-directml-dml_fill_value_constant_operator_desc.md@879f4fcc329a"},
+    {"FILL_VALUE_SEQUENCE",0x2100,rules+490,3,"sdk-api:ns-directml-dml_fill_value_sequence_operator_desc.md@9ade0e62b736"},
+    {"FOLD",0x6400,rules+493,2,"windows-ai-docs:ns-directml-dml_fold_operator_desc.md@6c63a7b57919"},
+    {"GATHER",0x1000,rules+495,12,"sdk-api:ns-directml-dml_gather_operator_desc.md@ea899bdf0be3"},
+    {"GATHER_ELEMENTS",0x2100,rules+507,9,"sdk-api:ns-directml-dml_gather_elements_operator_desc.md@879f4fcc329a"},
+    {"GATHER_ND",0x2100,rules+516,9,"sdk-api:ns-directml-dml_gather_nd_operator_desc.md@f9d9bc031465"},
+    {"GEMM",0x1000,rules+525,8,"sdk-api:ns-directml-dml_gemm_operator_desc.md@2cd469d9bd0f"},
+    {"JOIN",0x1000,rules+533,8,"sdk-api:ns-directml-dml_join_operator_desc.md@2cd469d9bd0f"},
+    {"LOCAL_RESPONSE_NORMALIZATION",0x1000,rules+541,2,"sdk-api:ns-directml-dml_local_response_normalization_operator_desc.md@2cd469d9bd0f"},
+    {"LP_NORMALIZATION",0x1000,rules+543,4,"sdk-api:ns-directml-dml_lp_normalization_operator_desc.md@f4acb9bc5d5d"},
+    {"LP_POOLING1",0x6200,rules+547,2,"windows-ai-docs:ns-directml-dml_lp_pooling1_operator_desc.md@6c63a7b57919"},
+    {"MATRIX_MULTIPLY_INTEGER",0x2100,rules+549,15,"sdk-api:ns-directml-dml_matrix_multiply_integer_operator_desc.md@b5f9f4f44d15"},
+    {"MATRIX_MULTIPLY_INTEGER_TO_FLOAT",0x6200,rules+564,8,"windows-ai-docs:ns-directml-dml_matrix_multiply_integer_to_float_operator_desc.md@6c63a7b57919"},
+    {"MAX_POOLING",0x1000,rules+572,6,"sdk-api:ns-directml-dml_max_pooling_operator_desc.md@6721cae40a45"},
+    {"MAX_POOLING2",0x2100,rules+578,9,"sdk-api:ns-directml-dml_max_pooling2_operator_desc.md@b6ccb924f6c4"},
+    {"MEAN_VARIANCE_NORMALIZATION",0x1000,rules+587,4,"sdk-api:ns-directml-dml_mean_variance_normalization_operator_desc.md@db7dd4d987bc"},
+    {"MEAN_VARIANCE_NORMALIZATION1",0x2100,rules+591,8,"sdk-api:ns-directml-dml_mean_variance_normalization1_operator_desc.md@5b9c53c58fb9"},
+    {"MEAN_VARIANCE_NORMALIZATION2",0x6300,rules+599,4,"windows-ai-docs:ns-directml-dml_mean_variance_normalization2_operator_desc.md@387557f9614c"},
+    {"MULTIHEAD_ATTENTION",0x6100,rules+603,14,"windows-ai-docs:ns-directml-dml_multihead_attention_operator_desc.md@6c63a7b57919"},
+    {"MULTIHEAD_ATTENTION1",0x6300,rules+617,15,"windows-ai-docs:ns-directml-dml_multihead_attention1_operator_desc.md@387557f9614c"},
+    {"NONZERO_COORDINATES",0x3000,rules+632,6,"sdk-api:ns-directml-dml_nonzero_coordinates_operator_desc.md@9ade0e62b736"},
+    {"ONE_HOT",0x2000,rules+638,12,"sdk-api:ns-directml-dml_one_hot_operator_desc.md@f88051d5c21a"},
+    {"PADDING",0x1000,rules+650,8,"sdk-api:ns-directml-dml_padding_operator_desc.md@b6ccb924f6c4"},
+    {"PADDING1",0x5000,rules+658,2,"sdk-api:ns-directml-dml_padding1_operator_desc.md@ea42082f77c7"},
+    {"QUANTIZE",0x6300,rules+660,3,"windows-ai-docs:ns-directml-dml_quantize_operator_desc.md@387557f9614c"},
+    {"QUANTIZED_LINEAR_AVERAGE_POOLING",0x6200,rules+663,6,"windows-ai-docs:ns-directml-dml_quantized_linear_average_pooling_operator_desc.md@6c63a7b57919"},
+    {"QUANTIZED_LINEAR_CONVOLUTION",0x2100,rules+669,30,"sdk-api:ns-directml-dml_quantized_linear_convolution_operator_desc.md@9fb507c17d15"},
+    {"QUANTIZED_LINEAR_MATRIX_MULTIPLY",0x2100,rules+699,18,"sdk-api:ns-directml-dml_quantized_linear_matrix_multiply_operator_desc.md@e0bf7d90dfb4"},
+    {"REDUCE:ARGMAX",0x1000,rules+717,8,"sdk-api:ns-directml-dml_reduce_operator_desc.md@dd64e5cb8c7c"},
+    {"REDUCE:ARGMIN",0x1000,rules+725,8,"sdk-api:ns-directml-dml_reduce_operator_desc.md@dd64e5cb8c7c"},
+    {"REDUCE:AVERAGE",0x1000,rules+733,4,"sdk-api:ns-directml-dml_reduce_operator_desc.md@dd64e5cb8c7c"},
+    {"REDUCE:L1",0x1000,rules+737,6,"sdk-api:ns-directml-dml_reduce_operator_desc.md@dd64e5cb8c7c"},
+    {"REDUCE:L2",0x1000,rules+743,4,"sdk-api:ns-directml-dml_reduce_operator_desc.md@dd64e5cb8c7c"},
+    {"REDUCE:LOG_SUM",0x1000,rules+747,4,"sdk-api:ns-directml-dml_reduce_operator_desc.md@dd64e5cb8c7c"},
+    {"REDUCE:LOG_SUM_EXP",0x1000,rules+751,4,"sdk-api:ns-directml-dml_reduce_operator_desc.md@dd64e5cb8c7c"},
+    {"REDUCE:MAX",0x1000,rules+755,8,"sdk-api:ns-directml-dml_reduce_operator_desc.md@dd64e5cb8c7c"},
+    {"REDUCE:MIN",0x1000,rules+763,8,"sdk-api:ns-directml-dml_reduce_operator_desc.md@dd64e5cb8c7c"},
+    {"REDUCE:MULTIPLY",0x1000,rules+771,8,"sdk-api:ns-directml-dml_reduce_operator_desc.md@dd64e5cb8c7c"},
+    {"REDUCE:SUM",0x1000,rules+779,8,"sdk-api:ns-directml-dml_reduce_operator_desc.md@dd64e5cb8c7c"},
+    {"REDUCE:SUM_SQUARE",0x1000,rules+787,6,"sdk-api:ns-directml-dml_reduce_operator_desc.md@dd64e5cb8c7c"},
+    {"RESAMPLE1",0x2100,rules+793,6,"sdk-api:ns-directml-dml_resample1_operator_desc.md@883ac18d4ebc"},
+    {"RESAMPLE2",0x5100,rules+799,4,"windows-ai-docs:ns-directml-dml_resample2_operator_desc.md@6c63a7b57919"},
+    {"RESAMPLE3",0x6400,rules+803,2,"windows-ai-docs:ns-directml-dml_resample3_operator_desc.md@6c63a7b57919"},
+    {"RESAMPLE_GRAD1",0x5100,rules+805,2,"windows-ai-docs:ns-directml-dml_resample_grad1_operator_desc.md@6c63a7b57919"},
+    {"SCATTER",0x1000,rules+807,16,"sdk-api:ns-directml-dml_scatter_operator_desc.md@f88051d5c21a"},
+    {"SCATTER_ND",0x2100,rules+823,12,"sdk-api:ns-directml-dml_scatter_nd_operator_desc.md@9ade0e62b736"},
+    {"SLICE1",0x2100,rules+835,6,"sdk-api:ns-directml-dml_slice1_operator_desc.md@13f5245e8d00"},
+    {"SPACE_TO_DEPTH1",0x2100,rules+841,4,"sdk-api:ns-directml-dml_space_to_depth1_operator_desc.md@dd64e5cb8c7c"},
+    {"SPLIT",0x1000,rules+845,8,"sdk-api:ns-directml-dml_split_operator_desc.md@2cd469d9bd0f"},
+    {"TILE",0x1000,rules+853,8,"sdk-api:ns-directml-dml_tile_operator_desc.md@b6ccb924f6c4"},
+    {"TOP_K1",0x2100,rules+861,9,"sdk-api:ns-directml-dml_top_k1_operator_desc.md@f49088238346"},
+    {"UNFOLD",0x6400,rules+870,2,"windows-ai-docs:ns-directml-dml_unfold_operator_desc.md@6c63a7b57919"},
 };
-const unsigned dmlt_dml_operator_count = 86;
+const unsigned dmlt_dml_operator_count = 122;
 const unsigned dmlt_dml_tables_newest_level = 0x6400;
 const char dmlt_dml_tables_revision[] =
     "MicrosoftDocs/sdk-api and MicrosoftDocs/windows-ai-docs@54d416b94cb5 DML_*_OPERATOR_DESC pages (per-page commits in tools/data/dml_operator_tensors.tsv); microsoft/onnxruntime DmlExecutionProvider/src/Operators, per-file commits in dml_ep_operator_map.tsv";

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """tools/extract_dml_docs.py on small pages written for the test, one for
 each form the documentation pages take: level headings, a table with no
-level heading, tables per REDUCE function under headings of any depth, the
+level heading, tables per REDUCE function under headings of any depth, a
+"# Tensor support" heading and capitalized column names, the
 Availability sentence in backticks or in bold, an empty data-type cell, a
 "Dimensions" column; and pages it must refuse.
 
@@ -23,6 +24,9 @@ PAGES = {
               "| - | - | - | - | - |\n| ATensor | Input | { N, C } | 4 | FLOAT16 |\n\n## -see-also\n| Not | a | tensor | row |\n",
     "bare": SRC.format("bare") + "## Availability\nThis operator was introduced in **DML_FEATURE_LEVEL_5_0**.\n\n"
             "## Tensor support\n" + HEAD + "| InputTensor | Input | 3 to 8 |  |\n",
+    "caps": SRC.format("caps") + "## Availability\nThis operator was introduced in `DML_FEATURE_LEVEL_3_0`.\n\n"
+            "# Tensor support\n| Tensor | Kind | Supported Dimension Counts | Supported Data Types |\n| - | - | - | - |\n"
+            "| InputTensor | Input | 1 to 8 | FLOAT32 |\n",
     "reduce": SRC.format("red") + "## Availability\nThis operator was introduced in `DML_FEATURE_LEVEL_1_0`.\n\n"
               "## Tensor support according to function\n### MIN and MAX\n##### DML_FEATURE_LEVEL_1_0 and above\n"
               + HEAD + "| InputTensor | Input | 4 | FLOAT32 |\n\n### AVERAGE, L2, and LOG_SUM\n"
@@ -34,11 +38,13 @@ BAD = {
     "bad_type": SRC.format("t") + "introduced in `DML_FEATURE_LEVEL_1_0`\n## Tensor support\n" + HEAD + "| A | Input | 4 | FLOAT128 |\n",
     "bad_dims": SRC.format("t") + "introduced in `DML_FEATURE_LEVEL_1_0`\n## Tensor support\n" + HEAD + "| A | Input | 0 to 9 | FLOAT32 |\n",
     "no_intro": SRC.format("t") + "## Tensor support\n" + HEAD + "| A | Input | 4 | FLOAT32 |\n",
+    "no_column": SRC.format("t") + "introduced in `DML_FEATURE_LEVEL_1_0`\n## Tensor support\n| Tensor | Kind | Types |\n| - | - | - |\n| A | Input | FLOAT32 |\n",
     "no_table": SRC.format("t") + "introduced in `DML_FEATURE_LEVEL_1_0`\n## Tensor support\nnone\n",
 }
 
 WANT = [
     "BARE\t5_0\tInputTensor\tInput\t5_0\t3-8\t\t0",
+    "CAPS\t3_0\tInputTensor\tInput\t3_0\t1-8\tFLOAT32\t0",
     "RED:AVERAGE\t1_0\tInputTensor\tInput\t3_0\t1-8\tFLOAT16\t0",
     "RED:L2\t1_0\tInputTensor\tInput\t3_0\t1-8\tFLOAT16\t0",
     "RED:LOG_SUM\t1_0\tInputTensor\tInput\t3_0\t1-8\tFLOAT16\t0",
