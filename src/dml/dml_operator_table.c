@@ -653,7 +653,7 @@ const unsigned dmlt_dml_tables_newest_level = 0x6400;
 const char dmlt_dml_tables_revision[] =
     "MicrosoftDocs/sdk-api and MicrosoftDocs/windows-ai-docs@54d416b94cb5 DML_*_OPERATOR_DESC pages (per-page commits in tools/data/dml_operator_tensors.tsv); microsoft/onnxruntime DmlExecutionProvider/src/Operators, per-file commits in dml_ep_operator_map.tsv";
 
-const struct dmlt_dml_mapping dmlt_dml_mapping_table[82] = {
+const struct dmlt_dml_mapping dmlt_dml_mapping_table[114] = {
     {"Conv","CONVOLUTION","InputTensor,FilterTensor,BiasTensor","OutputTensor","DmlOperatorConvolution.cpp:112 (Direction FORWARD)"},
     {"ConvTranspose","CONVOLUTION","InputTensor,FilterTensor,BiasTensor","OutputTensor","DmlOperatorConvolution.cpp:112 (Direction BACKWARD)"},
     {"Gemm","GEMM","ATensor,BTensor,CTensor","OutputTensor","DmlOperatorGemm.cpp:41"},
@@ -736,6 +736,38 @@ const struct dmlt_dml_mapping dmlt_dml_mapping_table[82] = {
     {"Upsample","RESAMPLE3","InputTensor,-","OutputTensor","DmlOperatorResize.cpp:DmlOperatorResize (DML_TARGET_VERSION >= 0x6300 (RESAMPLE2 before))"},
     {"Pad","PADDING","InputTensor,-,-,-","OutputTensor","DmlOperatorPadding.cpp:77 (pads and constant_value read on the CPU)"},
     {"Cast","CAST","InputTensor","OutputTensor","DmlOperatorCast.cpp:23"},
+    {"Ceil","ELEMENT_WISE_CEIL","InputTensor","OutputTensor","DmlOperatorElementWise.cpp:40 (DmlOperatorElementwiseUnary<DML_ELEMENT_WISE_CEIL_OPERATOR_DESC>)"},
+    {"Floor","ELEMENT_WISE_FLOOR","InputTensor","OutputTensor","DmlOperatorElementWise.cpp:40 (DmlOperatorElementwiseUnary<DML_ELEMENT_WISE_FLOOR_OPERATOR_DESC>)"},
+    {"Sin","ELEMENT_WISE_SIN","InputTensor","OutputTensor","DmlOperatorElementWise.cpp:40 (DmlOperatorElementwiseUnary<DML_ELEMENT_WISE_SIN_OPERATOR_DESC>)"},
+    {"Cos","ELEMENT_WISE_COS","InputTensor","OutputTensor","DmlOperatorElementWise.cpp:40 (DmlOperatorElementwiseUnary<DML_ELEMENT_WISE_COS_OPERATOR_DESC>)"},
+    {"Tan","ELEMENT_WISE_TAN","InputTensor","OutputTensor","DmlOperatorElementWise.cpp:40 (DmlOperatorElementwiseUnary<DML_ELEMENT_WISE_TAN_OPERATOR_DESC>)"},
+    {"Asin","ELEMENT_WISE_ASIN","InputTensor","OutputTensor","DmlOperatorElementWise.cpp:40 (DmlOperatorElementwiseUnary<DML_ELEMENT_WISE_ASIN_OPERATOR_DESC>)"},
+    {"Acos","ELEMENT_WISE_ACOS","InputTensor","OutputTensor","DmlOperatorElementWise.cpp:40 (DmlOperatorElementwiseUnary<DML_ELEMENT_WISE_ACOS_OPERATOR_DESC>)"},
+    {"Atan","ELEMENT_WISE_ATAN","InputTensor","OutputTensor","DmlOperatorElementWise.cpp:40 (DmlOperatorElementwiseUnary<DML_ELEMENT_WISE_ATAN_OPERATOR_DESC>)"},
+    {"Sign","ELEMENT_WISE_SIGN","InputTensor","OutputTensor","DmlOperatorElementWise.cpp:40 (DmlOperatorElementwiseUnary<DML_ELEMENT_WISE_SIGN_OPERATOR_DESC>)"},
+    {"IsNaN","ELEMENT_WISE_IS_NAN","InputTensor","OutputTensor","DmlOperatorElementWise.cpp:40 (DmlOperatorElementwiseUnary<DML_ELEMENT_WISE_IS_NAN_OPERATOR_DESC>)"},
+    {"GreaterOrEqual","ELEMENT_WISE_LOGICAL_GREATER_THAN_OR_EQUAL","ATensor,BTensor","OutputTensor","DmlOperatorElementWise.cpp:113 (DmlOperatorElementwiseBinary<DML_ELEMENT_WISE_LOGICAL_GREATER_THAN_OR_EQUAL_OPERATOR_DESC>)"},
+    {"LessOrEqual","ELEMENT_WISE_LOGICAL_LESS_THAN_OR_EQUAL","ATensor,BTensor","OutputTensor","DmlOperatorElementWise.cpp:113 (DmlOperatorElementwiseBinary<DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OR_EQUAL_OPERATOR_DESC>)"},
+    {"And","ELEMENT_WISE_LOGICAL_AND","ATensor,BTensor","OutputTensor","DmlOperatorElementWise.cpp:113 (DmlOperatorElementwiseBinary<DML_ELEMENT_WISE_LOGICAL_AND_OPERATOR_DESC>)"},
+    {"Or","ELEMENT_WISE_LOGICAL_OR","ATensor,BTensor","OutputTensor","DmlOperatorElementWise.cpp:113 (DmlOperatorElementwiseBinary<DML_ELEMENT_WISE_LOGICAL_OR_OPERATOR_DESC>)"},
+    {"Xor","ELEMENT_WISE_LOGICAL_XOR","ATensor,BTensor","OutputTensor","DmlOperatorElementWise.cpp:113 (DmlOperatorElementwiseBinary<DML_ELEMENT_WISE_LOGICAL_XOR_OPERATOR_DESC>)"},
+    {"Sum","ELEMENT_WISE_ADD","ATensor,BTensor*","OutputTensor","DmlOperatorElementWise.cpp:DmlOperatorElementwiseBinaryLoop (2 or more inputs: one operator per further input (A: the input, B: the running output); 1 input: ELEMENT_WISE_IDENTITY)"},
+    {"Mean","ELEMENT_WISE_MEAN","ATensor,BTensor","OutputTensor","DmlOperatorElementWise.cpp:DmlOperatorElementwiseMean (2 inputs; 1 input: ELEMENT_WISE_IDENTITY)"},
+    {"Mean","ELEMENT_WISE_ADD","ATensor,BTensor*","OutputTensor","DmlOperatorElementWise.cpp:DmlOperatorElementwiseMean (3 or more inputs: adds, then ELEMENT_WISE_IDENTITY with scale 1/N on the output)"},
+    {"Round","ELEMENT_WISE_ROUND","InputTensor","OutputTensor","DmlOperatorElementWise.cpp:DmlOperatorElementwiseRound (RoundingMode HALVES_TO_NEAREST_EVEN)"},
+    {"IsInf","ELEMENT_WISE_IS_INFINITY","InputTensor","OutputTensor","DmlOperatorElementWise.cpp:DmlOperatorElementwiseIsInf"},
+    {"Mod","ELEMENT_WISE_MODULUS_FLOOR","ATensor,BTensor","OutputTensor","DmlOperatorElementWise.cpp:DmlOperatorElementwiseMod (fmod 0)"},
+    {"Mod","ELEMENT_WISE_MODULUS_TRUNCATE","ATensor,BTensor","OutputTensor","DmlOperatorElementWise.cpp:DmlOperatorElementwiseMod (fmod 1)"},
+    {"QuantizeLinear","ELEMENT_WISE_QUANTIZE_LINEAR","InputTensor,ScaleTensor,ZeroPointTensor","OutputTensor","DmlOperatorElementWise.cpp:DmlOperatorElementwiseQLinear (scale and zero point reshaped to broadcast along axis)"},
+    {"DequantizeLinear","ELEMENT_WISE_DEQUANTIZE_LINEAR","InputTensor,ScaleTensor,ZeroPointTensor","OutputTensor","DmlOperatorElementWise.cpp:DmlOperatorElementwiseQLinear (scale and zero point reshaped to broadcast along axis)"},
+    {"Softsign","ACTIVATION_SOFTSIGN","InputTensor","OutputTensor","DmlOperatorActivation.cpp:26 (DmlOperatorActivationTemplate<DML_OPERATOR_ACTIVATION_SOFTSIGN>)"},
+    {"Celu","ACTIVATION_CELU","InputTensor","OutputTensor","DmlOperatorActivation.cpp:26 (DmlOperatorActivationTemplate<DML_OPERATOR_ACTIVATION_CELU>)"},
+    {"ThresholdedRelu","ACTIVATION_THRESHOLDED_RELU","InputTensor","OutputTensor","DmlOperatorActivation.cpp:26 (DmlOperatorActivationTemplate<DML_OPERATOR_ACTIVATION_THRESHOLDED_RELU>)"},
+    {"Selu","ACTIVATION_SCALED_ELU","InputTensor","OutputTensor","DmlOperatorActivation.cpp:26 (DmlOperatorActivationTemplate<DML_OPERATOR_ACTIVATION_SCALED_ELU>)"},
+    {"Shrink","ACTIVATION_SHRINK","InputTensor","OutputTensor","DmlOperatorActivation.cpp:26 (DmlOperatorActivationTemplate<DML_OPERATOR_ACTIVATION_SHRINK>)"},
+    {"Hardmax","ACTIVATION_HARDMAX1","InputTensor","OutputTensor","DmlOperatorActivation.cpp:26 (opset 13 and later: Axes {axis}; before 13: HARDMAX remapped to HARDMAX1 with Axes {axis..rank-1})"},
+    {"LpPool","LP_POOLING","InputTensor","OutputTensor","DmlOperatorPooling.cpp:103"},
+    {"GlobalLpPool","LP_POOLING","InputTensor","OutputTensor","DmlOperatorPooling.cpp:103 (window = the spatial sizes)"},
 };
-const unsigned dmlt_dml_mapping_count = 82;
+const unsigned dmlt_dml_mapping_count = 114;
 /* clang-format on */
