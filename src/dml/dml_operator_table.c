@@ -653,7 +653,7 @@ const unsigned dmlt_dml_tables_newest_level = 0x6400;
 const char dmlt_dml_tables_revision[] =
     "MicrosoftDocs/sdk-api and MicrosoftDocs/windows-ai-docs@54d416b94cb5 DML_*_OPERATOR_DESC pages (per-page commits in tools/data/dml_operator_tensors.tsv); microsoft/onnxruntime DmlExecutionProvider/src/Operators, per-file commits in dml_ep_operator_map.tsv";
 
-const struct dmlt_dml_mapping dmlt_dml_mapping_table[114] = {
+const struct dmlt_dml_mapping dmlt_dml_mapping_table[122] = {
     {"Conv","CONVOLUTION","InputTensor,FilterTensor,BiasTensor","OutputTensor","DmlOperatorConvolution.cpp:112 (Direction FORWARD)"},
     {"ConvTranspose","CONVOLUTION","InputTensor,FilterTensor,BiasTensor","OutputTensor","DmlOperatorConvolution.cpp:112 (Direction BACKWARD)"},
     {"Gemm","GEMM","ATensor,BTensor,CTensor","OutputTensor","DmlOperatorGemm.cpp:41"},
@@ -768,6 +768,14 @@ const struct dmlt_dml_mapping dmlt_dml_mapping_table[114] = {
     {"Hardmax","ACTIVATION_HARDMAX1","InputTensor","OutputTensor","DmlOperatorActivation.cpp:26 (opset 13 and later: Axes {axis}; before 13: HARDMAX remapped to HARDMAX1 with Axes {axis..rank-1})"},
     {"LpPool","LP_POOLING","InputTensor","OutputTensor","DmlOperatorPooling.cpp:103"},
     {"GlobalLpPool","LP_POOLING","InputTensor","OutputTensor","DmlOperatorPooling.cpp:103 (window = the spatial sizes)"},
+    {"Tile","TILE","InputTensor,-","OutputTensor","DmlOperatorTile.cpp:61 (repeats read on the CPU; size-1 output dims removed)"},
+    {"DepthToSpace","DEPTH_TO_SPACE1","InputTensor","OutputTensor","DmlOperatorDepthToSpace.cpp:26"},
+    {"TopK","TOP_K1","InputTensor,-","OutputValueTensor,OutputIndexTensor","DmlOperatorTopk.cpp:39 (opset 10 and later: K read on the CPU)"},
+    {"CumSum","CUMULATIVE_SUMMATION","InputTensor,-","OutputTensor","DmlOperatorCumSum.cpp:42 (axis read on the CPU)"},
+    {"OneHot","ONE_HOT","IndicesTensor,-,ValuesTensor","OutputTensor","DmlOperatorOneHot.cpp:66 (depth read on the CPU)"},
+    {"MeanVarianceNormalization","MEAN_VARIANCE_NORMALIZATION1","InputTensor","OutputTensor","DmlOperatorMeanVarianceNormalization.cpp:41 (no scale or bias)"},
+    {"MatMulInteger","MATRIX_MULTIPLY_INTEGER","ATensor,BTensor,AZeroPointTensor,BZeroPointTensor","OutputTensor","DmlOperatorMatMulInteger.cpp:56"},
+    {"ConvInteger","CONVOLUTION_INTEGER","InputTensor,FilterTensor,InputZeroPointTensor,FilterZeroPointTensor","OutputTensor","DmlOperatorConvInteger.cpp:64"},
 };
-const unsigned dmlt_dml_mapping_count = 114;
+const unsigned dmlt_dml_mapping_count = 122;
 /* clang-format on */
