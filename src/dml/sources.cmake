@@ -3,4 +3,5 @@
 # src/lib (DirectML's data types); no I/O, no printing, no cJSON.
 set(DMLT_DML_SOURCES
   src/dml/dml_operators.c
-  src/dml/dml_operator_table.c)
+  src/dml/dml_operator_table.c
+  src/dml/dml_mapping_table.c)
