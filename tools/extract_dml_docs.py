@@ -40,7 +40,7 @@ DTYPES = ["FLOAT32", "FLOAT16", "UINT32", "UINT16", "UINT8", "INT32", "INT16", "
           "FLOAT64", "UINT64", "INT64", "UINT4", "INT4"]
 
 SOURCE_RE = re.compile(r"^<!-- source: (\S+) (\S+) @ ([0-9a-f]{40}) -->$")
-NAME_RE = re.compile(r"ns-directml-dml_(\w+?)_operator_desc\.md$")
+NAME_RE = re.compile(r"ns-directml-dml_(\w+?)(?:_operator)?_desc\.md$")  # one page lacks "_operator"
 INTRO_RE = re.compile(r"introduced in [`*]*DML_FEATURE_LEVEL_(\d)_(\d)")
 LEVEL_RE = re.compile(r"^#+\s*DML_FEATURE_LEVEL_(\d)_(\d) and above\s*$")
 
