@@ -31,12 +31,13 @@ struct dmlt_dml_tensor_rule {
     const char *tensor;   /* the desc's field: "ATensor", "OutputTensor" */
     unsigned level;       /* 0x1000 .. : the first level this row applies to */
     uint16_t dim_counts;  /* bit n: n dimensions allowed (n in 1..8) */
-    uint32_t dtypes;      /* bit d: enum dmlt_dtype d allowed */
+    uint32_t dtypes;      /* bit d: enum dmlt_dtype d allowed (0: the page lists none: unknown) */
     unsigned optional;    /* 1 when the field may be null */
 };
 
 struct dmlt_dml_operator {
-    const char *name;      /* without the prefix: "GEMM" (DML_OPERATOR_GEMM) */
+    const char *name;      /* without the prefix: "GEMM" (DML_OPERATOR_GEMM); DML_OPERATOR_REDUCE's
+                              tables differ by function: "REDUCE:SUM", "REDUCE:ARGMAX" ... */
     unsigned introduced;   /* the feature level that introduced the operator */
     const struct dmlt_dml_tensor_rule *rules;
     unsigned n_rules;
@@ -61,8 +62,11 @@ struct dmlt_dml_mapping {
     const char *dml_operator; /* "CONVOLUTION" (without DML_OPERATOR_) */
     const char *inputs;       /* the desc field of each ONNX input, comma-separated, "-" for an
                                  input the operator does not take as a tensor: "InputTensor,FilterTensor,BiasTensor" */
-    const char *outputs;      /* the same for outputs: "OutputTensor" */
-    const char *source;       /* "DmlOperatorConvolution.cpp:NN" */
+    const char *outputs;      /* the same for outputs: "OutputTensor"; a field ending in '*' takes
+                                 that input and every later one (an array field: "InputTensors*") */
+    const char *source;       /* "DmlOperatorConvolution.cpp:NN", or FILE:CLASS where the line was
+                                 not counted; " (CONDITION)" after it when the provider picks
+                                 between rows (MaxPool: MAX_POOLING or MAX_POOLING2) */
 };
 
 /* The rows for ONNX operator OP (as dmlt_dml_mapping.onnx_op names it):

@@ -8,7 +8,7 @@ against the text tables.
 
 1. Sample rows: each figure below was noted from the page named beside it
    when the page was read; the extracted table must say the same.
-2. Counts: pages and operators per repository, REDUCE's functions, rows.
+2. Counts: windows-ai-docs' pages, REDUCE's functions, rows per operator.
 3. Introduced levels: the operators the "DirectML feature level history"
    page (windows-ai-docs docs/directml/dml-feature-level-history.md) says a
    level added must have that level as the one that introduced them.
@@ -105,6 +105,20 @@ HISTORY_ADDED = {
             "MEAN_VARIANCE_NORMALIZATION1", "RESAMPLE1"],
 }
 
+# Rows per operator, counted on the pages: tensors x levels with a table.
+ROW_COUNTS = {
+    "GEMM": 8,                          # 4 tensors at 1_0 and 4_0
+    "ELEMENT_WISE_ADD": 15,             # 3 tensors x 5 levels
+    "REDUCE:ARGMAX": 8,                 # 2 tensors x 4 levels
+    "JOIN": 8,                          # 2 x 4
+    "MULTIHEAD_ATTENTION": 14,          # 14 tensors, one table
+    "MULTIHEAD_ATTENTION1": 15,         # and PastSequenceLengthsTensor
+    "LSTM": 11,                         # 11 tensors, one table without a level
+    "QUANTIZED_LINEAR_CONVOLUTION": 30, # 10 tensors x 3 levels
+    "ELEMENT_WISE_QUANTIZE_LINEAR": 20, # 4 tensors x 5 levels
+    "FOLD": 2,
+}
+
 # Sample mapping rows, noted from the provider's files (file:line of the desc).
 MAPPING = [
     ("Conv", "CONVOLUTION", "InputTensor,FilterTensor,BiasTensor", "DmlOperatorConvolution.cpp:112"),
@@ -177,10 +191,10 @@ def check_counts(rows):
                                            "MULTIPLY", "SUM"])
     if reduce_fns != want:
         fail(f"REDUCE's functions: {reduce_fns}")
-    for r in rows:
-        if r["operator"] == "GEMM" and len([x for x in rows if x["operator"] == "GEMM"]) != 8:
-            fail("GEMM: want 8 rows (4 tensors at 1_0 and 4_0)")
-            break
+    for op, n in ROW_COUNTS.items():
+        got = len([r for r in rows if r["operator"] == op])
+        if got != n:
+            fail(f"{op}: {got} rows (the page: {n})")
     ops = {r["operator"] for r in rows}
     print(f"{len(ops)} operators, {len(rows)} rows, pages per repository {by_repo}")
 
