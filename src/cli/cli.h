@@ -65,6 +65,8 @@ struct cli_config {
     unsigned n_coords;
     const char *offset, *byte_offset, *limit; /* locate, map */
     const char *view, *color, *width;         /* map */
+    /* validate --operator, --tensor, --feature-level (validate_operator.c) */
+    const char *dml_operator, *dml_tensor, *dml_feature_level;
     int exit_status;                          /* set by a command whose output is a failed check */
     /* batch wrote the result object's opening brace and the record's id
      * member (`{"id":X,`): the command's JSON goes on from there. */

@@ -5,6 +5,7 @@
 #include "check_messages.h"
 #include "cli.h"
 #include "render_c.h"
+#include "validate_operator.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -75,6 +76,10 @@ static bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_
     validate_desc_of(&td, &d);
     struct dmlt_check checks[DMLT_CHECK_COUNT];
     bool valid = dmlt_validate(&d, td.t.rank, checks, DMLT_CHECK_COUNT);
+    struct operator_result opr; /* --operator: validate_operator.c */
+    if (!validate_operator_run(cfg, &td, &opr, e))
+        return false;
+    valid = valid && opr.failed == 0;
 
     unsigned errors = 0, warnings = 0;
     for (unsigned i = 0; i < DMLT_CHECK_COUNT; i++) {
@@ -85,7 +90,9 @@ static bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_
         else
             warnings++;
     }
+    errors += opr.failed;
     if (cfg->format == FMT_C) {
+        validate_operator_c(out, &opr);
         if (!render_c(out, cfg, &td, checks, e))
             return false;
         if (!valid)
@@ -100,6 +107,7 @@ static bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_
         ob_u64(out, errors);
         ob_puts(out, ",\"warnings\":");
         ob_u64(out, warnings);
+        validate_operator_json(out, &opr);
         ob_puts(out, ",\"checks\":[");
     }
     bool first = true;
@@ -134,8 +142,10 @@ static bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_
         ob_putc(out, '\n');
     }
     if (json) {
+        validate_operator_json_checks(out, &opr, (int)cfg->checks_shown, &first);
         ob_puts(out, "]}\n");
     } else {
+        validate_operator_text(out, &opr);
         char line[120];
         snprintf(line, sizeof line, "\n%s: %u error%s, %u warning%s\n", valid ? "valid" : "INVALID",
                  errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
@@ -158,7 +168,9 @@ const struct command cmd_validate = {
                 "      --total-size 301056 --alignment 256\n"
                 "  dmltensor validate --sizes 2,3 --strides 5,1 --total-size 24 --format json\n"
                 "  dmltensor validate --sizes 1,1,3,5 --base-offset 256 --binding-size 64 \\\n"
-                "      --buffer-size 4096 --format c --name input\n",
+                "      --buffer-size 4096 --format c --name input\n"
+                "  dmltensor validate --dtype float16 --sizes 1,1,64,128 --alignment 256 \\\n"
+                "      --operator GEMM --tensor ATensor --feature-level 5_1\n",
     .formats = FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_JSON) | FMT_BIT(FMT_C),
     .format_help =
         "text (default), json (one line) or c (a C snippet: the DML_BUFFER_TENSOR_DESC and, "

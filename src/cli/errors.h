@@ -100,7 +100,9 @@ enum cli_exit { CLI_EXIT_OK = 0, CLI_EXIT_RULE = 1, CLI_EXIT_USAGE = 2, CLI_EXIT
     X(UNEXPECTED_VALUE, "unexpected_value")                                                        \
     X(UNKNOWN_COMMAND, "unknown_command")                                                          \
     X(UNKNOWN_KEY, "unknown_key")                                                                  \
+    X(UNKNOWN_OPERATOR, "unknown_operator")                                                        \
     X(UNKNOWN_OPTION, "unknown_option")                                                            \
+    X(UNKNOWN_TENSOR, "unknown_tensor")                                                            \
     X(ZERO_SIZE, "zero_size")
 
 enum cli_error_id {

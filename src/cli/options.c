@@ -53,6 +53,10 @@ static const struct opt_def options[] = {
      "data type (default float32): float32 float16 float64 int8..int64 uint8..uint64 int4 "
      "uint4, or DML_TENSOR_DATA_TYPE_* names",
      "dtype", "DataType"},
+    {"--feature-level", "X_Y", VALUE(dml_feature_level), GROUP_QUERY, CMD_BIT(CMD_VALIDATE),
+     "with --operator: the DML_FEATURE_LEVEL to check at, like 5_1 (default: the newest the "
+     "tables hold)",
+     NULL, NULL},
     {"--field", "NAME", VALUE(field), GROUP_OUTPUT, CMD_BIT(CMD_SIZE),
      "print only this value (a JSON key, e.g. minimum_implied_size_bytes)", NULL, NULL},
     {"--flags", "FLAGS", VALUE(t.flags), GROUP_BUFFER, CMD_BIT(CMD_VALIDATE),
@@ -81,6 +85,10 @@ static const struct opt_def options[] = {
      NULL, NULL},
     {"--offset", "K", VALUE(offset), GROUP_QUERY, CMD_BIT(CMD_LOCATE),
      "find the coordinates at element offset K", NULL, NULL},
+    {"--operator", "NAME", VALUE(dml_operator), GROUP_QUERY, CMD_BIT(CMD_VALIDATE),
+     "also check the tensor against this DirectML operator's tensor support (DML_OPERATOR_GEMM "
+     "or GEMM; REDUCE:SUM for a reduce function); needs --tensor",
+     NULL, NULL},
     {"--order", "LIST", VALUE(t.order), GROUP_LAYOUT, TENSOR_CMDS,
      "memory order by dimension index, outermost first (any rank): 0,2,3,1", "order", NULL},
     {"--pad", "DIM=N,..", REPEAT(t.pad, t.n_pad), GROUP_LAYOUT, TENSOR_CMDS,
@@ -101,6 +109,10 @@ static const struct opt_def options[] = {
      "sizes in logical order (NCHW for rank 4), each 1..4294967295 (required)", "sizes", "Sizes"},
     {"--strides", "LIST", VALUE(t.strides), GROUP_LAYOUT, TENSOR_CMDS,
      "explicit element strides in logical order, each 0..4294967295", "strides", "Strides"},
+    {"--tensor", "NAME", VALUE(dml_tensor), GROUP_QUERY, CMD_BIT(CMD_VALIDATE),
+     "with --operator: the operator desc's tensor field the descriptor is for (ATensor, "
+     "InputTensor, OutputTensor...)",
+     NULL, NULL},
     {"--total-size", "BYTES", VALUE(t.total_size), GROUP_BUFFER,
      CMD_BIT(CMD_SIZE) | CMD_BIT(CMD_LOCATE) | CMD_BIT(CMD_VALIDATE) | CMD_BIT(CMD_MAP),
      "TotalTensorSizeInBytes (default: the minimum implied size)", "total_tensor_size_bytes",

@@ -40,5 +40,6 @@ set(DMLT_CLI_SOURCES
   src/cli/scan_text.c
   src/cli/source_json.c
   src/cli/source_onnx.c
+  src/cli/validate_operator.c
   src/cli/view_ops.c
   src/cli/view_render.c)

@@ -44,7 +44,7 @@ _dmltensor_options()
     validate)
         echo '--dtype --rank --sizes --broadcast --layout --order --pad --row-pitch-align' \
              '--strides --alignment --base-offset --binding-size --buffer-size --flags' \
-             '--total-size --format --name --help' ;;
+             '--total-size --feature-level --operator --tensor --format --name --help' ;;
     view)
         echo '--dtype --rank --sizes --broadcast --layout --order --pad --row-pitch-align' \
              '--strides --alignment --base-offset --buffer-size --total-size --broadcast-to' \

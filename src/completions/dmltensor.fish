@@ -87,9 +87,12 @@ __dmltensor_opt 'plan' --alignment 'every offset a multiple of BYTES: a power of
 # Query
 __dmltensor_opt 'locate' --byte-offset 'find the elements holding byte B (counted like offset\'s byte offsets)'
 __dmltensor_opt 'offset' --coord 'a coordinate in logical order, like 0,1,2,3; repeat for several'
+__dmltensor_opt 'validate' --feature-level 'with --operator: the DML_FEATURE_LEVEL to check at, like 5_1 (default: the newest the tables hold)'
 __dmltensor_opt 'locate' --limit 'list at most N coordinates (default: all of them)'
 __dmltensor_opt 'locate' --offset 'find the coordinates at element offset K'
+__dmltensor_opt 'validate' --operator 'also check the tensor against this DirectML operator\'s tensor support (DML_OPERATOR_GEMM or GEMM; REDUCE:SUM for a reduce function); needs --tensor'
 __dmltensor_opt 'layouts' --rank 'list every layout name of rank R' $ranks
+__dmltensor_opt 'validate' --tensor 'with --operator: the operator desc\'s tensor field the descriptor is for (ATensor, InputTensor, OutputTensor...)'
 # Operations
 __dmltensor_opt 'view' --broadcast-to 'NumPy\'s broadcast_to: dims aligned on the right, a size-1 dim grows with stride 0, new leading dims get stride 0'
 __dmltensor_opt 'view' --permute 'new dim order, as NumPy\'s transpose: dim i of the result is dim ORDER[i] (indices 1,0,2 or the current rank\'s letters: nhwc)'

@@ -1,5 +1,6 @@
 /* dml_operator_table.h - the generated tables' declarations
- * (dml_operator_table.c is written by tools/gen_dml_tables.py). */
+ * (dml_operator_table.c and dml_mapping_table.c are written by
+ * tools/gen_dml_tables.py). */
 #ifndef DMLT_DML_OPERATOR_TABLE_H
 #define DMLT_DML_OPERATOR_TABLE_H
 

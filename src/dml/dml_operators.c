@@ -81,3 +81,20 @@ unsigned dmlt_dml_level_parse(const char *text) {
     if (*p != '\0') return 0;
     return (major << 12) | (minor << 8);
 }
+
+unsigned dmlt_dml_operator_total(void) { return dmlt_dml_operator_count; }
+
+const struct dmlt_dml_operator *dmlt_dml_operator_at(unsigned i) {
+    return i < dmlt_dml_operator_count ? &dmlt_dml_operator_table[i] : NULL;
+}
+
+/* DML_FEATURE_LEVEL's values, as windows-ai-docs' "DirectML feature level
+ * history" (docs/directml/dml-feature-level-history.md) lists them. */
+int dmlt_dml_level_known(unsigned level) {
+    static const unsigned levels[] = {0x1000, 0x2000, 0x2100, 0x3000, 0x3100, 0x4000, 0x4100, 0x5000,
+                                      0x5100, 0x5200, 0x6000, 0x6100, 0x6200, 0x6300, 0x6400};
+    unsigned i;
+    for (i = 0; i < sizeof levels / sizeof levels[0]; i++)
+        if (levels[i] == level) return 1;
+    return 0;
+}

@@ -31,12 +31,13 @@ struct dmlt_dml_tensor_rule {
     const char *tensor;   /* the desc's field: "ATensor", "OutputTensor" */
     unsigned level;       /* 0x1000 .. : the first level this row applies to */
     uint16_t dim_counts;  /* bit n: n dimensions allowed (n in 1..8) */
-    uint32_t dtypes;      /* bit d: enum dmlt_dtype d allowed */
+    uint32_t dtypes;      /* bit d: enum dmlt_dtype d allowed (0: the page lists none: unknown) */
     unsigned optional;    /* 1 when the field may be null */
 };
 
 struct dmlt_dml_operator {
-    const char *name;      /* without the prefix: "GEMM" (DML_OPERATOR_GEMM) */
+    const char *name;      /* without the prefix: "GEMM" (DML_OPERATOR_GEMM); DML_OPERATOR_REDUCE's
+                              tables differ by function: "REDUCE:SUM", "REDUCE:ARGMAX" ... */
     unsigned introduced;   /* the feature level that introduced the operator */
     const struct dmlt_dml_tensor_rule *rules;
     unsigned n_rules;
@@ -61,8 +62,11 @@ struct dmlt_dml_mapping {
     const char *dml_operator; /* "CONVOLUTION" (without DML_OPERATOR_) */
     const char *inputs;       /* the desc field of each ONNX input, comma-separated, "-" for an
                                  input the operator does not take as a tensor: "InputTensor,FilterTensor,BiasTensor" */
-    const char *outputs;      /* the same for outputs: "OutputTensor" */
-    const char *source;       /* "DmlOperatorConvolution.cpp:NN" */
+    const char *outputs;      /* the same for outputs: "OutputTensor"; a field ending in '*' takes
+                                 that input and every later one (an array field: "InputTensors*") */
+    const char *source;       /* "DmlOperatorConvolution.cpp:NN", or FILE:CLASS where the line was
+                                 not counted; " (CONDITION)" after it when the provider picks
+                                 between rows (MaxPool: MAX_POOLING or MAX_POOLING2) */
 };
 
 /* The rows for ONNX operator OP (as dmlt_dml_mapping.onnx_op names it):
@@ -78,6 +82,15 @@ unsigned dmlt_dml_level_parse(const char *text);
 
 /* The revision of the documentation the tables were generated from. */
 const char *dmlt_dml_tables_source(void);
+
+/* How many operators the tables hold, and the I-th of them (sorted by
+ * name; NULL past the end): for listing and suggesting names. */
+unsigned dmlt_dml_operator_total(void);
+const struct dmlt_dml_operator *dmlt_dml_operator_at(unsigned i);
+
+/* 1 when LEVEL (0xMm00) is one of DML_FEATURE_LEVEL's values (1_0, 2_0,
+ * 2_1, 3_0, 3_1, 4_0, 4_1, 5_0, 5_1, 5_2, 6_0 .. 6_4), else 0. */
+int dmlt_dml_level_known(unsigned level);
 
 #ifdef __cplusplus
 }

@@ -4,6 +4,7 @@
 set(DMLT_DML_SOURCES
   src/dml/dml_operators.c
   src/dml/dml_operator_table.c
+  src/dml/dml_mapping_table.c
   src/dml/dml_ep.c
   src/dml/dml_ep_checks.c
   src/dml/dml_ep_kernel.c
