@@ -44,33 +44,16 @@ static bool has_subgraph(const struct onnx_node *node)
 
 static bool default_domain(struct onnx_bytes d) { return d.n == 0 || is(d, "ai.onnx"); }
 
-/* SPEC section 11's folding, decided here from the model until the ONNX
- * layer's own predicate (branch fidelity-onnx) replaces it: every input an
- * initializer, a Constant's value or a folded value, a deterministic
- * operator of the default domain without subgraphs; Shape and Size of a
- * value whose shape is fully known. */
+/* SPEC section 11's folding, as the ONNX layer decides it (onnx_fold.c,
+ * through the inference's result): a node is folded when its outputs are. */
 static bool folds(struct ep_state *st, struct dmlt_ep_node *n)
 {
-    static const char *const random_ops[] = {"RandomNormal", "RandomUniform", "RandomNormalLike",
-                                             "RandomUniformLike", "Multinomial", "Bernoulli"};
     const struct onnx_node *node = ep_onnx_node(st, n);
-    if (!default_domain(node->domain) || has_subgraph(node))
+    if (node->n_outputs == 0)
         return false;
-    for (size_t i = 0; i < sizeof random_ops / sizeof random_ops[0]; i++)
-        if (is(node->op_type, random_ops[i]))
-            return false;
-    if ((is(node->op_type, "Shape") || is(node->op_type, "Size")) && node->n_inputs >= 1) {
-        int64_t elems;
-        bool zero;
-        if (ep_value_dims(ep_input_value(st, n, 0), &elems, &zero, NULL, 0) == EP_DIMS_KNOWN)
-            return true;
-    }
-    for (uint32_t i = 0; i < node->n_inputs; i++) {
-        if (node->inputs[i].n == 0)
-            continue;
-        const struct ep_value *v = ep_value_find(st, n->graph, node->inputs[i]);
-        if (v == NULL || !((v->kind == EPV_INITIALIZER && v->constant) ||
-                           (v->kind == EPV_NODE && v->folded)))
+    for (uint32_t k = 0; k < node->n_outputs; k++) {
+        const struct onnx_infer_value *v = ep_output_value(st, n, k);
+        if (node->outputs[k].n != 0 && (v == NULL || !v->folded))
             return false;
     }
     return true;
