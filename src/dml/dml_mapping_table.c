@@ -5,7 +5,7 @@
 #include "dml_operator_table.h"
 
 /* clang-format off */
-const struct dmlt_dml_mapping dmlt_dml_mapping_table[122] = {
+const struct dmlt_dml_mapping dmlt_dml_mapping_table[127] = {
     {"Conv","CONVOLUTION","InputTensor,FilterTensor,BiasTensor","OutputTensor","DmlOperatorConvolution.cpp:112 (Direction FORWARD)"},
     {"ConvTranspose","CONVOLUTION","InputTensor,FilterTensor,BiasTensor","OutputTensor","DmlOperatorConvolution.cpp:112 (Direction BACKWARD)"},
     {"Gemm","GEMM","ATensor,BTensor,CTensor","OutputTensor","DmlOperatorGemm.cpp:41"},
@@ -128,6 +128,11 @@ const struct dmlt_dml_mapping dmlt_dml_mapping_table[122] = {
     {"MeanVarianceNormalization","MEAN_VARIANCE_NORMALIZATION1","InputTensor","OutputTensor","DmlOperatorMeanVarianceNormalization.cpp:41 (no scale or bias)"},
     {"MatMulInteger","MATRIX_MULTIPLY_INTEGER","ATensor,BTensor,AZeroPointTensor,BZeroPointTensor","OutputTensor","DmlOperatorMatMulInteger.cpp:56"},
     {"ConvInteger","CONVOLUTION_INTEGER","InputTensor,FilterTensor,InputZeroPointTensor,FilterZeroPointTensor","OutputTensor","DmlOperatorConvInteger.cpp:64"},
+    {"SpaceToDepth","SPACE_TO_DEPTH","InputTensor","OutputTensor","DmlOperatorSpaceToDepth.cpp:23"},
+    {"LRN","LOCAL_RESPONSE_NORMALIZATION","InputTensor","OutputTensor","DmlOperatorLocalResponseNormalization.cpp:27 (CrossChannel true)"},
+    {"LpNormalization","LP_NORMALIZATION","InputTensor","OutputTensor","DmlOperatorLpNormalization.cpp:28 (p 1 or 2)"},
+    {"EyeLike","DIAGONAL_MATRIX","-","OutputTensor","DmlOperatorEyeLike.cpp:33 (the input is not bound)"},
+    {"Range","FILL_VALUE_SEQUENCE","-,-,-","OutputTensor","DmlOperatorRange.cpp:28 (start and delta read on the CPU)"},
 };
-const unsigned dmlt_dml_mapping_count = 122;
+const unsigned dmlt_dml_mapping_count = 127;
 /* clang-format on */
