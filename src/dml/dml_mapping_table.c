@@ -5,7 +5,7 @@
 #include "dml_operator_table.h"
 
 /* clang-format off */
-const struct dmlt_dml_mapping dmlt_dml_mapping_table[127] = {
+const struct dmlt_dml_mapping dmlt_dml_mapping_table[132] = {
     {"Conv","CONVOLUTION","InputTensor,FilterTensor,BiasTensor","OutputTensor","DmlOperatorConvolution.cpp:112 (Direction FORWARD)"},
     {"ConvTranspose","CONVOLUTION","InputTensor,FilterTensor,BiasTensor","OutputTensor","DmlOperatorConvolution.cpp:112 (Direction BACKWARD)"},
     {"Gemm","GEMM","ATensor,BTensor,CTensor","OutputTensor","DmlOperatorGemm.cpp:41"},
@@ -133,6 +133,11 @@ const struct dmlt_dml_mapping dmlt_dml_mapping_table[127] = {
     {"LpNormalization","LP_NORMALIZATION","InputTensor","OutputTensor","DmlOperatorLpNormalization.cpp:28 (p 1 or 2)"},
     {"EyeLike","DIAGONAL_MATRIX","-","OutputTensor","DmlOperatorEyeLike.cpp:33 (the input is not bound)"},
     {"Range","FILL_VALUE_SEQUENCE","-,-,-","OutputTensor","DmlOperatorRange.cpp:28 (start and delta read on the CPU)"},
+    {"ConstantOfShape","FILL_VALUE_CONSTANT","-","OutputTensor","DmlOperatorConstantOfShape.cpp:27 (the shape input is not bound; value from the attribute)"},
+    {"MaxUnpool","MAX_UNPOOLING","InputTensor,IndicesTensor,-","OutputTensor","DmlOperatorMaxUnpool.cpp:31 (output_shape not bound)"},
+    {"ScatterElements","SCATTER","InputTensor,IndicesTensor,UpdatesTensor","OutputTensor","DmlOperatorScatter.cpp:64 (indices not empty)"},
+    {"ScatterElements","ELEMENT_WISE_IDENTITY","InputTensor,-,-","OutputTensor","DmlOperatorScatter.cpp:41 (empty indices: a copy of the data)"},
+    {"ScatterND","SCATTER_ND","InputTensor,IndicesTensor,UpdatesTensor","OutputTensor","DmlOperatorScatter.cpp:DmlOperatorScatterNd"},
 };
-const unsigned dmlt_dml_mapping_count = 127;
+const unsigned dmlt_dml_mapping_count = 132;
 /* clang-format on */
