@@ -5,7 +5,7 @@
 #include "dml_operator_table.h"
 
 /* clang-format off */
-const struct dmlt_dml_mapping dmlt_dml_mapping_table[122] = {
+const struct dmlt_dml_mapping dmlt_dml_mapping_table[132] = {
     {"Conv","CONVOLUTION","InputTensor,FilterTensor,BiasTensor","OutputTensor","DmlOperatorConvolution.cpp:112 (Direction FORWARD)"},
     {"ConvTranspose","CONVOLUTION","InputTensor,FilterTensor,BiasTensor","OutputTensor","DmlOperatorConvolution.cpp:112 (Direction BACKWARD)"},
     {"Gemm","GEMM","ATensor,BTensor,CTensor","OutputTensor","DmlOperatorGemm.cpp:41"},
@@ -81,8 +81,8 @@ const struct dmlt_dml_mapping dmlt_dml_mapping_table[122] = {
     {"Slice","SLICE1","InputTensor,-,-,-,-","OutputTensor","DmlOperatorSlice.cpp:36 (a step other than 1, or not one leading cut)"},
     {"Slice","SPLIT","InputTensor,-,-,-,-","OutputTensors","DmlOperatorSlice.cpp:61 (every step 1 and one axis cut at its start only: the second output of a 2-way split)"},
     {"Gather","GATHER","InputTensor,IndicesTensor","OutputTensor","DmlOperatorGather.cpp:34 (data rank at most 4)"},
-    {"GatherElements","GATHER_ELEMENTS","InputTensor,IndicesTensor","OutputTensor","DmlOperatorGather.cpp:DmlOperatorGatherElements"},
-    {"GatherND","GATHER_ND","InputTensor,IndicesTensor","OutputTensor","DmlOperatorGather.cpp:DmlOperatorGatherNd"},
+    {"GatherElements","GATHER_ELEMENTS","InputTensor,IndicesTensor","OutputTensor","DmlOperatorGather.cpp:71"},
+    {"GatherND","GATHER_ND","InputTensor,IndicesTensor","OutputTensor","DmlOperatorGather.cpp:107"},
     {"Resize","RESAMPLE3","InputTensor,-,-,-","OutputTensor","DmlOperatorResize.cpp:DmlOperatorResize (DML_TARGET_VERSION >= 0x6300 (RESAMPLE2 before); size-1 dims in both input and output removed)"},
     {"Resize","RESAMPLE2","InputTensor,-,-,-","OutputTensor","DmlOperatorResize.cpp:DmlOperatorResize (DML_TARGET_VERSION < 0x6300)"},
     {"Upsample","RESAMPLE3","InputTensor,-","OutputTensor","DmlOperatorResize.cpp:DmlOperatorResize (DML_TARGET_VERSION >= 0x6300 (RESAMPLE2 before))"},
@@ -128,6 +128,16 @@ const struct dmlt_dml_mapping dmlt_dml_mapping_table[122] = {
     {"MeanVarianceNormalization","MEAN_VARIANCE_NORMALIZATION1","InputTensor","OutputTensor","DmlOperatorMeanVarianceNormalization.cpp:41 (no scale or bias)"},
     {"MatMulInteger","MATRIX_MULTIPLY_INTEGER","ATensor,BTensor,AZeroPointTensor,BZeroPointTensor","OutputTensor","DmlOperatorMatMulInteger.cpp:56"},
     {"ConvInteger","CONVOLUTION_INTEGER","InputTensor,FilterTensor,InputZeroPointTensor,FilterZeroPointTensor","OutputTensor","DmlOperatorConvInteger.cpp:64"},
+    {"SpaceToDepth","SPACE_TO_DEPTH","InputTensor","OutputTensor","DmlOperatorSpaceToDepth.cpp:23"},
+    {"LRN","LOCAL_RESPONSE_NORMALIZATION","InputTensor","OutputTensor","DmlOperatorLocalResponseNormalization.cpp:27 (CrossChannel true)"},
+    {"LpNormalization","LP_NORMALIZATION","InputTensor","OutputTensor","DmlOperatorLpNormalization.cpp:28 (p 1 or 2)"},
+    {"EyeLike","DIAGONAL_MATRIX","-","OutputTensor","DmlOperatorEyeLike.cpp:33 (the input is not bound)"},
+    {"Range","FILL_VALUE_SEQUENCE","-,-,-","OutputTensor","DmlOperatorRange.cpp:28 (start and delta read on the CPU)"},
+    {"ConstantOfShape","FILL_VALUE_CONSTANT","-","OutputTensor","DmlOperatorConstantOfShape.cpp:27 (the shape input is not bound; value from the attribute)"},
+    {"MaxUnpool","MAX_UNPOOLING","InputTensor,IndicesTensor,-","OutputTensor","DmlOperatorMaxUnpool.cpp:31 (output_shape not bound)"},
+    {"ScatterElements","SCATTER","InputTensor,IndicesTensor,UpdatesTensor","OutputTensor","DmlOperatorScatter.cpp:64 (indices not empty)"},
+    {"ScatterElements","ELEMENT_WISE_IDENTITY","InputTensor,-,-","OutputTensor","DmlOperatorScatter.cpp:41 (empty indices: a copy of the data)"},
+    {"ScatterND","SCATTER_ND","InputTensor,IndicesTensor,UpdatesTensor","OutputTensor","DmlOperatorScatter.cpp:DmlOperatorScatterNd"},
 };
-const unsigned dmlt_dml_mapping_count = 122;
+const unsigned dmlt_dml_mapping_count = 132;
 /* clang-format on */
