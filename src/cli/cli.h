@@ -66,7 +66,7 @@ struct cli_config {
     const char *offset, *byte_offset, *limit; /* locate, map */
     const char *view, *color, *width;         /* map */
     /* validate --operator, --tensor, --feature-level (validate_operator.c) */
-    const char *dml_operator, *dml_tensor, *dml_feature_level;
+    const char *dml_operator, *dml_tensor; /* and feature_level below */
     int exit_status;                          /* set by a command whose output is a failed check */
     /* batch wrote the result object's opening brace and the record's id
      * member (`{"id":X,`): the command's JSON goes on from there. */
@@ -83,7 +83,7 @@ struct cli_config {
     bool no_infer;     /* scan --no-infer: the model's declared values only */
     bool plan_io;      /* plan --io: a model's inputs and outputs too */
     bool skip_unknown; /* plan --skip-unknown: leave out tensors of unknown size */
-    const char *feature_level; /* nodes --feature-level X_Y */
+    const char *feature_level; /* --feature-level X_Y (nodes, validate --operator) */
     const char *require;       /* nodes --require dml */
     FILE *in, *err;    /* stdin and stderr, as cli_main got them */
     /* The dispatcher's commands, for batch and scan (which run them). */

@@ -4,6 +4,7 @@
  * decisions are the DML layer's (src/dml/dml_ep.h); nodes_out.c renders. */
 #include "cli.h"
 #include "nodes_out.h"
+#include "parse.h"
 #include "scan_input.h"
 #include "source_onnx.h"
 
@@ -13,16 +14,8 @@
 /* --feature-level and --require. */
 static bool read_options(struct cli_config *cfg, unsigned *level, struct cli_error *e)
 {
-    *level = 0;
-    if (cfg->feature_level) {
-        *level = dmlt_dml_level_parse(cfg->feature_level);
-        if (*level == 0) {
-            cli_fail(e, CLI_E_BAD_FEATURE_LEVEL, "--feature-level", cfg->feature_level,
-                     "not a DirectML feature level");
-            cli_hint(e, "write it as 5_1, 5.1 or DML_FEATURE_LEVEL_5_1");
-            return false;
-        }
-    }
+    if (!parse_feature_level(cfg->feature_level, level, e))
+        return false;
     if (cfg->require && strcmp(cfg->require, "dml") != 0) {
         cli_fail(e, CLI_E_BAD_REQUIRE, "--require", cfg->require, "not dml");
         cli_hint(e, "--require dml fails unless every node is folded or in a fused DirectML "

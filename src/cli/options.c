@@ -53,7 +53,7 @@ static const struct opt_def options[] = {
      "data type (default float32): float32 float16 float64 int8..int64 uint8..uint64 int4 "
      "uint4, or DML_TENSOR_DATA_TYPE_* names",
      "dtype", "DataType"},
-    {"--feature-level", "X_Y", VALUE(dml_feature_level), GROUP_QUERY, CMD_BIT(CMD_VALIDATE),
+    {"--feature-level", "X_Y", VALUE(feature_level), GROUP_QUERY, CMD_BIT(CMD_VALIDATE),
      "with --operator: the DML_FEATURE_LEVEL to check at, like 5_1 (default: the newest the "
      "tables hold)",
      NULL, NULL},

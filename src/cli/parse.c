@@ -1,5 +1,6 @@
 /* parse.c - see parse.h. */
 #include "parse.h"
+#include "dml_operators.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -198,4 +199,30 @@ const char *cli_suggest(const char *text, const char *const names[], size_t coun
         }
     }
     return best;
+}
+
+bool parse_feature_level(const char *text, unsigned *level, struct cli_error *e)
+{
+    char newest[40];
+    unsigned nl = dmlt_dml_newest_level();
+    snprintf(newest, sizeof newest, "DML_FEATURE_LEVEL_%u_%u", (nl >> 12) & 0xfu, (nl >> 8) & 0xfu);
+    if (text == NULL) {
+        *level = dmlt_dml_newest_level();
+        return true;
+    }
+    *level = dmlt_dml_level_parse(text);
+    if (*level == 0 || !dmlt_dml_level_known(*level)) {
+        cli_fail(e, CLI_E_BAD_FEATURE_LEVEL, "--feature-level", text,
+                 "not a DML_FEATURE_LEVEL (1_0, 2_0, 2_1, 3_0, 3_1, 4_0, 4_1, 5_0, 5_1, 5_2, "
+                 "6_0 .. 6_4)");
+        cli_hint(e, "write it as 5_1, 5.1 or DML_FEATURE_LEVEL_5_1");
+        return false;
+    }
+    if (*level > dmlt_dml_newest_level()) {
+        cli_fail(e, CLI_E_BAD_FEATURE_LEVEL, "--feature-level", text,
+                 "newer than the tables, which end at %s", newest);
+        cli_hint(e, "leave --feature-level out to check at %s", newest);
+        return false;
+    }
+    return true;
 }

@@ -44,6 +44,12 @@ static inline char ascii_upper(char c)
 /* Name of dimension d for messages: its letter, or its index. */
 void dim_name(char buf[8], unsigned rank, unsigned d);
 
+/* --feature-level (validate --operator, nodes): TEXT ("5_1", "5.1",
+ * "DML_FEATURE_LEVEL_5_1"; NULL: the newest the tables hold) into
+ * *level (0x5100); an error naming the option when it is not a level the
+ * tables know. */
+bool parse_feature_level(const char *text, unsigned *level, struct cli_error *e);
+
 /* Closest of `names` to `text` when it is a likely typo, else NULL. */
 const char *cli_suggest(const char *text, const char *const names[], size_t count);
 

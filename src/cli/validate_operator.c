@@ -5,6 +5,7 @@
  * the one that introduced the operator, and words each outcome. */
 #include "validate_operator.h"
 
+#include "parse.h"
 #include "render_c.h"
 
 #include <stdio.h>
@@ -130,31 +131,6 @@ static void suggest_operators(char *buf, size_t size, const char *name)
 }
 
 /* The level asked for (--feature-level), or the newest the tables hold. */
-static bool parse_level(const char *text, unsigned *level, struct cli_error *e)
-{
-    char newest[40];
-    level_text(newest, sizeof newest, dmlt_dml_newest_level());
-    if (text == NULL) {
-        *level = dmlt_dml_newest_level();
-        return true;
-    }
-    *level = dmlt_dml_level_parse(text);
-    if (*level == 0 || !dmlt_dml_level_known(*level)) {
-        cli_fail(e, CLI_E_BAD_FEATURE_LEVEL, "--feature-level", text,
-                 "not a DML_FEATURE_LEVEL (1_0, 2_0, 2_1, 3_0, 3_1, 4_0, 4_1, 5_0, 5_1, 5_2, "
-                 "6_0 .. 6_4)");
-        cli_hint(e, "write it as 5_1, 5.1 or DML_FEATURE_LEVEL_5_1");
-        return false;
-    }
-    if (*level > dmlt_dml_newest_level()) {
-        cli_fail(e, CLI_E_BAD_FEATURE_LEVEL, "--feature-level", text,
-                 "newer than the tables, which end at %s", newest);
-        cli_hint(e, "leave --feature-level out to check at %s", newest);
-        return false;
-    }
-    return true;
-}
-
 static bool lookup(const struct cli_config *cfg, struct operator_result *r, struct cli_error *e)
 {
     char list[240];
@@ -184,7 +160,7 @@ static bool lookup(const struct cli_config *cfg, struct operator_result *r, stru
         return false;
     }
     r->tensor = any->tensor;
-    return parse_level(cfg->dml_feature_level, &r->level, e);
+    return parse_feature_level(cfg->feature_level, &r->level, e);
 }
 
 static void check_level(struct operator_result *r, struct operator_check *c)
@@ -258,7 +234,7 @@ bool validate_operator_run(const struct cli_config *cfg, const struct tensor_des
     memset(r, 0, sizeof *r);
     if (cfg->dml_operator == NULL) {
         const char *opt = cfg->dml_tensor ? "--tensor" : "--feature-level";
-        const char *text = cfg->dml_tensor ? cfg->dml_tensor : cfg->dml_feature_level;
+        const char *text = cfg->dml_tensor ? cfg->dml_tensor : cfg->feature_level;
         if (text == NULL)
             return true;
         cli_fail(e, CLI_E_MISSING_OPTION, opt, text, "only means something with --operator NAME");
