@@ -350,6 +350,15 @@ def main():
     w, _, _ = run(m)
     expect(w[(0, "d")]["shape"] == ["N", 3, 8, 8] and w[(0, "e")]["shape"] == ["N", 3, 8, 8],
            "out of order: %s" % w[(0, "d")])
+    # Dropout's mask is BOOL even when its shape is unknown (ONNX Runtime
+    # says bool: swin_t's export at a dim inference could not resolve)
+    m = model([h.make_node("Dropout", ["u"], ["du", "mask"])], [vi("u", None)], [vi("du", None)])
+    w, _, _ = run(m)
+    expect(w[(0, "mask")]["elem"] == T.BOOL, "Dropout's mask type: %s" % w[(0, "mask")])
+    # Shape of a value of unknown rank is 1-D
+    m = model([h.make_node("Shape", ["u"], ["su"])], [vi("u", None)], [vi("su", None, T.INT64)])
+    w, _, _ = run(m)
+    expect(w[(0, "su")]["shape"] == [None], "Shape of an unknown rank: %s" % w[(0, "su")])
     expect(v[(0, "z")]["shape"] is None and "another domain" in v[(0, "z")]["reason"],
            "another domain's operator: %s" % v[(0, "z")]["reason"])
     return 0
