@@ -355,6 +355,27 @@ def main():
     m = model([h.make_node("Dropout", ["u"], ["du", "mask"])], [vi("u", None)], [vi("du", None)])
     w, _, _ = run(m)
     expect(w[(0, "mask")]["elem"] == T.BOOL, "Dropout's mask type: %s" % w[(0, "mask")])
+    # values of any rank (PyTorch's F.pad with computed pads): a 2-D value
+    # through Slice with step -1, Transpose and Reshape gives Pad its pads;
+    # Concat along axis 1 and Gather of a 2-D value too
+    big = -(2 ** 63) + 1
+    m = model([h.make_node("Slice", ["p2", "st", "en", "ax", "sp"], ["rev"]),
+               h.make_node("Transpose", ["rev"], ["tr"], perm=[1, 0]),
+               h.make_node("Reshape", ["tr", "m1"], ["pads"]),
+               h.make_node("Pad", ["u4", "pads"], ["padded"]),
+               h.make_node("Concat", ["p2", "p2"], ["cat"], axis=1),
+               h.make_node("Gather", ["cat", "one"], ["row"], axis=0),
+               h.make_node("Reshape", ["v6", "row"], ["re"])],
+              [vi("u4", [4, 5]), vi("v6", [6, 6])], [vi("padded", None), vi("re", None)],
+              [h.make_tensor("p2", T.INT64, [2, 2], [0, 1, 2, 3]),
+               h.make_tensor("st", T.INT64, [1], [-1]), h.make_tensor("en", T.INT64, [1], [big]),
+               h.make_tensor("ax", T.INT64, [1], [0]), h.make_tensor("sp", T.INT64, [1], [-1]),
+               h.make_tensor("m1", T.INT64, [1], [-1]), h.make_tensor("one", T.INT64, [], [1])])
+    w, _, _ = run(m)
+    # pads [[2,3],[0,1]] transposed: begins [2,0], ends [3,1]; row 1 of
+    # [[0,1,0,1],[2,3,2,3]] is [2,3,2,3], the shape v6's 36 elements take
+    expect(w[(0, "padded")]["shape"] == [9, 6], "F.pad's computed pads: %s" % w[(0, "padded")])
+    expect(w[(0, "re")]["shape"] == [2, 3, 2, 3], "Concat, Gather of 2-D values: %s" % w[(0, "re")])
     # Shape of a value of unknown rank is 1-D
     m = model([h.make_node("Shape", ["u"], ["su"])], [vi("u", None)], [vi("su", None, T.INT64)])
     w, _, _ = run(m)
