@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 
+import onnx
 from onnx import TensorProto as T
 from onnx import helper as h
 
@@ -376,6 +377,21 @@ def main():
     # [[0,1,0,1],[2,3,2,3]] is [2,3,2,3], the shape v6's 36 elements take
     expect(w[(0, "padded")]["shape"] == [9, 6], "F.pad's computed pads: %s" % w[(0, "padded")])
     expect(w[(0, "re")]["shape"] == [2, 3, 2, 3], "Concat, Gather of 2-D values: %s" % w[(0, "re")])
+    # an If whose branches declare their output with an empty TypeProto
+    # (none of ONNX's cases: Silero VAD's nested Ifs) and compute a tensor
+    # whose shape is not inferred: unknown, not a sequence
+    def branch(name):
+        out = onnx.ValueInfoProto(name=name)
+        out.type.SetInParent()
+        return h.make_graph([h.make_node("Frob", ["u4"], [name], domain="com.example")], name,
+                            [], [out])
+    m = model([h.make_node("If", ["flag"], ["chosen"], then_branch=branch("t1"),
+                           else_branch=branch("e1")),
+               h.make_node("Relu", ["chosen"], ["after"])],
+              [vi("u4", [4, 5]), vi("flag", [], T.BOOL)], [vi("after", None)])
+    w, _, _ = run(m)
+    expect(not w[(0, "chosen")]["not_tensor"] and w[(0, "chosen")]["shape"] is None,
+           "If of empty-typed branch outputs: %s" % w[(0, "chosen")])
     # Shape of a value of unknown rank is 1-D
     m = model([h.make_node("Shape", ["u"], ["su"])], [vi("u", None)], [vi("su", None, T.INT64)])
     w, _, _ = run(m)
