@@ -4,7 +4,8 @@
 # in one call and compared record for record with python3-onnx's onnx.load
 # (tests/onnx/check_onnx_corpus.py), then each scanned alone: a real model
 # that no one here wrote must not make scan fail or crash. Last, the
-# examples docs/onnx.md shows on them (its ```console real-models blocks).
+# examples docs/onnx.md shows on them (its ```console real-models blocks),
+# and the ONNX Runtime oracle on them.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -22,3 +23,10 @@ find "$dir" -name '*.onnx' | sort | while read -r model; do
   printf '%-40s exit %d\n' "$(basename "$model")" "$status"
 done
 python3 tests/cli/check_doc_examples.py --real-models "$dir" build/dmltensor docs/onnx.md
+# The ONNX Runtime oracle's bigger run (issue 30): every main-graph node
+# output of the npm models and of torchvision's swin_t, run by
+# onnxruntime-node at two bindings, against scan (0 wrong; unknown only
+# where a value depends on a runtime input's data: Silero's sample rate).
+sh tests/onnx/ort/install.sh tests/onnx/ort build/tests/ort
+/usr/bin/python3 tests/onnx/check_ort_oracle.py build/dmltensor build/tests/ort/node_modules \
+  build/cache/torch/swin_t.onnx "$dir"/flat/*.onnx

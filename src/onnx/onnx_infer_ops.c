@@ -120,10 +120,13 @@ static void unary_type(struct nctx *c, const struct ival *x)
         set_out(c, 1, 0, NULL);
         set_out(c, 2, 0, NULL);
         break;
+    case U_DROPOUT: /* the mask is bool whether or not its shape is known */
+        if (c->n_out > 1)
+            c->out[1].pub.elem_type = DT_BOOL;
+        break;
     case U_PLAIN:
     case U_VALUES:
     case U_NEG:
-    case U_DROPOUT:
     case U_BATCHNORM:
     case U_LAYERNORM:
     case U_LOSS:

@@ -89,7 +89,8 @@ void from_type(struct onnx_infer *in, struct ival *v, const struct onnx_type *t)
 {
     v->n_vals = -1;
     v->pub.rank = -1;
-    if (!t || t->value == ONNX_V_UNTYPED) {
+    if (!t || t->value == ONNX_V_UNTYPED || t->value == ONNX_V_OTHER_TYPE) {
+        /* a TypeProto of none of ONNX's cases says nothing: no sequence */
         v->pub.reason = "no type declared";
         return;
     }

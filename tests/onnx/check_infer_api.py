@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 
+import onnx
 from onnx import TensorProto as T
 from onnx import helper as h
 
@@ -350,6 +351,51 @@ def main():
     w, _, _ = run(m)
     expect(w[(0, "d")]["shape"] == ["N", 3, 8, 8] and w[(0, "e")]["shape"] == ["N", 3, 8, 8],
            "out of order: %s" % w[(0, "d")])
+    # Dropout's mask is BOOL even when its shape is unknown (ONNX Runtime
+    # says bool: swin_t's export at a dim inference could not resolve)
+    m = model([h.make_node("Dropout", ["u"], ["du", "mask"])], [vi("u", None)], [vi("du", None)])
+    w, _, _ = run(m)
+    expect(w[(0, "mask")]["elem"] == T.BOOL, "Dropout's mask type: %s" % w[(0, "mask")])
+    # values of any rank (PyTorch's F.pad with computed pads): a 2-D value
+    # through Slice with step -1, Transpose and Reshape gives Pad its pads;
+    # Concat along axis 1 and Gather of a 2-D value too
+    big = -(2 ** 63) + 1
+    m = model([h.make_node("Slice", ["p2", "st", "en", "ax", "sp"], ["rev"]),
+               h.make_node("Transpose", ["rev"], ["tr"], perm=[1, 0]),
+               h.make_node("Reshape", ["tr", "m1"], ["pads"]),
+               h.make_node("Pad", ["u4", "pads"], ["padded"]),
+               h.make_node("Concat", ["p2", "p2"], ["cat"], axis=1),
+               h.make_node("Gather", ["cat", "one"], ["row"], axis=0),
+               h.make_node("Reshape", ["v6", "row"], ["re"])],
+              [vi("u4", [4, 5]), vi("v6", [6, 6])], [vi("padded", None), vi("re", None)],
+              [h.make_tensor("p2", T.INT64, [2, 2], [0, 1, 2, 3]),
+               h.make_tensor("st", T.INT64, [1], [-1]), h.make_tensor("en", T.INT64, [1], [big]),
+               h.make_tensor("ax", T.INT64, [1], [0]), h.make_tensor("sp", T.INT64, [1], [-1]),
+               h.make_tensor("m1", T.INT64, [1], [-1]), h.make_tensor("one", T.INT64, [], [1])])
+    w, _, _ = run(m)
+    # pads [[2,3],[0,1]] transposed: begins [2,0], ends [3,1]; row 1 of
+    # [[0,1,0,1],[2,3,2,3]] is [2,3,2,3], the shape v6's 36 elements take
+    expect(w[(0, "padded")]["shape"] == [9, 6], "F.pad's computed pads: %s" % w[(0, "padded")])
+    expect(w[(0, "re")]["shape"] == [2, 3, 2, 3], "Concat, Gather of 2-D values: %s" % w[(0, "re")])
+    # an If whose branches declare their output with an empty TypeProto
+    # (none of ONNX's cases: Silero VAD's nested Ifs) and compute a tensor
+    # whose shape is not inferred: unknown, not a sequence
+    def branch(name):
+        out = onnx.ValueInfoProto(name=name)
+        out.type.SetInParent()
+        return h.make_graph([h.make_node("Frob", ["u4"], [name], domain="com.example")], name,
+                            [], [out])
+    m = model([h.make_node("If", ["flag"], ["chosen"], then_branch=branch("t1"),
+                           else_branch=branch("e1")),
+               h.make_node("Relu", ["chosen"], ["after"])],
+              [vi("u4", [4, 5]), vi("flag", [], T.BOOL)], [vi("after", None)])
+    w, _, _ = run(m)
+    expect(not w[(0, "chosen")]["not_tensor"] and w[(0, "chosen")]["shape"] is None,
+           "If of empty-typed branch outputs: %s" % w[(0, "chosen")])
+    # Shape of a value of unknown rank is 1-D
+    m = model([h.make_node("Shape", ["u"], ["su"])], [vi("u", None)], [vi("su", None, T.INT64)])
+    w, _, _ = run(m)
+    expect(w[(0, "su")]["shape"] == [None], "Shape of an unknown rank: %s" % w[(0, "su")])
     expect(v[(0, "z")]["shape"] is None and "another domain" in v[(0, "z")]["reason"],
            "another domain's operator: %s" % v[(0, "z")]["reason"])
     return 0

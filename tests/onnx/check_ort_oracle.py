@@ -15,9 +15,11 @@ runtime input's data, which no inference can know). It prints, per model
 and binding, records, wrong and unknown, and with --list each unknown
 record with its reason.
 
-NODE_PATH is a node_modules directory holding onnxruntime-node; "" skips
-the test (exit 77) with a message, as ctest's setup does when npm is
-offline. Uses Debian's python3-onnx."""
+NODE_PATH is a node_modules directory holding onnxruntime-node (ctest's
+fixture onnx/ort_install puts it in the build tree, tests/onnx/ort/); when
+it holds none (npm offline) the test skips (exit 77), saying so. A MODEL
+that does not exist yet and is one of export_torch.py's is exported first
+(python3-torch). Uses Debian's python3-onnx."""
 import json
 import os
 import re
@@ -178,6 +180,11 @@ def main():
               "oracle did not run")
         sys.exit(77)
     here = os.path.dirname(os.path.abspath(__file__))
+    for path in models:
+        if not os.path.exists(path):
+            subprocess.run([sys.executable, os.path.join(here, "export_torch.py"),
+                            os.path.dirname(path), model_key(path)], check=True,
+                           capture_output=True)
     env = dict(os.environ, NODE_PATH=node_path)
     total = {"records": 0, "wrong": 0, "unknown": 0}
     failed = []
