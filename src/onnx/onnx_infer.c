@@ -296,6 +296,8 @@ static bool setup(struct onnx_infer *in, const struct onnx_infer_options *o)
             gs->outs[i].n_vals = -1;
             gs->outs[i].pub.reason = "not reached (its graph's node was not inferred)";
         }
+        if (!reserve_symbols(in, g))
+            return false;
         for (uint32_t i = 0; i < g->n_outputs; i++)
             if (!nm_put(in, &gs->decl, g->outputs[i].name.p, g->outputs[i].name.n,
                         unconst(&g->outputs[i].type)))

@@ -31,6 +31,16 @@ static const struct onnx_dx *pool_dim(struct nctx *c, const struct onnx_dx *in, 
     const struct onnx_dx *q =
         ceil_mode ? onnx_dx_ceildiv(dx, eff, K(c, s)) : onnx_dx_floordiv(dx, eff, K(c, s));
     const struct onnx_dx *r = onnx_dx_add(dx, q, K(c, 1));
+    if (ceil_mode && pe > (k - 1) * d + 1 - s) {
+        /* a last window that starts in the right padding is dropped (the
+         * spec's text since opset 19, PyTorch, ONNX Runtime's PR 16752):
+         * r - 1 when (r-1)*s >= in + pb, that is when r > ceil((in+pb)/s).
+         * The last window starts at most at in + pb + pe - k_eff + s - 1,
+         * so only pe + s > k_eff can drop one. */
+        const struct onnx_dx *starts = onnx_dx_ceildiv(dx, onnx_dx_add(dx, in, K(c, pb)), K(c, s));
+        const struct onnx_dx *over = onnx_dx_max(dx, K(c, 0), onnx_dx_sub(dx, r, starts));
+        r = onnx_dx_sub(dx, r, onnx_dx_min(dx, K(c, 1), over));
+    }
     if (onnx_dx_is_const(r, &v) && v < 0)
         return NULL;
     return r;

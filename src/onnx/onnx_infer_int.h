@@ -80,6 +80,7 @@ struct onnx_infer {
     struct onnx_bytes *symbols;
     size_t n_symbols, cap_symbols;
     struct namemap symbol_names; /* the symbols made so far */
+    struct namemap model_symbols; /* every dim_param the model declares, bound or not */
     uint64_t work;               /* node visits left */
     size_t contradictions;       /* invalid() calls */
     /* The driver's graph inference, handed to the operators with subgraphs
@@ -159,6 +160,10 @@ struct ival *lookup(struct onnx_infer *in, const struct onnx_graph *g, struct on
 /* Declared dims fill in inferred unknown ones; a contradiction is a mismatch. */
 void merge_declared(struct onnx_infer *in, uint32_t graph, struct onnx_bytes name, struct ival *v,
                     const struct onnx_type *t);
+/* Records every dim_param graph g declares (inputs, outputs, value_info,
+ * sequence elements), so that a fresh symbol never takes one's name;
+ * false when memory ran out. */
+bool reserve_symbols(struct onnx_infer *in, const struct onnx_graph *g);
 /* v as its declared type t gives it (source DECLARED), or unknown with a reason. */
 void from_type(struct onnx_infer *in, struct ival *v, const struct onnx_type *t);
 /* --shape NAME=...: the main graph's value takes that shape. */

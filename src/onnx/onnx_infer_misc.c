@@ -14,10 +14,10 @@ bool fam_data_dependent(struct nctx *c)
     const struct onnx_dx *n = fresh(c, 0), *d[ONNX_INFER_MAX_RANK];
     int32_t ax;
     switch (c->op->arg) {
-    case 0: { /* NonZero: [rank, n] */
+    case 0: { /* NonZero: [rank, n]; a scalar as numpy's atleast_1d (ONNX Runtime): [1, n] */
         if (!x)
             return fail(c, "the input's rank is unknown");
-        const struct onnx_dx *nz[2] = {K(c, x->pub.rank), n};
+        const struct onnx_dx *nz[2] = {K(c, x->pub.rank ? x->pub.rank : 1), n};
         return set_out(c, 0, 2, nz);
     }
     case 1: /* Compress */
