@@ -46,6 +46,16 @@ static const struct onnx_dx *pool_dim(struct nctx *c, const struct onnx_dx *in, 
     return r;
 }
 
+/* A begin and an end pad, each 0..INT32_MAX (so that every sum and
+ * product with a stride, kernel or dilation stays in int64), summed. */
+static bool pads_sum(int64_t b, int64_t e, int64_t *sum)
+{
+    if (b < 0 || e < 0 || b > INT32_MAX || e > INT32_MAX)
+        return false;
+    *sum = b + e;
+    return true;
+}
+
 static int auto_pad_mode(struct nctx *c)
 {
     if (attr_s_is(c, "auto_pad", "SAME_UPPER") || attr_s_is(c, "auto_pad", "SAME_LOWER"))
@@ -71,14 +81,16 @@ static bool conv_transpose(struct nctx *c, const struct ival *x, const struct iv
     d[1] = w && w->pub.rank >= 2 ? onnx_dx_mul(dx, w->pub.dims[1], K(c, group)) : NULL;
     for (int32_t i = 0; i < ns; i++) {
         if (nos) {
-            d[2 + i] = nos >= (uint32_t)ns ? K(c, os[nos - (uint32_t)ns + (uint32_t)i]) : NULL;
+            int64_t o = nos >= (uint32_t)ns ? os[nos - (uint32_t)ns + (uint32_t)i] : -1;
+            d[2 + i] = o >= 0 ? K(c, o) : NULL;
             continue;
         }
-        int64_t st = hs ? s[i] : 1, di = hd ? dl[i] : 1, pad = hp ? p[i] + p[i + ns] : 0;
-        int64_t opd = hop ? op[i] : 0;
+        int64_t st = hs ? s[i] : 1, di = hd ? dl[i] : 1, opd = hop ? op[i] : 0, pad;
         if (st < 1 || di < 1 || ks[i] < 1 || st > INT32_MAX || di > INT32_MAX ||
             ks[i] > INT32_MAX || opd < 0 || opd > INT32_MAX)
             return fail(c, "a stride, dilation or kernel is out of range");
+        if (!pads_sum(hp ? p[i] : 0, hp ? p[i + ns] : 0, &pad))
+            return fail(c, "a pad is out of range");
         const struct onnx_dx *in = x->pub.dims[2 + i];
         if (auto_pad_mode(c) == 1) {
             /* the spec's in*stride; onnx.shape_inference clamps the total
@@ -199,9 +211,11 @@ bool fam_conv(struct nctx *c)
         attr_ints(c, "strides", &s, &n2);
         attr_ints(c, "pads", &p, &np);
         for (uint32_t i = 0; i < nk; i++) {
-            int64_t st = n2 == nk ? s[i] : 1, pad = np == 2 * nk ? p[i] + p[i + nk] : 0;
-            if (st < 1 || st > INT32_MAX || k[i] < 1 || k[i] > INT32_MAX || pad < 0)
+            int64_t st = n2 == nk ? s[i] : 1, pad;
+            if (st < 1 || st > INT32_MAX || k[i] < 1 || k[i] > INT32_MAX)
                 return fail(c, "a stride or kernel is out of range");
+            if (!pads_sum(np == 2 * nk ? p[i] : 0, np == 2 * nk ? p[i + nk] : 0, &pad))
+                return fail(c, "a pad is out of range");
             struct onnx_dx_ctx *dx = c->in->dx;
             d[2 + i] = onnx_dx_add(
                 dx, onnx_dx_mul(dx, onnx_dx_sub(dx, x->pub.dims[2 + i], K(c, 1)), K(c, st)),

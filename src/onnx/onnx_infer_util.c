@@ -171,8 +171,14 @@ bool set_out(struct nctx *c, uint32_t i, int32_t rank, const struct onnx_dx *con
     const struct onnx_dx **d = infer_alloc(c->in, (size_t)rank * PTR_BYTES + 1);
     if (!d)
         return fail(c, "memory cap");
-    for (int32_t k = 0; k < rank; k++)
+    for (int32_t k = 0; k < rank; k++) {
+        int64_t v;
         d[k] = dims ? dims[k] : NULL;
+        if (d[k] && onnx_dx_is_const(d[k], &v) && v < 0) { /* no tensor has it: unknown */
+            d[k] = NULL;
+            c->why = "a dim computed from the attributes is negative";
+        }
+    }
     c->out[i].pub.rank = rank;
     c->out[i].pub.dims = d;
     return true;

@@ -160,12 +160,45 @@ def nonzero_scalar():
            % (want, v["nz"]["shape"]))
 
 
+# ---- item 8: pads past int64 ----
+
+def pads_overflow():
+    big = [2**63 - 1, 2**62, 2**31, 2**31 - 1, 7, 0, -1, -2**63]
+    nodes, want = [], {}
+    w = h.make_tensor("w", T.FLOAT, [1, 1, 3, 3], [0.0] * 9)
+    for i, a in enumerate(big):
+        for j, b in enumerate(big):
+            name = "ct_%d_%d" % (i, j)
+            nodes.append(h.make_node("ConvTranspose", ["x", "w"], [name], strides=[2, 2],
+                                     pads=[a, a, b, b]))
+            # the ONNX text: s*(in-1) + output_padding + ((k-1)*d+1) - pad_begin - pad_end, in
+            # Python's integers; a dim below 0 is no tensor
+            want[name] = [2 * 3 + 3 - a - b] * 2  # pads: [x1_begin, x2_begin, x1_end, x2_end]
+            name = "up_%d_%d" % (i, j)
+            nodes.append(h.make_node("MaxUnpool", ["x", "ix"], [name], kernel_shape=[2, 2],
+                                     strides=[2, 2], pads=[a, b, a, b]))
+            want[name] = [2 * 3 + 2 - a - a, 2 * 3 + 2 - b - b]
+    m = model(nodes, [vi("x", [1, 1, 4, 4]), vi("ix", [1, 1, 4, 4], T.INT64)],
+              [vi("ct_0_0", None)], inits=[w])
+    v, _ = run(m)
+    bad = []
+    for name, dims in want.items():
+        got = v[name]["shape"][2:] if v[name]["shape"] else [None, None]
+        for g, d in zip(got, dims):
+            if g is not None and (d < 0 or g != d):
+                bad.append((name, got, dims))
+    expect(not bad, "ConvTranspose and MaxUnpool with pads up to 2^63-1: each dim exact or "
+           "unknown, never wrapped: %s" % bad[:4])
+    expect((v["ct_0_0"]["shape"] or [None] * 3)[2] is None and "pad" in (v["ct_0_0"]["reason"] or ""),
+           "pads of 2^63-1: not inferred, the reason says why: %s" % v["ct_0_0"]["reason"])
+
+
 def main():
     global DUMP, EXE
     DUMP = os.path.abspath(sys.argv[1])
     EXE = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else None
     only = sys.argv[3:]
-    for case in (ceil_mode_pools, fresh_names, nonzero_scalar):
+    for case in (ceil_mode_pools, fresh_names, nonzero_scalar, pads_overflow):
         if not only or case.__name__ in only:
             case()
     return 0
