@@ -46,7 +46,8 @@ static void infer_graph(struct onnx_infer *in, const struct onnx_graph *g,
             const struct onnx_dx **vals = infer_alloc(in, t->n_values * PTR_BYTES + 1);
             if (vals) {
                 for (uint32_t k = 0; k < t->n_values; k++)
-                    vals[k] = onnx_dx_const(in->dx, t->values[k]);
+                    vals[k] = value_wrap_to_type(in->dx, t->elem_type,
+                                                 onnx_dx_const(in->dx, t->values[k]));
                 v->vals = vals;
                 v->n_vals = (int32_t)t->n_values;
             }

@@ -191,7 +191,17 @@ const struct ival *IN(struct nctx *c, uint32_t i);
 const struct ival *SHAPED(struct nctx *c, uint32_t i);
 /* Sets output i's shape (dims copied; NULL dims: rank r of unknown dims). */
 bool set_out(struct nctx *c, uint32_t i, int32_t rank, const struct onnx_dx *const *dims);
-/* Sets output i's values (copied), n <= ONNX_INFER_VALUES. */
+/* Integer value v as an element of type elem_type holds it: int64 as it
+ * is (the expressions' checked arithmetic: NULL past int64); a narrower
+ * integer type (uint8 ... int32, uint32, int4, uint4) wraps a constant
+ * modulo 2^bits into its range, as ONNX Runtime's C arithmetic does
+ * (uint8 200+100 = 44), and a symbolic value is NULL (its wrap unknown);
+ * uint64 keeps a constant 0..INT64_MAX; bool is 0 or 1. The one place
+ * that decides values per type: set_vals applies it to every value. */
+const struct onnx_dx *value_wrap_to_type(struct onnx_dx_ctx *dx, int32_t elem_type,
+                                         const struct onnx_dx *v);
+/* Sets output i's values (copied, each through value_wrap_to_type for
+ * output i's element type), n <= ONNX_INFER_VALUES. */
 bool set_vals(struct nctx *c, uint32_t i, int32_t n, const struct onnx_dx *const *vals);
 /* Input i's values when they are all known constants: n of them in buf. */
 bool const_ints(struct nctx *c, uint32_t i, int64_t *buf, uint32_t cap, uint32_t *n);

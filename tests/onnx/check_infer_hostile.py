@@ -160,6 +160,55 @@ def nonzero_scalar():
            % (want, v["nz"]["shape"]))
 
 
+# ---- item 4: integer values in their type's arithmetic ----
+
+def integer_wrap():
+    types = {T.UINT8: np.uint8, T.INT8: np.int8, T.UINT16: np.uint16, T.INT16: np.int16,
+             T.INT32: np.int32, T.UINT32: np.uint32, T.INT64: np.int64}
+    pairs = [(200, 100), (65536, 65536), (100, 100), (3, 5), (127, 1), (46341, 46341),
+             (2**31 - 1, 1), (40000, 3)]
+    off = 2**40  # every wrapped value + off is a dim >= 0
+    nodes, inits, want = [], [h.make_tensor("off", T.INT64, [1], [off])], {}
+    for t, npt in types.items():
+        info = np.iinfo(npt)
+        for i, (a, b) in enumerate(pairs):
+            if not (info.min <= a <= info.max and info.min <= b <= info.max):
+                continue
+            for op in ("Add", "Sub", "Mul"):
+                name = "%s_%d_%s" % (npt.__name__, i, op)
+                inits += [h.make_tensor(name + "_a", t, [1], [a]),
+                          h.make_tensor(name + "_b", t, [1], [b])]
+                nodes += [h.make_node(op, [name + "_a", name + "_b"], [name + "_r"]),
+                          h.make_node("Cast", [name + "_r"], [name + "_i"], to=T.INT64),
+                          h.make_node("Add", [name + "_i", "off"], [name + "_s"]),
+                          h.make_node("ConstantOfShape", [name + "_s"], [name])]
+                x, y = np.array([a], npt), np.array([b], npt)
+                with np.errstate(over="ignore"):
+                    r = {"Add": x + y, "Sub": x - y, "Mul": x * y}[op]
+                want[name] = int(r[0]) + off
+    v, _ = run(model(nodes, [], [vi(nodes[-1].output[0], None)], inits))
+    bad = [(n, v[n]["shape"], w) for n, w in want.items() if v[n]["shape"] not in ([w], [None])]
+    expect(not bad, "%d integer Add/Sub/Mul in 7 types: numpy's wrapped value or unknown: %s"
+           % (len(want), bad[:4]))
+    for name in ("uint8_0_Add", "int32_1_Mul"):
+        expect(v[name]["shape"] == [want[name]], "%s is %d, as numpy (and ONNX Runtime) wrap it"
+               % (name, want[name] - off))
+    # Cast between integer types wraps as C does; a float outside the type is unknown
+    m = model([h.make_node("Cast", ["big"], ["c8"], to=T.UINT8),
+               h.make_node("Cast", ["c8"], ["c64"], to=T.INT64),
+               h.make_node("ConstantOfShape", ["c64"], ["z"]),
+               h.make_node("Cast", ["fbig"], ["f8"], to=T.UINT8),
+               h.make_node("Cast", ["f8"], ["f64"], to=T.INT64),
+               h.make_node("ConstantOfShape", ["f64"], ["zf"])], [], [vi("z", None)],
+              inits=[h.make_tensor("big", T.INT64, [1], [300]),
+                     h.make_tensor("fbig", T.FLOAT, [1], [300.0])])
+    v, _ = run(m)
+    w = int(np.array([300], np.int64).astype(np.uint8)[0])
+    expect(v["z"]["shape"] == [w] and v["zf"]["shape"] == [None],
+           "Cast int64 300 to uint8: %d; float 300 to uint8: unknown: %s %s"
+           % (w, v["z"]["shape"], v["zf"]["shape"]))
+
+
 # ---- item 8: pads past int64 ----
 
 def pads_overflow():
@@ -198,7 +247,7 @@ def main():
     DUMP = os.path.abspath(sys.argv[1])
     EXE = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else None
     only = sys.argv[3:]
-    for case in (ceil_mode_pools, fresh_names, nonzero_scalar, pads_overflow):
+    for case in (ceil_mode_pools, fresh_names, integer_wrap, nonzero_scalar, pads_overflow):
         if not only or case.__name__ in only:
             case()
     return 0
