@@ -209,6 +209,45 @@ def integer_wrap():
            % (w, v["z"]["shape"], v["zf"]["shape"]))
 
 
+# ---- item 5: Resize's floor(dim*scale) ----
+
+def resize_float32():
+    from fractions import Fraction
+    dims = [7, 10, 999, 2**24 - 1, 2**24, 2**24 + 1, 16777217, 33554431, 2**28 + 3, 2**29 + 1]
+    scales = [2.0, 0.5, 1.5, 0.7, 3.0, 0.25, 1.25, 4.0]
+    nodes, inits, ins, want = [], [], [], {}
+    for j, sc in enumerate(scales):
+        inits.append(h.make_tensor("s%d" % j, T.FLOAT, [4], [1, 1, 1, sc]))
+    for i, d in enumerate(dims):
+        ins.append(vi("x%d" % i, [1, 1, 1, d]))
+        for j, sc in enumerate(scales):
+            name = "r_%d_%d" % (i, j)
+            nodes.append(h.make_node("Resize", ["x%d" % i, "", "s%d" % j], [name]))
+            f32 = int(np.floor(np.float32(d) * np.float32(sc)))  # ORT's kernel, onnx 1.12
+            exact = int(np.floor(Fraction(d) * Fraction(float(np.float32(sc)))))  # ONNX's text
+            want[name] = f32 if f32 == exact else None
+    v, _ = run(model(nodes, ins, [vi(nodes[0].output[0], None)], inits))
+    bad = [(n, v[n]["shape"][3], w) for n, w in want.items() if v[n]["shape"][3] not in (w, None)]
+    expect(not bad, "Resize of %d dims up to 2^29: float32's and the exact floor agree, or "
+           "unknown: %s" % (len(want), bad[:4]))
+    i = dims.index(16777217)
+    expect(v["r_%d_0" % i]["shape"][3] is None,
+           "16777217 * 2.0: 33554432 in float32, 33554434 exactly: unknown (%s)"
+           % v["r_%d_0" % i]["reason"])
+    # symbolic: floor(d*m/2^k) equals float32's while d*m < 2^24
+    m = model([h.make_node("Resize", ["x", "", "s%d" % j], ["r%d" % j])
+               for j in range(len(scales))], [vi("x", [1, 1, 1, "D"])], [vi("r0", None)], inits)
+    v, _ = run(m)
+    bad = []
+    for j, sc in enumerate(scales):
+        e = v["r%d" % j]["shape"][3]
+        for d in range(0, 2**24 // 8, 9973):  # every scale here has m <= 5
+            if e is not None and evaluate(e, {"D": d}) != int(np.floor(np.float32(d) *
+                                                                       np.float32(sc))):
+                bad.append((sc, e, d))
+    expect(not bad, "symbolic D times m/2^k, D below 2^21: float32's floor: %s" % bad[:3])
+
+
 # ---- item 8: pads past int64 ----
 
 def pads_overflow():
@@ -247,7 +286,7 @@ def main():
     DUMP = os.path.abspath(sys.argv[1])
     EXE = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else None
     only = sys.argv[3:]
-    for case in (ceil_mode_pools, fresh_names, integer_wrap, nonzero_scalar, pads_overflow):
+    for case in (ceil_mode_pools, fresh_names, integer_wrap, resize_float32, nonzero_scalar, pads_overflow):
         if not only or case.__name__ in only:
             case()
     return 0
