@@ -699,7 +699,7 @@ const struct op_entry infer_ops[] = {
     {"Gemm", fam_matmul, 2, 3, 1, TY_IN0, M_GEMM},
     {"Einsum", fam_einsum, 1, 255, 1, TY_IN0, 0},
     {"Det", fam_linalg, 1, 1, 1, TY_IN0, 0},
-    {"DFT", fam_linalg, 1, 2, 1, TY_IN0, 1},
+    {"DFT", fam_linalg, 1, 3, 1, TY_IN0, 1},
     /* recurrent */
     {"RNN", fam_rnn, 3, 6, 2, TY_IN0, 0},
     {"GRU", fam_rnn, 3, 6, 2, TY_IN0, 0},

@@ -248,6 +248,42 @@ def resize_float32():
     expect(not bad, "symbolic D times m/2^k, D below 2^21: float32's floor: %s" % bad[:3])
 
 
+# ---- item 6: DFT-20 ----
+
+def dft_opsets():
+    shape = [2, 8, 6, 1]
+    z = np.zeros(shape[:-1])
+    cases = []
+    for opset in (17, 20):
+        for axis in (None, -2, -3, 0, 1, 2):
+            for length in (None, 5):
+                for onesided in (0, 1):
+                    cases.append((opset, axis, length, onesided))
+    bad = []
+    for opset, axis, length, onesided in cases:
+        ins, inits, attrs = ["x", "", ""], [], {"onesided": onesided}
+        if length is not None:
+            ins[1] = "len"
+            inits.append(h.make_tensor("len", T.INT64, [], [length]))
+        if axis is not None and opset >= 20:
+            ins[2] = "axis"
+            inits.append(h.make_tensor("axis", T.INT64, [], [axis]))
+        elif axis is not None:
+            attrs["axis"] = axis
+        while ins and ins[-1] == "":
+            ins.pop()
+        m = model([h.make_node("DFT", ins, ["y"], **attrs)], [vi("x", shape)], [vi("y", None)],
+                  inits, opset=opset)
+        ax = axis if axis is not None else (-2 if opset >= 20 else 1)
+        f = np.fft.rfft if onesided else np.fft.fft
+        want = list(f(z, n=length, axis=ax if ax >= 0 else ax + 1).shape) + [2]
+        got = run(m)[0]["y"]["shape"]
+        if got != want:
+            bad.append((opset, axis, length, onesided, got, want))
+    expect(not bad, "DFT-17 (axis an attribute, default 1) and DFT-20 (an input, default -2): "
+           "%d cases, numpy.fft's shapes: %s" % (len(cases), bad[:3]))
+
+
 # ---- item 8: pads past int64 ----
 
 def pads_overflow():
@@ -286,7 +322,7 @@ def main():
     DUMP = os.path.abspath(sys.argv[1])
     EXE = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else None
     only = sys.argv[3:]
-    for case in (ceil_mode_pools, fresh_names, integer_wrap, resize_float32, nonzero_scalar, pads_overflow):
+    for case in (ceil_mode_pools, fresh_names, integer_wrap, resize_float32, dft_opsets, nonzero_scalar, pads_overflow):
         if not only or case.__name__ in only:
             case()
     return 0
