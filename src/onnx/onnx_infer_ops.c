@@ -248,7 +248,7 @@ static bool fam_unary(struct nctx *c)
         return false;
     if (x->n_vals >= 0) {
         int32_t to = c->out[0].pub.elem_type;
-        if (c->op->arg == U_VALUES && is_int_type(to) && to != DT_BOOL)
+        if (c->op->arg == U_VALUES && is_int_type(to)) /* bool too: value_wrap_to_type */
             cast_values(c, x);
         if (c->op->arg == U_NEG) {
             const struct onnx_dx *v[ONNX_INFER_VALUES];

@@ -284,6 +284,32 @@ def dft_opsets():
            "%d cases, numpy.fft's shapes: %s" % (len(cases), bad[:3]))
 
 
+# ---- item 7: Loop(M, "") that its body's condition can stop ----
+
+def loop_condition():
+    def run_loop(cond_nodes, n_iter=6):
+        body = h.make_graph(cond_nodes + [h.make_node("Cast", ["i"], ["i_f"], to=T.FLOAT)],
+                            "body", [vi("i", [], T.INT64), vi("cond", [], T.BOOL)],
+                            [vi("cond_out", [], T.BOOL), vi("i_f", None)])
+        m = model([h.make_node("Loop", ["M", ""], ["rows"], body=body)], [], [vi("rows", None)],
+                  inits=[h.make_tensor("M", T.INT64, [], [n_iter]),
+                         h.make_tensor("three", T.INT64, [], [3])])
+        return run(m)[0]["rows"]
+
+    # the ONNX text: M rows whatever the body's condition; ONNX Runtime:
+    # it stops once the condition is false (i < 3: 4 rows of 6)
+    r = run_loop([h.make_node("Less", ["i", "three"], ["cond_out"])])
+    expect(r["shape"] == [None] and "ONNX Runtime stops early" in (r["reason"] or ""),
+           "Loop(M, \"\") whose body's condition can be false: rows unknown: %s" % r)
+    r = run_loop([h.make_node("Identity", ["cond"], ["cond_out"])])
+    expect(r["shape"] == [6], "a body that passes its condition on: M rows: %s" % r["shape"])
+    r = run_loop([h.make_node("Constant", [], ["cond_out"],
+                              value=h.make_tensor("t", T.BOOL, [], [True]))])
+    expect(r["shape"] == [6], "a body whose condition is Constant true: M rows: %s" % r["shape"])
+    r = run_loop([h.make_node("Not", ["cond"], ["cond_out"])])
+    expect(r["shape"] == [None], "a body whose condition is Not(cond): unknown: %s" % r["shape"])
+
+
 # ---- item 8: pads past int64 ----
 
 def pads_overflow():
@@ -322,7 +348,7 @@ def main():
     DUMP = os.path.abspath(sys.argv[1])
     EXE = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else None
     only = sys.argv[3:]
-    for case in (ceil_mode_pools, fresh_names, integer_wrap, resize_float32, dft_opsets, nonzero_scalar, pads_overflow):
+    for case in (ceil_mode_pools, fresh_names, integer_wrap, resize_float32, dft_opsets, loop_condition, nonzero_scalar, pads_overflow):
         if not only or case.__name__ in only:
             case()
     return 0
