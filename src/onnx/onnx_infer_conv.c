@@ -97,6 +97,17 @@ static bool conv_transpose(struct nctx *c, const struct ival *x, const struct iv
              * pad (k_eff - stride) at 0 and so differs when k_eff < stride:
              * there, not inferred */
             d[2 + i] = (ks[i] - 1) * di + 1 >= st ? onnx_dx_mul(dx, in, K(c, st)) : NULL;
+            /* with output_padding, onnx.shape_inference adds it (in*stride +
+             * output_padding), ONNX Runtime and the text do not (in=5, k=3,
+             * s=2, output_padding=1: 11 and 10): unknown */
+            if (opd) {
+                d[2 + i] = NULL;
+                c->why = "auto_pad SAME with output_padding: onnx adds output_padding to "
+                         "in*stride, ONNX Runtime does not";
+            } else if (!d[2 + i]) {
+                c->why = "auto_pad SAME with a kernel shorter than the stride: onnx and ONNX "
+                         "Runtime give s*(in-1)+k_eff, ONNX's text in*stride";
+            }
             continue;
         }
         /* s*(in-1) + output_padding + ((k-1)*d+1) - pads */

@@ -310,6 +310,35 @@ def loop_condition():
     expect(r["shape"] == [None], "a body whose condition is Not(cond): unknown: %s" % r["shape"])
 
 
+# ---- item 10: ConvTranspose, auto_pad SAME and output_padding ----
+
+def convt_same():
+    import onnx
+    nodes, inits, want = [], [], {}
+    for k in (1, 2, 3):
+        inits.append(h.make_tensor("w%d" % k, T.FLOAT, [1, 1, k], [0.0] * k))
+    for ap in ("SAME_UPPER", "SAME_LOWER"):
+        for k in (1, 2, 3):
+            for s in (1, 2, 3):
+                for op in range(s):
+                    name = "%s_%d_%d_%d" % (ap, k, s, op)
+                    nodes.append(h.make_node("ConvTranspose", ["x", "w%d" % k], [name],
+                                             auto_pad=ap, strides=[s], output_padding=[op]))
+                    want[name] = 5 * s  # the ONNX text: in * stride
+    m = model(nodes, [vi("x", [1, 1, 5])], [vi(nodes[0].output[0], None)], inits)
+    inf = onnx.shape_inference.infer_shapes(m).graph
+    ref = {o.name: o.type.tensor_type.shape.dim[2].dim_value
+           for o in list(inf.value_info) + list(inf.output)}
+    v, _ = run(m)
+    bad = [(n, v[n]["shape"], w, ref.get(n)) for n, w in want.items()
+           if v[n]["shape"][2] is not None and not (v[n]["shape"][2] == w == ref.get(n))]
+    expect(not bad, "ConvTranspose SAME: a number only where the ONNX text and onnx agree "
+           "(%d cases): %s" % (len(want), bad[:3]))
+    r = v["SAME_UPPER_3_2_1"]
+    expect(r["shape"][2] is None and "output_padding" in r["reason"],
+           "in=5, k=3, s=2, output_padding=1 (onnx 11, ONNX Runtime 10): unknown: %s" % r["reason"])
+
+
 # ---- item 8: pads past int64 ----
 
 def pads_overflow():
@@ -348,7 +377,7 @@ def main():
     DUMP = os.path.abspath(sys.argv[1])
     EXE = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else None
     only = sys.argv[3:]
-    for case in (ceil_mode_pools, fresh_names, integer_wrap, resize_float32, dft_opsets, loop_condition, nonzero_scalar, pads_overflow):
+    for case in (ceil_mode_pools, fresh_names, integer_wrap, resize_float32, dft_opsets, loop_condition, nonzero_scalar, pads_overflow, convt_same):
         if not only or case.__name__ in only:
             case()
     return 0
