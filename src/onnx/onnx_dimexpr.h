@@ -91,7 +91,12 @@ enum onnx_dx_status onnx_dx_eval(const struct onnx_dx *e, onnx_dx_lookup lookup,
 
 /* Writes e as text (`batch*197`, `floor((H+1)/2)`, `min(a,3)`) into
  * buf[0..cap) NUL-terminated when it fits; returns the length it needs
- * (without the NUL), as snprintf does. */
+ * (without the NUL), as snprintf does. A symbol that is not one plain name
+ * ([A-Za-z_][A-Za-z0-9_]*, not floor, min or max) is quoted: 'a*b', with '
+ * and \ escaped by a backslash. Callers print no text longer than
+ * ONNX_DX_PRINT_MAX (a 1 MB symbol name repeated in an expression would
+ * print gigabytes): past it the dim is shown as unknown. */
+#define ONNX_DX_PRINT_MAX 4096
 size_t onnx_dx_print(const struct onnx_dx *e, char *buf, size_t cap);
 
 /* Calls f for each distinct symbol of e (in a stable order). */

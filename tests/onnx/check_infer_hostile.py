@@ -339,6 +339,69 @@ def convt_same():
            "in=5, k=3, s=2, output_padding=1 (onnx 11, ONNX Runtime 10): unknown: %s" % r["reason"])
 
 
+# ---- item 12: a long symbol name; a symbol named a*b ----
+
+def long_names():
+    name = "q" * 100000
+    nodes = [h.make_node("Shape", ["x"], ["s"]), h.make_node("Gather", ["s", "zero"], ["l"]),
+             h.make_node("Unsqueeze", ["l", "zero1"], ["l1"])]
+    prev = "l1"
+    for k in range(6):  # L^2 ... L^7: the name k+2 times in one dim
+        nodes += [h.make_node("Mul", [prev, "l1"], ["p%d" % k]),
+                  h.make_node("ConstantOfShape", ["p%d" % k], ["c%d" % k])]
+        prev = "p%d" % k
+    nodes.append(h.make_node("MaxPool", ["x4"], ["mp"], kernel_shape=[2], strides=[2]))
+    m = model(nodes, [vi("x", [name, 3]), vi("x4", [1, 1, name])], [vi("c5", None)],
+              inits=[h.make_tensor("zero", T.INT64, [], [0]),
+                     h.make_tensor("zero1", T.INT64, [1], [0])])
+    path = write(m)
+    try:
+        out = subprocess.run([EXE, "scan", path], capture_output=True, text=True)
+    finally:
+        os.unlink(path)
+    lines = out.stdout.splitlines()
+    longest = max(len(l) for l in lines)
+    recs = {r.get("name"): r for r in map(json.loads, lines)}
+    expect(out.returncode in (0, 1) and longest < len(name) + 16384,
+           "a 100 KB symbol name: the longest record is %d bytes (the name once, plus < 16 KB)"
+           % longest)
+    expect(recs["c5"]["shape"] == [None] and recs["mp"]["shape"][2] is None,
+           "an expression past the print cap is unknown: %s %s"
+           % (recs["c5"]["shape"], str(recs["mp"]["shape"])[:40]))
+    # a symbol named a*b is quoted in an expression, never read as a product
+    m = model([h.make_node("Concat", ["a", "a"], ["y"], axis=0),
+               h.make_node("Concat", ["b", "b"], ["z"], axis=0)],
+              [vi("a", ["a*b", 3]), vi("b", ["it's", 3])], [vi("y", None)])
+    v, _ = run(m)
+    expect(v["y"]["shape"][0] == "'a*b'*2" and v["z"]["shape"][0] == "'it\\'s'*2",
+           "symbols a*b and it's in expressions: %s %s" % (v["y"]["shape"][0], v["z"]["shape"][0]))
+
+
+# ---- misleading: a declared output without a shape; --shape on an activation ----
+
+def scan_messages():
+    m = model([h.make_node("NonZero", ["x"], ["y"]), h.make_node("Concat", ["y", "y"], ["z"],
+                                                                 axis=1)],
+              [vi("x", [2, 3])], [vi("z", None, T.INT64)])
+    path = write(m)
+    try:
+        out = subprocess.run([EXE, "scan", path], capture_output=True, text=True)
+        recs = {r.get("name"): r for r in map(json.loads, out.stdout.splitlines())}
+        z = recs["z"]
+        expect(z["shape"] == [2, "y*2"] and z["error"]["id"] != "shape_unknown",
+               "a declared output without a shape takes what inference knows (%s, %s), not "
+               "'rank unknown'" % (z["shape"], z["error"]["id"]))
+        out = subprocess.run([EXE, "scan", "--shape", "y=2,5", path], capture_output=True,
+                             text=True)
+        recs = {r.get("name"): r for r in map(json.loads, out.stdout.splitlines())}
+        expect(recs["y"]["shape"] == [2, 5] and recs["z"]["shape"] == [2, 10] and
+               "no tensor" not in out.stderr,
+               "--shape on an activation applies, without a 'no tensor' note: %s %s"
+               % (recs["y"]["shape"], out.stderr.strip()[:120]))
+    finally:
+        os.unlink(path)
+
+
 # ---- item 8: pads past int64 ----
 
 def pads_overflow():
@@ -377,7 +440,7 @@ def main():
     DUMP = os.path.abspath(sys.argv[1])
     EXE = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else None
     only = sys.argv[3:]
-    for case in (ceil_mode_pools, fresh_names, integer_wrap, resize_float32, dft_opsets, loop_condition, nonzero_scalar, pads_overflow, convt_same):
+    for case in (ceil_mode_pools, fresh_names, integer_wrap, resize_float32, dft_opsets, loop_condition, nonzero_scalar, pads_overflow, convt_same, long_names, scan_messages):
         if not only or case.__name__ in only:
             case()
     return 0
