@@ -18,16 +18,27 @@ static const struct onnx_dx *pool_dim(struct nctx *c, const struct onnx_dx *in, 
     int64_t v;
     if (!in || k < 1 || s < 1 || d < 1 || k > INT32_MAX || d > INT32_MAX)
         return NULL;
-    if (onnx_dx_is_const(in, &v) && v == 0)
-        return NULL; /* an empty spatial dim: runtimes and onnx disagree */
-    if (mode == 1)   /* SAME_UPPER, SAME_LOWER */
+    if (onnx_dx_is_const(in, &v) && v == 0) {
+        c->why = "an empty spatial dim: the runtimes and onnx disagree";
+        return NULL;
+    }
+    if (mode == 1 && d > 1 && c->op->arg == C_POOL) {
+        /* ONNX Runtime's pools size SAME's pads with the undilated kernel */
+        c->why = "a pool with auto_pad SAME and a dilation: ONNX's text gives ceil(in/stride), "
+                 "ONNX Runtime pads for the undilated kernel";
+        return NULL;
+    }
+    if (mode == 1) /* SAME_UPPER, SAME_LOWER */
         return onnx_dx_ceildiv(dx, in, K(c, s));
     if (mode == 2) /* VALID */
         pb = pe = 0;
     const struct onnx_dx *eff =
         onnx_dx_sub(dx, onnx_dx_add(dx, in, K(c, pb + pe)), K(c, (k - 1) * d + 1));
-    if (onnx_dx_is_const(eff, &v) && v < 0)
-        return NULL; /* a kernel past the padded input: runtimes refuse it */
+    if (onnx_dx_is_const(eff, &v) && v < 0) {
+        c->why = "the kernel is longer than the padded input: ONNX Runtime's pools give 0 or "
+                 "refuse it, PyTorch refuses it";
+        return NULL;
+    }
     const struct onnx_dx *q =
         ceil_mode ? onnx_dx_ceildiv(dx, eff, K(c, s)) : onnx_dx_floordiv(dx, eff, K(c, s));
     const struct onnx_dx *r = onnx_dx_add(dx, q, K(c, 1));

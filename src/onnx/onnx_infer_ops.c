@@ -503,10 +503,16 @@ static bool fam_reduce(struct nctx *c)
             n_axes = n;
         }
     }
+    bool empty = false;
+    for (int32_t k = 0; k < r; k++)
+        empty |= x->pub.dims[k] == K(c, 0);
     for (uint32_t i = 0; i < n_axes; i++) {
         int32_t ax;
         if (!norm_axis(axes[i], r, &ax))
             return fail(c, "an axis is out of range");
+        if (axes[i] < 0 && empty) /* ONNX Runtime 1.30 gives back the input's shape */
+            return fail(c, "a negative axis on an empty input: ONNX Runtime keeps the input's "
+                           "shape, ONNX's text reduces it");
         mark[ax] = true;
     }
     const struct onnx_dx *d[ONNX_INFER_MAX_RANK];

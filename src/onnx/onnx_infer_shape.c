@@ -399,6 +399,14 @@ bool fam_slice(struct nctx *c)
         const struct onnx_dx *dim = x->pub.dims[ax];
         const struct onnx_dx *a = slice_index(c, st[k], dim, s > 0, 0);
         const struct onnx_dx *b = slice_index(c, en[k], dim, s > 0, -1);
+        int64_t e;
+        if (s < 0 && onnx_dx_is_const(en[k], &e) && (e == INT32_MAX || e == INT64_MAX)) {
+            /* the text and onnx clamp it to d-1, ONNX Runtime reads it as
+             * "through the start" (numpy's None): unknown */
+            b = NULL;
+            c->why = "a negative step with end INT_MAX: ONNX's text stops at the last element, "
+                     "ONNX Runtime runs through the start";
+        }
         const struct onnx_dx *len = s > 0 ? onnx_dx_sub(DX(c), b, a) : onnx_dx_sub(DX(c), a, b);
         d[ax] = onnx_dx_max(DX(c), onnx_dx_ceildiv(DX(c), len, K(c, s > 0 ? s : -s)), K(c, 0));
         if (ax == 0)
