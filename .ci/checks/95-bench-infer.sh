@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmark of the ONNX shape inference (tests/bench/bench_infer.sh): ViT-B/16
 # at batch 8 against onnx.shape_inference (time ratio, peak RSS), and the 13
-# exported architectures checked shape for shape. A report, not a test: it
+# exported architectures checked shape for shape; issue 27's adversarial
+# shapes (bench_infer_adversarial.sh: instructions against a small model). A report, not a test: it
 # fails only when a command fails or a shape is wrong. The exports (random
 # weights, python3-torch) are made once into build/cache/torch.
 set -euo pipefail
@@ -13,6 +14,8 @@ want python3-onnx
 want python3-torch
 want python3-torchvision
 want time # /usr/bin/time for the peak RSS
+want valgrind # callgrind's instruction counts of the adversarial shapes
 install_wanted 95-bench-infer
 
 tests/bench/bench_infer.sh build/tests/infer_dump
+tests/bench/bench_infer_adversarial.sh build/tests/infer_dump

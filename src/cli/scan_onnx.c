@@ -507,9 +507,13 @@ static bool take_inferred(struct scan *s, const struct onnx_tensor *t, struct on
     struct onnx_facts f2;
     struct cli_error e2;
     *ok = descriptor_from_inferred(v, &s->onnx, s->d, &f2, &e2);
-    if (!*ok && onnx_error_verdict(e2.id) == ONNX_UNKNOWN) {
+    /* no better than the declaration (its own error stands), unless the
+     * declaration has no rank and inference knows the shape (symbols,
+     * say): then the inferred shape and its reason, not "rank unknown" */
+    bool knows_more = v->rank >= 0 && !v->not_tensor && strcmp(e->id, "shape_unknown") == 0;
+    if (!*ok && onnx_error_verdict(e2.id) == ONNX_UNKNOWN && !knows_more) {
         *ok = false;
-        return false; /* no better than the declaration: its own error stands */
+        return false;
     }
     const char *own = e->id;
     *facts = f2;
@@ -624,6 +628,10 @@ static bool scan_onnx_node(void *ctx, uint32_t graph, uint32_t index, const char
                               .kind = v && v->folded ? SCAN_FOLDED : SCAN_ACTIVATION,
                               .node = node,
                               .graph = graph};
+        /* --shape on an activation: the inference gave it that shape */
+        struct onnx_shape_binding *given = graph ? NULL : onnx_shape_given(&s->onnx, name.p, name.n);
+        if (given)
+            given->used = true;
         struct onnx_facts facts;
         struct cli_error e;
         bool ok;

@@ -649,6 +649,8 @@ void onnx_inferred_shape_json(struct outbuf *b, const struct onnx_infer_value *v
             const size_t n = onnx_dx_print(d, small, sizeof small);
             if (n < sizeof small) {
                 ob_json_str(b, small);
+            } else if (n > ONNX_DX_PRINT_MAX) { /* too long to print: unknown */
+                ob_puts(b, "null");
             } else {
                 char *big = malloc(n + 1);
                 if (big)

@@ -19,7 +19,8 @@
  *
  * Arithmetic is exact: a coefficient that leaves int64 gives NULL (no
  * expression), as does a division by zero or an expression past the caps
- * below (terms, nesting, size). NULL in gives NULL out: callers treat
+ * below (terms, nesting, size); a product of more than ONNX_DX_MAX_TERMS
+ * term pairs is refused before it is built (work per operation bounded). NULL in gives NULL out: callers treat
  * NULL as "unknown". Memory is bounded by the context's cap.
  *
  * Symbols are dims: they are taken to be >= 0 (onnx_dx_nonneg). */
@@ -93,7 +94,12 @@ enum onnx_dx_status onnx_dx_eval(const struct onnx_dx *e, onnx_dx_lookup lookup,
 
 /* Writes e as text (`batch*197`, `floor((H+1)/2)`, `min(a,3)`) into
  * buf[0..cap) NUL-terminated when it fits; returns the length it needs
- * (without the NUL), as snprintf does. */
+ * (without the NUL), as snprintf does. A symbol that is not one plain name
+ * ([A-Za-z_][A-Za-z0-9_]*, not floor, min or max) is quoted: 'a*b', with '
+ * and \ escaped by a backslash. Callers print no text longer than
+ * ONNX_DX_PRINT_MAX (a 1 MB symbol name repeated in an expression would
+ * print gigabytes): past it the dim is shown as unknown. */
+#define ONNX_DX_PRINT_MAX 4096
 size_t onnx_dx_print(const struct onnx_dx *e, char *buf, size_t cap);
 
 /* Calls f for each distinct symbol of e (in a stable order). */

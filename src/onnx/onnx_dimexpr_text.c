@@ -2,6 +2,8 @@
  * int64 at every step) and its text. */
 #include "onnx_dimexpr_int.h"
 
+#include <string.h>
+
 /* ---- evaluation ---- */
 
 struct eval {
@@ -87,9 +89,11 @@ struct out {
 
 static void put(struct out *o, const char *s, size_t n)
 {
-    for (size_t i = 0; i < n; i++, o->len++)
-        if (o->len + 1 < o->cap)
-            o->buf[o->len] = s[i];
+    size_t room = o->len + 1 < o->cap ? o->cap - 1 - o->len : 0;
+    size_t k = n < room ? n : room;
+    if (k)
+        memcpy(o->buf + o->len, s, k);
+    o->len += n; /* what does not fit is counted only */
 }
 
 static void put_u64(struct out *o, uint64_t v)
@@ -104,6 +108,34 @@ static void put_u64(struct out *o, uint64_t v)
 }
 
 static void print_expr(const struct onnx_dx *e, struct out *o);
+
+/* A symbol as it is, when it reads as one name ([A-Za-z_][A-Za-z0-9_]*,
+ * not floor, min or max); else in single quotes, ' and \ escaped with a
+ * backslash: a symbol named a*b prints 'a*b', never like the product. */
+static void put_symbol(struct out *o, const char *name, size_t len)
+{
+    bool plain = len > 0 && !(name[0] >= '0' && name[0] <= '9');
+    for (size_t i = 0; i < len && plain; i++) {
+        char ch = name[i];
+        plain = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+                ch == '_';
+    }
+    if (plain && !((len == 5 && memcmp(name, "floor", 5) == 0) ||
+                   (len == 3 && (memcmp(name, "min", 3) == 0 || memcmp(name, "max", 3) == 0)))) {
+        put(o, name, len);
+        return;
+    }
+    put(o, "'", 1);
+    size_t from = 0;
+    for (size_t i = 0; i < len; i++)
+        if (name[i] == '\'' || name[i] == '\\') {
+            put(o, name + from, i - from);
+            put(o, "\\", 1);
+            from = i;
+        }
+    put(o, name + from, len - from);
+    put(o, "'", 1);
+}
 
 /* An argument in parentheses unless it is a constant >= 0 or one atom. */
 static void print_arg(const struct onnx_dx *e, struct out *o)
@@ -122,7 +154,7 @@ static void print_atom(const struct atom *a, struct out *o)
 {
     switch (a->kind) {
     case A_SYM:
-        put(o, a->name, a->len);
+        put_symbol(o, a->name, a->len);
         return;
     case A_FLOOR:
         put(o, "floor(", 6);

@@ -48,7 +48,8 @@ static void infer_graph(struct onnx_infer *in, const struct onnx_graph *g,
             const struct onnx_dx **vals = infer_alloc(in, t->n_values * PTR_BYTES + 1);
             if (vals) {
                 for (uint32_t k = 0; k < t->n_values; k++)
-                    vals[k] = onnx_dx_const(in->dx, t->values[k]);
+                    vals[k] = value_wrap_to_type(in->dx, t->elem_type,
+                                                 onnx_dx_const(in->dx, t->values[k]));
                 v->vals = vals;
                 v->n_vals = (int32_t)t->n_values;
             }
@@ -307,6 +308,8 @@ static bool setup(struct onnx_infer *in, const struct onnx_infer_options *o)
             gs->outs[i].n_vals = -1;
             gs->outs[i].pub.reason = "not reached (its graph's node was not inferred)";
         }
+        if (!reserve_symbols(in, g))
+            return false;
         for (uint32_t i = 0; i < g->n_outputs; i++)
             if (!nm_put(in, &gs->decl, g->outputs[i].name.p, g->outputs[i].name.n,
                         unconst(&g->outputs[i].type)))

@@ -18,22 +18,53 @@ static const struct onnx_dx *pool_dim(struct nctx *c, const struct onnx_dx *in, 
     int64_t v;
     if (!in || k < 1 || s < 1 || d < 1 || k > INT32_MAX || d > INT32_MAX)
         return NULL;
-    if (onnx_dx_is_const(in, &v) && v == 0)
-        return NULL; /* an empty spatial dim: runtimes and onnx disagree */
-    if (mode == 1)   /* SAME_UPPER, SAME_LOWER */
+    if (onnx_dx_is_const(in, &v) && v == 0) {
+        c->why = "an empty spatial dim: the runtimes and onnx disagree";
+        return NULL;
+    }
+    if (mode == 1 && d > 1 && c->op->arg == C_POOL) {
+        /* ONNX Runtime's pools size SAME's pads with the undilated kernel */
+        c->why = "a pool with auto_pad SAME and a dilation: ONNX's text gives ceil(in/stride), "
+                 "ONNX Runtime pads for the undilated kernel";
+        return NULL;
+    }
+    if (mode == 1) /* SAME_UPPER, SAME_LOWER */
         return onnx_dx_ceildiv(dx, in, K(c, s));
     if (mode == 2) /* VALID */
         pb = pe = 0;
     const struct onnx_dx *eff =
         onnx_dx_sub(dx, onnx_dx_add(dx, in, K(c, pb + pe)), K(c, (k - 1) * d + 1));
-    if (onnx_dx_is_const(eff, &v) && v < 0)
-        return NULL; /* a kernel past the padded input: runtimes refuse it */
+    if (onnx_dx_is_const(eff, &v) && v < 0) {
+        c->why = "the kernel is longer than the padded input: ONNX Runtime's pools give 0 or "
+                 "refuse it, PyTorch refuses it";
+        return NULL;
+    }
     const struct onnx_dx *q =
         ceil_mode ? onnx_dx_ceildiv(dx, eff, K(c, s)) : onnx_dx_floordiv(dx, eff, K(c, s));
     const struct onnx_dx *r = onnx_dx_add(dx, q, K(c, 1));
+    if (ceil_mode && pe > (k - 1) * d + 1 - s) {
+        /* a last window that starts in the right padding is dropped (the
+         * spec's text since opset 19, PyTorch, ONNX Runtime's PR 16752):
+         * r - 1 when (r-1)*s >= in + pb, that is when r > ceil((in+pb)/s).
+         * The last window starts at most at in + pb + pe - k_eff + s - 1,
+         * so only pe + s > k_eff can drop one. */
+        const struct onnx_dx *starts = onnx_dx_ceildiv(dx, onnx_dx_add(dx, in, K(c, pb)), K(c, s));
+        const struct onnx_dx *over = onnx_dx_max(dx, K(c, 0), onnx_dx_sub(dx, r, starts));
+        r = onnx_dx_sub(dx, r, onnx_dx_min(dx, K(c, 1), over));
+    }
     if (onnx_dx_is_const(r, &v) && v < 0)
         return NULL;
     return r;
+}
+
+/* A begin and an end pad, each 0..INT32_MAX (so that every sum and
+ * product with a stride, kernel or dilation stays in int64), summed. */
+static bool pads_sum(int64_t b, int64_t e, int64_t *sum)
+{
+    if (b < 0 || e < 0 || b > INT32_MAX || e > INT32_MAX)
+        return false;
+    *sum = b + e;
+    return true;
 }
 
 static int auto_pad_mode(struct nctx *c)
@@ -61,20 +92,33 @@ static bool conv_transpose(struct nctx *c, const struct ival *x, const struct iv
     d[1] = w && w->pub.rank >= 2 ? onnx_dx_mul(dx, w->pub.dims[1], K(c, group)) : NULL;
     for (int32_t i = 0; i < ns; i++) {
         if (nos) {
-            d[2 + i] = nos >= (uint32_t)ns ? K(c, os[nos - (uint32_t)ns + (uint32_t)i]) : NULL;
+            int64_t o = nos >= (uint32_t)ns ? os[nos - (uint32_t)ns + (uint32_t)i] : -1;
+            d[2 + i] = o >= 0 ? K(c, o) : NULL;
             continue;
         }
-        int64_t st = hs ? s[i] : 1, di = hd ? dl[i] : 1, pad = hp ? p[i] + p[i + ns] : 0;
-        int64_t opd = hop ? op[i] : 0;
+        int64_t st = hs ? s[i] : 1, di = hd ? dl[i] : 1, opd = hop ? op[i] : 0, pad;
         if (st < 1 || di < 1 || ks[i] < 1 || st > INT32_MAX || di > INT32_MAX ||
             ks[i] > INT32_MAX || opd < 0 || opd > INT32_MAX)
             return fail(c, "a stride, dilation or kernel is out of range");
+        if (!pads_sum(hp ? p[i] : 0, hp ? p[i + ns] : 0, &pad))
+            return fail(c, "a pad is out of range");
         const struct onnx_dx *in = x->pub.dims[2 + i];
         if (auto_pad_mode(c) == 1) {
             /* the spec's in*stride; onnx.shape_inference clamps the total
              * pad (k_eff - stride) at 0 and so differs when k_eff < stride:
              * there, not inferred */
             d[2 + i] = (ks[i] - 1) * di + 1 >= st ? onnx_dx_mul(dx, in, K(c, st)) : NULL;
+            /* with output_padding, onnx.shape_inference adds it (in*stride +
+             * output_padding), ONNX Runtime and the text do not (in=5, k=3,
+             * s=2, output_padding=1: 11 and 10): unknown */
+            if (opd) {
+                d[2 + i] = NULL;
+                c->why = "auto_pad SAME with output_padding: onnx adds output_padding to "
+                         "in*stride, ONNX Runtime does not";
+            } else if (!d[2 + i]) {
+                c->why = "auto_pad SAME with a kernel shorter than the stride: onnx and ONNX "
+                         "Runtime give s*(in-1)+k_eff, ONNX's text in*stride";
+            }
             continue;
         }
         /* s*(in-1) + output_padding + ((k-1)*d+1) - pads */
@@ -189,9 +233,11 @@ bool fam_conv(struct nctx *c)
         attr_ints(c, "strides", &s, &n2);
         attr_ints(c, "pads", &p, &np);
         for (uint32_t i = 0; i < nk; i++) {
-            int64_t st = n2 == nk ? s[i] : 1, pad = np == 2 * nk ? p[i] + p[i + nk] : 0;
-            if (st < 1 || st > INT32_MAX || k[i] < 1 || k[i] > INT32_MAX || pad < 0)
+            int64_t st = n2 == nk ? s[i] : 1, pad;
+            if (st < 1 || st > INT32_MAX || k[i] < 1 || k[i] > INT32_MAX)
                 return fail(c, "a stride or kernel is out of range");
+            if (!pads_sum(np == 2 * nk ? p[i] : 0, np == 2 * nk ? p[i + nk] : 0, &pad))
+                return fail(c, "a pad is out of range");
             struct onnx_dx_ctx *dx = c->in->dx;
             d[2 + i] = onnx_dx_add(
                 dx, onnx_dx_mul(dx, onnx_dx_sub(dx, x->pub.dims[2 + i], K(c, 1)), K(c, st)),

@@ -221,20 +221,39 @@ bool fam_loop(struct nctx *c)
         if (!init_state(c, &state[k], k + 2 < c->n_in ? c->inv[k + 2] : NULL))
             return false;
     args[0] = scalar(c, DT_INT64);
-    args[1] = scalar(c, DT_BOOL);
+    struct ival *cond = scalar(c, DT_BOOL);
+    args[1] = cond;
+    if (cond && !IN(c, 1)) { /* no condition input: every iteration that runs sees true */
+        const struct onnx_dx **t = infer_alloc(c->in, PTR_BYTES);
+        if (t) {
+            t[0] = K(c, 1);
+            cond->vals = t;
+            cond->n_vals = 1;
+        }
+    }
     if (!narrow(c, body, state, n, args, n + 2, 2, 1, outs, body->n_outputs))
         return false;
     for (uint32_t k = 0; k < n && k < c->n_out; k++)
         copy_out(c, k, &state[k]);
     /* the trip count: M when nothing can stop the loop early, else a new
-     * symbol per scan output */
+     * symbol per scan output. Loop(M, ""): ONNX's text ignores the body's
+     * condition output, ONNX Runtime stops when it is false: M only when
+     * it is true whenever the condition input is, else unknown. */
     const struct onnx_dx *const *mv;
     int32_t mn;
+    int64_t stays = 0;
     const struct onnx_dx *trip = NULL;
-    if (!IN(c, 1) && in_vals(c, 0, &mv, &mn) && mn == 1 && onnx_dx_nonneg(mv[0]))
-        trip = mv[0];
+    bool ignored = !IN(c, 1) && in_vals(c, 0, &mv, &mn) && mn == 1 && onnx_dx_nonneg(mv[0]);
+    if (ignored) {
+        const struct ival *co = outs[0];
+        if (co && co->n_vals == 1 && onnx_dx_is_const(co->vals[0], &stays) && stays)
+            trip = mv[0];
+        else
+            c->why = "no condition input, and the body's condition output may be false: "
+                     "ONNX's text runs M iterations, ONNX Runtime stops early";
+    }
     for (uint32_t j = 0; j < k_scan && n + j < c->n_out; j++)
-        stacked(c, n + j, outs[1 + n + j], trip ? trip : fresh(c, n + j), 0);
+        stacked(c, n + j, outs[1 + n + j], trip ? trip : ignored ? NULL : fresh(c, n + j), 0);
     return true;
 }
 

@@ -82,6 +82,7 @@ struct onnx_infer {
     struct onnx_bytes *symbols;
     size_t n_symbols, cap_symbols;
     struct namemap symbol_names; /* the symbols made so far */
+    struct namemap model_symbols; /* every dim_param the model declares, bound or not */
     uint64_t work;               /* node visits left */
     size_t contradictions;       /* invalid() calls */
     /* The driver's graph inference, handed to the operators with subgraphs
@@ -161,6 +162,10 @@ struct ival *lookup(struct onnx_infer *in, const struct onnx_graph *g, struct on
 /* Declared dims fill in inferred unknown ones; a contradiction is a mismatch. */
 void merge_declared(struct onnx_infer *in, uint32_t graph, struct onnx_bytes name, struct ival *v,
                     const struct onnx_type *t);
+/* Records every dim_param graph g declares (inputs, outputs, value_info,
+ * sequence elements), so that a fresh symbol never takes one's name;
+ * false when memory ran out. */
+bool reserve_symbols(struct onnx_infer *in, const struct onnx_graph *g);
 /* v as its declared type t gives it (source DECLARED), or unknown with a reason. */
 void from_type(struct onnx_infer *in, struct ival *v, const struct onnx_type *t);
 /* --shape NAME=...: the main graph's value takes that shape. */
@@ -208,7 +213,17 @@ const struct ival *IN(struct nctx *c, uint32_t i);
 const struct ival *SHAPED(struct nctx *c, uint32_t i);
 /* Sets output i's shape (dims copied; NULL dims: rank r of unknown dims). */
 bool set_out(struct nctx *c, uint32_t i, int32_t rank, const struct onnx_dx *const *dims);
-/* Sets output i's values (copied), n <= ONNX_INFER_VALUES. */
+/* Integer value v as an element of type elem_type holds it: int64 as it
+ * is (the expressions' checked arithmetic: NULL past int64); a narrower
+ * integer type (uint8 ... int32, uint32, int4, uint4) wraps a constant
+ * modulo 2^bits into its range, as ONNX Runtime's C arithmetic does
+ * (uint8 200+100 = 44), and a symbolic value is NULL (its wrap unknown);
+ * uint64 keeps a constant 0..INT64_MAX; bool is 0 or 1. The one place
+ * that decides values per type: set_vals applies it to every value. */
+const struct onnx_dx *value_wrap_to_type(struct onnx_dx_ctx *dx, int32_t elem_type,
+                                         const struct onnx_dx *v);
+/* Sets output i's values (copied, each through value_wrap_to_type for
+ * output i's element type), n <= ONNX_INFER_VALUES. */
 bool set_vals(struct nctx *c, uint32_t i, int32_t n, const struct onnx_dx *const *vals);
 /* Input i's values when they are all known constants: n of them in buf. */
 bool const_ints(struct nctx *c, uint32_t i, int64_t *buf, uint32_t cap, uint32_t *n);

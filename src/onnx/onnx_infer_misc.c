@@ -14,10 +14,10 @@ bool fam_data_dependent(struct nctx *c)
     const struct onnx_dx *n = fresh(c, 0), *d[ONNX_INFER_MAX_RANK];
     int32_t ax;
     switch (c->op->arg) {
-    case 0: { /* NonZero: [rank, n] */
+    case 0: { /* NonZero: [rank, n]; a scalar as numpy's atleast_1d (ONNX Runtime): [1, n] */
         if (!x)
             return fail(c, "the input's rank is unknown");
-        const struct onnx_dx *nz[2] = {K(c, x->pub.rank), n};
+        const struct onnx_dx *nz[2] = {K(c, x->pub.rank ? x->pub.rank : 1), n};
         return set_out(c, 0, 2, nz);
     }
     case 1: /* Compress */
@@ -262,7 +262,8 @@ bool fam_training(struct nctx *c)
 }
 
 /* Det: [..., M, M] -> [...]; DFT: the axis's length (dft_length, halved
- * plus one when onesided) and a last dim of 2 (real, imaginary). */
+ * plus one when onesided) and a last dim of 2 (real, imaginary); the axis
+ * an attribute (default 1) before opset 20, input 2 (default -2) from it. */
 bool fam_linalg(struct nctx *c)
 {
     const struct ival *x = SHAPED(c, 0);
@@ -276,10 +277,18 @@ bool fam_linalg(struct nctx *c)
             return fail(c, "rank below 2");
         return set_out(c, 0, r - 2, d);
     }
-    if (r < 2 || !norm_axis(attr_i(c, "axis", 1), r, &ax) || ax == r - 1)
-        return fail(c, "axis out of range");
     const struct onnx_dx *const *v;
     int32_t n;
+    int64_t a = attr_i(c, "axis", 1); /* DFT-17: an attribute, default 1 */
+    if (c->opset >= 20) {             /* DFT-20: input 2, a scalar, default -2 */
+        a = -2;
+        if (IN(c, 2) && !(in_vals(c, 2, &v, &n) && n == 1 && onnx_dx_is_const(v[0], &a)))
+            return fail(c, "the axis input's value is unknown");
+    } else if (IN(c, 2)) {
+        return fail(c, "DFT before opset 20 takes two inputs (the axis is an attribute)");
+    }
+    if (r < 2 || !norm_axis(a, r, &ax) || ax == r - 1)
+        return fail(c, "axis out of range");
     const struct onnx_dx *len = d[ax];
     if (IN(c, 1))
         len = in_vals(c, 1, &v, &n) && n == 1 ? as_dim(v[0]) : NULL;

@@ -34,6 +34,36 @@ static const struct onnx_dx *symbol(struct onnx_infer *in, const uint8_t *p, siz
     return onnx_dx_symbol(in->dx, (const char *)p, n);
 }
 
+static bool reserve_type(struct onnx_infer *in, const struct onnx_type *t)
+{
+    for (uint32_t d = 0; t && t->has_shape && t->dims && d < t->rank; d++)
+        if (t->dims[d].kind == ONNX_DIM_PARAM && t->dims[d].param.n &&
+            !nm_put(in, &in->model_symbols, t->dims[d].param.p, t->dims[d].param.n,
+                    unconst(t->dims[d].param.p)))
+            return false;
+    return !t || !t->elem || reserve_type(in, t->elem);
+}
+
+bool reserve_symbols(struct onnx_infer *in, const struct onnx_graph *g)
+{
+    const struct onnx_value_info *lists[3] = {g->inputs, g->outputs, g->value_info};
+    uint32_t counts[3] = {g->n_inputs, g->n_outputs, g->n_value_info};
+    for (int l = 0; l < 3; l++)
+        for (uint32_t i = 0; i < counts[l]; i++)
+            if (!reserve_type(in, &lists[l][i].type))
+                return false;
+    return true;
+}
+
+/* True when a fresh symbol of owner may not be called p[0..n): another
+ * value's fresh symbol has it, or the model declares it (bound or not:
+ * binding later and first must name the same symbols). */
+static bool name_taken(struct onnx_infer *in, const uint8_t *p, size_t n, const uint8_t *owner)
+{
+    struct nm_slot *s = nm_find(&in->symbol_names, p, n);
+    return (s && s->v != owner) || nm_find(&in->model_symbols, p, n);
+}
+
 const struct onnx_dx *fresh(struct nctx *c, uint32_t i)
 {
     return fresh_dim(c, i, -1);
@@ -55,10 +85,11 @@ const struct onnx_dx *fresh_dim(struct nctx *c, uint32_t i, int32_t dim)
     const uint8_t *p = name.p;
     size_t n = name.n;
     char *buf = NULL;
-    for (int k = 2; k < 1000; k++) {
-        struct nm_slot *s = nm_find(&c->in->symbol_names, p, n);
-        if (!s || s->v == owner)
+    for (int k = 2;; k++) {
+        if (!name_taken(c->in, p, n, owner))
             break;
+        if (k == 1000) /* every NAME_k taken: no symbol rather than a shared one */
+            return NULL;
         /* the name is another value's symbol or the model's: NAME_2, ... */
         if (!buf && !(buf = infer_alloc(c->in, name.n + 8)))
             return NULL;

@@ -407,6 +407,14 @@ bool fam_slice(struct nctx *c)
         const struct onnx_dx *dim = x->pub.dims[ax];
         const struct onnx_dx *a = slice_index(c, st[k], dim, s > 0, 0);
         const struct onnx_dx *b = slice_index(c, en[k], dim, s > 0, -1);
+        int64_t e;
+        if (s < 0 && onnx_dx_is_const(en[k], &e) && (e == INT32_MAX || e == INT64_MAX)) {
+            /* the text and onnx clamp it to d-1, ONNX Runtime reads it as
+             * "through the start" (numpy's None): unknown */
+            b = NULL;
+            c->why = "a negative step with end INT_MAX: ONNX's text stops at the last element, "
+                     "ONNX Runtime runs through the start";
+        }
         const struct onnx_dx *len = s > 0 ? onnx_dx_sub(DX(c), b, a) : onnx_dx_sub(DX(c), a, b);
         d[ax] = onnx_dx_max(DX(c), onnx_dx_ceildiv(DX(c), len, K(c, s > 0 ? s : -s)), K(c, 0));
         start[ax] = a;
@@ -646,28 +654,41 @@ bool fam_space_depth(struct nctx *c)
     return set_out(c, 0, 4, d);
 }
 
-/* floor(d * s) for a float scale s that is exactly m / 2^k (k <= 16): the
- * product is then exact, as a float computation of it is for any dim
- * below 2^(53-bits of m). For a constant dim below 2^29 and any other
- * scale, the exact floor (in double: 24 bits of mantissa times 29 bits),
- * when a float32 computation (onnx's own inference, ONNX Runtime) floors
- * to the same number; else unknown, never a rounded guess. */
+/* floor(d * s): the ONNX text's exact product, and ONNX Runtime's kernel
+ * (and onnx's inference up to 1.1x): the dim converted to float32, times
+ * the float32 scale, floored (ORT truncates: the same for a product >=
+ * 0). For a constant dim below 2^29 (the exact product in double: 24 bits
+ * of mantissa times 29 bits) the number when both agree, else unknown
+ * (16777217 * 2.0f: exactly 33554434, 33554432 in float32, as float32(d)
+ * is 16777216; 10 * 0.7f: 6.99999988 exactly, 7 in float32). For a
+ * symbolic dim and a scale exactly m / 2^k (k <= 16, m < 2^16):
+ * floor(d*m / 2^k), the exact product, which float32 gives too while
+ * d*m < 2^24; docs/onnx.md lists this case. Any other scale: unknown. */
 static const struct onnx_dx *scaled(struct nctx *c, const struct onnx_dx *d, float s)
 {
+    int64_t dv;
+    if (!(s > 0) || !d)
+        return NULL;
+    if (onnx_dx_is_const(d, &dv)) {
+        if (dv < 0 || dv >= ((int64_t)1 << 29))
+            return NULL;
+        const double exact = (double)dv * (double)s;
+        const float f32 = (float)((float)dv * s); /* the cast rounds to float32 */
+        if (!(exact < 4e18) || !((double)f32 < 4e18) || (int64_t)exact != (int64_t)f32) {
+            c->why = "floor(dim*scale) differs in float32 (ONNX Runtime) and exactly (ONNX's text)";
+            return NULL;
+        }
+        return K(c, (int64_t)exact); /* non-negative: truncation is the floor */
+    }
     for (int k = 0; k <= 16; k++) {
         double v = (double)s * (double)((int64_t)1 << k); /* exact: a power of two */
         if (v >= 0 && v < 65536 && v == (double)(int64_t)v)
             return onnx_dx_floordiv(DX(c), onnx_dx_mul(DX(c), d, K(c, (int64_t)v)),
                                     K(c, (int64_t)1 << k));
     }
-    int64_t dv;
-    if (!onnx_dx_is_const(d, &dv) || dv < 0 || dv >= ((int64_t)1 << 29) || !(s >= 0))
-        return NULL;
-    const double exact = (double)dv * (double)s;
-    const float f32 = (float)dv * s;
-    if (!(exact < 4e18) || !((double)f32 < 4e18) || (int64_t)exact != (int64_t)f32)
-        return NULL;
-    return K(c, (int64_t)exact); /* non-negative: truncation is the floor */
+    c->why = "a symbolic dim times a scale that is no m/2^k (k <= 16): floor(dim*scale) in "
+             "float32 is no expression";
+    return NULL;
 }
 
 bool fam_resize(struct nctx *c)
@@ -730,7 +751,6 @@ bool fam_resize(struct nctx *c)
                 return fail(c, "an axis is out of range");
             d[a] = scaled(c, d[a], sc->fvals[k]);
         }
-        c->why = "a scale is no m/2^k (k <= 16): floor(dim*scale) not exact";
         return set_out(c, 0, r, d);
     }
     c->why = "the scales' values are unknown (a FLOAT initializer or Constant of at most 16 is "

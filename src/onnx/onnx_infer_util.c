@@ -171,11 +171,47 @@ bool set_out(struct nctx *c, uint32_t i, int32_t rank, const struct onnx_dx *con
     const struct onnx_dx **d = infer_alloc(c->in, (size_t)rank * PTR_BYTES + 1);
     if (!d)
         return fail(c, "memory cap");
-    for (int32_t k = 0; k < rank; k++)
+    for (int32_t k = 0; k < rank; k++) {
+        int64_t v;
         d[k] = dims ? dims[k] : NULL;
+        if (d[k] && onnx_dx_is_const(d[k], &v) && v < 0) { /* no tensor has it: unknown */
+            d[k] = NULL;
+            c->why = "a dim computed from the attributes is negative";
+        }
+    }
     c->out[i].pub.rank = rank;
     c->out[i].pub.dims = d;
     return true;
+}
+
+const struct onnx_dx *value_wrap_to_type(struct onnx_dx_ctx *dx, int32_t elem_type,
+                                         const struct onnx_dx *v)
+{
+    static const struct {
+        int32_t type;
+        int bits;
+        bool is_signed;
+    } ints[] = {{2, 8, false},  {3, 8, true},  {4, 16, false}, {5, 16, true},  {6, 32, true},
+                {12, 32, false}, {21, 4, false}, {22, 4, true}};
+    int64_t k;
+    if (!v || elem_type == DT_INT64 || !elem_type)
+        return v; /* int64's arithmetic is the expressions' (NULL past it); unknown type: as is */
+    if (elem_type == DT_UINT64) /* a constant 0..INT64_MAX; 2^63.. has no int64 form */
+        return onnx_dx_is_const(v, &k) && k >= 0 ? v : NULL;
+    if (elem_type == DT_BOOL)
+        return onnx_dx_is_const(v, &k) ? onnx_dx_const(dx, k != 0) : NULL;
+    for (size_t t = 0; t < sizeof ints / sizeof ints[0]; t++) {
+        if (ints[t].type != elem_type)
+            continue;
+        /* a symbol may take any value: only constants have a known wrap */
+        if (!onnx_dx_is_const(v, &k))
+            return NULL;
+        uint64_t m = ((uint64_t)1 << ints[t].bits) - 1, u = (uint64_t)k & m;
+        if (ints[t].is_signed && u > m / 2)
+            return onnx_dx_const(dx, (int64_t)u - (int64_t)m - 1);
+        return onnx_dx_const(dx, (int64_t)u);
+    }
+    return v; /* float types: their values are the float families' */
 }
 
 bool set_vals(struct nctx *c, uint32_t i, int32_t n, const struct onnx_dx *const *vals)
@@ -187,7 +223,7 @@ bool set_vals(struct nctx *c, uint32_t i, int32_t n, const struct onnx_dx *const
         return true; /* values are a bonus: their absence is no failure */
     bool any = false;
     for (int32_t k = 0; k < n; k++)
-        any |= (v[k] = vals[k]) != NULL;
+        any |= (v[k] = value_wrap_to_type(c->in->dx, c->out[i].pub.elem_type, vals[k])) != NULL;
     if (!any && n)
         return true;
     c->out[i].n_vals = n;

@@ -183,6 +183,19 @@ def references(items):
     return out
 
 
+def after_ceil_mode(model):
+    """The values a pool with ceil_mode=1 feeds: this onnx (1.12) keeps a
+    last window that starts in the right padding, which the ONNX text
+    since opset 19, PyTorch and ONNX Runtime drop (issue 27 item 2; the
+    tool is checked against PyTorch's pools in onnx/infer_hostile)."""
+    stale = set()
+    for n in model.graph.node:
+        ceil = any(a.name == "ceil_mode" and a.i for a in n.attribute)
+        if ceil or any(i in stale for i in n.input):
+            stale.update(n.output)
+    return stale
+
+
 def main():
     if sys.argv[1] == "--reference":
         return worker()
@@ -203,6 +216,7 @@ def main():
             items += [(path, e) for e in envs]
         refs = iter(references(items))
         for i, (path, envs) in enumerate(models):
+            stale = after_ceil_mode(onnx.load(path))
             sym = dump(tool, path, {})
             stats["values"] += len(sym)
             stats["symbolic_full"] += sum(1 for s in sym.values() if s and None not in s)
@@ -224,7 +238,7 @@ def main():
                                 if a != b:
                                     bad.append("model %d %s at %s: symbolic %s -> %s, bound first %s"
                                                % (i, name, env, s, later, f))
-                    if r is not None and f is not None:
+                    if r is not None and f is not None and name not in stale:
                         if len(r) != len(f) or any(b is not None and a != b for a, b in zip(r, f)):
                             bad.append("model %d %s at %s: %s, onnx.shape_inference %s"
                                        % (i, name, env, f, r))

@@ -13,6 +13,7 @@
 #include "check.h"
 #include "onnx_dimexpr.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 enum op { LEAF_C, LEAF_S, ADD, SUB, MUL, FDIV, CDIV, MOD, MIN, MAX };
@@ -278,6 +279,30 @@ static void canonical_forms(void)
           ONNX_DX_UNBOUND);
     CHECK(len == 2 && memcmp(name, "zz", 2) == 0);
     onnx_dx_ctx_free(ctx);
+
+    /* a product of more than ONNX_DX_MAX_TERMS term pairs is refused before
+     * it is built: no monomial of it is made (issue 27: 64-term values
+     * squared took seconds a node) */
+    ctx = onnx_dx_ctx_new(64u << 20);
+    if (ctx) {
+        const struct onnx_dx *sum = onnx_dx_const(ctx, 1);
+        char nm[8];
+        for (int i = 0; i < 63; i++) {
+            int k = snprintf(nm, sizeof nm, "s%d", i);
+            sum = onnx_dx_add(ctx, sum, onnx_dx_symbol(ctx, nm, (size_t)k));
+        }
+        const struct onnx_dx *eight = onnx_dx_const(ctx, 1);
+        for (int i = 0; i < 7; i++) {
+            int k = snprintf(nm, sizeof nm, "s%d", i);
+            eight = onnx_dx_add(ctx, eight, onnx_dx_symbol(ctx, nm, (size_t)k));
+        }
+        size_t before = onnx_dx_ctx_bytes(ctx);
+        CHECK(sum != NULL && onnx_dx_mul(ctx, sum, sum) == NULL);
+        CHECK(onnx_dx_mul(ctx, sum, eight) == NULL); /* 64 x 8 pairs */
+        CHECK(onnx_dx_ctx_bytes(ctx) == before);
+        CHECK(onnx_dx_mul(ctx, eight, eight) != NULL); /* 8 x 8 pairs: 36 terms */
+        onnx_dx_ctx_free(ctx);
+    }
 
     /* a tiny cap: constructors return NULL, nothing crashes */
     ctx = onnx_dx_ctx_new(70000);
