@@ -367,7 +367,8 @@ static void tally(struct render *rd, const struct dmlt_ep_node *n, const char *p
 static void walk_graph(struct render *rd, uint32_t g, char *path, size_t len)
 {
     const struct onnx_graph *gr = &rd->r->model->graphs[g];
-    for (uint32_t k = 0; k < gr->n_nodes; k++) {
+    for (uint32_t j = 0; j < gr->n_nodes; j++) { /* in the order they run */
+        const uint32_t k = dmlt_ep_run_index(rd->r, g, j);
         const struct dmlt_ep_node *n = dmlt_ep_node_at(rd->r, g, k);
         const struct onnx_node *node = &gr->nodes[k];
         int w = snprintf(path + len, PATH_MAX_ - len, ".node[%lu]", (unsigned long)k);
@@ -380,14 +381,14 @@ static void walk_graph(struct render *rd, uint32_t g, char *path, size_t len)
         for (uint32_t a = 0; a < node->n_attrs; a++) {
             const struct onnx_attr *attr = &node->attrs[a];
             const uint32_t count = attr->g ? 1 : attr->n_graphs;
-            for (uint32_t j = 0; j < count; j++) {
-                const struct onnx_graph *sub = attr->g ? attr->g : attr->graphs[j];
+            for (uint32_t b = 0; b < count; b++) {
+                const struct onnx_graph *sub = attr->g ? attr->g : attr->graphs[b];
                 if (attr->g)
                     w = snprintf(path + at, PATH_MAX_ - at, " (%.*s).%.*s", EP_NAME(node->op_type),
                                  EP_NAME(attr->name));
                 else
                     w = snprintf(path + at, PATH_MAX_ - at, " (%.*s).%.*s[%lu]",
-                                 EP_NAME(node->op_type), EP_NAME(attr->name), (unsigned long)j);
+                                 EP_NAME(node->op_type), EP_NAME(attr->name), (unsigned long)b);
                 const size_t sub_len =
                     w < 0 ? at : at + (size_t)w >= PATH_MAX_ - 32 ? PATH_MAX_ - 32 : at + (size_t)w;
                 walk_graph(rd, sub->index, path, sub_len);

@@ -127,7 +127,8 @@ static bool place_in_cpu(struct ep_state *st, const struct dmlt_ep_node *n)
 static void cpu_preferred(struct ep_state *st, uint32_t g)
 {
     const struct onnx_graph *gr = &st->r->model->graphs[g];
-    for (uint32_t k = 0; k < gr->n_nodes; k++) {
+    for (uint32_t j = 0; j < gr->n_nodes; j++) {
+        const uint32_t k = dmlt_ep_run_index(st->r, g, j);
         struct dmlt_ep_node *n = &st->r->nodes[st->r->graph_first[g] + k];
         const struct onnx_node *node = &gr->nodes[k];
         if (n->placement == DMLT_PLACE_FOLDED || n->placement == DMLT_PLACE_UNKNOWN)
@@ -265,7 +266,8 @@ static int32_t input_part(struct ep_state *st, struct parts *p, const struct dml
 static void build_partitions(struct ep_state *st, struct parts *p, uint32_t g, const bool *graph_ok)
 {
     const struct onnx_graph *gr = &st->r->model->graphs[g];
-    for (uint32_t k = 0; k < gr->n_nodes; k++) {
+    for (uint32_t j = 0; j < gr->n_nodes; j++) {
+        const uint32_t k = dmlt_ep_run_index(st->r, g, j);
         const size_t at = st->r->graph_first[g] + k;
         struct dmlt_ep_node *n = &st->r->nodes[at];
         const struct onnx_node *node = &gr->nodes[k];
@@ -496,6 +498,12 @@ void dmlt_ep_free(struct dmlt_ep_result *r)
 {
     free(r->nodes), free(r->graph_first), free(r->reasons), free(r->failures), free(r->text);
     memset(r, 0, sizeof *r);
+}
+
+uint32_t dmlt_ep_run_index(const struct dmlt_ep_result *r, uint32_t graph, uint32_t j)
+{
+    const struct onnx_order *o = r->inf ? onnx_infer_order(r->inf, graph) : NULL;
+    return o && o->order ? o->order[j] : j;
 }
 
 const struct dmlt_ep_node *dmlt_ep_node_at(const struct dmlt_ep_result *r, uint32_t graph,

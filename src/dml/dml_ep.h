@@ -113,7 +113,7 @@ struct dmlt_ep_result {
     const struct onnx_model *model;
     const struct onnx_infer *inf;
     unsigned feature_level;
-    struct dmlt_ep_node *nodes; /* every graph's, graph by graph, each in file order */
+    struct dmlt_ep_node *nodes; /* every graph's, graph by graph, each in file order (dmlt_ep_run_index gives the order they run) */
     size_t n_nodes;
     size_t *graph_first;        /* graph g's nodes start at nodes[graph_first[g]] */
     struct dmlt_ep_reason_rec *reasons;
@@ -134,6 +134,9 @@ bool dmlt_ep_run(const struct onnx_model *model, const struct onnx_infer *inf,
                  const struct dmlt_ep_options *options, struct dmlt_ep_result *result);
 void dmlt_ep_free(struct dmlt_ep_result *result);
 
+/* The file index of the j-th node of graph to run (SPEC section 11's
+ * order, the inference's: the file's where it is topological). */
+uint32_t dmlt_ep_run_index(const struct dmlt_ep_result *r, uint32_t graph, uint32_t j);
 /* The node at model->graphs[graph].nodes[index]. */
 const struct dmlt_ep_node *dmlt_ep_node_at(const struct dmlt_ep_result *r, uint32_t graph,
                                            uint32_t index);
