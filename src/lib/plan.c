@@ -20,7 +20,8 @@
 #define SEARCH_MAX     9u  /* the exhaustive search: at most this many tensors */
 #define BUMP_ROUNDS    256 /* moves of the tensor on top, at most */
 #define SMALL_SORT     48  /* neighbours sorted in place up to this many */
-#define GREEDY_SHARE   4   /* greedy and improvement may take this many times the skyline's work */
+#define SKY_MORE_MAX   65536u /* more orders of the skyline up to this many tensors */
+#define GREEDY_SHARE   1   /* greedy and improvement may take this many times the skyline's work */
 
 typedef struct dmlt__plan_node node_t;
 
@@ -536,8 +537,8 @@ static void skyline(struct ws *w, uint64_t offsets[], struct dmlt_plan_result *r
                                                   DMLT__SKY_AREA};
     for (size_t q = 0; q < sizeof orders / sizeof orders[0] && w->best_arena > w->target; q++) {
         uint64_t arena;
-        if (q > 0 && w->work > w->budget)
-            break;
+        if (q > 0 && (w->work > w->budget || w->n > SKY_MORE_MAX))
+            break; /* the other orders for plans of up to SKY_MORE_MAX tensors */
         if (dmlt__sky_place(w->nodes, w->n, w->align, orders[q], w->scratch, &arena, &w->work))
             keep(w, arena, offsets, DMLT_PLAN_SKYLINE, r);
     }
@@ -563,7 +564,7 @@ static bool place_all(struct ws *w, const struct dmlt_plan_tensor t[], unsigned 
     }
     uint64_t arena;
     order_for(w, DMLT_PLAN_GREEDY_SIZE);
-    if (w->best_arena > w->target && run(w, false, w->best_arena, &arena)) {
+    if (w->best_arena > w->target && run(w, false, UINT64_MAX, &arena)) {
         r->greedy_arena_bytes = arena;
         keep(w, arena, offsets, DMLT_PLAN_GREEDY_SIZE, r);
     }

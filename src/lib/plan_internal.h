@@ -42,7 +42,7 @@ enum dmlt__sky_order {
     DMLT__SKY_AREA   /* largest size x lifetime, then longest lifetime */
 };
 
-/* Bytes of scratch the skyline needs for n tensors (at most 88 n + 64);
+/* Bytes of scratch the skyline needs for n tensors (at most 104 n + 120);
  * SIZE_MAX past SIZE_MAX. */
 size_t dmlt__sky_scratch(size_t n);
 

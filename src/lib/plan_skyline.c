@@ -16,7 +16,7 @@
  * node holding the smallest last coordinate and the best rank of the
  * unplaced tensors below it: a branch and bound of at most VISITS nodes,
  * then the leftmost that fits (O(log n)). Every placement and every rise
- * is O(log n): the whole is O(n log n) in time and 88 bytes a tensor. */
+ * is O(log n): the whole is O(n log n) in time and 96 bytes a tensor. */
 #include "plan_internal.h"
 
 #include <string.h>
@@ -24,12 +24,17 @@
 #define NONE   UINT32_MAX
 #define VISITS 256 /* tree nodes the branch and bound may visit for one tensor */
 
+struct tnode {
+    uint32_t minlast, maxkey; /* of the unplaced tensors below: the smallest last, the best rank */
+};
+
 struct sky {
     struct dmlt__plan_node *nodes;
     size_t n, t, leaves;
     uint64_t align;
     uint32_t *cf, *cl;          /* by position: first and last coordinate */
-    uint32_t *minlast, *maxkey; /* the tree: 2 x leaves nodes, 1 the root */
+    uint32_t *at;               /* by coordinate c (and t): the first position whose cf >= c */
+    struct tnode *tree;         /* 2 x leaves nodes, 1 the root */
     uint64_t *height;           /* by segment start: the segment's height */
     uint32_t *nxt, *prv;        /* by segment start: the next (t: none) and previous segment */
     uint32_t *hpos, *heap;      /* the heap of segments by (height, start) */
@@ -50,7 +55,7 @@ size_t dmlt__sky_scratch(size_t n)
     const size_t l = leaves_for(n);
     if (n > (SIZE_MAX - 64) / 96 || l > (SIZE_MAX - 64) / 96)
         return SIZE_MAX;
-    return 8 * n + 16 * l + 24 * (2 * n + 1) + 64;
+    return 8 * n + 16 * l + 28 * (2 * n + 2) + 64;
 }
 
 static void carve(struct sky *s, void *scratch)
@@ -64,8 +69,8 @@ static void carve(struct sky *s, void *scratch)
     s->heap = s->hpos + c;
     s->cf = s->heap + c;
     s->cl = s->cf + n;
-    s->minlast = s->cl + n;
-    s->maxkey = s->minlast + 2 * s->leaves;
+    s->at = s->cl + n;
+    s->tree = (struct tnode *)(s->at + c + (c & 1)); /* 8-byte aligned */
 }
 
 /* ---- the heap of segments ------------------------------------------------ */
@@ -143,80 +148,80 @@ static void join(struct sky *s, uint32_t c)
 static void tree_pull(struct sky *s, size_t v)
 {
     for (v /= 2; v >= 1; v /= 2) {
-        const uint32_t ml = s->minlast[2 * v] < s->minlast[2 * v + 1] ? s->minlast[2 * v]
-                                                                      : s->minlast[2 * v + 1];
-        const uint32_t mk = s->maxkey[2 * v] > s->maxkey[2 * v + 1] ? s->maxkey[2 * v]
-                                                                    : s->maxkey[2 * v + 1];
-        s->minlast[v] = ml;
-        s->maxkey[v] = mk;
+        const struct tnode a = s->tree[2 * v], c = s->tree[2 * v + 1];
+        s->tree[v].minlast = a.minlast < c.minlast ? a.minlast : c.minlast;
+        s->tree[v].maxkey = a.maxkey > c.maxkey ? a.maxkey : c.maxkey;
     }
 }
 
-struct frame {
-    size_t v, l, r; /* a tree node and the positions [l, r) below it */
-};
+/* The tree's nodes that cover positions [lo, hi) exactly, left to right,
+ * into c[]; their count (at most 2 log2 leaves). */
+static size_t cover(const struct sky *s, size_t lo, size_t hi, size_t *c)
+{
+    size_t left[64], right[64], nl = 0, nr = 0;
+    for (size_t l = lo + s->leaves, r = hi + s->leaves; l < r; l /= 2, r /= 2) {
+        if (l & 1)
+            left[nl++] = l++;
+        if (r & 1)
+            right[nr++] = --r;
+    }
+    for (size_t i = 0; i < nl; i++)
+        c[i] = left[i];
+    for (size_t i = 0; i < nr; i++)
+        c[nl + i] = right[nr - 1 - i];
+    return nl + nr;
+}
+
+/* Below node v (minlast <= b): the leftmost leaf whose last is at most b. */
+static size_t leftmost(struct sky *s, size_t v, uint32_t b)
+{
+    while (v < s->leaves) {
+        v = s->tree[2 * v].minlast <= b ? 2 * v : 2 * v + 1;
+        s->work++;
+    }
+    return v;
+}
 
 /* The unplaced tensor of the best rank among positions [lo, hi) whose last
- * coordinate is at most b, in at most VISITS nodes; NONE if none was found
- * (*capped: the visits ran out first). */
-static uint32_t best_in(struct sky *s, size_t lo, size_t hi, uint32_t b, bool *capped)
+ * coordinate is at most b: a branch and bound from the nodes that cover
+ * the range, the better rank first, of at most VISITS nodes, then (if it
+ * found none in them) the leftmost. NONE when there is none. */
+static uint32_t pick(struct sky *s, size_t lo, size_t hi, uint32_t b)
 {
-    struct frame st[2 * 40];
-    size_t top = 0, visits = 0;
-    uint32_t best = 0, at = NONE;
-    st[top++] = (struct frame){1, 0, s->leaves};
-    *capped = false;
-    while (top > 0) {
-        const size_t v = st[top - 1].v, l = st[top - 1].l, r = st[top - 1].r;
-        top--;
-        if (r <= lo || l >= hi || s->minlast[v] > b || s->maxkey[v] <= best)
-            continue;
-        if (++visits > VISITS) {
-            *capped = at == NONE;
-            break;
+    size_t c[128], st[128];
+    const size_t nc = cover(s, lo, hi, c);
+    size_t top = 0, visits = 0, first = 0;
+    bool any = false;
+    for (size_t i = nc; i-- > 0;) { /* pushed right to left: the leftmost on top */
+        if (s->tree[c[i]].minlast <= b) {
+            st[top++] = c[i];
+            first = c[i];
+            any = true;
         }
+    }
+    s->work += nc;
+    if (!any)
+        return NONE;
+    uint32_t best = 0;
+    size_t at = 0;
+    while (top > 0 && visits < VISITS) {
+        const size_t v = st[--top];
+        visits++;
+        if (s->tree[v].minlast > b || s->tree[v].maxkey <= best)
+            continue;
         if (v >= s->leaves) {
-            best = s->maxkey[v];
-            at = (uint32_t)(v - s->leaves);
+            best = s->tree[v].maxkey;
+            at = v;
             continue;
         }
-        const size_t m = l + (r - l) / 2, a = 2 * v, c = 2 * v + 1;
-        const bool left_first = s->maxkey[a] >= s->maxkey[c];
-        /* pushed last, popped first: the child of the better rank */
-        st[top++] = (struct frame){left_first ? c : a, left_first ? m : l, left_first ? r : m};
-        st[top++] = (struct frame){left_first ? a : c, left_first ? l : m, left_first ? m : r};
+        const bool left_first = s->tree[2 * v].maxkey >= s->tree[2 * v + 1].maxkey;
+        st[top++] = left_first ? 2 * v + 1 : 2 * v; /* pushed last, popped first: the better */
+        st[top++] = left_first ? 2 * v : 2 * v + 1;
     }
     s->work += visits;
-    return at;
-}
-
-/* The leftmost unplaced tensor among positions [lo, hi) whose last
- * coordinate is at most b, or NONE. */
-static uint32_t leftmost(struct sky *s, size_t v, size_t l, size_t r, size_t lo, size_t hi,
-                         uint32_t b)
-{
-    s->work++;
-    if (r <= lo || l >= hi || s->minlast[v] > b)
-        return NONE;
-    if (v >= s->leaves)
-        return (uint32_t)(v - s->leaves);
-    const size_t m = l + (r - l) / 2;
-    const uint32_t x = leftmost(s, 2 * v, l, m, lo, hi, b);
-    return x != NONE ? x : leftmost(s, 2 * v + 1, m, r, lo, hi, b);
-}
-
-/* The first position whose first coordinate is at least c. */
-static size_t first_at(const struct sky *s, uint32_t c)
-{
-    size_t lo = 0, hi = s->n;
-    while (lo < hi) {
-        const size_t mid = lo + (hi - lo) / 2;
-        if (s->cf[mid] < c)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    if (best == 0)
+        at = leftmost(s, first, b);
+    return (uint32_t)(at - s->leaves);
 }
 
 /* ---- setting up ---------------------------------------------------------- */
@@ -248,6 +253,11 @@ static void coordinates(struct sky *s, uint64_t *key, uint32_t *order, uint32_t 
             s->cl[order[j++]] = c;
     }
     s->t = s->n ? (size_t)c + 1 : 0;
+    for (size_t p = s->n, q = s->t + 1; q-- > 0;) {
+        while (p > 0 && s->cf[p - 1] >= q)
+            p--;
+        s->at[q] = (uint32_t)p;
+    }
 }
 
 /* Each tensor's rank in the order (n for the first, 0 for a tensor of size
@@ -267,21 +277,18 @@ static void ranks(struct sky *s, enum dmlt__sky_order o, uint64_t *key, uint64_t
         key2[p] = UINT64_MAX - (o == DMLT__SKY_WIDTH ? size : width);
     }
     dmlt__plan_sort(order, tmp, s->n, key, key2);
-    for (size_t v = 0; v < 2 * s->leaves; v++) {
-        s->minlast[v] = NONE;
-        s->maxkey[v] = 0;
-    }
+    for (size_t v = 0; v < 2 * s->leaves; v++)
+        s->tree[v] = (struct tnode){NONE, 0};
     for (size_t k = 0; k < s->n; k++) {
         const uint32_t p = order[k];
         if (t[p].size == 0)
             continue;
-        s->minlast[s->leaves + p] = s->cl[p];
-        s->maxkey[s->leaves + p] = (uint32_t)(s->n - k);
+        s->tree[s->leaves + p] = (struct tnode){s->cl[p], (uint32_t)(s->n - k)};
     }
     for (size_t v = s->leaves - 1; v >= 1; v--) {
-        const size_t a = 2 * v, c = 2 * v + 1;
-        s->minlast[v] = s->minlast[a] < s->minlast[c] ? s->minlast[a] : s->minlast[c];
-        s->maxkey[v] = s->maxkey[a] > s->maxkey[c] ? s->maxkey[a] : s->maxkey[c];
+        const struct tnode a = s->tree[2 * v], c = s->tree[2 * v + 1];
+        s->tree[v].minlast = a.minlast < c.minlast ? a.minlast : c.minlast;
+        s->tree[v].maxkey = a.maxkey > c.maxkey ? a.maxkey : c.maxkey;
     }
 }
 
@@ -323,8 +330,7 @@ static bool place(struct sky *s, uint32_t a, uint32_t p, uint64_t *arena)
         sift(s, s->hpos[a]);
     }
     join(s, f);
-    s->minlast[s->leaves + p] = NONE;
-    s->maxkey[s->leaves + p] = 0;
+    s->tree[s->leaves + p] = (struct tnode){NONE, 0};
     tree_pull(s, s->leaves + p);
     return true;
 }
@@ -371,11 +377,8 @@ bool dmlt__sky_place(struct dmlt__plan_node *nodes, size_t n, uint64_t align,
     bool ok = true;
     while (ok && left > 0) {
         const uint32_t a = s.heap[0], b = s.nxt[a] - 1;
-        const size_t lo = first_at(&s, a), hi = first_at(&s, b + 1);
-        bool capped;
-        uint32_t p = best_in(&s, lo, hi, b, &capped);
-        if (capped)
-            p = leftmost(&s, 1, 0, s.leaves, lo, hi, b);
+        const size_t lo = s.at[a], hi = s.at[b + 1];
+        const uint32_t p = lo < hi ? pick(&s, lo, hi, b) : NONE;
         if (p != NONE) {
             ok = place(&s, a, p, arena);
             left--;
