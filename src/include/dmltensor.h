@@ -821,7 +821,8 @@ enum dmlt_plan_strategy {
     DMLT_PLAN_BUMPED = 5,           /* an order improved by moving the top tensor forward */
     DMLT_PLAN_SEARCH = 6,           /* exhaustive search over orders (small plans) */
     DMLT_PLAN_STACKED = 7,          /* each tensor after the last: the work budget ran out */
-    DMLT_PLAN_SKYLINE = 8           /* lowest offset first, the skyline's (minimalloc's first pass) */
+    DMLT_PLAN_SKYLINE = 8,          /* lowest offset first, the skyline's (minimalloc's first pass) */
+    DMLT_PLAN_CAPACITY_SEARCH = 9   /* a search for a plan within a capacity (minimalloc's) */
 };
 
 /* Flags of struct dmlt_plan_options. */

@@ -21,6 +21,8 @@
 #define BUMP_ROUNDS    256 /* moves of the tensor on top, at most */
 #define SMALL_SORT     48  /* neighbours sorted in place up to this many */
 #define SKY_MORE_MAX   65536u /* more orders of the skyline up to this many tensors */
+#define SEARCH_BUDGET  ((uint64_t)1 << 30) /* the capacity search's work, at most */
+#define SEARCH_PROBE   ((uint64_t)1 << 29) /* the work of one capacity tried */
 #define GREEDY_SHARE   1   /* greedy and improvement may take this many times the skyline's work */
 
 typedef struct dmlt__plan_node node_t;
@@ -59,8 +61,9 @@ static size_t region_for(size_t n)
     const size_t per = 3 * sizeof(uint64_t) + 6 * sizeof(uint32_t);
     if (sky == SIZE_MAX || n > (SIZE_MAX / 4) / per || leaves > (SIZE_MAX / 4) / 16)
         return SIZE_MAX;
-    const size_t greedy = n * per + 2 * leaves * sizeof(uint64_t);
-    return greedy > sky ? greedy : sky;
+    const size_t greedy = n * per + 2 * leaves * sizeof(uint64_t), search = dmlt__search_scratch(n);
+    const size_t most = greedy > sky ? greedy : sky;
+    return most > search ? most : search;
 }
 
 enum dmlt_status dmlt_plan_workspace_size(size_t count, size_t *bytes)
@@ -545,6 +548,40 @@ static void skyline(struct ws *w, uint64_t offsets[], struct dmlt_plan_result *r
     build_tree(w);
 }
 
+/* The yes/no search (plan_search.c) at the aligned lower bound, then, while
+ * it proves a capacity infeasible, halfway up to the best plan so far: the
+ * least capacity within SEARCH_BUDGET units of work. */
+static void search_capacity(struct ws *w, uint64_t offsets[], struct dmlt_plan_result *r)
+{
+    if (w->n > DMLT__SEARCH_N)
+        return;
+    uint64_t lo = w->target, hi = w->best_arena - 1, spent = 0;
+    uint64_t budget = SEARCH_BUDGET; /* and what is left of the caller's */
+    if (w->work >= w->budget)
+        return;
+    if (w->budget - w->work < budget)
+        budget = w->budget - w->work;
+    while (lo <= hi && spent < budget) {
+        const uint64_t cap = lo == w->target ? lo : lo + (hi - lo) / 2;
+        uint64_t used = 0;
+        const uint64_t left = budget - spent;
+        const int found = dmlt__search(w->nodes, w->n, w->align, cap, w->scratch,
+                                       left < SEARCH_PROBE ? left : SEARCH_PROBE, &used);
+        spent += used;
+        w->work += used;
+        if (found <= 0) { /* none below cap, or none found in time: higher */
+            lo = cap + 1;
+            continue;
+        }
+        uint64_t arena = 0;
+        for (size_t p = 0; p < w->n; p++)
+            if (w->nodes[p].size && w->nodes[p].off + w->nodes[p].size > arena)
+                arena = w->nodes[p].off + w->nodes[p].size;
+        keep(w, arena, offsets, DMLT_PLAN_CAPACITY_SEARCH, r);
+        hi = arena - 1;
+    }
+}
+
 /* Every strategy in turn, the best plan kept in offsets (see dmltensor.h);
  * false when every plan tried passes 2^64 - 1. */
 static bool place_all(struct ws *w, const struct dmlt_plan_tensor t[], unsigned flags,
@@ -558,7 +595,8 @@ static bool place_all(struct ws *w, const struct dmlt_plan_tensor t[], unsigned 
         skyline(w, offsets, r);
         /* The rest: up to GREEDY_SHARE times the skyline's work, and 2^24
          * visits for a small plan's search. */
-        const uint64_t more = w->work * GREEDY_SHARE + ((uint64_t)1 << 24);
+        const uint64_t more = w->work * GREEDY_SHARE + ((uint64_t)1 << 24) +
+                              (w->n <= DMLT__SEARCH_N ? SEARCH_BUDGET : 0);
         if (w->work <= (UINT64_MAX >> 5) && w->work + more < w->budget)
             w->budget = w->work + more;
     }
@@ -570,6 +608,8 @@ static bool place_all(struct ws *w, const struct dmlt_plan_tensor t[], unsigned 
     }
     if (!only_greedy && w->best_arena > w->target)
         improve(w, offsets, r);
+    if (!only_greedy && w->best_arena > w->target && w->best_arena != UINT64_MAX)
+        search_capacity(w, offsets, r);
     if (w->best_arena == UINT64_MAX) { /* nothing placed: each after the one before */
         if (!stacked(w, t, offsets))
             return false;

@@ -53,4 +53,18 @@ size_t dmlt__sky_scratch(size_t n);
 bool dmlt__sky_place(struct dmlt__plan_node *nodes, size_t n, uint64_t align,
                      enum dmlt__sky_order order, void *scratch, uint64_t *arena, uint64_t *work);
 
+/* The search for a plan within a capacity (plan_search.c): for at most
+ * DMLT__SEARCH_N tensors. */
+#define DMLT__SEARCH_N 512u
+
+/* Bytes of scratch the search needs for n tensors (0 past DMLT__SEARCH_N):
+ * about 28 n^2 + 80 n. */
+size_t dmlt__search_scratch(size_t n);
+
+/* A plan of nodes[0..n) whose arena is at most cap, found by a depth-first
+ * search within budget units of work (*work counts them): 1 found (each
+ * node's off set), 0 there is none, -1 the budget ran out first. */
+int dmlt__search(struct dmlt__plan_node *nodes, size_t n, uint64_t align, uint64_t cap,
+                 void *scratch, uint64_t budget, uint64_t *work);
+
 #endif

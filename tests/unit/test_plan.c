@@ -10,6 +10,7 @@
  * offset, each lands at or below its optimal offset), itself checked on
  * the smallest plans against every assignment of aligned offsets. */
 #include "check.h"
+#include "plan_internal.h"
 
 #include <stdlib.h>
 
@@ -243,6 +244,54 @@ static void test_bruteforce(void)
     }
 }
 
+/* The capacity search (plan_search.c) decides exactly on small plans: at
+ * the optimum (brute force over orders) it finds a plan, checked like any,
+ * and one byte below it proves there is none. */
+static void test_search_decides(void)
+{
+    unsigned found = 0, refused = 0;
+    for (int iter = 0; iter < 1500; iter++) {
+        size_t n = 1 + check_rand() % 8;
+        uint64_t align = (uint64_t)1 << (check_rand() % 3);
+        random_plan(n, 2 + check_rand() % 10, 1 + check_rand() % 40);
+        struct brute b = {.n = n, .align = align, .best = UINT64_MAX};
+        brute_orders(&b, 0, 0);
+        static struct dmlt__plan_node nodes[16];
+        static uint64_t scratch[1 << 14];
+        if (!CHECK(dmlt__search_scratch(n) <= sizeof scratch))
+            return;
+        for (size_t i = 0; i < n; i++)
+            nodes[i] = (struct dmlt__plan_node){T[i].first, T[i].last, T[i].size_bytes, 0, 0,
+                                                (uint32_t)i};
+        uint64_t work = 0;
+        int r = dmlt__search(nodes, n, align, b.best, scratch, (uint64_t)1 << 30, &work);
+        if (CHECK_EQ(r, 1)) {
+            struct dmlt_plan_result pr = {.size = sizeof pr};
+            for (size_t i = 0; i < n; i++)
+                OFF[i] = nodes[i].off;
+            pr.arena_bytes = 0;
+            for (size_t i = 0; i < n; i++)
+                if (T[i].size_bytes && OFF[i] + T[i].size_bytes > pr.arena_bytes)
+                    pr.arena_bytes = OFF[i] + T[i].size_bytes;
+            CHECK(pr.arena_bytes <= b.best);
+            bool ok = true;
+            for (size_t i = 0; i < n; i++) {
+                ok &= CHECK_EQ(OFF[i] % align, 0);
+                for (size_t j = 0; j < i; j++)
+                    if (T[i].size_bytes && T[j].size_bytes && alive_together(&T[i], &T[j]))
+                        ok &= CHECK(OFF[i] + T[i].size_bytes <= OFF[j] ||
+                                    OFF[j] + T[j].size_bytes <= OFF[i]);
+            }
+            found += ok;
+        }
+        if (b.best > 0) {
+            r = dmlt__search(nodes, n, align, b.best - 1, scratch, (uint64_t)1 << 30, &work);
+            refused += CHECK_EQ(r, 0);
+        }
+    }
+    printf("capacity search: a plan at the optimum in %u, none below it in %u\n", found, refused);
+}
+
 /* ---- larger random and structured plans ---------------------------------- */
 
 static void test_random_large(void)
@@ -331,7 +380,7 @@ static void test_errors(void)
     CHECK_EQ(plan(2, 16, 0, 0, &r), DMLT_E_INVALID); /* last < first */
     size_t bytes;
     CHECK_EQ(dmlt_plan_workspace_size(2, &bytes), DMLT_OK);
-    char ws[512];
+    static uint64_t ws[1 << 12];
     struct dmlt_plan_options o = {16, 0, 0};
     struct dmlt_error err;
     r.size = sizeof r;
@@ -387,7 +436,7 @@ static void test_edges(void)
 {
     struct dmlt_plan_result r = DMLT_PLAN_RESULT_INIT;
     struct dmlt_plan_options o = {16, 0, 0};
-    char ws[1024];
+    static uint64_t ws[1 << 12];
     size_t bytes;
     CHECK_EQ(dmlt_plan_workspace_size(2, NULL), DMLT_E_INVALID);
     T[0] = (struct dmlt_plan_tensor){16, 0, 1};
@@ -438,6 +487,7 @@ int main(void)
     test_edges();
     test_errors();
     test_bruteforce();
+    test_search_decides();
     test_random_large();
     test_structured();
     return check_finish("test_plan");
