@@ -21,8 +21,8 @@
 #define BUMP_ROUNDS    256 /* moves of the tensor on top, at most */
 #define SMALL_SORT     48  /* neighbours sorted in place up to this many */
 #define SKY_MORE_MAX   65536u /* more orders of the skyline up to this many tensors */
-#define SEARCH_BUDGET  ((uint64_t)1 << 30) /* the capacity search's work, at most */
-#define SEARCH_PROBE   ((uint64_t)1 << 29) /* the work of one capacity tried */
+#define SEARCH_BUDGET  ((uint64_t)1 << 28) /* the capacity search's work, at most */
+#define SEARCH_PROBE   ((uint64_t)1 << 26) /* the work of one capacity tried */
 #define GREEDY_SHARE   1   /* greedy and improvement may take this many times the skyline's work */
 
 typedef struct dmlt__plan_node node_t;

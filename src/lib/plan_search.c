@@ -44,6 +44,7 @@ struct srch {
     uint64_t *minoff;         /* by position: the lowest offset it may take */
     uint8_t *placed;          /* by position */
     uint64_t *floor;          /* by section: the top of the placed tensors there */
+    uint64_t *low;            /* by section: the lowest offset an unplaced one there may take */
     wu128 *total;             /* by section: the sizes still to place there */
     uint32_t *log_idx;        /* minoff changes: which */
     uint64_t *log_old;        /* and the value before; floors before, in a second stack */
@@ -66,7 +67,7 @@ size_t dmlt__search_scratch(size_t n)
     const size_t s = sections_for(n);
     /* per tensor: 3 u32, minoff, out, placed; per section: floor, total;
      * the logs: n^2 minoff changes (12 bytes), n x sections floors */
-    return n * (2 * 4 + HEURISTICS * 4 + 8 + 8 + 1) + s * (8 + 16 + 4) + n * n * 12 + n * s * 8 +
+    return n * (2 * 4 + HEURISTICS * 4 + 8 + 8 + 1) + s * (8 + 8 + 16 + 4) + n * n * 12 + n * s * 8 +
            n * sizeof(struct keys) + 96;
 }
 
@@ -76,7 +77,8 @@ static void carve(struct srch *s, void *scratch)
     uint8_t *p = (uint8_t *)(((uintptr_t)scratch + 15u) & ~(uintptr_t)15u);
     s->total = (wu128 *)(void *)p;
     s->floor = (uint64_t *)(s->total + c);
-    s->minoff = s->floor + c;
+    s->low = s->floor + c;
+    s->minoff = s->low + c;
     s->out = s->minoff + n;
     s->log_old = s->out + n;
     s->flog = s->log_old + n * n;
@@ -187,12 +189,26 @@ static void setup(struct srch *s)
     s->work += (uint64_t)s->n * s->n + (uint64_t)s->n * t;
 }
 
-/* The section bound with the next tensor placed at off. */
+/* The section bound with the next tensor placed at off: at each section,
+ * the tensors still to place there stack above the lowest offset any of
+ * them may take (minimalloc's floor of the unallocated), and above off. */
 static bool bound_holds(struct srch *s, size_t lo, size_t hi, uint64_t off)
 {
-    s->work += hi - lo;
+    for (size_t c = lo; c < hi; c++)
+        s->low[c] = UINT64_MAX;
+    for (size_t q = 0; q < s->n; q++) {
+        if (s->placed[q] || s->cf[q] < lo || s->cl[q] >= hi)
+            continue;
+        for (uint32_t c = s->cf[q]; c <= s->cl[q]; c++)
+            if (s->minoff[q] < s->low[c])
+                s->low[c] = s->minoff[q];
+        s->work += s->cl[q] - s->cf[q] + 1;
+    }
+    s->work += hi - lo + s->n;
     for (size_t c = lo; c < hi; c++) {
-        const uint64_t f = s->floor[c] > off ? s->floor[c] : off;
+        if (s->low[c] == UINT64_MAX)
+            continue; /* nothing left to place there */
+        const uint64_t f = s->low[c] > off ? s->low[c] : off;
         if (w_lt(w_u64(s->cap), w_add64(s->total[c], f)))
             return false;
     }
