@@ -17,20 +17,20 @@
 
 #define BLOCK          16u
 #define DEFAULT_BUDGET ((uint64_t)1 << 32)
-#define SEARCH_MAX     9u  /* the exhaustive search: at most this many tensors */
-#define BUMP_ROUNDS    256 /* moves of the tensor on top, at most */
-#define SMALL_SORT     48  /* neighbours sorted in place up to this many */
-#define SKY_MORE_MAX   65536u /* more orders of the skyline up to this many tensors */
+#define SEARCH_MAX     9u                  /* the exhaustive search: at most this many tensors */
+#define BUMP_ROUNDS    256                 /* moves of the tensor on top, at most */
+#define SMALL_SORT     48                  /* neighbours sorted in place up to this many */
+#define SKY_MORE_MAX   65536u              /* more orders of the skyline up to this many tensors */
 #define SEARCH_BUDGET  ((uint64_t)1 << 28) /* the capacity search's work, at most */
 #define SEARCH_PROBE   ((uint64_t)1 << 26) /* the work of one capacity tried */
-#define GREEDY_SHARE   1   /* greedy and improvement may take this many times the skyline's work */
+#define GREEDY_SHARE   1 /* greedy and improvement may take this many times the skyline's work */
 
 typedef struct dmlt__plan_node node_t;
 
 struct ws {
     size_t n;
     uint64_t align;
-    node_t *nodes;                                /* by first step */
+    node_t *nodes;                                     /* by first step */
     uint32_t *order, *best_order, *tmp, *list, *list2; /* positions in nodes */
     uint64_t *key, *key2;                              /* sort keys, by position */
     uint64_t *lasts; /* the nodes' last steps, packed: what a scan reads first */
@@ -524,7 +524,8 @@ static bool stacked(struct ws *w, const struct dmlt_plan_tensor t[], uint64_t of
         offsets[i] = 0;
         if (t[i].size_bytes == 0)
             continue;
-        if (!dmlt__round_up(end, w->align, &offsets[i]) || offsets[i] > UINT64_MAX - t[i].size_bytes)
+        if (!dmlt__round_up(end, w->align, &offsets[i]) ||
+            offsets[i] > UINT64_MAX - t[i].size_bytes)
             return false;
         end = offsets[i] + t[i].size_bytes;
     }
@@ -536,8 +537,7 @@ static bool stacked(struct ws *w, const struct dmlt_plan_tensor t[], uint64_t of
  * always: O(n log n)); the greedy best-fit arrays set up after them. */
 static void skyline(struct ws *w, uint64_t offsets[], struct dmlt_plan_result *r)
 {
-    static const enum dmlt__sky_order orders[] = {DMLT__SKY_WIDTH, DMLT__SKY_SIZE,
-                                                  DMLT__SKY_AREA};
+    static const enum dmlt__sky_order orders[] = {DMLT__SKY_WIDTH, DMLT__SKY_SIZE, DMLT__SKY_AREA};
     for (size_t q = 0; q < sizeof orders / sizeof orders[0] && w->best_arena > w->target; q++) {
         uint64_t arena;
         if (q > 0 && (w->work > w->budget || w->n > SKY_MORE_MAX))

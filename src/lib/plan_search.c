@@ -37,17 +37,17 @@ struct srch {
     struct dmlt__plan_node *nodes;
     size_t n, t, nz;
     uint64_t align, cap;
-    uint32_t *cf, *cl;        /* by position: first, last coordinate */
-    uint32_t *ranks;          /* HEURISTICS x n: the rank of each (0 first) in each order */
-    const uint32_t *rank;     /* the order of this search */
-    uint32_t *cuts;           /* by section s: the unplaced tensors alive at s and s + 1 */
-    uint64_t *minoff;         /* by position: the lowest offset it may take */
-    uint8_t *placed;          /* by position */
-    uint64_t *floor;          /* by section: the top of the placed tensors there */
-    uint64_t *low;            /* by section: the lowest offset an unplaced one there may take */
-    wu128 *total;             /* by section: the sizes still to place there */
-    uint32_t *log_idx;        /* minoff changes: which */
-    uint64_t *log_old;        /* and the value before; floors before, in a second stack */
+    uint32_t *cf, *cl;    /* by position: first, last coordinate */
+    uint32_t *ranks;      /* HEURISTICS x n: the rank of each (0 first) in each order */
+    const uint32_t *rank; /* the order of this search */
+    uint32_t *cuts;       /* by section s: the unplaced tensors alive at s and s + 1 */
+    uint64_t *minoff;     /* by position: the lowest offset it may take */
+    uint8_t *placed;      /* by position */
+    uint64_t *floor;      /* by section: the top of the placed tensors there */
+    uint64_t *low;        /* by section: the lowest offset an unplaced one there may take */
+    wu128 *total;         /* by section: the sizes still to place there */
+    uint32_t *log_idx;    /* minoff changes: which */
+    uint64_t *log_old;    /* and the value before; floors before, in a second stack */
     uint64_t *flog;
     size_t n_log, n_flog;
     uint64_t work, budget;
@@ -67,8 +67,8 @@ size_t dmlt__search_scratch(size_t n)
     const size_t s = sections_for(n);
     /* per tensor: 3 u32, minoff, out, placed; per section: floor, total;
      * the logs: n^2 minoff changes (12 bytes), n x sections floors */
-    return n * (2 * 4 + HEURISTICS * 4 + 8 + 8 + 1) + s * (8 + 8 + 16 + 4) + n * n * 12 + n * s * 8 +
-           n * sizeof(struct keys) + 96;
+    return n * (2 * 4 + HEURISTICS * 4 + 8 + 8 + 1) + s * (8 + 8 + 16 + 4) + n * n * 12 +
+           n * s * 8 + n * sizeof(struct keys) + 96;
 }
 
 static void carve(struct srch *s, void *scratch)

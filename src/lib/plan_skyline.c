@@ -32,12 +32,12 @@ struct sky {
     struct dmlt__plan_node *nodes;
     size_t n, t, leaves;
     uint64_t align;
-    uint32_t *cf, *cl;          /* by position: first and last coordinate */
-    uint32_t *at;               /* by coordinate c (and t): the first position whose cf >= c */
-    struct tnode *tree;         /* 2 x leaves nodes, 1 the root */
-    uint64_t *height;           /* by segment start: the segment's height */
-    uint32_t *nxt, *prv;        /* by segment start: the next (t: none) and previous segment */
-    uint32_t *hpos, *heap;      /* the heap of segments by (height, start) */
+    uint32_t *cf, *cl;     /* by position: first and last coordinate */
+    uint32_t *at;          /* by coordinate c (and t): the first position whose cf >= c */
+    struct tnode *tree;    /* 2 x leaves nodes, 1 the root */
+    uint64_t *height;      /* by segment start: the segment's height */
+    uint32_t *nxt, *prv;   /* by segment start: the next (t: none) and previous segment */
+    uint32_t *hpos, *heap; /* the heap of segments by (height, start) */
     size_t heap_n;
     uint64_t work;
 };

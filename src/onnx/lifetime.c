@@ -210,8 +210,7 @@ static void collect(struct ctx *c, const struct onnx_graph *g, bool io)
         const struct entry *x = find(c, g->inputs[i].name);
         if (x != NULL && x->init)
             continue; /* a weight, with a default value */
-        keep(c, (struct onnx_life){g->inputs[i].name, ONNX_LIFE_INPUT, ONNX_LIFE_NO_NODE, 0, 0,
-                                   0});
+        keep(c, (struct onnx_life){g->inputs[i].name, ONNX_LIFE_INPUT, ONNX_LIFE_NO_NODE, 0, 0, 0});
     }
     for (uint32_t k = 0; k < g->n_nodes && !c->oom; k++) {
         const struct onnx_node *node = &g->nodes[k];
@@ -223,8 +222,8 @@ static void collect(struct ctx *c, const struct onnx_graph *g, bool io)
             const bool output = x != NULL && x->output;
             if (name.n == 0 || (output && !io))
                 continue;
-            keep(c, (struct onnx_life){name, output ? ONNX_LIFE_OUTPUT : ONNX_LIFE_ACTIVATION, k,
-                                       o, k, k});
+            keep(c, (struct onnx_life){name, output ? ONNX_LIFE_OUTPUT : ONNX_LIFE_ACTIVATION, k, o,
+                                       k, k});
         }
     }
 }

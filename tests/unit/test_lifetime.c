@@ -234,17 +234,26 @@ static void test_adversarial(void)
                                                  .outputs = &big_bytes[BIG + k]};
     }
     struct onnx_value_info br_out[] = {{.name = big_bytes[2 * BIG - 1]}};
-    struct onnx_graph branch = {.n_nodes = BIG,
-                                .n_outputs = 1,
-                                .nodes = big_branch_nodes,
-                                .outputs = br_out};
+    struct onnx_graph branch = {
+        .n_nodes = BIG, .n_outputs = 1, .nodes = big_branch_nodes, .outputs = br_out};
     struct onnx_attr attr = {.name = B("then_branch"), .type = ONNX_ATTR_GRAPH, .g = &branch};
     struct onnx_node nodes[] = {
-        {.op_type = B("Sum"), .n_inputs = BIG, .n_outputs = 1, .inputs = big_bytes,
+        {.op_type = B("Sum"),
+         .n_inputs = BIG,
+         .n_outputs = 1,
+         .inputs = big_bytes,
          .outputs = x_out},
-        {.op_type = B("If"), .n_inputs = 1, .n_outputs = 1, .n_attrs = 1, .inputs = if_in,
-         .outputs = y_out, .attrs = &attr},
-        {.op_type = B("Relu"), .n_inputs = 1, .n_outputs = 1, .inputs = y_out,
+        {.op_type = B("If"),
+         .n_inputs = 1,
+         .n_outputs = 1,
+         .n_attrs = 1,
+         .inputs = if_in,
+         .outputs = y_out,
+         .attrs = &attr},
+        {.op_type = B("Relu"),
+         .n_inputs = 1,
+         .n_outputs = 1,
+         .inputs = y_out,
          .outputs = &big_bytes[2 * BIG]},
     };
     struct onnx_value_info outs[] = {{.name = big_bytes[2 * BIG]}};

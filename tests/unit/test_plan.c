@@ -261,8 +261,8 @@ static void test_search_decides(void)
         if (!CHECK(dmlt__search_scratch(n) <= sizeof scratch))
             return;
         for (size_t i = 0; i < n; i++)
-            nodes[i] = (struct dmlt__plan_node){T[i].first, T[i].last, T[i].size_bytes, 0, 0,
-                                                (uint32_t)i};
+            nodes[i] =
+                (struct dmlt__plan_node){T[i].first, T[i].last, T[i].size_bytes, 0, 0, (uint32_t)i};
         uint64_t work = 0;
         int r = dmlt__search(nodes, n, align, b.best, scratch, (uint64_t)1 << 30, &work);
         if (CHECK_EQ(r, 1)) {
