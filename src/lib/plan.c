@@ -593,10 +593,11 @@ static bool place_all(struct ws *w, const struct dmlt_plan_tensor t[], unsigned 
         build_tree(w);
     } else {
         skyline(w, offsets, r);
-        /* The rest: up to GREEDY_SHARE times the skyline's work, and 2^24
-         * visits for a small plan's search. */
-        const uint64_t more = w->work * GREEDY_SHARE + ((uint64_t)1 << 24) +
-                              (w->n <= DMLT__SEARCH_N ? SEARCH_BUDGET : 0);
+        /* The rest: up to GREEDY_SHARE times the skyline's work (up to
+         * SKY_MORE_MAX tensors), 2^24, and the capacity search's budget
+         * (up to DMLT__SEARCH_N tensors). */
+        const uint64_t more = (w->n <= SKY_MORE_MAX ? w->work * GREEDY_SHARE : 0) +
+                              ((uint64_t)1 << 24) + (w->n <= DMLT__SEARCH_N ? SEARCH_BUDGET : 0);
         if (w->work <= (UINT64_MAX >> 5) && w->work + more < w->budget)
             w->budget = w->work + more;
     }
