@@ -868,18 +868,13 @@ DMLT_API enum dmlt_status dmlt_plan_workspace_size(size_t count, size_t *bytes);
 
 /* Places count tensors in one buffer: offsets[i] for tensor i, each a
  * multiple of options->alignment, so that no two tensors alive at a common
- * step share a byte; the buffer (arena) as small as the planner finds.
- * First the skyline (lowest offset first, the longest lifetime breaking
- * ties: minimalloc's first pass), always to the end, O(n log n); then,
- * while the arena is above the aligned lower bound and within the work
- * budget (at most the skyline's work again plus 2^24, and 2^28 more for
- * plans of up to 512 tensors): greedy by size with best fit, other orders,
- * the tensor on top moved forward, every order for up to 9 tensors, and a
- * search for a plan within a capacity from the aligned lower bound up (up
- * to 512 tensors). The smallest arena is kept (the first of equals).
- * DMLT_PLAN_ONLY_GREEDY: greedy by size with best fit alone, stacked when
- * the budget runs out. Deterministic: the same input gives the same
- * offsets on every platform. docs/plan.md has the details.
+ * step share a byte; the arena as small as the planner finds. The skyline
+ * first (lowest offset first: minimalloc's first pass), always, O(n log n);
+ * then, above the aligned lower bound and within the work budget, greedy
+ * best fit, other orders, and up to 512 tensors a search for a plan within
+ * a capacity (docs/plan.md). The smallest arena is kept (the first of
+ * equals). DMLT_PLAN_ONLY_GREEDY: greedy by size with best fit alone,
+ * stacked when the budget runs out. Deterministic on every platform.
  *
  * Lower bounds: lower_bound_bytes sums the live sizes as they are (SPEC's
  * lower bound: no plan can be smaller). With an alignment A, two tensors one
