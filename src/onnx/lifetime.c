@@ -92,16 +92,12 @@ static struct entry *get(struct ctx *c, struct onnx_bytes name)
     size_t s = slot_of(c, name);
     if (c->slots[s] != 0)
         return &c->e[c->slots[s] - 1];
-    if (c->n_entries + 1 >= UINT32_MAX || (c->n_entries + 1 > c->cap_entries && !grow(c))) {
-        c->oom = true;
-        return NULL;
-    }
-    if (2 * (c->n_entries + 1) > c->mask + 1) {
-        if (!grow(c)) {
+    if (c->n_entries + 1 > c->cap_entries || 2 * (c->n_entries + 1) > c->mask + 1) {
+        if (c->n_entries + 1 >= UINT32_MAX || !grow(c)) {
             c->oom = true;
             return NULL;
         }
-        s = slot_of(c, name);
+        s = slot_of(c, name); /* the table was rebuilt */
     }
     c->e[c->n_entries] = (struct entry){.name = name};
     c->slots[s] = (uint32_t)++c->n_entries;

@@ -284,8 +284,48 @@ static void test_adversarial(void)
     free(v);
 }
 
+/* A chain long enough for the hash table to grow many times: node k adds
+ * v(k-1) and v(k-3); every value's last reader checked (the table once
+ * kept a slot found before it grew: values lost their reads). */
+#define CHAIN 5000
+static char chain_names[CHAIN][16];
+static struct onnx_bytes chain_out[CHAIN], chain_in[CHAIN][2];
+static struct onnx_node chain_nodes[CHAIN];
+
+static void test_long_chain(void)
+{
+    for (size_t k = 0; k < CHAIN; k++) {
+        snprintf(chain_names[k], sizeof chain_names[k], "v%zu", k);
+        chain_out[k] = B(chain_names[k]);
+    }
+    for (size_t k = 0; k < CHAIN; k++) {
+        chain_in[k][0] = chain_out[k ? k - 1 : 0];
+        chain_in[k][1] = chain_out[k >= 3 ? k - 3 : 0];
+        chain_nodes[k] = (struct onnx_node){.op_type = B("Add"),
+                                            .n_inputs = k ? 2 : 0,
+                                            .n_outputs = 1,
+                                            .inputs = chain_in[k],
+                                            .outputs = &chain_out[k]};
+    }
+    struct onnx_graph g = {.n_nodes = CHAIN, .nodes = chain_nodes};
+    struct onnx_life *v;
+    size_t n;
+    if (!CHECK(onnx_lifetimes(&g, false, &v, &n)) || !CHECK_EQ(n, CHAIN))
+        return;
+    unsigned wrong = 0;
+    for (size_t k = 0; k < CHAIN; k++) {
+        size_t last = k + 3 < CHAIN ? k + 3 : k + 1 < CHAIN ? k + 1 : k;
+        if (k == 0)
+            last = 3; /* v0 is also read by nodes 1..3 through both inputs */
+        wrong += v[k].last != last;
+    }
+    CHECK_EQ(wrong, 0);
+    free(v);
+}
+
 int main(void)
 {
+    test_long_chain();
     test_network();
     test_adversarial();
     test_random();
