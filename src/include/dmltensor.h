@@ -820,7 +820,9 @@ enum dmlt_plan_strategy {
     DMLT_PLAN_GREEDY_AREA = 4,      /* largest size x lifetime first */
     DMLT_PLAN_BUMPED = 5,           /* an order improved by moving the top tensor forward */
     DMLT_PLAN_SEARCH = 6,           /* exhaustive search over orders (small plans) */
-    DMLT_PLAN_STACKED = 7           /* each tensor after the last: the work budget ran out */
+    DMLT_PLAN_STACKED = 7,          /* each tensor after the last: the work budget ran out */
+    DMLT_PLAN_SKYLINE = 8,          /* lowest offset first (minimalloc's first pass) */
+    DMLT_PLAN_CAPACITY_SEARCH = 9   /* a plan searched for within a capacity */
 };
 
 /* Flags of struct dmlt_plan_options. */
@@ -829,7 +831,7 @@ enum dmlt_plan_strategy {
 struct dmlt_plan_options {
     uint64_t alignment;   /* every offset a multiple of it: a power of two (DirectML: >= 16) */
     unsigned flags;       /* DMLT_PLAN_ONLY_GREEDY or 0 */
-    uint64_t work_budget; /* overlap visits allowed in all; 0 = 2^32 */
+    uint64_t work_budget; /* units of work in all, the skyline aside; 0 = 2^32 */
 };
 
 /* What dmlt_plan found besides the offsets. Set `size` first (see
@@ -841,8 +843,8 @@ struct dmlt_plan_result {
     uint64_t aligned_lower_bound_bytes; /* the same counting the alignment (see dmlt_plan) */
     uint64_t peak_step;                 /* the first step whose live sum is lower_bound_bytes */
     dmlt_u128 sum_bytes;                /* the sum of all sizes (each in its own buffer) */
-    uint64_t greedy_arena_bytes;        /* greedy by size alone, for comparison */
-    uint64_t work;                      /* overlap visits used */
+    uint64_t greedy_arena_bytes;        /* greedy by size alone (0: not run to its end) */
+    uint64_t work;                      /* units of work used (see dmlt_plan) */
     enum dmlt_plan_strategy strategy;   /* the placement that was kept */
     /* Fields added in later versions go here. */
 };
@@ -859,20 +861,20 @@ struct dmlt_plan_result {
     }
 #endif
 
-/* Bytes of workspace dmlt_plan needs for count tensors (about 100 a tensor).
+/* Bytes of workspace dmlt_plan needs for count tensors (about 130 a tensor;
+ * up to 512 tensors also the capacity search's, about 28 count^2).
  * DMLT_E_RANGE when that passes SIZE_MAX or count passes 2^32 - 2. */
 DMLT_API enum dmlt_status dmlt_plan_workspace_size(size_t count, size_t *bytes);
 
 /* Places count tensors in one buffer: offsets[i] for tensor i, each a
  * multiple of options->alignment, so that no two tensors alive at a common
- * step share a byte; the buffer (arena) as small as the planner finds.
- * Greedy by size with best fit first; unless DMLT_PLAN_ONLY_GREEDY, while the
- * arena is above the aligned lower bound, other orders (size x lifetime,
- * lifetime, first fit), then orders with the tensor on top moved forward,
- * then for up to 9 tensors an exhaustive search over orders, within the
- * work budget (improvement takes at most greedy's own work again, plus 2^24);
- * the smallest arena is kept (the first of equals). Deterministic: the same
- * input gives the same offsets on every platform.
+ * step share a byte; the arena as small as the planner finds. The skyline
+ * first (lowest offset first: minimalloc's first pass), always, O(n log n);
+ * then, above the aligned lower bound and within the work budget, greedy
+ * best fit, other orders, and up to 512 tensors a search for a plan within
+ * a capacity (docs/plan.md). The smallest arena is kept (the first of
+ * equals). DMLT_PLAN_ONLY_GREEDY: greedy by size with best fit alone,
+ * stacked when the budget runs out. Deterministic on every platform.
  *
  * Lower bounds: lower_bound_bytes sums the live sizes as they are (SPEC's
  * lower bound: no plan can be smaller). With an alignment A, two tensors one

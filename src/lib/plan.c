@@ -11,23 +11,26 @@
  * last step of each block of BLOCK of them, so placing a tensor visits
  * little more than the tensors alive beside it. All memory is the caller's
  * workspace; every offset is checked against 2^64 - 1. */
-#include "internal.h"
+#include "plan_internal.h"
 
 #include <string.h>
 
 #define BLOCK          16u
 #define DEFAULT_BUDGET ((uint64_t)1 << 32)
-#define SEARCH_MAX     9u  /* the exhaustive search: at most this many tensors */
-#define BUMP_ROUNDS    256 /* moves of the tensor on top, at most */
-#define SMALL_SORT     48  /* neighbours sorted in place up to this many */
-#define IMPROVE        1   /* improvement may take this many times greedy's work */
+#define SEARCH_MAX     9u                  /* the exhaustive search: at most this many tensors */
+#define BUMP_ROUNDS    256                 /* moves of the tensor on top, at most */
+#define SMALL_SORT     48                  /* neighbours sorted in place up to this many */
+#define SKY_MORE_MAX   65536u              /* more orders of the skyline up to this many tensors */
+#define SEARCH_BUDGET  ((uint64_t)1 << 28) /* the capacity search's work, at most */
+#define SEARCH_PROBE   ((uint64_t)1 << 26) /* the work of one capacity tried */
+#define GREEDY_SHARE   1 /* greedy and improvement may take this many times the skyline's work */
 
-struct node;
+typedef struct dmlt__plan_node node_t;
 
 struct ws {
     size_t n;
     uint64_t align;
-    struct node *nodes;                                /* by first step */
+    node_t *nodes;                                     /* by first step */
     uint32_t *order, *best_order, *tmp, *list, *list2; /* positions in nodes */
     uint64_t *key, *key2;                              /* sort keys, by position */
     uint64_t *lasts; /* the nodes' last steps, packed: what a scan reads first */
@@ -36,72 +39,11 @@ struct ws {
     size_t leaves;
     uint64_t work, budget;
     uint64_t best_arena, target;
+    uint64_t order_arena; /* the arena of best_order's plan (UINT64_MAX: none kept) */
+    void *scratch;        /* the skyline's, over the arrays above (set up again after it) */
 };
-
-/* ---- sorting: a stable merge sort of indices by (key, key2, index) -------- */
-
-static bool before(const uint64_t *key, const uint64_t *key2, uint32_t x, uint32_t y)
-{
-    if (key[x] != key[y])
-        return key[x] < key[y];
-    if (key2 != NULL && key2[x] != key2[y])
-        return key2[x] < key2[y];
-    return x < y;
-}
-
-static void merge(const uint32_t *src, uint32_t *dst, size_t lo, size_t mid, size_t hi,
-                  const uint64_t *key, const uint64_t *key2)
-{
-    size_t i = lo, j = mid, o = lo;
-    while (i < mid && j < hi)
-        dst[o++] = before(key, key2, src[j], src[i]) ? src[j++] : src[i++];
-    while (i < mid)
-        dst[o++] = src[i++];
-    while (j < hi)
-        dst[o++] = src[j++];
-}
-
-/* a[0..m) sorted, tmp[0..m) scratch. */
-static void sort_by(uint32_t *a, uint32_t *tmp, size_t m, const uint64_t *key, const uint64_t *key2)
-{
-    for (size_t s = 0; s < m; s += BLOCK) {
-        size_t e = s + BLOCK < m ? s + BLOCK : m;
-        for (size_t i = s + 1; i < e; i++) {
-            uint32_t v = a[i];
-            size_t j = i;
-            while (j > s && before(key, key2, v, a[j - 1])) {
-                a[j] = a[j - 1];
-                j--;
-            }
-            a[j] = v;
-        }
-    }
-    uint32_t *src = a, *dst = tmp;
-    for (size_t w = BLOCK; w < m; w *= 2) {
-        for (size_t lo = 0; lo < m; lo += 2 * w) {
-            size_t mid = lo + w < m ? lo + w : m, hi = lo + 2 * w < m ? lo + 2 * w : m;
-            merge(src, dst, lo, mid, hi, key, key2);
-        }
-        uint32_t *x = src;
-        src = dst;
-        dst = x;
-    }
-    if (src != a)
-        memcpy(a, src, m * sizeof *a);
-}
 
 /* ---- the workspace ------------------------------------------------------- */
-
-/* A tensor, kept in the order of first steps: placing one looks at its
- * neighbours in this order, so what it reads sits close together. */
-struct node {
-    uint64_t first, last, size;
-    uint64_t off;     /* its offset in the plan being built */
-    uint32_t unused_; /* (its rank lives in ws.ranks, packed) */
-    uint32_t pend;    /* the first position whose first step is past this one's last */
-    uint32_t id;      /* its index in the caller's array */
-    uint32_t pad_;
-};
 
 static size_t leaves_for(size_t n)
 {
@@ -111,19 +53,29 @@ static size_t leaves_for(size_t n)
     return leaves;
 }
 
+/* The arrays of greedy best fit (per tensor: 3 keys and 6 positions; the
+ * tree) and the skyline's scratch share the space after the nodes. */
+static size_t region_for(size_t n)
+{
+    const size_t leaves = leaves_for(n), sky = dmlt__sky_scratch(n);
+    const size_t per = 3 * sizeof(uint64_t) + 6 * sizeof(uint32_t);
+    if (sky == SIZE_MAX || n > (SIZE_MAX / 4) / per || leaves > (SIZE_MAX / 4) / 16)
+        return SIZE_MAX;
+    const size_t greedy = n * per + 2 * leaves * sizeof(uint64_t), search = dmlt__search_scratch(n);
+    const size_t most = greedy > sky ? greedy : sky;
+    return most > search ? most : search;
+}
+
 enum dmlt_status dmlt_plan_workspace_size(size_t count, size_t *bytes)
 {
     if (bytes == NULL)
         return DMLT_E_INVALID;
     if (count > (size_t)UINT32_MAX - 1u)
         return DMLT_E_RANGE;
-    /* a node, 2 sort keys and 5 position arrays a tensor, the tree, and 8
-     * to align it */
-    const size_t per = sizeof(struct node) + 3 * sizeof(uint64_t) + 6 * sizeof(uint32_t);
-    const size_t leaves = leaves_for(count);
-    if (count > (SIZE_MAX - 64) / per || leaves > (SIZE_MAX - 64 - count * per) / 16)
+    const size_t region = region_for(count);
+    if (region == SIZE_MAX || count > (SIZE_MAX / 4) / sizeof(node_t))
         return DMLT_E_RANGE;
-    *bytes = count * per + 2 * leaves * sizeof(uint64_t) + 8;
+    *bytes = count * sizeof(node_t) + region + 8; /* and 8 to align it */
     return DMLT_OK;
 }
 
@@ -132,8 +84,9 @@ static void ws_carve(struct ws *w, void *workspace)
     uintptr_t p = (uintptr_t)workspace;
     p = (p + 7u) & ~(uintptr_t)7u;
     const size_t n = w->n;
-    w->nodes = (struct node *)p;
+    w->nodes = (node_t *)p;
     uint64_t *u64 = (uint64_t *)(w->nodes + n);
+    w->scratch = u64;
     w->key = u64;
     w->key2 = u64 + n;
     w->lasts = u64 + 2 * n;
@@ -144,22 +97,7 @@ static void ws_carve(struct ws *w, void *workspace)
         *arrays[i] = u32 + i * n;
 }
 
-/* round_up(v, align) into *out; false past 2^64 - 1. */
-static bool round_up(uint64_t v, uint64_t align, uint64_t *out)
-{
-    uint64_t r = v & (align - 1);
-    if (r == 0) {
-        *out = v;
-        return true;
-    }
-    if (v > UINT64_MAX - (align - r))
-        return false;
-    *out = v + (align - r);
-    return true;
-}
-
-/* The nodes in order of first steps, each with its pend; the tree of each
- * block's largest last step above them. */
+/* The nodes in order of first steps, each with its pend. */
 static void build_index(struct ws *w, const struct dmlt_plan_tensor *t)
 {
     uint32_t *byfirst = w->list;
@@ -167,11 +105,10 @@ static void build_index(struct ws *w, const struct dmlt_plan_tensor *t)
         byfirst[i] = (uint32_t)i;
         w->key[i] = t[i].first;
     }
-    sort_by(byfirst, w->tmp, w->n, w->key, NULL);
+    dmlt__plan_sort(byfirst, w->tmp, w->n, w->key, NULL);
     for (size_t p = 0; p < w->n; p++) {
         const struct dmlt_plan_tensor *x = &t[byfirst[p]];
-        w->nodes[p] = (struct node){x->first, x->last, x->size_bytes, 0, 0, 0, byfirst[p], 0};
-        w->lasts[p] = x->last;
+        w->nodes[p] = (node_t){x->first, x->last, x->size_bytes, 0, 0, byfirst[p]};
     }
     for (size_t p = 0; p < w->n; p++) {
         size_t lo = p, hi = w->n; /* the first position past p whose first > last */
@@ -184,6 +121,14 @@ static void build_index(struct ws *w, const struct dmlt_plan_tensor *t)
         }
         w->nodes[p].pend = (uint32_t)lo;
     }
+}
+
+/* The nodes' last steps packed, and the tree of each block's largest last
+ * step above them (the skyline's scratch was over them). */
+static void build_tree(struct ws *w)
+{
+    for (size_t p = 0; p < w->n; p++)
+        w->lasts[p] = w->nodes[p].last;
     memset(w->tree, 0, 2 * w->leaves * sizeof *w->tree);
     for (size_t p = 0; p < w->n; p++) {
         uint64_t *leaf = &w->tree[w->leaves + p / BLOCK];
@@ -212,7 +157,7 @@ static uint64_t rounding(uint64_t size, uint64_t align)
  * alignment less the largest rounding of any tensor (see dmltensor.h). */
 static void lower_bounds(struct ws *w, struct bounds *b)
 {
-    const struct node *t = w->nodes;
+    const node_t *t = w->nodes;
     uint32_t *bylast = w->list;
     uint64_t max_slack = 0;
     for (size_t i = 0; i < w->n; i++) {
@@ -221,7 +166,7 @@ static void lower_bounds(struct ws *w, struct bounds *b)
         if (rounding(t[i].size, w->align) > max_slack)
             max_slack = rounding(t[i].size, w->align);
     }
-    sort_by(bylast, w->tmp, w->n, w->key, NULL);
+    dmlt__plan_sort(bylast, w->tmp, w->n, w->key, NULL);
     wu128 live = w_u64(0), rounded = w_u64(0);
     b->live_max = b->aligned_max = w_u64(0);
     b->peak_step = 0;
@@ -229,7 +174,7 @@ static void lower_bounds(struct ws *w, struct bounds *b)
     for (size_t p = 0; p < w->n; p++) {
         const uint64_t step = t[p].first;
         for (; j < w->n && t[bylast[j]].last < step; j++) {
-            const struct node *y = &t[bylast[j]];
+            const node_t *y = &t[bylast[j]];
             live = w_sub(live, w_u64(y->size));
             rounded = w_sub(rounded, w_add64(w_u64(y->size), rounding(y->size, w->align)));
         }
@@ -296,7 +241,11 @@ static size_t neighbours(struct ws *w, uint32_t p, uint32_t k)
 {
     size_t m = 0;
     collect(w, w->nodes[p].pend, w->nodes[p].first, k, &m);
-    w->work += m;
+    /* the sort's comparisons count too: m^2 / 4 in place, m log2 m merged */
+    uint64_t lg = 1;
+    while (((uint64_t)1 << lg) < m)
+        lg++;
+    w->work += m + (m <= SMALL_SORT ? m * m / 4 : m * lg);
     if (m <= SMALL_SORT) { /* (offset, position) pairs, no indirection */
         struct {
             uint64_t off;
@@ -323,7 +272,7 @@ static size_t neighbours(struct ws *w, uint32_t p, uint32_t k)
     }
     for (size_t q = 0; q < m; q++)
         w->key[w->list[q]] = w->nodes[w->list[q]].off;
-    sort_by(w->list, w->list2, m, w->key, NULL);
+    dmlt__plan_sort(w->list, w->list2, m, w->key, NULL);
     return m;
 }
 
@@ -336,9 +285,9 @@ static bool fit(const struct ws *w, uint32_t p, size_t m, bool first_fit, uint64
     uint64_t prev_end = 0, best = 0, best_gap = UINT64_MAX;
     bool found = false;
     for (size_t q = 0; q < m; q++) {
-        const struct node *x = &w->nodes[w->list[q]];
+        const node_t *x = &w->nodes[w->list[q]];
         uint64_t start;
-        if (!round_up(prev_end, w->align, &start))
+        if (!dmlt__round_up(prev_end, w->align, &start))
             return false;
         if (x->off >= start && x->off - start >= size) {
             const uint64_t gap = x->off - start - size;
@@ -354,7 +303,7 @@ static bool fit(const struct ws *w, uint32_t p, size_t m, bool first_fit, uint64
         if (end > prev_end)
             prev_end = end;
     }
-    if (!found && !round_up(prev_end, w->align, &best))
+    if (!found && !dmlt__round_up(prev_end, w->align, &best))
         return false;
     if (best > UINT64_MAX - size)
         return false;
@@ -372,7 +321,7 @@ static bool run(struct ws *w, bool first_fit, uint64_t stop, uint64_t *arena)
     uint64_t top = 0;
     for (size_t k = 0; k < w->n; k++) {
         const uint32_t p = w->order[k];
-        struct node *x = &w->nodes[p];
+        node_t *x = &w->nodes[p];
         x->off = 0;
         if (x->size == 0)
             continue;
@@ -388,16 +337,20 @@ static bool run(struct ws *w, bool first_fit, uint64_t stop, uint64_t *arena)
     return true;
 }
 
-/* Keeps the nodes' plan when it is smaller than the best so far. */
+/* Keeps the nodes' plan when it is smaller than the best so far; the order
+ * placed (w->order) when it is the best order placed so far. */
 static bool keep(struct ws *w, uint64_t arena, uint64_t offsets[], enum dmlt_plan_strategy s,
                  struct dmlt_plan_result *r)
 {
+    if (s != DMLT_PLAN_SKYLINE && arena < w->order_arena) {
+        w->order_arena = arena;
+        memcpy(w->best_order, w->order, w->n * sizeof *w->order);
+    }
     if (arena >= w->best_arena)
         return false;
     w->best_arena = arena;
     for (size_t p = 0; p < w->n; p++)
         offsets[w->nodes[p].id] = w->nodes[p].off;
-    memcpy(w->best_order, w->order, w->n * sizeof *w->order);
     r->strategy = s;
     return true;
 }
@@ -407,7 +360,7 @@ static bool keep(struct ws *w, uint64_t arena, uint64_t offsets[], enum dmlt_pla
 static void order_for(struct ws *w, enum dmlt_plan_strategy s)
 {
     for (size_t p = 0; p < w->n; p++) {
-        const struct node *x = &w->nodes[p];
+        const node_t *x = &w->nodes[p];
         const uint64_t life = x->last - x->first;
         w->order[p] = (uint32_t)p;
         w->key2[p] = UINT64_MAX - x->size;
@@ -421,7 +374,7 @@ static void order_for(struct ws *w, enum dmlt_plan_strategy s)
             w->key[p] = UINT64_MAX - x->size;
         }
     }
-    sort_by(w->order, w->tmp, w->n, w->key, s == DMLT_PLAN_GREEDY_SIZE ? NULL : w->key2);
+    dmlt__plan_sort(w->order, w->tmp, w->n, w->key, s == DMLT_PLAN_GREEDY_SIZE ? NULL : w->key2);
 }
 
 /* ---- improvement --------------------------------------------------------- */
@@ -431,14 +384,14 @@ static void order_for(struct ws *w, enum dmlt_plan_strategy s)
  * keeping any better plan. */
 static void bump(struct ws *w, uint64_t offsets[], struct dmlt_plan_result *r)
 {
+    uint64_t arena;
     memcpy(w->order, w->best_order, w->n * sizeof *w->order);
-    for (size_t p = 0; p < w->n; p++)
-        w->nodes[p].off = offsets[w->nodes[p].id];
-    uint64_t arena = w->best_arena;
+    if (w->order_arena == UINT64_MAX || !run(w, false, UINT64_MAX, &arena))
+        return; /* no order placed, or the budget ran out placing it again */
     for (int round = 0; round < BUMP_ROUNDS && w->best_arena > w->target; round++) {
         size_t at = 0;
         for (size_t k = 0; k < w->n; k++) {
-            const struct node *x = &w->nodes[w->order[k]];
+            const node_t *x = &w->nodes[w->order[k]];
             if (x->size != 0 && x->off + x->size == arena)
                 at = k;
         }
@@ -468,11 +421,11 @@ struct search {
 
 static uint64_t lowest_fit(struct search *s, unsigned depth, uint32_t c, bool *ok)
 {
-    const struct node *t = s->w->nodes, *x = &t[s->ids[c]];
+    const node_t *t = s->w->nodes, *x = &t[s->ids[c]];
     uint32_t near[SEARCH_MAX] = {0};
     unsigned m = 0;
     for (unsigned q = 0; q < depth; q++) {
-        const struct node *y = &t[s->ids[s->placed[q]]];
+        const node_t *y = &t[s->ids[s->placed[q]]];
         if (y->first <= x->last && x->first <= y->last) {
             unsigned p = m++;
             while (p > 0 && s->off[near[p - 1]] > s->off[s->placed[q]]) {
@@ -485,7 +438,7 @@ static uint64_t lowest_fit(struct search *s, unsigned depth, uint32_t c, bool *o
     s->w->work += m + 1;
     uint64_t start = 0, prev_end = 0;
     for (unsigned q = 0; q <= m; q++) {
-        *ok = round_up(prev_end, s->w->align, &start) && start <= UINT64_MAX - x->size;
+        *ok = dmlt__round_up(prev_end, s->w->align, &start) && start <= UINT64_MAX - x->size;
         if (!*ok || q == m || s->off[near[q]] >= start + x->size)
             return start;
         const uint64_t end = s->off[near[q]] + t[s->ids[near[q]]].size;
@@ -571,11 +524,102 @@ static bool stacked(struct ws *w, const struct dmlt_plan_tensor t[], uint64_t of
         offsets[i] = 0;
         if (t[i].size_bytes == 0)
             continue;
-        if (!round_up(end, w->align, &offsets[i]) || offsets[i] > UINT64_MAX - t[i].size_bytes)
+        if (!dmlt__round_up(end, w->align, &offsets[i]) ||
+            offsets[i] > UINT64_MAX - t[i].size_bytes)
             return false;
         end = offsets[i] + t[i].size_bytes;
     }
     w->best_arena = end;
+    return true;
+}
+
+/* Some orders of the skyline placement, while the budget lasts (the first
+ * always: O(n log n)); the greedy best-fit arrays set up after them. */
+static void skyline(struct ws *w, uint64_t offsets[], struct dmlt_plan_result *r)
+{
+    static const enum dmlt__sky_order orders[] = {DMLT__SKY_WIDTH, DMLT__SKY_SIZE, DMLT__SKY_AREA};
+    for (size_t q = 0; q < sizeof orders / sizeof orders[0] && w->best_arena > w->target; q++) {
+        uint64_t arena;
+        if (q > 0 && (w->work > w->budget || w->n > SKY_MORE_MAX))
+            break; /* the other orders for plans of up to SKY_MORE_MAX tensors */
+        if (dmlt__sky_place(w->nodes, w->n, w->align, orders[q], w->scratch, &arena, &w->work))
+            keep(w, arena, offsets, DMLT_PLAN_SKYLINE, r);
+    }
+    build_tree(w);
+}
+
+/* The yes/no search (plan_search.c) at the aligned lower bound, then, while
+ * it proves a capacity infeasible, halfway up to the best plan so far: the
+ * least capacity within SEARCH_BUDGET units of work. */
+static void search_capacity(struct ws *w, uint64_t offsets[], struct dmlt_plan_result *r)
+{
+    if (w->n > DMLT__SEARCH_N)
+        return;
+    uint64_t lo = w->target, hi = w->best_arena - 1, spent = 0;
+    uint64_t budget = SEARCH_BUDGET; /* and what is left of the caller's */
+    if (w->work >= w->budget)
+        return;
+    if (w->budget - w->work < budget)
+        budget = w->budget - w->work;
+    while (lo <= hi && spent < budget) {
+        const uint64_t cap = lo == w->target ? lo : lo + (hi - lo) / 2;
+        uint64_t used = 0;
+        const uint64_t left = budget - spent;
+        const int found = dmlt__search(w->nodes, w->n, w->align, cap, w->scratch,
+                                       left < SEARCH_PROBE ? left : SEARCH_PROBE, &used);
+        spent += used;
+        w->work += used;
+        if (found <= 0) { /* none below cap, or none found in time: higher */
+            lo = cap + 1;
+            continue;
+        }
+        uint64_t arena = 0;
+        for (size_t p = 0; p < w->n; p++)
+            if (w->nodes[p].size && w->nodes[p].off + w->nodes[p].size > arena)
+                arena = w->nodes[p].off + w->nodes[p].size;
+        keep(w, arena, offsets, DMLT_PLAN_CAPACITY_SEARCH, r);
+        hi = arena - 1;
+    }
+}
+
+/* Every strategy in turn, the best plan kept in offsets (see dmltensor.h);
+ * false when every plan tried passes 2^64 - 1. */
+static bool place_all(struct ws *w, const struct dmlt_plan_tensor t[], unsigned flags,
+                      uint64_t offsets[], struct dmlt_plan_result *r)
+{
+    const bool only_greedy = (flags & DMLT_PLAN_ONLY_GREEDY) != 0;
+    w->best_arena = w->order_arena = UINT64_MAX;
+    if (only_greedy) {
+        build_tree(w);
+    } else {
+        skyline(w, offsets, r);
+        /* The rest: up to GREEDY_SHARE times the skyline's work (up to
+         * SKY_MORE_MAX tensors), 2^24, and the capacity search's budget
+         * (up to DMLT__SEARCH_N tensors). */
+        const uint64_t more = (w->n <= SKY_MORE_MAX ? w->work * GREEDY_SHARE : 0) +
+                              ((uint64_t)1 << 24) + (w->n <= DMLT__SEARCH_N ? SEARCH_BUDGET : 0);
+        if (w->work <= (UINT64_MAX >> 5) && w->work + more < w->budget)
+            w->budget = w->work + more;
+    }
+    uint64_t arena;
+    order_for(w, DMLT_PLAN_GREEDY_SIZE);
+    if (w->best_arena > w->target && run(w, false, UINT64_MAX, &arena)) {
+        r->greedy_arena_bytes = arena;
+        keep(w, arena, offsets, DMLT_PLAN_GREEDY_SIZE, r);
+    }
+    if (!only_greedy && w->best_arena > w->target)
+        improve(w, offsets, r);
+    if (!only_greedy && w->best_arena > w->target && w->best_arena != UINT64_MAX)
+        search_capacity(w, offsets, r);
+    if (w->best_arena == UINT64_MAX) { /* nothing placed: each after the one before */
+        if (!stacked(w, t, offsets))
+            return false;
+        r->strategy = DMLT_PLAN_STACKED;
+        if (only_greedy)
+            r->greedy_arena_bytes = w->best_arena;
+    }
+    if (w->best_arena == 0)
+        r->strategy = DMLT_PLAN_NONE;
     return true;
 }
 
@@ -629,29 +673,8 @@ enum dmlt_status dmlt_plan(const struct dmlt_plan_tensor tensors[], size_t count
         r.aligned_lower_bound_bytes = w_low(b.aligned_max);
         r.peak_step = b.peak_step;
         w.target = r.aligned_lower_bound_bytes;
-        w.best_arena = UINT64_MAX;
-        uint64_t arena = UINT64_MAX;
-        order_for(&w, DMLT_PLAN_GREEDY_SIZE);
-        if (run(&w, false, UINT64_MAX, &arena)) {
-            w.best_arena = arena;
-            for (size_t p = 0; p < count; p++)
-                offsets[w.nodes[p].id] = w.nodes[p].off;
-            memcpy(w.best_order, w.order, count * sizeof *w.order);
-            r.strategy = arena ? DMLT_PLAN_GREEDY_SIZE : DMLT_PLAN_NONE;
-            r.greedy_arena_bytes = arena;
-            /* What is left of the budget, up to IMPROVE times what greedy
-             * took (and 2^24 visits for the search of a small plan). */
-            const uint64_t more = w.work * IMPROVE + ((uint64_t)1 << 24);
-            if (w.work <= (UINT64_MAX >> 4) && w.work + more < w.budget)
-                w.budget = w.work + more;
-            if (!(options->flags & DMLT_PLAN_ONLY_GREEDY))
-                improve(&w, offsets, &r);
-        } else if (stacked(&w, tensors, offsets)) {
-            r.strategy = DMLT_PLAN_STACKED;
-            r.greedy_arena_bytes = w.best_arena;
-        } else {
+        if (!place_all(&w, tensors, options->flags, offsets, &r))
             return DMLT_E_RANGE;
-        }
         r.arena_bytes = w.best_arena;
         wu128 sum = w_u64(0);
         for (size_t i = 0; i < count; i++)

@@ -5,6 +5,9 @@ set(DMLT_LIB_SOURCES
   src/lib/offset.c
   src/lib/overlap.c
   src/lib/plan.c
+  src/lib/plan_search.c
+  src/lib/plan_skyline.c
+  src/lib/plan_sort.c
   src/lib/report.c
   src/lib/solve.c
   src/lib/status.c

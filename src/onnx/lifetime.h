@@ -11,7 +11,8 @@
  *    outputs nor a Constant node's; with io, also the graph inputs that are
  *    no initializer (alive from step 0) and the graph outputs (alive to the
  *    last step).
- * Pure: the model in, the lifetimes out; no I/O. */
+ * Pure: the model in, the lifetimes out; no I/O. Linear time in the names
+ * of the graph and its subgraphs (one hash table). */
 #ifndef DMLT_ONNX_LIFETIME_H
 #define DMLT_ONNX_LIFETIME_H
 
@@ -35,5 +36,10 @@ struct onnx_life {
  * out. */
 bool onnx_lifetimes(const struct onnx_graph *g, const uint32_t *order, bool io,
                     struct onnx_life **out, size_t *count);
+
+/* The same, and *probes (if not NULL) the hash table's slots looked at:
+ * linear in the names of g and its subgraphs (a test holds it to that). */
+bool onnx_lifetimes_counted(const struct onnx_graph *g, const uint32_t *order, bool io,
+                            struct onnx_life **out, size_t *count, uint64_t *probes);
 
 #endif

@@ -15,7 +15,12 @@
 #             the lower bound for the planner and for greedy by size alone
 #             (the same library call with DMLT_PLAN_ONLY_GREEDY), on
 #             ConvNeXt- and ResNet-like chains at batch 1 and 8, random
-#             plans and the random chain of N tensors.
+#             plans, the random chain of N tensors and 30,000 tensors all
+#             alive at once (issue 27 item 15: 44-52 s before the skyline);
+#   challenging  the same on google/minimalloc's benchmarks/challenging set
+#             (tests/bench/data/minimalloc_challenging, alignment 1): the
+#             arena over the lower bound, which minimalloc reaches on 9 of 11
+#             (its own figures; its code is not built here).
 # Memory is not noise, so a peak RSS over 256 bytes a tensor fails the
 # script (exit 1), as does a wrong summary (tensors != N); time on a shared
 # machine is a report (CPU time is the figure to compare with the goal when
@@ -73,6 +78,8 @@ echo "  $summary"
 if [ -x "$ratio_bin" ]; then
   echo "arena / lower bound (greedy: greedy by size with best fit alone; work: overlap visits a tensor)"
   "$ratio_bin" "$n"
+  echo "minimalloc's challenging set (alignment 1; minimalloc: 1.0000 on 9 of 11)"
+  "$ratio_bin" --csv "$repo_root"/tests/bench/data/minimalloc_challenging/*.csv
 fi
 status=0
 [ "$tensors" = "$n" ] || { echo "bench_plan.sh: the summary says $tensors tensors, not $n" >&2; status=1; }

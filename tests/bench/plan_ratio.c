@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static uint64_t rng = 0x9E3779B97F4A7C15u;
@@ -28,6 +29,8 @@ static double now(void)
     return (double)clock() / CLOCKS_PER_SEC;
 }
 
+static uint64_t alignment = 256, greedy_budget = 0; /* 0: the library's default */
+
 static int plan(const struct dmlt_plan_tensor *t, size_t n, unsigned flags,
                 struct dmlt_plan_result *r, double *seconds)
 {
@@ -36,7 +39,7 @@ static int plan(const struct dmlt_plan_tensor *t, size_t n, unsigned flags,
         return 1;
     void *ws = malloc(bytes);
     uint64_t *off = malloc((n ? n : 1) * sizeof *off);
-    struct dmlt_plan_options o = {256, flags, 0};
+    struct dmlt_plan_options o = {alignment, flags, flags ? greedy_budget : 0};
     struct dmlt_error err;
     r->size = sizeof *r;
     double t0 = now();
@@ -114,8 +117,36 @@ static size_t resnet_like(struct dmlt_plan_tensor *t, uint64_t batch)
     return n;
 }
 
+/* minimalloc's CSV (id,lower,upper,size: the steps [lower, upper), the
+ * header first) into t; its count, 0 when unreadable. */
+static size_t read_csv(const char *path, struct dmlt_plan_tensor *t, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return 0;
+    char line[256];
+    size_t n = 0;
+    unsigned long long id, lo, hi, size;
+    while (n < cap && fgets(line, sizeof line, f) != NULL)
+        if (sscanf(line, "%llu,%llu,%llu,%llu", &id, &lo, &hi, &size) == 4 && hi > lo)
+            t[n++] = (struct dmlt_plan_tensor){size, lo, hi - 1};
+    fclose(f);
+    return n;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--csv") == 0) { /* alignment 1, as minimalloc's */
+        static struct dmlt_plan_tensor c[4096];
+        alignment = 1;
+        printf("%-26s %8s %14s %8s %8s %7s %7s %s %s %s\n", "instance", "tensors", "lower_bound",
+               "greedy", "planner", "greedy_s", "plan_s", "strategy", "greedy_work", "plan_work");
+        for (int i = 2; i < argc; i++) {
+            const char *name = strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i];
+            report(name, c, read_csv(argv[i], c, 4096));
+        }
+        return 0;
+    }
     size_t big = argc > 1 ? (size_t)strtoull(argv[1], NULL, 10) : 1000000;
     struct dmlt_plan_tensor *t = malloc((big > 4096 ? big : 4096) * sizeof *t);
     if (t == NULL)
@@ -143,6 +174,12 @@ int main(int argc, char **argv)
                                          first, first + (next() % 4 ? next() % 4 : next() % 21)};
     }
     report("random chain", t, big);
+    /* issue 27 item 15: 30,000 tensors all alive at once (was 44-52 s); the
+     * baseline, quadratic here, stops at 2^28 units of work (then stacks) */
+    for (size_t i = 0; i < 30000 && i < big; i++)
+        t[i] = (struct dmlt_plan_tensor){1 + next() % (1u << 20), 0, 0};
+    greedy_budget = (uint64_t)1 << 28;
+    report("all alive 30000", t, big < 30000 ? big : 30000);
     free(t);
     return 0;
 }

@@ -195,9 +195,139 @@ static void test_random(void)
     }
 }
 
+/* ---- the adversarial shapes of issue 27 item 14: linear work ------------- */
+
+/* A pre-IR-4 model: BIG weights listed as graph inputs (each also an
+ * initializer), a node reading them all, then an If whose branch has BIG
+ * nodes, each reading an outer value and the branch's own value before it.
+ * The hash table's probes stay within a small multiple of the names (the
+ * old code compared every name with every initializer and every branch
+ * node: BIG^2). */
+#define BIG 20000
+static char big_names[3 * BIG][16];
+static struct onnx_bytes big_bytes[3 * BIG];
+static struct onnx_value_info big_inputs[BIG];
+static struct onnx_tensor_data big_inits[BIG];
+static struct onnx_node big_branch_nodes[BIG];
+static struct onnx_bytes big_branch_in[BIG][2];
+
+static void test_adversarial(void)
+{
+    for (size_t i = 0; i < 3 * BIG; i++) {
+        snprintf(big_names[i], sizeof big_names[i], "%c%zu", i < BIG ? 'w' : 'b', i);
+        big_bytes[i] = B(big_names[i]);
+    }
+    for (size_t i = 0; i < BIG; i++) {
+        big_inputs[i].name = big_bytes[i];
+        big_inits[i].name = big_bytes[i];
+    }
+    static struct onnx_bytes x_out[] = {{(const uint8_t *)"x", 1}};
+    static struct onnx_bytes y_out[] = {{(const uint8_t *)"y", 1}};
+    static struct onnx_bytes if_in[] = {{(const uint8_t *)"x", 1}};
+    for (size_t k = 0; k < BIG; k++) {
+        big_branch_in[k][0] = k % 2 ? x_out[0] : big_bytes[BIG + (k ? k - 1 : 0)];
+        big_branch_in[k][1] = k ? big_bytes[BIG + k - 1] : x_out[0];
+        big_branch_nodes[k] = (struct onnx_node){.op_type = B("Add"),
+                                                 .n_inputs = 2,
+                                                 .n_outputs = 1,
+                                                 .inputs = big_branch_in[k],
+                                                 .outputs = &big_bytes[BIG + k]};
+    }
+    struct onnx_value_info br_out[] = {{.name = big_bytes[2 * BIG - 1]}};
+    struct onnx_graph branch = {
+        .n_nodes = BIG, .n_outputs = 1, .nodes = big_branch_nodes, .outputs = br_out};
+    struct onnx_attr attr = {.name = B("then_branch"), .type = ONNX_ATTR_GRAPH, .g = &branch};
+    struct onnx_node nodes[] = {
+        {.op_type = B("Sum"),
+         .n_inputs = BIG,
+         .n_outputs = 1,
+         .inputs = big_bytes,
+         .outputs = x_out},
+        {.op_type = B("If"),
+         .n_inputs = 1,
+         .n_outputs = 1,
+         .n_attrs = 1,
+         .inputs = if_in,
+         .outputs = y_out,
+         .attrs = &attr},
+        {.op_type = B("Relu"),
+         .n_inputs = 1,
+         .n_outputs = 1,
+         .inputs = y_out,
+         .outputs = &big_bytes[2 * BIG]},
+    };
+    struct onnx_value_info outs[] = {{.name = big_bytes[2 * BIG]}};
+    struct onnx_graph g = {.n_nodes = 3,
+                           .n_inputs = BIG,
+                           .n_outputs = 1,
+                           .n_initializers = BIG,
+                           .nodes = nodes,
+                           .inputs = big_inputs,
+                           .outputs = outs,
+                           .initializers = big_inits};
+    struct onnx_life *v;
+    size_t n;
+    uint64_t probes = 0;
+    if (!CHECK(onnx_lifetimes_counted(&g, NULL, true, &v, &n, &probes)))
+        return;
+    CHECK_EQ(n, 3); /* x, y, and the output; the weights are initializers */
+    const struct onnx_life *x = named(v, n, "x"), *y = named(v, n, "y");
+    if (CHECK(x && y)) {
+        CHECK_EQ(x->last, 1); /* read inside the branch, at the If's step */
+        CHECK_EQ(y->last, 2);
+    }
+    /* names: 2 BIG in the main graph, 2 BIG reads and BIG values in the
+     * branch; a table at most half full keeps the mean probe short */
+    CHECK(probes <= 16u * 5u * BIG);
+    if (probes > 16u * 5u * BIG)
+        fprintf(stderr, "  %llu probes for %d names\n", (unsigned long long)probes, 5 * BIG);
+    free(v);
+}
+
+/* A chain long enough for the hash table to grow many times: node k adds
+ * v(k-1) and v(k-3); every value's last reader checked (the table once
+ * kept a slot found before it grew: values lost their reads). */
+#define CHAIN 5000
+static char chain_names[CHAIN][16];
+static struct onnx_bytes chain_out[CHAIN], chain_in[CHAIN][2];
+static struct onnx_node chain_nodes[CHAIN];
+
+static void test_long_chain(void)
+{
+    for (size_t k = 0; k < CHAIN; k++) {
+        snprintf(chain_names[k], sizeof chain_names[k], "v%zu", k);
+        chain_out[k] = B(chain_names[k]);
+    }
+    for (size_t k = 0; k < CHAIN; k++) {
+        chain_in[k][0] = chain_out[k ? k - 1 : 0];
+        chain_in[k][1] = chain_out[k >= 3 ? k - 3 : 0];
+        chain_nodes[k] = (struct onnx_node){.op_type = B("Add"),
+                                            .n_inputs = k ? 2 : 0,
+                                            .n_outputs = 1,
+                                            .inputs = chain_in[k],
+                                            .outputs = &chain_out[k]};
+    }
+    struct onnx_graph g = {.n_nodes = CHAIN, .nodes = chain_nodes};
+    struct onnx_life *v;
+    size_t n;
+    if (!CHECK(onnx_lifetimes(&g, NULL, false, &v, &n)) || !CHECK_EQ(n, CHAIN))
+        return;
+    unsigned wrong = 0;
+    for (size_t k = 0; k < CHAIN; k++) {
+        size_t last = k + 3 < CHAIN ? k + 3 : k + 1 < CHAIN ? k + 1 : k;
+        if (k == 0)
+            last = 3; /* v0 is also read by nodes 1..3 through both inputs */
+        wrong += v[k].last != last;
+    }
+    CHECK_EQ(wrong, 0);
+    free(v);
+}
+
 int main(void)
 {
+    test_long_chain();
     test_network();
+    test_adversarial();
     test_random();
     return check_finish("test_lifetime");
 }
