@@ -81,6 +81,7 @@ struct cli_config {
     bool no_infer;     /* scan --no-infer: the model's declared values only */
     bool plan_io;      /* plan --io: a model's inputs and outputs too */
     bool skip_unknown; /* plan --skip-unknown: leave out tensors of unknown size */
+    const char *top;   /* scan, plan --top N: only the N largest tensors */
     FILE *in, *err;    /* stdin and stderr, as cli_main got them */
     /* The dispatcher's commands, for batch and scan (which run them). */
     struct command_list commands;

@@ -169,8 +169,8 @@ static bool read_descriptor(struct reader *r, const cJSON *obj, struct planned *
 /* The plan's own keys, taken out of the tree; the rest is a descriptor. */
 static bool read_fields(struct reader *r, cJSON *root, struct planned *p, struct cli_error *e)
 {
-    static const char *const keys[] = {"name", "path",          "op",    "first",
-                                       "last", "size_in_bytes", "offset"};
+    static const char *const keys[] = {"name", "path",          "op",     "first",
+                                       "last", "size_in_bytes", "offset", "graph"};
     bool seen[sizeof keys / sizeof keys[0]] = {false};
     bool has_size = false;
     cJSON *k = root->child;
@@ -192,6 +192,7 @@ static bool read_fields(struct reader *r, cJSON *root, struct planned *p, struct
                       : i == 3 ? read_u64(k, keys[i], &p->first, e)
                       : i == 4 ? read_u64(k, keys[i], &p->last, e)
                       : i == 5 ? (has_size = true, read_u64(k, keys[i], &p->size_bytes, e))
+                      : i == 7 ? read_str(r, k, keys[i], true, &p->graph, e)
                                : true;
             if (!ok)
                 return false;

@@ -247,9 +247,11 @@ static void put_header(struct outbuf *b, const struct plan_summary *s, uint64_t 
                "<rect x=\"80\" y=\"50\" width=\"900\" height=\"600\" fill=\"#f4f4f4\"/>\n");
 }
 
-void plan_render_svg(struct outbuf *b, const struct planned *t, const uint64_t *offsets, size_t n,
-                     const struct plan_summary *s)
+void plan_render_svg(struct outbuf *b, const struct plan_view *v, const struct plan_summary *s)
 {
+    const struct planned *t = v->t;
+    const uint64_t *offsets = v->off;
+    const size_t n = s->main_n;
     /* 2^64 steps (a last step of 2^64 - 1) are drawn as 2^64 - 1 */
     uint64_t span = dmlt_u128_fits_u64(s->steps) ? dmlt_u128_to_u64(s->steps) : UINT64_MAX;
     for (size_t i = 0; i < n; i++)
@@ -262,9 +264,11 @@ void plan_render_svg(struct outbuf *b, const struct planned *t, const uint64_t *
     struct legend l;
     legend_init(&l, t, n);
     put_header(b, s, span, height);
-    for (size_t i = 0; i < n; i++)
-        if (t[i].size_bytes != 0)
+    for (size_t k = 0; k < v->n; k++) {
+        const size_t i = plan_view_at(v, k);
+        if (i < n && t[i].size_bytes != 0)
             put_rect(b, &l, &t[i], offsets[i], span, arena);
+    }
     if (s->r.lower_bound_bytes != 0) {
         ob_puts(b, "<line x1=\"80\" y1=\"");
         put_coord(b, PLOT_Y, s->r.lower_bound_bytes, PLOT_H, arena);

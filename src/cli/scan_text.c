@@ -21,18 +21,16 @@ static size_t char_at(const struct outbuf *b, size_t from, size_t k)
     return i;
 }
 
-/* label escaped into out, shortened in the middle to SCAN_NAME_MAX
- * characters when longer: the head, "...", the tail. */
-static void put_label(struct outbuf *out, struct outbuf *tmp, const char *label)
+void text_cut_middle(struct outbuf *out, struct outbuf *tmp, const char *label, size_t max)
 {
     ob_reset(tmp);
     ob_quoted_text(tmp, label, SIZE_MAX);
     const size_t n = ob_columns(tmp, 0);
-    if (tmp->failed || n <= SCAN_NAME_MAX) {
+    if (tmp->failed || n <= max || max < 5) {
         ob_write(out, tmp->data, tmp->len);
         return;
     }
-    const size_t head = (SCAN_NAME_MAX - 3) / 2, tail = SCAN_NAME_MAX - 3 - head;
+    const size_t head = (max - 3) / 2, tail = max - 3 - head;
     const size_t head_end = char_at(tmp, 0, head), tail_start = char_at(tmp, 0, n - tail);
     ob_write(out, tmp->data, head_end);
     ob_puts(out, "...");
@@ -113,7 +111,7 @@ void scan_text_row(struct outbuf *out, struct outbuf *tmp, size_t name_width, co
                    const dmlt_u128 *bytes, const struct cli_error *err, bool broken)
 {
     const size_t line = out->len, kind_col = name_col(name_width);
-    put_label(out, tmp, label);
+    text_cut_middle(out, tmp, label, SCAN_NAME_MAX);
     ob_pad_to(out, line, kind_col);
     ob_puts(out, kind);
     ob_pad_to(out, line, kind_col + KIND_WIDTH);

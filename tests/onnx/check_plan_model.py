@@ -75,6 +75,7 @@ def main():
         return 1
     recs = [json.loads(line) for line in plan.stdout.splitlines()]
     summary = recs.pop()["summary"]
+    recs = [r for r in recs if r.get("graph", "") == ""]  # the main arena (subgraphs: cli/plan_subgraphs)
     sizes = {r["name"]: int(r["total_tensor_size_bytes"]) for r in
              map(json.loads, scan.stdout.splitlines())
              if r.get("kind") == "activation" and "total_tensor_size_bytes" in r}
