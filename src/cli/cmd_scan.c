@@ -276,6 +276,10 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     s.cfg = cfg;
     s.out = out;
     s.e = e;
+    if (!scan_top_init(&s, e)) {
+        onnx_options_free(&s.onnx);
+        return false;
+    }
     s.multi = cfg->n_files > 1;
     s.text = text;
     s.d = malloc(sizeof *s.d);
@@ -330,6 +334,7 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     }
     free(s.d);
     scan_onnx_free(&s);
+    scan_top_free(&s);
     ob_free(&s.shape);
     ob_free(&s.rec);
     ob_free(&s.path);

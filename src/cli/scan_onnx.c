@@ -417,6 +417,7 @@ static bool emit_record(struct scan *s, const struct rec *t, bool ok, struct onn
                         struct cli_error *e)
 {
     struct model_totals *m = &s->model;
+    const size_t start = s->out->len; /* --top keeps the record from here */
     s->t.records++;
     m->tensors++;
     m->kinds[t->kind]++;
@@ -427,7 +428,7 @@ static bool emit_record(struct scan *s, const struct rec *t, bool ok, struct onn
         ok = results_run(s->d, &s->rec, e);
     }
     if (!ok)
-        return emit_error(s, t, facts, e);
+        return emit_error(s, t, facts, e) && scan_top_keep(s, start, NULL);
     const struct onnx_infer_mismatch *mm =
         t->node == NULL && t->has_name ? onnx_inference_mismatch(&s->inf, t->graph, t->name) : NULL;
     if (mm)
@@ -476,7 +477,7 @@ static bool emit_record(struct scan *s, const struct rec *t, bool ok, struct onn
     }
     count_sizes(m, t, has_bytes ? &bytes : NULL);
     note_largest(s, t, bytes);
-    return scan_drain_if_full(s);
+    return scan_top_keep(s, start, has_bytes ? &bytes : NULL) && scan_drain_if_full(s);
 }
 
 /* For onnx_dx_symbols: a symbol of an inferred dim, noted when unbound

@@ -37,6 +37,7 @@ void scan_put_text_totals(struct scan *s)
 {
     const struct model_totals *m = &s->model;
     struct outbuf *out = s->out;
+    scan_top_flush(s);
     ob_putc(out, '\n');
     (void)scan_model_text(out, &s->onnx_model);
     text_label(out, "tensors");
@@ -133,6 +134,7 @@ void scan_put_onnx_summary(struct scan *s)
 {
     const struct model_totals *m = &s->model;
     struct outbuf *out = s->out;
+    scan_top_flush(s);
     ob_puts(out, "{\"summary\":{");
     if (s->multi) {
         ob_puts(out, "\"file\":");
