@@ -359,11 +359,11 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
                     : s.onnx_files == cfg->n_files - bad_files ? "tensors"
                                                                : "records");
     if (s.unknown && !cfg->strict)
-        fprintf(cfg->err,
-                "dmltensor: scan: %llu tensor%s of unknown size (unbound or unknown dims, no "
-                "shape or no type): not failed; bind symbols with --dim, or fail on them with "
-                "--strict\n",
-                (unsigned long long)s.unknown, s.unknown == 1 ? "" : "s");
+        cli_note(cfg->err,
+                 "scan: %llu tensor%s of unknown size (unbound or unknown dims, no shape or no "
+                 "type): not failed (--strict fails them); the first: %s",
+                 (unsigned long long)s.unknown, s.unknown == 1 ? "" : "s",
+                 s.first_note[0] ? s.first_note : "-");
     if (s.t.failed || s.t.broken)
         cfg->exit_status = CLI_EXIT_RULE;
     if (bad_files) { /* records, as batch's failed ones: exit 2 would promise no output */

@@ -1,5 +1,6 @@
 /* plan_model.c - `plan MODEL.onnx` (plan_model.h). */
 #include "plan_model.h"
+#include "first_unknown.h"
 #include "lifetime.h"
 #include "plan_out.h"
 #include "scan_input.h"
@@ -35,7 +36,7 @@ struct model_plan {
     char *gpath; /* each graph's path, GPATH_EACH apart ("" for the main graph) */
     uint32_t *sizes;
     struct plan_group *groups; /* one per graph, in the model's order */
-    char first_path[384], first_op[112], first_reason[400];
+    struct first_unknown first;
 };
 
 static void model_plan_free(struct model_plan *p)
@@ -84,34 +85,14 @@ static int shown(size_t n, size_t max)
     return (int)(n < max ? n : max);
 }
 
-/* The path of graph gi as scan writes it: "graph.node[7] (If).then_branch",
- * a list attribute's graph "...body[1]"; the main graph's "" (its values'
- * paths start "graph"). Its parent's is written first (pre-order). */
+/* The path of graph gi (first_unknown.c's, as scan writes it); the main
+ * graph's "" (its values' paths start "graph"). */
 static void put_graph_path(struct model_plan *p, uint32_t gi)
 {
     char *out = p->gpath + (size_t)gi * GPATH_EACH;
-    const struct onnx_graph *g = &p->model.graphs[gi];
     out[0] = '\0';
-    if (gi == 0 || g->parent == NULL || g->owner == NULL)
-        return;
-    const char *up = g->parent->index == 0 ? "graph" : p->gpath + (size_t)g->parent->index * GPATH_EACH;
-    const struct onnx_node *owner = g->owner;
-    struct onnx_bytes attr = {(const uint8_t *)"?", 1};
-    long item = -1;
-    for (uint32_t a = 0; a < owner->n_attrs; a++) {
-        if (owner->attrs[a].g == g)
-            attr = owner->attrs[a].name;
-        for (uint32_t j = 0; j < owner->attrs[a].n_graphs; j++)
-            if (owner->attrs[a].graphs[j] == g) {
-                attr = owner->attrs[a].name;
-                item = (long)j;
-            }
-    }
-    int n = snprintf(out, GPATH_EACH, "%s.node[%lu] (%.*s).%.*s", up,
-                     (unsigned long)(owner - g->parent->nodes), shown(owner->op_type.n, 60),
-                     (const char *)owner->op_type.p, shown(attr.n, 60), (const char *)attr.p);
-    if (item >= 0 && n > 0 && (size_t)n < GPATH_EACH)
-        snprintf(out + n, GPATH_EACH - (size_t)n, "[%ld]", item);
+    if (gi != 0)
+        model_graph_path(out, GPATH_EACH, &p->model.graphs[gi]);
 }
 
 /* "graph.node[7] (Conv).output[0]" (or the subgraph's path for graph);
@@ -131,31 +112,34 @@ static size_t put_path(char *buf, size_t cap, const char *gpath, const struct on
     return n < 0 ? 0 : (size_t)n >= cap ? cap - 1 : (size_t)n;
 }
 
-/* The first tensor of unknown size (in the graphs' order, then step
- * order), kept for the summary's first_unknown: every later one depends
- * on it or on a cause of its own that a binding would show next. */
-static void keep_first_unknown(struct cli_config *cfg, struct model_plan *p, struct plan_extra *x,
-                               const char *path, const struct onnx_graph *g,
-                               const struct onnx_life *l, const struct cli_error *e)
+/* For the walk: the path of the main graph input that is the first
+ * unknown (the model reader does not keep inputs' places in the file). */
+static bool find_input_path(void *ctx, const struct onnx_tensor *t)
 {
-    (void)cfg;
-    if (x->has_first_unknown)
+    struct first_unknown *f = ctx;
+    if (t->kind == ONNX_INPUT && t->graph == 0 && !*f->path && t->has_name &&
+        strlen(f->name) == t->name.n && memcmp(f->name, t->name.p, t->name.n) == 0)
+        snprintf(f->path, sizeof f->path, "%s", t->path);
+    return true;
+}
+
+/* The summary's first_unknown: the first value of unknown size in
+ * execution order, as scan's summary names it. */
+static void find_first_unknown(struct model_plan *p, const struct plat_map *m,
+                               struct plan_extra *x)
+{
+    first_unknown_find(&p->model, p->inf.result, &p->o, p->d, &p->first);
+    if (!p->first.found)
         return;
-    x->has_first_unknown = true;
-    snprintf(p->first_path, sizeof p->first_path, "%s", path);
-    if (!*path)
-        snprintf(p->first_path, sizeof p->first_path, "%.*s", shown(l->name.n, 300),
-                 (const char *)l->name.p);
-    x->first_unknown.path = p->first_path;
-    x->first_unknown.op = NULL;
-    if (l->node != ONNX_LIFE_NO_NODE) {
-        const struct onnx_bytes op = g->nodes[l->node].op_type;
-        snprintf(p->first_op, sizeof p->first_op, "%.*s", shown(op.n, 110), (const char *)op.p);
-        x->first_unknown.op = p->first_op;
+    if (p->first.is_input) {
+        struct onnx_error oe;
+        bool oom = false;
+        (void)onnx_walk(m->data, m->len, find_input_path, NULL, &p->first, &oe, &oom);
     }
-    snprintf(p->first_reason, sizeof p->first_reason, "%.40s: %.350s", e->id ? e->id : "unknown",
-             e->message);
-    x->first_unknown.reason = p->first_reason;
+    x->has_first_unknown = true;
+    x->first_unknown.path = *p->first.path ? p->first.path : p->first.name;
+    x->first_unknown.op = *p->first.op ? p->first.op : NULL;
+    x->first_unknown.reason = p->first.reason;
 }
 
 /* Why a tensor's size is unknown, and what to do: bind a symbol, or (a
@@ -187,11 +171,13 @@ static bool fill(struct cli_config *cfg, struct model_plan *p, struct plan_extra
         uint64_t bytes = 0;
         size_t at = put_path(text, 384, gpath, g, l) + 1;
         if (!value_size(p, value_of(p, gi, l), &bytes, &td, e)) {
-            keep_first_unknown(cfg, p, x, text, g, l, e);
             if (cfg->skip_unknown) {
                 x->skipped[PLAN_SKIP_UNKNOWN]++;
                 continue;
             }
+            first_unknown_depends(&p->model, p->inf.result, &p->o, p->d, gi,
+                                  l->node != ONNX_LIFE_NO_NODE ? &g->nodes[l->node] : NULL,
+                                  &p->first, e->message, sizeof e->message);
             unknown_hint(e);
             if (!*text) /* an input: its name */
                 snprintf(text, 256, "%.*s", shown(l->name.n, 250), (const char *)l->name.p);
@@ -385,8 +371,10 @@ bool plan_model(struct cli_config *cfg, const struct plat_map *m, struct outbuf 
     if (!ok)
         cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     ok = ok && onnx_options_read(cfg, &p.o, e) && onnx_inference_run(&p.inf, &p.model, &p.o, e);
-    if (ok)
+    if (ok) {
         note_unused(cfg, &p);
+        find_first_unknown(&p, m, &x);
+    }
     ok = ok && fill_graphs(cfg, &p, &x, &kept, e);
     if (ok) {
         x.steps = dmlt_u128_from_u64(p.model.graphs[0].n_nodes);

@@ -7,6 +7,7 @@
 
 #include "platform.h"
 #include "results.h"
+#include "first_unknown.h"
 #include "source_onnx.h"
 
 #include <stdbool.h>
@@ -84,6 +85,12 @@ struct scan {
     size_t name_width;            /* --format text: the NAME column's, for this model */
     struct outbuf text_tmp;
     struct scan_top top;
+    struct first_unknown first; /* this model's first value of unknown size */
+    /* A declared shape's unbound symbols, noted once its record shows they
+     * still decide its size (not when inference resolves them). */
+    struct onnx_bytes pending[64];
+    unsigned n_pending;
+    char first_note[600];       /* the run's first one, for the note on stderr */
 };
 
 /* scan_out.c: with several files, each record carries its "file": put
@@ -104,6 +111,9 @@ bool scan_top_keep(struct scan *s, size_t start, const dmlt_u128 *bytes);
 /* scan_out.c: writes the records kept, the largest first (input order
  * among equals), and forgets them: before a model's summary. */
 void scan_top_flush(struct scan *s);
+/* scan_summary.c: a main graph input of unknown size, its record's path:
+ * the first unknown's when it is that input. */
+void scan_first_unknown_input(struct scan *s, const char *path, struct onnx_bytes name);
 /* scan_out.c: "input", ..., "activation" (k == ONNX_KIND_COUNT), the
  * kind a record and the summary name. */
 const char *scan_kind_name(unsigned k);

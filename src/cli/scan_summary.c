@@ -3,7 +3,30 @@
 #include "scan.h"
 #include "scan_model.h"
 
+#include <stdio.h>
 #include <string.h>
+
+void scan_first_unknown_input(struct scan *s, const char *path, struct onnx_bytes name)
+{
+    struct first_unknown *f = &s->first;
+    if (f->found && f->is_input && !*f->path && strlen(f->name) == name.n &&
+        memcmp(f->name, name.p, name.n) == 0)
+        snprintf(f->path, sizeof f->path, "%s", path);
+}
+
+/* The first unknown of the model, when it has any: its path (an input
+ * whose record was not seen: its name). */
+static const struct first_unknown *first_unknown_of(struct scan *s)
+{
+    const struct first_unknown *f = &s->first;
+    if (!f->found || s->model.unknown == 0)
+        return NULL;
+    if (!s->first_note[0])
+        snprintf(s->first_note, sizeof s->first_note, "%.380s%s%.100s%s: %.100s",
+                 *f->path ? f->path : f->name, *f->op ? " (" : "", f->op, *f->op ? ")" : "",
+                 f->reason);
+    return f;
+}
 
 /* A totals line of --format text: its label, padded. */
 static void text_label(struct outbuf *out, const char *label)
@@ -101,6 +124,14 @@ void scan_put_text_totals(struct scan *s)
         ob_puts(out,
                 s->cfg->strict ? " (failed: --strict)\n" : " (not failed; --strict fails them)\n");
     }
+    const struct first_unknown *f = first_unknown_of(s);
+    if (f) {
+        text_label(out, "first unknown");
+        ob_quoted_text(out, *f->path ? f->path : f->name, SIZE_MAX);
+        ob_puts(out, ": ");
+        ob_quoted_text(out, f->reason, SIZE_MAX);
+        ob_putc(out, '\n');
+    }
     if (m->empty || m->not_tensors) {
         text_label(out, "not DirectML's");
         ob_u64(out, m->empty);
@@ -184,6 +215,22 @@ void scan_put_onnx_summary(struct scan *s)
     ob_u64(out, m->unbound->distinct - listed);
     if (m->unbound->overflow)
         ob_puts(out, ",\"unbound_more_at_least\":true");
+    const struct first_unknown *f = first_unknown_of(s);
+    ob_puts(out, ",\"first_unknown\":");
+    if (f) {
+        ob_puts(out, "{\"path\":");
+        ob_json_str(out, *f->path ? f->path : f->name);
+        ob_puts(out, ",\"op\":");
+        if (*f->op)
+            ob_json_str(out, f->op);
+        else
+            ob_puts(out, "null");
+        ob_puts(out, ",\"reason\":");
+        ob_json_str(out, f->reason);
+        ob_putc(out, '}');
+    } else {
+        ob_puts(out, "null");
+    }
     ob_puts(out, ",\"largest\":");
     if (m->has_largest)
         ob_write(out, m->largest.data, m->largest.len);

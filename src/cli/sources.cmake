@@ -17,6 +17,7 @@ set(DMLT_CLI_SOURCES
   src/cli/describe.c
   src/cli/descriptor.c
   src/cli/errors.c
+  src/cli/first_unknown.c
   src/cli/help.c
   src/cli/json_parse.c
   src/cli/options.c
