@@ -26,6 +26,7 @@ set(DMLT_CLI_SOURCES
   src/cli/plan_model.c
   src/cli/plan_out.c
   src/cli/plan_svg.c
+  src/cli/plan_svg_ops.c
   src/cli/platform.c
   src/cli/records.c
   src/cli/results.c
