@@ -211,7 +211,7 @@ static void render_text_fidelity(struct outbuf *b, const struct planned *t,
             ob_quoted_text(b, s->groups[g].path, SIZE_MAX);
             ob_puts(b, ": ");
             ob_u64(b, (uint64_t)s->groups[g].n);
-            ob_puts(b, " tensors, arena ");
+            ob_puts(b, s->groups[g].n == 1 ? " tensor, arena " : " tensors, arena ");
             ob_bytes(b, dmlt_u128_from_u64(s->groups[g].r.arena_bytes));
             ob_putc(b, '\n');
         }

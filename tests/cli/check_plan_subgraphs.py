@@ -17,6 +17,8 @@ checked independently of the program:
   every iteration), computed here from the records.
 Before SPEC section 11 a model whose work is inside an If planned only the
 main graph: a 4-byte arena. Exits 1 on any failure.
+`check_plan_subgraphs.py --write PATH` writes the If model (the golden
+cases' tests/cli/data/onnx/branches.onnx).
 """
 import json
 import os
@@ -205,6 +207,9 @@ def check(binary, model, tmp, label):
 
 
 def main():
+    if sys.argv[1:2] == ["--write"]:  # the golden cases' model: data/onnx/branches.onnx
+        onnx.save(if_model(), sys.argv[2])
+        return 0
     binary = sys.argv[1]
     with tempfile.TemporaryDirectory() as tmp:
         check(binary, if_model(), tmp, "if")
