@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum { SCAN_NAME_MIN = 4, SCAN_NAME_MAX = 48 };
+enum { SCAN_NAME_MIN = 4, SCAN_NAME_MAX = 32 };
 
 /* label escaped into out (ob_quoted_text), shortened in the middle to max
  * characters when longer: the head, "...", the tail (where names differ:
