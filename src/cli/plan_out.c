@@ -583,16 +583,107 @@ static bool render(struct cli_config *cfg, const struct plan_view *v, const stru
     return render_jsonl(out, v, s, e);
 }
 
+static const char *graph_of(const struct planned *t)
+{
+    return t->graph ? t->graph : "";
+}
+
+/* Stable order of records by graph: lexicographic, so "" (the main graph)
+ * comes first and a subgraph after the graph holding it (its path is a
+ * prefix of its children's). */
+static void sort_by_graph(size_t *a, size_t *tmp, size_t n, const struct planned *t)
+{
+    for (size_t w = 1; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            const size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                tmp[k++] = strcmp(graph_of(&t[a[j]]), graph_of(&t[a[i]])) < 0 ? a[j++] : a[i++];
+            while (i < mid)
+                tmp[k++] = a[i++];
+            while (j < hi)
+                tmp[k++] = a[j++];
+        }
+        memcpy(a, tmp, n * sizeof *a);
+    }
+}
+
+/* JSON Lines whose records name their graph (plan's own output of a model
+ * with subgraphs) are planned as the model was: an arena per graph, the
+ * records grouped in *rt (a copy; NULL when none names a graph), the
+ * parent of a graph the longest other whose path and ".node[" begin its
+ * path, else the main graph. False when memory ran out. */
+static bool group_records(const struct planned *t, size_t n, struct planned **rt,
+                          struct plan_group **groups, size_t *n_groups)
+{
+    *rt = NULL;
+    *groups = NULL;
+    size_t named = 0;
+    for (size_t i = 0; i < n; i++)
+        named += *graph_of(&t[i]) != '\0';
+    if (named == 0)
+        return true;
+    size_t *idx = malloc(2 * n * sizeof *idx);
+    struct planned *r = malloc(n * sizeof *r);
+    struct plan_group *g = calloc(n + 1, sizeof *g);
+    if (idx == NULL || r == NULL || g == NULL) {
+        free(idx);
+        free(r);
+        free(g);
+        return false;
+    }
+    for (size_t i = 0; i < n; i++)
+        idx[i] = i;
+    sort_by_graph(idx, idx + n, n, t);
+    size_t k = 0;
+    g[0] = (struct plan_group){.path = "", .parent = -1};
+    for (size_t i = 0; i < n; i++) {
+        r[i] = t[idx[i]];
+        const char *path = graph_of(&r[i]);
+        if (strcmp(path, g[k].path) != 0)
+            g[++k] = (struct plan_group){.path = path, .start = i, .parent = 0};
+        g[k].n++;
+    }
+    for (size_t a = 1; a <= k; a++) { /* its parent: the longest enclosing path */
+        const size_t len = strlen(g[a].path);
+        for (size_t b = a; b-- > 1;) {
+            const size_t pl = strlen(g[b].path);
+            if (pl < len && strncmp(g[a].path, g[b].path, pl) == 0 &&
+                strncmp(g[a].path + pl, ".node[", 6) == 0) {
+                g[a].parent = (long)b;
+                break;
+            }
+        }
+    }
+    free(idx);
+    *rt = r;
+    *groups = g;
+    *n_groups = k + 1;
+    return true;
+}
+
 bool plan_tensors(struct cli_config *cfg, const struct planned *t, size_t n,
                   const struct plan_extra *x, struct outbuf *out, struct cli_error *e)
 {
     struct plan_summary s = {.tensors = n, .steps = x->steps, .x = x};
     struct plan_group one = {.path = "", .start = 0, .n = n, .parent = -1};
-    struct plan_group *groups = x->groups ? x->groups : &one;
+    struct plan_group *groups = x->groups ? x->groups : &one, *read_groups = NULL;
+    struct planned *grouped = NULL;
     s.groups = groups;
     s.n_groups = x->groups ? x->n_groups : 1;
     if (!parse_alignment(cfg->t.alignment, &s.alignment, e))
         return false;
+    if (x->groups == NULL && !group_records(t, n, &grouped, &read_groups, &s.n_groups))
+        return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+    if (grouped) { /* the steps are the main graph's: its last + 1 */
+        t = grouped;
+        s.groups = groups = read_groups;
+        s.steps = dmlt_u128_from_u64(0);
+        for (size_t i = 0; i < groups[0].n; i++)
+            if (dmlt_u128_cmp(dmlt_u128_from_u64(t[i].last), s.steps) >= 0)
+                (void)dmlt_u128_add(dmlt_u128_from_u64(t[i].last), dmlt_u128_from_u64(1),
+                                    &s.steps);
+    }
     struct plan_view v = {.t = t};
     size_t *idx = NULL;
     if (!top_view(cfg, t, n, &idx, &v.n, e))
@@ -616,5 +707,7 @@ bool plan_tensors(struct cli_config *cfg, const struct planned *t, size_t n,
     free(peak);
     free(idx);
     free(offsets);
+    free(grouped);
+    free(read_groups);
     return ok;
 }

@@ -201,6 +201,17 @@ def check(binary, model, tmp, label):
         fail(f"{label}: total_arena_bytes {summary.get('total_arena_bytes')}, want {need['']}")
     if need[""] <= 1024:
         fail(f"{label}: total arena {need['']}: the subgraphs' work is not planned")
+    # its own records (less the summary) planned again: the same arenas
+    again = subprocess.run([binary, "plan"], input="".join(
+        line + "\n" for line in plan.stdout.splitlines()[:-1]), capture_output=True, text=True)
+    lines = again.stdout.splitlines()
+    if again.returncode != 0 or lines[:-1] != plan.stdout.splitlines()[:-1]:
+        fail(f"{label}: its own records planned again differ: {again.stderr[-300:]}")
+    else:
+        resum = json.loads(lines[-1])["summary"]
+        for key in ("steps", "arena_bytes", "total_arena_bytes", "subgraphs"):
+            if resum[key] != summary[key]:
+                fail(f"{label}: planned again, {key} {resum[key]}, first {summary[key]}")
     if not failures:
         print(f"{label}: {len(recs)} tensors in {len(graphs)} arenas agree "
               f"(total arena {need['']})")
