@@ -118,8 +118,8 @@ void first_unknown_find(const struct onnx_model *model, const struct onnx_infer 
 
 void first_unknown_depends(const struct onnx_model *model, const struct onnx_infer *r,
                            struct onnx_options *o, struct descriptor *d, uint32_t graph,
-                           const struct onnx_node *node, const struct first_unknown *fu,
-                           char *msg, size_t cap)
+                           const struct onnx_node *node, const struct first_unknown *fu, char *msg,
+                           size_t cap)
 {
     (void)model;
     if (r == NULL || node == NULL)
@@ -127,13 +127,13 @@ void first_unknown_depends(const struct onnx_model *model, const struct onnx_inf
     struct cli_error e;
     for (uint32_t i = 0; i < node->n_inputs; i++) {
         const struct onnx_bytes in = node->inputs[i];
-        if (in.n == 0 ||
-            !unknown(onnx_infer_lookup(r, graph, (const char *)in.p, in.n), o, d, &e))
+        if (in.n == 0 || !unknown(onnx_infer_lookup(r, graph, (const char *)in.p, in.n), o, d, &e))
             continue;
         const size_t at = strlen(msg);
         if (at + 1 >= cap)
             return;
-        const bool same = fu->found && strlen(fu->name) == in.n && memcmp(fu->name, in.p, in.n) == 0;
+        const bool same =
+            fu->found && strlen(fu->name) == in.n && memcmp(fu->name, in.p, in.n) == 0;
         if (fu->found && !same)
             snprintf(msg + at, cap - at,
                      "; it reads \"%.*s\", of unknown size too; the first unknown: %s (%.120s)",

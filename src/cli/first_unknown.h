@@ -35,7 +35,7 @@ void first_unknown_find(const struct onnx_model *model, const struct onnx_infer 
  * size is known (the node is a cause of its own). */
 void first_unknown_depends(const struct onnx_model *model, const struct onnx_infer *r,
                            struct onnx_options *o, struct descriptor *d, uint32_t graph,
-                           const struct onnx_node *node, const struct first_unknown *fu,
-                           char *msg, size_t cap);
+                           const struct onnx_node *node, const struct first_unknown *fu, char *msg,
+                           size_t cap);
 
 #endif

@@ -125,8 +125,7 @@ static bool find_input_path(void *ctx, const struct onnx_tensor *t)
 
 /* The summary's first_unknown: the first value of unknown size in
  * execution order, as scan's summary names it. */
-static void find_first_unknown(struct model_plan *p, const struct plat_map *m,
-                               struct plan_extra *x)
+static void find_first_unknown(struct model_plan *p, const struct plat_map *m, struct plan_extra *x)
 {
     first_unknown_find(&p->model, p->inf.result, &p->o, p->d, &p->first);
     if (!p->first.found)
@@ -225,8 +224,7 @@ static bool fill_graphs(struct cli_config *cfg, struct model_plan *p, struct pla
     size_t total = 0;
     for (uint32_t gi = 0; ok && gi < n_graphs; gi++) {
         put_graph_path(p, gi);
-        ok = onnx_lifetimes(&p->model.graphs[gi], gi == 0 && cfg->plan_io, &lives[gi],
-                            &counts[gi]);
+        ok = onnx_lifetimes(&p->model.graphs[gi], gi == 0 && cfg->plan_io, &lives[gi], &counts[gi]);
         total += ok ? counts[gi] : 0;
     }
     if (ok) {
@@ -259,7 +257,8 @@ static bool fill_graphs(struct cli_config *cfg, struct model_plan *p, struct pla
 
 /* A --dim that names no symbol of the model, a --shape no value of its
  * main graph: said on stderr, as scan says it. */
-static bool has_symbol(const struct onnx_value_info *v, uint32_t n, const struct onnx_dim_binding *b)
+static bool has_symbol(const struct onnx_value_info *v, uint32_t n,
+                       const struct onnx_dim_binding *b)
 {
     for (uint32_t i = 0; i < n; i++)
         for (uint32_t d = 0; d < v[i].type.rank && v[i].type.has_shape; d++) {

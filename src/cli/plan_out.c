@@ -13,7 +13,7 @@
 #include <string.h>
 
 #define PLAN_DEFAULT_ALIGNMENT 256u
-#define PLAN_MIN_ALIGNMENT     16u /* DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT */
+#define PLAN_MIN_ALIGNMENT     16u  /* DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT */
 #define PLAN_LIST_MAX          100u /* a summary list's entries; the rest counted (_more) */
 #define TEXT_LIST_MAX          5u   /* the text totals' */
 
@@ -111,8 +111,8 @@ static void render_json_fidelity(struct outbuf *b, const struct planned *t,
     ob_u64(b, s->n_peak > PLAN_LIST_MAX ? (uint64_t)(s->n_peak - PLAN_LIST_MAX) : 0);
 }
 
-static bool render_jsonl(struct outbuf *b, const struct plan_view *v,
-                         const struct plan_summary *s, struct cli_error *e)
+static bool render_jsonl(struct outbuf *b, const struct plan_view *v, const struct plan_summary *s,
+                         struct cli_error *e)
 {
     for (size_t k = 0; k < v->n; k++) {
         const size_t i = plan_view_at(v, k);
@@ -236,7 +236,7 @@ static void render_text_fidelity(struct outbuf *b, const struct planned *t,
         ob_puts(b, "left out     ");
         ob_u64(b, s->x->skipped[k]);
         ob_puts(b, k == PLAN_SKIP_UNKNOWN ? " of unknown size: the plan is incomplete\n"
-                                           : " folded (computed when the session is made)\n");
+                                          : " folded (computed when the session is made)\n");
     }
     if (s->x->has_first_unknown && s->x->first_unknown.path) {
         ob_puts(b, "first unknown ");
@@ -541,8 +541,8 @@ static bool find_peak(const struct planned *t, struct plan_summary *s, size_t **
 }
 
 /* --top N: the N largest, largest first; idx NULL without --top. */
-static bool top_view(const struct cli_config *cfg, const struct planned *t, size_t n,
-                     size_t **idx, size_t *shown, struct cli_error *e)
+static bool top_view(const struct cli_config *cfg, const struct planned *t, size_t n, size_t **idx,
+                     size_t *shown, struct cli_error *e)
 {
     *idx = NULL;
     *shown = n;
@@ -681,8 +681,7 @@ bool plan_tensors(struct cli_config *cfg, const struct planned *t, size_t n,
         s.steps = dmlt_u128_from_u64(0);
         for (size_t i = 0; i < groups[0].n; i++)
             if (dmlt_u128_cmp(dmlt_u128_from_u64(t[i].last), s.steps) >= 0)
-                (void)dmlt_u128_add(dmlt_u128_from_u64(t[i].last), dmlt_u128_from_u64(1),
-                                    &s.steps);
+                (void)dmlt_u128_add(dmlt_u128_from_u64(t[i].last), dmlt_u128_from_u64(1), &s.steps);
     }
     struct plan_view v = {.t = t};
     size_t *idx = NULL;

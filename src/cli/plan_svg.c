@@ -25,17 +25,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PLOT_X     80u
-#define PLOT_Y     50u
-#define PLOT_W     900u
-#define PLOT_H     600u
-#define ALLOC_W    4u /* units of an allocating step */
-#define GAP_W      1u /* units of a run of steps that allocate nothing */
-#define TICKS_H    170u /* below the plot: the step labels */
-#define LEGEND_MAX 48u  /* legend entries (4 a row) */
-#define LEGEND_COLS 4u
+#define PLOT_X       80u
+#define PLOT_Y       50u
+#define PLOT_W       900u
+#define PLOT_H       600u
+#define ALLOC_W      4u   /* units of an allocating step */
+#define GAP_W        1u   /* units of a run of steps that allocate nothing */
+#define TICKS_H      170u /* below the plot: the step labels */
+#define LEGEND_MAX   48u  /* legend entries (4 a row) */
+#define LEGEND_COLS  4u
 #define OTHER_COLOUR "#cccccc"
-#define PEAK_RED   "#d62728"
+#define PEAK_RED     "#d62728"
+#define PEAK_LINES   3u /* the peak's tensors named below the plot: lines of */
+#define PEAK_EACH    3u /* so many */
 
 /* Text for XML: the five specials escaped, bytes XML cannot hold (control
  * characters, broken UTF-8, U+FFFE/U+FFFF) as U+FFFD. */
@@ -246,7 +248,6 @@ static void fill_of(const struct legend *l, const char *op, char out[8])
         memcpy(out, OTHER_COLOUR, 8);
 }
 
-
 /* An op of the legend being built: its name and bytes drawn. */
 struct op_total {
     const char *op;
@@ -401,6 +402,45 @@ static void put_y_ticks(struct outbuf *b, uint64_t arena)
     ob_puts(b, "</g>\n");
 }
 
+/* A size for people: "512 B", "3.1 MiB" (one decimal, rounded down). */
+static void put_size(struct outbuf *b, uint64_t v)
+{
+    static const char *const UNITS[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    unsigned u = 0;
+    while (u + 1 < 7 && v >> (10 * (u + 1)) != 0)
+        u++;
+    ob_u64(b, v >> (10 * u));
+    if (u > 0) {
+        const uint64_t rest = v & (((uint64_t)1 << (10 * u)) - 1);
+        ob_putc(b, '.');
+        ob_putc(b, (char)('0' + (char)((rest * 10) >> (10 * u))));
+    }
+    ob_putc(b, ' ');
+    ob_puts(b, UNITS[u]);
+}
+
+/* Text cut in the middle to at most max characters: the head, "...", the
+ * tail (where names that share a prefix differ). */
+static void put_xml_mid(struct outbuf *b, const char *s, size_t max)
+{
+    size_t chars = 0;
+    for (const char *p = s; *p; p++)
+        chars += ((unsigned char)*p & 0xC0) != 0x80;
+    if (chars <= max) {
+        put_xml_text(b, s);
+        return;
+    }
+    const size_t head = (max - 3) / 2, tail = max - 3 - head;
+    put_xml_cut(b, s, head); /* writes "..." after the head */
+    const size_t skip = chars - tail;
+    const char *p = s;
+    for (size_t c = 0; *p; p++) {
+        if (((unsigned char)*p & 0xC0) != 0x80 && c++ == skip)
+            break;
+    }
+    put_xml_text(b, p);
+}
+
 /* Step ticks: allocating steps, each labelled with its step and the first
  * tensor it allocates (a model's node output and op), 12 pixels apart at
  * least; the steps between, which allocate nothing, are compressed. */
@@ -411,7 +451,8 @@ static void put_x_ticks(struct outbuf *b, const struct xmap *x, const struct pla
     bool any = false;
     for (size_t j = 0; j < x->m; j++) {
         const uint64_t x0 = x_milli(x, x->f[j]);
-        const uint64_t mid = x0 + (x_milli(x, x->f[j] == UINT64_MAX ? x->f[j] : x->f[j] + 1) - x0) / 2;
+        const uint64_t mid =
+            x0 + (x_milli(x, x->f[j] == UINT64_MAX ? x->f[j] : x->f[j] + 1) - x0) / 2;
         if (any && mid < last + 12000)
             continue;
         any = true;
@@ -428,7 +469,7 @@ static void put_x_ticks(struct outbuf *b, const struct xmap *x, const struct pla
         ob_u64(b, x->f[j]);
         ob_putc(b, ' ');
         const struct planned *r = &t[x->rep[j]];
-        put_xml_cut(b, r->name, 16);
+        put_xml_mid(b, r->name, 20);
         if (r->op) {
             ob_puts(b, " (");
             put_xml_cut(b, r->op, 12);
@@ -462,21 +503,21 @@ static void put_peak(struct outbuf *b, const struct xmap *x, const struct plan_s
     ob_puts(b, " bytes alive in ");
     ob_u64(b, (uint64_t)s->n_peak);
     ob_puts(b, s->n_peak == 1 ? " tensor:</text>\n" : " tensors:</text>\n");
-    for (size_t line = 0; line < 2; line++) {
+    for (size_t line = 0; line < PEAK_LINES; line++) {
         ob_puts(b, "<text x=\"80\" y=\"");
         ob_u64(b, y + 16 + 16 * line);
         ob_puts(b, "\">");
-        for (size_t k = line * 5; k < s->n_peak && k < line * 5 + 5; k++) {
-            if (k > line * 5)
+        for (size_t k = line * PEAK_EACH; k < s->n_peak && k < (line + 1) * PEAK_EACH; k++) {
+            if (k > line * PEAK_EACH)
                 ob_puts(b, ", ");
-            put_xml_cut(b, t[s->peak[k]].name, 24);
+            put_xml_mid(b, t[s->peak[k]].name, 26);
             ob_puts(b, " (");
-            ob_bytes(b, dmlt_u128_from_u64(t[s->peak[k]].size_bytes));
+            put_size(b, t[s->peak[k]].size_bytes);
             ob_putc(b, ')');
         }
-        if (line == 1 && s->n_peak > 10) {
+        if (line == PEAK_LINES - 1 && s->n_peak > PEAK_LINES * PEAK_EACH) {
             ob_puts(b, ", and ");
-            ob_u64(b, (uint64_t)(s->n_peak - 10));
+            ob_u64(b, (uint64_t)(s->n_peak - PEAK_LINES * PEAK_EACH));
             ob_puts(b, " more");
         }
         ob_puts(b, "</text>\n");
@@ -617,7 +658,8 @@ void plan_render_svg(struct outbuf *b, const struct plan_view *v, const struct p
     }
     const size_t entries = l.n + (l.others != 0);
     const unsigned rows = (unsigned)((entries + LEGEND_COLS - 1) / LEGEND_COLS);
-    const unsigned peak_y = PLOT_Y + PLOT_H + TICKS_H + 14u, legend_y = peak_y + 46u;
+    const unsigned peak_y = PLOT_Y + PLOT_H + TICKS_H + 14u;
+    const unsigned legend_y = peak_y + 16u * (PEAK_LINES + 1) + 14u;
     const unsigned height = legend_y + 22u + rows * 18u + 12u;
     put_header(b, s, v, height);
     put_y_ticks(b, arena);

@@ -9,21 +9,21 @@
 
 struct family {
     const char *name;
-    int hue, sat; /* degrees, percent */
+    int hue, sat;           /* degrees, percent */
     const char *const *ops; /* NULL-terminated */
 };
 
-static const char *const CONV[] = {"Conv", "ConvTranspose", "ConvInteger", "QLinearConv",
-                                   "DeformConv", "FusedConv", "NhwcConv", NULL};
-static const char *const MATMUL[] = {"MatMul",        "Gemm",          "MatMulInteger",
-                                     "QLinearMatMul", "Einsum",        "FusedMatMul",
-                                     "MatMulNBits",   "FusedGemm",     "QGemm",
-                                     "MatMulIntegerToFloat", NULL};
+static const char *const CONV[] = {"Conv",       "ConvTranspose", "ConvInteger", "QLinearConv",
+                                   "DeformConv", "FusedConv",     "NhwcConv",    NULL};
+static const char *const MATMUL[] = {
+    "MatMul",      "Gemm",      "MatMulInteger", "QLinearMatMul",        "Einsum", "FusedMatMul",
+    "MatMulNBits", "FusedGemm", "QGemm",         "MatMulIntegerToFloat", NULL};
 static const char *const ACTIVATION[] = {
-    "Relu",     "Sigmoid",   "Tanh",        "Gelu",      "LeakyRelu",       "Elu",
-    "Selu",     "Celu",      "HardSigmoid", "HardSwish", "Softplus",        "Softsign",
-    "Mish",     "PRelu",     "ThresholdedRelu", "Clip",  "Erf",             "FastGelu",
-    "BiasGelu", "QuickGelu", NULL};
+    "Relu",     "Sigmoid",  "Tanh",     "Gelu",        "LeakyRelu",
+    "Elu",      "Selu",     "Celu",     "HardSigmoid", "HardSwish",
+    "Softplus", "Softsign", "Mish",     "PRelu",       "ThresholdedRelu",
+    "Clip",     "Erf",      "FastGelu", "BiasGelu",    "QuickGelu",
+    NULL};
 static const char *const ATTENTION[] = {"Softmax",
                                         "LogSoftmax",
                                         "Hardmax",
@@ -44,61 +44,68 @@ static const char *const NORM[] = {"BatchNormalization",
                                    "RMSNormalization",
                                    "LRN",
                                    NULL};
-static const char *const POOL[] = {"MaxPool",     "AveragePool", "GlobalAveragePool",
-                                   "GlobalMaxPool", "LpPool",    "GlobalLpPool",
-                                   "MaxRoiPool",  "RoiAlign",    "MaxUnpool",
-                                   NULL};
-static const char *const ARITH[] = {"Add",   "Sub",  "Mul",        "Div",      "Pow",  "Sqrt",
-                                    "Exp",   "Log",  "Neg",        "Abs",      "Reciprocal",
-                                    "Floor", "Ceil", "Round",      "Sign",     "Sin",  "Cos",
-                                    "Tan",   "Mod",  "Max",        "Min",      "Sum",  "Mean",
-                                    "BitShift", "Asin", "Acos",    "Atan",     "Sinh", "Cosh",
-                                    "BiasAdd", NULL};
-static const char *const LOGIC[] = {"Equal", "Less",  "LessOrEqual", "Greater", "GreaterOrEqual",
-                                    "Not",   "And",   "Or",          "Xor",     "Where",
-                                    "IsNaN", "IsInf", "BitwiseAnd",  "BitwiseOr", "BitwiseNot",
-                                    NULL};
-static const char *const REDUCE[] = {"ReduceSum",  "ReduceMean",      "ReduceMax",  "ReduceMin",
-                                     "ReduceProd", "ReduceL1",        "ReduceL2",   "ReduceLogSum",
-                                     "ReduceLogSumExp", "ReduceSumSquare", "ArgMax", "ArgMin",
-                                     "TopK",       "CumSum",          NULL};
-static const char *const MOVE[] = {"Reshape",  "Transpose",      "Concat",   "Split",
-                                   "Slice",    "Squeeze",        "Unsqueeze", "Flatten",
-                                   "Expand",   "Tile",           "Gather",   "GatherElements",
-                                   "GatherND", "Scatter",        "ScatterND", "ScatterElements",
-                                   "Pad",      "DepthToSpace",   "SpaceToDepth", "Identity",
-                                   "Compress", "ReverseSequence", "Trilu",   "Col2Im",
+static const char *const POOL[] = {
+    "MaxPool",      "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "LpPool",
+    "GlobalLpPool", "MaxRoiPool",  "RoiAlign",          "MaxUnpool",     NULL};
+static const char *const ARITH[] = {
+    "Add",  "Sub",  "Mul",        "Div",   "Pow",  "Sqrt",    "Exp",  "Log",
+    "Neg",  "Abs",  "Reciprocal", "Floor", "Ceil", "Round",   "Sign", "Sin",
+    "Cos",  "Tan",  "Mod",        "Max",   "Min",  "Sum",     "Mean", "BitShift",
+    "Asin", "Acos", "Atan",       "Sinh",  "Cosh", "BiasAdd", NULL};
+static const char *const LOGIC[] = {
+    "Equal", "Less",  "LessOrEqual", "Greater", "GreaterOrEqual", "Not",       "And",        "Or",
+    "Xor",   "Where", "IsNaN",       "IsInf",   "BitwiseAnd",     "BitwiseOr", "BitwiseNot", NULL};
+static const char *const REDUCE[] = {
+    "ReduceSum", "ReduceMean", "ReduceMax",    "ReduceMin",       "ReduceProd",
+    "ReduceL1",  "ReduceL2",   "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare",
+    "ArgMax",    "ArgMin",     "TopK",         "CumSum",          NULL};
+static const char *const MOVE[] = {"Reshape",
+                                   "Transpose",
+                                   "Concat",
+                                   "Split",
+                                   "Slice",
+                                   "Squeeze",
+                                   "Unsqueeze",
+                                   "Flatten",
+                                   "Expand",
+                                   "Tile",
+                                   "Gather",
+                                   "GatherElements",
+                                   "GatherND",
+                                   "Scatter",
+                                   "ScatterND",
+                                   "ScatterElements",
+                                   "Pad",
+                                   "DepthToSpace",
+                                   "SpaceToDepth",
+                                   "Identity",
+                                   "Compress",
+                                   "ReverseSequence",
+                                   "Trilu",
+                                   "Col2Im",
                                    NULL};
 static const char *const RESIZE[] = {"Resize", "Upsample", "GridSample", "AffineGrid", NULL};
-static const char *const SHAPE[] = {"Shape",  "Size",   "ConstantOfShape", "Range", "NonZero",
-                                    "Cast",   "CastLike", "OneHot",        "EyeLike", "Unique",
-                                    "NonMaxSuppression", NULL};
+static const char *const SHAPE[] = {"Shape",   "Size",   "ConstantOfShape",   "Range",
+                                    "NonZero", "Cast",   "CastLike",          "OneHot",
+                                    "EyeLike", "Unique", "NonMaxSuppression", NULL};
 static const char *const RECURRENT[] = {"LSTM", "GRU", "RNN", NULL};
 static const char *const QUANT[] = {"QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear",
                                     NULL};
 static const char *const CONTROL[] = {"If", "Loop", "Scan", NULL};
-static const char *const OTHER_KNOWN[] = {"Dropout",    "DFT",         "STFT",
+static const char *const OTHER_KNOWN[] = {"Dropout",      "DFT",           "STFT",
                                           "RandomNormal", "RandomUniform", "Multinomial",
-                                          "Bernoulli",  "Det",         NULL};
+                                          "Bernoulli",    "Det",           NULL};
 
 /* In the legend's order. Hues far apart; "other" is grey. */
 static const struct family FAMILIES[] = {
-    {"convolution", 212, 45, CONV},
-    {"matrix product", 28, 85, MATMUL},
-    {"activation", 112, 40, ACTIVATION},
-    {"softmax, attention", 356, 70, ATTENTION},
-    {"normalization", 300, 30, NORM},
-    {"pooling", 176, 35, POOL},
-    {"arithmetic", 48, 80, ARITH},
-    {"comparison, logic", 330, 90, LOGIC},
-    {"reduction", 22, 30, REDUCE},
-    {"data movement", 145, 50, MOVE},
-    {"resize", 190, 80, RESIZE},
-    {"shape", 240, 20, SHAPE},
-    {"recurrent", 228, 60, RECURRENT},
-    {"quantization", 10, 45, QUANT},
-    {"control flow", 75, 60, CONTROL},
-    {"other", 275, 35, OTHER_KNOWN},
+    {"convolution", 212, 45, CONV},      {"matrix product", 28, 85, MATMUL},
+    {"activation", 112, 40, ACTIVATION}, {"softmax, attention", 356, 70, ATTENTION},
+    {"normalization", 300, 30, NORM},    {"pooling", 176, 35, POOL},
+    {"arithmetic", 48, 80, ARITH},       {"comparison, logic", 330, 90, LOGIC},
+    {"reduction", 22, 30, REDUCE},       {"data movement", 145, 50, MOVE},
+    {"resize", 190, 80, RESIZE},         {"shape", 240, 20, SHAPE},
+    {"recurrent", 228, 60, RECURRENT},   {"quantization", 10, 45, QUANT},
+    {"control flow", 75, 60, CONTROL},   {"other", 275, 35, OTHER_KNOWN},
 };
 #define N_FAMILIES (sizeof FAMILIES / sizeof FAMILIES[0])
 
@@ -127,12 +134,24 @@ static void hsl(int hue, int sat, int light, char out[8])
     const int m = light * 10 - c / 2;
     int r = 0, g = 0, b = 0;
     switch (hp / 1000) {
-    case 0: r = c, g = x; break;
-    case 1: r = x, g = c; break;
-    case 2: g = c, b = x; break;
-    case 3: g = x, b = c; break;
-    case 4: r = x, b = c; break;
-    default: r = c, b = x; break;
+    case 0:
+        r = c, g = x;
+        break;
+    case 1:
+        r = x, g = c;
+        break;
+    case 2:
+        g = c, b = x;
+        break;
+    case 3:
+        g = x, b = c;
+        break;
+    case 4:
+        r = x, b = c;
+        break;
+    default:
+        r = c, b = x;
+        break;
     }
     const int v[3] = {r + m, g + m, b + m};
     out[0] = '#';
@@ -158,7 +177,7 @@ unsigned plan_op_family(const char *op)
 
 const char *plan_family_name(unsigned family)
 {
-    return family < N_FAMILIES ? FAMILIES[family].name
+    return family < N_FAMILIES       ? FAMILIES[family].name
            : family == PLAN_UNLISTED ? "unlisted"
                                      : "no op";
 }

@@ -186,7 +186,8 @@ def check_picture(where, recs, summary, root, px):
     for t in ticks:
         step, _, label = t.partition(" ")
         names = starts.get(int(step), [])
-        if not any(label.startswith(n[:16]) for n in names):
+        if not any(label.startswith(n[:8]) and (len(n) <= 20 or n[-9:] + " " in label + " ")
+                   for n in names):
             fail(where, f"step tick {t!r}: step {step} starts none of that name ({names[:3]})")
     if len(ticks) < min(3, len(starts)):
         fail(where, f"{len(ticks)} step ticks for {len(starts)} allocating steps")
