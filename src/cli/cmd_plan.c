@@ -312,6 +312,12 @@ static bool run_plan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     bool ok = read_records(cfg, in, &r, e);
     if (opened)
         fclose(in);
+    for (unsigned k = 0; ok && k < cfg->n_dims; k++) /* they size a model's tensors */
+        cli_note(cfg->err, "plan: --dim %s: JSON Lines have no symbolic dims (it sizes a model)",
+                 cfg->dims[k]);
+    for (unsigned k = 0; ok && k < cfg->n_shapes; k++)
+        cli_note(cfg->err, "plan: --shape %s: JSON Lines have no model values (it shapes a model)",
+                 cfg->shapes[k]);
     if (ok) {
         struct plan_extra x = {.steps = dmlt_u128_from_u64(0)};
         if (r.n) /* the last step + 1, 2^64 at most */

@@ -344,11 +344,11 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
         onnx_options_free(&s.onnx);
         return false;
     }
-    for (unsigned k = 0; s.onnx_files && k < s.onnx.n_dims; k++)
+    for (unsigned k = 0; k < s.onnx.n_dims; k++) /* a JSON document has none either */
         if (!s.onnx.dims[k].used)
             cli_note(cfg->err, "scan: --dim %s: no tensor has the symbolic dim \"%.*s\"",
                      s.onnx.dims[k].text, (int)s.onnx.dims[k].len, s.onnx.dims[k].name);
-    for (unsigned k = 0; s.onnx_files && k < s.onnx.n_shapes; k++)
+    for (unsigned k = 0; k < s.onnx.n_shapes; k++)
         if (!s.onnx.shapes[k].used)
             cli_note(cfg->err, "scan: --shape %s: the main graph has no tensor \"%.*s\"",
                      s.onnx.shapes[k].text, (int)s.onnx.shapes[k].len, s.onnx.shapes[k].name);
