@@ -366,6 +366,10 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
                  s.first_note[0] ? s.first_note : "-");
     if (s.t.failed || s.t.broken)
         cfg->exit_status = CLI_EXIT_RULE;
+    if (cfg->top && s.onnx_files < cfg->n_files - bad_files)
+        cli_note(cfg->err, "scan: --top %s: a JSON document's records are written whole "
+                           "(--top keeps an ONNX model's largest)",
+                 cfg->top);
     if (bad_files) { /* records, as batch's failed ones: exit 2 would promise no output */
         fprintf(cfg->err, "dmltensor: scan: %u of %u files could not be scanned\n", bad_files,
                 cfg->n_files);
