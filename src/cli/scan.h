@@ -86,6 +86,7 @@ struct scan {
     struct outbuf text_tmp;
     struct scan_top top;
     struct first_unknown first; /* this model's first value of unknown size */
+    bool first_searched;        /* first is found once a record of unknown size needs it */
     /* A declared shape's unbound symbols, noted once its record shows they
      * still decide its size (not when inference resolves them). */
     struct onnx_bytes pending[64];
@@ -111,6 +112,9 @@ bool scan_top_keep(struct scan *s, size_t start, const dmlt_u128 *bytes);
 /* scan_out.c: writes the records kept, the largest first (input order
  * among equals), and forgets them: before a model's summary. */
 void scan_top_flush(struct scan *s);
+/* scan_summary.c: the model's first value of unknown size (s->first),
+ * searched for the first time it is needed. */
+const struct first_unknown *scan_first_unknown(struct scan *s);
 /* scan_summary.c: a main graph input of unknown size, its record's path:
  * the first unknown's when it is that input. */
 void scan_first_unknown_input(struct scan *s, const char *path, struct onnx_bytes name);

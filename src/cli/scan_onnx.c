@@ -338,8 +338,10 @@ static bool emit_error(struct scan *s, const struct rec *t, const struct onnx_fa
     count_sizes(m, t, NULL);
     const enum onnx_verdict v = onnx_error_verdict(e->id);
     m->unknown += v == ONNX_UNKNOWN;
-    if (v == ONNX_UNKNOWN && t->model_io && t->kind == ONNX_INPUT)
+    if (v == ONNX_UNKNOWN && t->model_io && t->kind == ONNX_INPUT) {
+        (void)scan_first_unknown(s);
         scan_first_unknown_input(s, t->path, t->name);
+    }
     m->empty += strcmp(e->id, cli_error_name(CLI_E_ZERO_SIZE)) == 0;
     m->not_tensors += strcmp(e->id, cli_error_name(CLI_E_NOT_A_TENSOR)) == 0;
     if (v == ONNX_DEFINITE || (v == ONNX_UNKNOWN && s->cfg->strict)) {
@@ -627,7 +629,7 @@ static bool scan_onnx_node(void *ctx, uint32_t graph, uint32_t index, const char
         }
         if (!ok && onnx_error_verdict(e.id) == ONNX_UNKNOWN) /* which earlier value it waits on */
             first_unknown_depends(&s->onnx_model, s->inf.result, &s->onnx, s->d, graph, node,
-                                  &s->first, e.message, sizeof e.message);
+                                  scan_first_unknown(s), e.message, sizeof e.message);
         if (!emit_record(s, &r, ok, &facts, &e))
             return false;
     }
@@ -701,7 +703,7 @@ bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, struct cli
         onnx_model_free(&s->onnx_model);
         return false;
     }
-    first_unknown_find(&s->onnx_model, s->inf.result, &s->onnx, s->d, &s->first);
+    s->first_searched = false; /* searched when a record of unknown size needs it */
     if (s->text) { /* a walk to measure the names first: the table's width */
         s->name_width = 0;
         if (!onnx_walk_nodes(data, len, measure_tensor, measure_node, scan_release_map, s, &oe,

@@ -2,9 +2,19 @@
  * the {"summary":{...}} record, or --format text's totals. */
 #include "scan.h"
 #include "scan_model.h"
+#include "scan_text.h"
 
 #include <stdio.h>
 #include <string.h>
+
+const struct first_unknown *scan_first_unknown(struct scan *s)
+{
+    if (!s->first_searched) {
+        first_unknown_find(&s->onnx_model, s->inf.result, &s->onnx, s->d, &s->first);
+        s->first_searched = true;
+    }
+    return &s->first;
+}
 
 void scan_first_unknown_input(struct scan *s, const char *path, struct onnx_bytes name)
 {
@@ -18,8 +28,10 @@ void scan_first_unknown_input(struct scan *s, const char *path, struct onnx_byte
  * whose record was not seen: its name). */
 static const struct first_unknown *first_unknown_of(struct scan *s)
 {
-    const struct first_unknown *f = &s->first;
-    if (!f->found || s->model.unknown == 0)
+    if (s->model.unknown == 0)
+        return NULL;
+    const struct first_unknown *f = scan_first_unknown(s);
+    if (!f->found)
         return NULL;
     if (!s->first_note[0])
         snprintf(s->first_note, sizeof s->first_note, "%.380s%s%.100s%s: %.100s",
@@ -126,10 +138,12 @@ void scan_put_text_totals(struct scan *s)
     }
     const struct first_unknown *f = first_unknown_of(s);
     if (f) {
+        const size_t line = out->len; /* within 100 columns: the JSON has it whole */
         text_label(out, "first unknown");
-        ob_quoted_text(out, *f->path ? f->path : f->name, SIZE_MAX);
+        text_cut_middle(out, &s->text_tmp, *f->path ? f->path : f->name, 44);
         ob_puts(out, ": ");
-        ob_quoted_text(out, f->reason, SIZE_MAX);
+        const size_t used = ob_columns(out, line);
+        ob_quoted_text(out, f->reason, used < 90 ? 100 - 3 - used : 10);
         ob_putc(out, '\n');
     }
     if (m->empty || m->not_tensors) {
