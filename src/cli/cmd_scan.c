@@ -253,6 +253,25 @@ static bool checks_read(struct cli_config *cfg, struct cli_error *e)
     return false;
 }
 
+/* What the options asked for that the files did not have: a --dim no
+ * tensor uses, a --shape no value of a main graph (a JSON document has
+ * neither), --top over a JSON document's records. */
+static void note_unused(struct cli_config *cfg, const struct scan *s, unsigned bad_files)
+{
+    for (unsigned k = 0; k < s->onnx.n_dims; k++)
+        if (!s->onnx.dims[k].used)
+            cli_note(cfg->err, "scan: --dim %s: no tensor has the symbolic dim \"%.*s\"",
+                     s->onnx.dims[k].text, (int)s->onnx.dims[k].len, s->onnx.dims[k].name);
+    for (unsigned k = 0; k < s->onnx.n_shapes; k++)
+        if (!s->onnx.shapes[k].used)
+            cli_note(cfg->err, "scan: --shape %s: the main graph has no tensor \"%.*s\"",
+                     s->onnx.shapes[k].text, (int)s->onnx.shapes[k].len, s->onnx.shapes[k].name);
+    if (cfg->top && s->onnx_files < cfg->n_files - bad_files)
+        cli_note(cfg->err, "scan: --top %s: a JSON document's records are written whole "
+                           "(--top keeps an ONNX model's largest)",
+                 cfg->top);
+}
+
 static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 {
     const bool text = cfg->format_text != NULL && cfg->format == FMT_TEXT;
@@ -344,14 +363,7 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
         onnx_options_free(&s.onnx);
         return false;
     }
-    for (unsigned k = 0; k < s.onnx.n_dims; k++) /* a JSON document has none either */
-        if (!s.onnx.dims[k].used)
-            cli_note(cfg->err, "scan: --dim %s: no tensor has the symbolic dim \"%.*s\"",
-                     s.onnx.dims[k].text, (int)s.onnx.dims[k].len, s.onnx.dims[k].name);
-    for (unsigned k = 0; k < s.onnx.n_shapes; k++)
-        if (!s.onnx.shapes[k].used)
-            cli_note(cfg->err, "scan: --shape %s: the main graph has no tensor \"%.*s\"",
-                     s.onnx.shapes[k].text, (int)s.onnx.shapes[k].len, s.onnx.shapes[k].name);
+    note_unused(cfg, &s, bad_files);
     onnx_options_free(&s.onnx);
     results_summary(cfg, &s.t,
                     s.onnx_files == 0
@@ -366,10 +378,6 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
                  s.first_note[0] ? s.first_note : "-");
     if (s.t.failed || s.t.broken)
         cfg->exit_status = CLI_EXIT_RULE;
-    if (cfg->top && s.onnx_files < cfg->n_files - bad_files)
-        cli_note(cfg->err, "scan: --top %s: a JSON document's records are written whole "
-                           "(--top keeps an ONNX model's largest)",
-                 cfg->top);
     if (bad_files) { /* records, as batch's failed ones: exit 2 would promise no output */
         fprintf(cfg->err, "dmltensor: scan: %u of %u files could not be scanned\n", bad_files,
                 cfg->n_files);
