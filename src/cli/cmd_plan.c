@@ -169,8 +169,8 @@ static bool read_descriptor(struct reader *r, const cJSON *obj, struct planned *
 /* The plan's own keys, taken out of the tree; the rest is a descriptor. */
 static bool read_fields(struct reader *r, cJSON *root, struct planned *p, struct cli_error *e)
 {
-    static const char *const keys[] = {"name", "path",          "op",    "first",
-                                       "last", "size_in_bytes", "offset"};
+    static const char *const keys[] = {"name", "path",          "op",     "first",
+                                       "last", "size_in_bytes", "offset", "graph"};
     bool seen[sizeof keys / sizeof keys[0]] = {false};
     bool has_size = false;
     cJSON *k = root->child;
@@ -192,6 +192,7 @@ static bool read_fields(struct reader *r, cJSON *root, struct planned *p, struct
                       : i == 3 ? read_u64(k, keys[i], &p->first, e)
                       : i == 4 ? read_u64(k, keys[i], &p->last, e)
                       : i == 5 ? (has_size = true, read_u64(k, keys[i], &p->size_bytes, e))
+                      : i == 7 ? read_str(r, k, keys[i], true, &p->graph, e)
                                : true;
             if (!ok)
                 return false;
@@ -313,6 +314,12 @@ static bool run_plan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     bool ok = read_records(cfg, in, &r, e);
     if (opened)
         fclose(in);
+    for (unsigned k = 0; ok && k < cfg->n_dims; k++) /* they size a model's tensors */
+        cli_note(cfg->err, "plan: --dim %s: JSON Lines have no symbolic dims (it sizes a model)",
+                 cfg->dims[k]);
+    for (unsigned k = 0; ok && k < cfg->n_shapes; k++)
+        cli_note(cfg->err, "plan: --shape %s: JSON Lines have no model values (it shapes a model)",
+                 cfg->shapes[k]);
     if (ok) {
         struct plan_extra x = {.steps = dmlt_u128_from_u64(0)};
         if (r.n) /* the last step + 1, 2^64 at most */

@@ -255,6 +255,25 @@ static bool checks_read(struct cli_config *cfg, struct cli_error *e)
     return false;
 }
 
+/* What the options asked for that the files did not have: a --dim no
+ * tensor uses, a --shape no value of a main graph (a JSON document has
+ * neither), --top over a JSON document's records. */
+static void note_unused(struct cli_config *cfg, const struct scan *s, unsigned bad_files)
+{
+    for (unsigned k = 0; k < s->onnx.n_dims; k++)
+        if (!s->onnx.dims[k].used)
+            cli_note(cfg->err, "scan: --dim %s: no tensor has the symbolic dim \"%.*s\"",
+                     s->onnx.dims[k].text, (int)s->onnx.dims[k].len, s->onnx.dims[k].name);
+    for (unsigned k = 0; k < s->onnx.n_shapes; k++)
+        if (!s->onnx.shapes[k].used)
+            cli_note(cfg->err, "scan: --shape %s: the main graph has no tensor \"%.*s\"",
+                     s->onnx.shapes[k].text, (int)s->onnx.shapes[k].len, s->onnx.shapes[k].name);
+    if (cfg->top && s->onnx_files < cfg->n_files - bad_files)
+        cli_note(cfg->err, "scan: --top %s: a JSON document's records are written whole "
+                           "(--top keeps an ONNX model's largest)",
+                 cfg->top);
+}
+
 static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 {
     const bool text = cfg->format_text != NULL && cfg->format == FMT_TEXT;
@@ -278,6 +297,10 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     s.cfg = cfg;
     s.out = out;
     s.e = e;
+    if (!scan_top_init(&s, e)) {
+        onnx_options_free(&s.onnx);
+        return false;
+    }
     s.multi = cfg->n_files > 1;
     s.text = text;
     s.d = malloc(sizeof *s.d);
@@ -332,6 +355,7 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     }
     free(s.d);
     scan_onnx_free(&s);
+    scan_top_free(&s);
     ob_free(&s.shape);
     ob_free(&s.rec);
     ob_free(&s.path);
@@ -341,14 +365,7 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
         onnx_options_free(&s.onnx);
         return false;
     }
-    for (unsigned k = 0; s.onnx_files && k < s.onnx.n_dims; k++)
-        if (!s.onnx.dims[k].used)
-            cli_note(cfg->err, "scan: --dim %s: no tensor has the symbolic dim \"%.*s\"",
-                     s.onnx.dims[k].text, (int)s.onnx.dims[k].len, s.onnx.dims[k].name);
-    for (unsigned k = 0; s.onnx_files && k < s.onnx.n_shapes; k++)
-        if (!s.onnx.shapes[k].used)
-            cli_note(cfg->err, "scan: --shape %s: the main graph has no tensor \"%.*s\"",
-                     s.onnx.shapes[k].text, (int)s.onnx.shapes[k].len, s.onnx.shapes[k].name);
+    note_unused(cfg, &s, bad_files);
     onnx_options_free(&s.onnx);
     results_summary(cfg, &s.t,
                     s.onnx_files == 0
@@ -356,11 +373,11 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
                     : s.onnx_files == cfg->n_files - bad_files ? "tensors"
                                                                : "records");
     if (s.unknown && !cfg->strict)
-        fprintf(cfg->err,
-                "dmltensor: scan: %llu tensor%s of unknown size (unbound or unknown dims, no "
-                "shape or no type): not failed; bind symbols with --dim, or fail on them with "
-                "--strict\n",
-                (unsigned long long)s.unknown, s.unknown == 1 ? "" : "s");
+        cli_note(cfg->err,
+                 "scan: %llu tensor%s of unknown size (unbound or unknown dims, no shape or no "
+                 "type): not failed (--strict fails them); the first: %s",
+                 (unsigned long long)s.unknown, s.unknown == 1 ? "" : "s",
+                 s.first_note[0] ? s.first_note : "-");
     if (s.t.failed || s.t.broken)
         cfg->exit_status = CLI_EXIT_RULE;
     if (bad_files) { /* records, as batch's failed ones: exit 2 would promise no output */

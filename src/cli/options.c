@@ -167,6 +167,10 @@ static const struct opt_def options[] = {
      "with --format c: prefix of the variables (default plan: planTensors, planArenaBytes, "
      "planTensorCount)",
      NULL, NULL},
+    {"--top", "N", VALUE(top), GROUP_OUTPUT, CMD_BIT(CMD_SCAN) | CMD_BIT(CMD_PLAN),
+     "only the N largest tensors by bytes, largest first, in every format (scan: of each ONNX "
+     "model; the summary still counts them all)",
+     NULL, NULL},
     {"--checks", "WHICH", VALUE(checks), GROUP_OUTPUT, CMD_BIT(CMD_SCAN),
      "which of validate's checks each record lists: all (default), failed (those that fail) or "
      "none",

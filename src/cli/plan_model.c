@@ -1,5 +1,6 @@
 /* plan_model.c - `plan MODEL.onnx` (plan_model.h). */
 #include "plan_model.h"
+#include "first_unknown.h"
 #include "lifetime.h"
 #include "plan_out.h"
 #include "scan_input.h"
@@ -21,6 +22,9 @@ bool plan_input_is_model(const char *path)
     return n > 0 && !scan_looks_like_json(head, n);
 }
 
+#define TEXT_EACH  768u /* a tensor's path (384), name (251) and op (111) */
+#define GPATH_EACH 320u /* a subgraph's path, cut to fit */
+
 /* What the plan of a model keeps until it is rendered. */
 struct model_plan {
     struct onnx_model model;
@@ -28,8 +32,11 @@ struct model_plan {
     struct onnx_inference inf;
     struct descriptor *d;
     struct planned *t;
-    char *text; /* paths and ops, one block */
+    char *text;  /* paths and ops, one block */
+    char *gpath; /* each graph's path, GPATH_EACH apart ("" for the main graph) */
     uint32_t *sizes;
+    struct plan_group *groups; /* one per graph, in the model's order */
+    struct first_unknown first;
 };
 
 static void model_plan_free(struct model_plan *p)
@@ -40,7 +47,9 @@ static void model_plan_free(struct model_plan *p)
     free(p->d);
     free(p->t);
     free(p->text);
+    free(p->gpath);
     free(p->sizes);
+    free(p->groups);
 }
 
 /* TotalTensorSizeInBytes of an inferred value, its dtype and sizes; false
@@ -63,76 +72,133 @@ static bool value_size(struct model_plan *p, const struct onnx_infer_value *v, u
     return true;
 }
 
-static const struct onnx_infer_value *value_of(const struct model_plan *p,
+static const struct onnx_infer_value *value_of(const struct model_plan *p, uint32_t graph,
                                                const struct onnx_life *l)
 {
     if (l->node != ONNX_LIFE_NO_NODE && l->kind == ONNX_LIFE_ACTIVATION)
-        return onnx_infer_output(p->inf.result, 0, l->node, l->output);
-    return onnx_infer_lookup(p->inf.result, 0, (const char *)l->name.p, l->name.n);
+        return onnx_infer_output(p->inf.result, graph, l->node, l->output);
+    return onnx_infer_lookup(p->inf.result, graph, (const char *)l->name.p, l->name.n);
 }
 
-/* "graph.node[7] (Conv).output[0]"; a graph input has none (""): the
- * model reader keeps the inputs a node names, so their index in the file
- * is not known here. */
-static size_t put_path(char *buf, size_t cap, const struct onnx_graph *g, const struct onnx_life *l)
+static int shown(size_t n, size_t max)
+{
+    return (int)(n < max ? n : max);
+}
+
+/* The path of graph gi (first_unknown.c's, as scan writes it); the main
+ * graph's "" (its values' paths start "graph"). */
+static void put_graph_path(struct model_plan *p, uint32_t gi)
+{
+    char *out = p->gpath + (size_t)gi * GPATH_EACH;
+    out[0] = '\0';
+    if (gi != 0)
+        model_graph_path(out, GPATH_EACH, &p->model.graphs[gi]);
+}
+
+/* "graph.node[7] (Conv).output[0]" (or the subgraph's path for graph);
+ * a graph input has none (""): the model reader keeps the inputs a node
+ * names, so their index in the file is not known here. */
+static size_t put_path(char *buf, size_t cap, const char *gpath, const struct onnx_graph *g,
+                       const struct onnx_life *l)
 {
     int n = 0;
     buf[0] = '\0';
     if (l->node != ONNX_LIFE_NO_NODE) {
         const struct onnx_node *node = &g->nodes[l->node];
-        n = snprintf(buf, cap, "graph.node[%lu] (%.*s).output[%lu]", (unsigned long)l->node,
-                     (int)(node->op_type.n < 200 ? node->op_type.n : 200),
+        n = snprintf(buf, cap, "%s.node[%lu] (%.*s).output[%lu]", *gpath ? gpath : "graph",
+                     (unsigned long)l->node, shown(node->op_type.n, 100),
                      (const char *)node->op_type.p, (unsigned long)l->output);
     }
-    return n < 0 ? 0 : (size_t)n;
+    return n < 0 ? 0 : (size_t)n >= cap ? cap - 1 : (size_t)n;
 }
 
-/* The planned tensors of lives[0..n): each with its size, or left out
- * (folded: counted in x; --skip-unknown) or the error naming it. */
-static bool fill(struct cli_config *cfg, struct model_plan *p, const struct onnx_life *lives,
-                 size_t n, size_t *kept, struct plan_extra *x, struct cli_error *e)
+/* For the walk: the path of the main graph input that is the first
+ * unknown (the model reader does not keep inputs' places in the file). */
+static bool find_input_path(void *ctx, const struct onnx_tensor *t)
 {
-    const struct onnx_graph *g = &p->model.graphs[0];
-    p->t = calloc(n ? n : 1, sizeof *p->t);
-    p->sizes = calloc(n ? n * DMLT_MAX_RANK : 1, sizeof *p->sizes);
-    p->text = malloc(n ? n * 640 : 1); /* name, path and op of each, cut to fit */
-    if (p->t == NULL || p->sizes == NULL || p->text == NULL)
-        return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
-    size_t k = 0;
+    struct first_unknown *f = ctx;
+    if (t->kind == ONNX_INPUT && t->graph == 0 && !*f->path && t->has_name &&
+        strlen(f->name) == t->name.n && memcmp(f->name, t->name.p, t->name.n) == 0)
+        snprintf(f->path, sizeof f->path, "%s", t->path);
+    return true;
+}
+
+/* The summary's first_unknown: the first value of unknown size in
+ * execution order, as scan's summary names it. */
+static void find_first_unknown(struct model_plan *p, const struct plat_map *m, struct plan_extra *x)
+{
+    first_unknown_find(&p->model, p->inf.result, &p->o, p->d, &p->first);
+    if (!p->first.found)
+        return;
+    if (p->first.is_input) {
+        struct onnx_error oe;
+        bool oom = false;
+        (void)onnx_walk(m->data, m->len, find_input_path, NULL, &p->first, &oe, &oom);
+    }
+    x->has_first_unknown = true;
+    x->first_unknown.path = *p->first.path ? p->first.path : p->first.name;
+    x->first_unknown.op = *p->first.op ? p->first.op : NULL;
+    x->first_unknown.reason = p->first.reason;
+}
+
+/* Why a tensor's size is unknown, and what to do: bind a symbol, or (a
+ * shape inference does not give) name the cause and leave it out. */
+static void unknown_hint(struct cli_error *e)
+{
+    if (e->id != NULL && strcmp(e->id, "dim_unbound") == 0)
+        cli_hint(e, "bind its symbols with --dim NAME=VALUE (or --shape), or leave it out with "
+                    "--skip-unknown");
+    else
+        cli_hint(e, "shape inference does not give its size (the message says why); leave it "
+                    "out with --skip-unknown");
+}
+
+/* The planned tensors of graph gi's lives[0..n) into p->t from *kept on:
+ * each with its size, or skipped (--skip-unknown, counted) or the error
+ * naming it. */
+static bool fill(struct cli_config *cfg, struct model_plan *p, struct plan_extra *x, uint32_t gi,
+                 const struct onnx_life *lives, size_t n, size_t *kept, struct cli_error *e)
+{
+    const struct onnx_graph *g = &p->model.graphs[gi];
+    const char *gpath = p->gpath + (size_t)gi * GPATH_EACH;
+    size_t k = *kept;
     for (size_t i = 0; i < n; i++) {
         const struct onnx_life *l = &lives[i];
-        char *text = p->text + i * 640;
+        char *text = p->text + k * TEXT_EACH;
         struct tensor_desc td;
         memset(&td, 0, sizeof td);
         uint64_t bytes = 0;
-        size_t at = put_path(text, 256, g, l) + 1;
-        const struct onnx_infer_value *v = value_of(p, l);
+        size_t at = put_path(text, 384, gpath, g, l) + 1;
+        const struct onnx_infer_value *v = value_of(p, gi, l);
         if (v && v->folded && l->kind == ONNX_LIFE_ACTIVATION) {
-            x->skipped_folded++; /* a weight when the session runs (SPEC section 11) */
+            x->skipped[PLAN_SKIP_FOLDED]++; /* a weight when the session runs (SPEC section 11) */
             continue;
         }
         if (!value_size(p, v, &bytes, &td, e)) {
-            if (cfg->skip_unknown)
+            if (cfg->skip_unknown) {
+                x->skipped[PLAN_SKIP_UNKNOWN]++;
                 continue;
-            cli_hint(e, "bind its symbols with --dim or --shape, or leave it out with "
-                        "--skip-unknown");
+            }
+            first_unknown_depends(&p->model, p->inf.result, &p->o, p->d, gi,
+                                  l->node != ONNX_LIFE_NO_NODE ? &g->nodes[l->node] : NULL,
+                                  &p->first, e->message, sizeof e->message);
+            unknown_hint(e);
             if (!*text) /* an input: its name */
-                snprintf(text, 256, "%.*s", (int)(l->name.n < 250 ? l->name.n : 250),
-                         (const char *)l->name.p);
+                snprintf(text, 256, "%.*s", shown(l->name.n, 250), (const char *)l->name.p);
             e->key = text; /* the tensor's path names it */
             cli_error_keep(e);
             return false;
         }
         struct planned *t = &p->t[k];
         t->path = *text ? text : NULL;
-        snprintf(text + at, 256, "%.*s", (int)(l->name.n < 250 ? l->name.n : 250),
-                 (const char *)l->name.p);
+        t->graph = gpath;
+        snprintf(text + at, 252, "%.*s", shown(l->name.n, 250), (const char *)l->name.p);
         t->name = text + at;
         at += strlen(text + at) + 1;
         t->op = NULL;
         if (l->node != ONNX_LIFE_NO_NODE) {
             const struct onnx_bytes op = g->nodes[l->node].op_type;
-            snprintf(text + at, 120, "%.*s", (int)(op.n < 110 ? op.n : 110), (const char *)op.p);
+            snprintf(text + at, 111, "%.*s", shown(op.n, 110), (const char *)op.p);
             t->op = text + at;
         }
         memcpy(p->sizes + k * DMLT_MAX_RANK, td.t.sizes, td.t.rank * sizeof td.t.sizes[0]);
@@ -173,6 +239,104 @@ static bool add_weight(void *ctx, const struct onnx_tensor *t)
         dmlt_report_compute(&td.t, NULL, &rep, &derr) == DMLT_OK)
         (void)dmlt_u128_add(w->sum, rep.total_tensor_size_bytes, &w->sum);
     return true;
+}
+
+/* Every graph's tensors, each graph a group (SPEC section 11): the main
+ * graph's first, then the subgraphs in the model's order (a parent before
+ * its children). --io places the main graph's inputs and outputs only. */
+static bool fill_graphs(struct cli_config *cfg, struct model_plan *p, struct plan_extra *x,
+                        size_t *kept, struct cli_error *e)
+{
+    const uint32_t n_graphs = p->model.n_graphs;
+    struct onnx_life **lives = calloc(n_graphs, sizeof *lives);
+    size_t *counts = calloc(n_graphs, sizeof *counts);
+    p->groups = calloc(n_graphs, sizeof *p->groups);
+    p->gpath = malloc((size_t)n_graphs * GPATH_EACH);
+    bool ok = lives && counts && p->groups && p->gpath;
+    size_t total = 0;
+    for (uint32_t gi = 0; ok && gi < n_graphs; gi++) {
+        put_graph_path(p, gi);
+        ok = onnx_lifetimes(&p->model.graphs[gi], onnx_infer_order(p->inf.result, gi)->order,
+                            gi == 0 && cfg->plan_io, &lives[gi], &counts[gi]);
+        total += ok ? counts[gi] : 0;
+    }
+    if (ok) {
+        p->t = calloc(total ? total : 1, sizeof *p->t);
+        p->sizes = calloc(total ? total * DMLT_MAX_RANK : 1, sizeof *p->sizes);
+        p->text = malloc(total ? total * TEXT_EACH : 1);
+        ok = p->t && p->sizes && p->text;
+    }
+    if (!ok)
+        cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+    *kept = 0;
+    for (uint32_t gi = 0; ok && gi < n_graphs; gi++) {
+        const struct onnx_graph *g = &p->model.graphs[gi];
+        struct plan_group *grp = &p->groups[gi];
+        grp->path = p->gpath + (size_t)gi * GPATH_EACH;
+        grp->start = *kept;
+        grp->parent = gi == 0 || g->parent == NULL ? -1 : (long)g->parent->index;
+        grp->steps = g->n_nodes;
+        ok = fill(cfg, p, x, gi, lives[gi], counts[gi], kept, e);
+        grp->n = *kept - grp->start;
+    }
+    for (uint32_t gi = 0; lives && gi < n_graphs; gi++)
+        free(lives[gi]);
+    free(lives);
+    free(counts);
+    x->groups = p->groups;
+    x->n_groups = n_graphs;
+    return ok;
+}
+
+/* A --dim that names no symbol of the model, a --shape no value of its
+ * main graph: said on stderr, as scan says it. */
+static bool has_symbol(const struct onnx_value_info *v, uint32_t n,
+                       const struct onnx_dim_binding *b)
+{
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t d = 0; d < v[i].type.rank && v[i].type.has_shape; d++) {
+            const struct onnx_dim *dim = &v[i].type.dims[d];
+            if (dim->kind == ONNX_DIM_PARAM && dim->param.n == b->len &&
+                memcmp(dim->param.p, b->name, b->len) == 0)
+                return true;
+        }
+    return false;
+}
+
+static bool names_value(const struct onnx_graph *g, const struct onnx_shape_binding *b)
+{
+    const struct onnx_value_info *lists[3] = {g->inputs, g->outputs, g->value_info};
+    const uint32_t counts[3] = {g->n_inputs, g->n_outputs, g->n_value_info};
+    for (int l = 0; l < 3; l++)
+        for (uint32_t i = 0; i < counts[l]; i++)
+            if (lists[l][i].name.n == b->len && memcmp(lists[l][i].name.p, b->name, b->len) == 0)
+                return true;
+    for (uint32_t k = 0; k < g->n_nodes; k++)
+        for (uint32_t o = 0; o < g->nodes[k].n_outputs; o++)
+            if (g->nodes[k].outputs[o].n == b->len &&
+                memcmp(g->nodes[k].outputs[o].p, b->name, b->len) == 0)
+                return true;
+    return false;
+}
+
+static void note_unused(struct cli_config *cfg, const struct model_plan *p)
+{
+    for (unsigned k = 0; k < p->o.n_dims; k++) {
+        bool used = false;
+        for (uint32_t gi = 0; gi < p->model.n_graphs && !used; gi++) {
+            const struct onnx_graph *g = &p->model.graphs[gi];
+            used = has_symbol(g->inputs, g->n_inputs, &p->o.dims[k]) ||
+                   has_symbol(g->outputs, g->n_outputs, &p->o.dims[k]) ||
+                   has_symbol(g->value_info, g->n_value_info, &p->o.dims[k]);
+        }
+        if (!used)
+            cli_note(cfg->err, "plan: --dim %s: no tensor has the symbolic dim \"%.*s\"",
+                     p->o.dims[k].text, (int)p->o.dims[k].len, p->o.dims[k].name);
+    }
+    for (unsigned k = 0; k < p->o.n_shapes; k++)
+        if (p->model.n_graphs == 0 || !names_value(&p->model.graphs[0], &p->o.shapes[k]))
+            cli_note(cfg->err, "plan: --shape %s: the main graph has no tensor \"%.*s\"",
+                     p->o.shapes[k].text, (int)p->o.shapes[k].len, p->o.shapes[k].name);
 }
 
 /* Adds the size of the main graph's value name to *sum; false when it is
@@ -256,25 +420,31 @@ bool plan_model(struct cli_config *cfg, const struct plat_map *m, struct outbuf 
         cli_hint(e, "plan reads JSON Lines of tensors, or an ONNX model");
         return false;
     }
-    struct onnx_life *lives = NULL;
-    size_t n = 0, kept = 0;
+    size_t kept = 0;
     bool ok = p.model.n_graphs > 0;
     if (!ok)
         cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     struct plan_extra x = {.steps = dmlt_u128_from_u64(ok ? p.model.graphs[0].n_nodes : 0),
                            .has_weight = true,
-                           .weight_bytes = w.sum,
-                           .has_skipped = true};
+                           .weight_bytes = w.sum};
     ok = ok && onnx_inference_run(&p.inf, &p.model, &p.o, e) && ordered(&p, e);
-    if (ok && !onnx_lifetimes(&p.model.graphs[0], onnx_infer_order(p.inf.result, 0)->order,
-                              cfg->plan_io, &lives, &n))
-        ok = cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
-    ok = ok && fill(cfg, &p, lives, n, &kept, &x, e);
+    if (ok) {
+        note_unused(cfg, &p);
+        find_first_unknown(&p, m, &x);
+    }
+    ok = ok && fill_graphs(cfg, &p, &x, &kept, e);
     if (ok) {
         model_bytes(&p, &x);
         ok = plan_tensors(cfg, p.t, kept, &x, out, e);
     }
-    free(lives);
+    if (ok && x.skipped[PLAN_SKIP_UNKNOWN])
+        cli_note(cfg->err,
+                 "plan: %llu tensor%s of unknown size left out (--skip-unknown): the plan is "
+                 "incomplete (\"complete\":false); the first: %s%s%s%s: %s",
+                 (unsigned long long)x.skipped[PLAN_SKIP_UNKNOWN],
+                 x.skipped[PLAN_SKIP_UNKNOWN] == 1 ? "" : "s", x.first_unknown.path,
+                 x.first_unknown.op ? " (" : "", x.first_unknown.op ? x.first_unknown.op : "",
+                 x.first_unknown.op ? ")" : "", x.first_unknown.reason);
     model_plan_free(&p);
     return ok;
 }

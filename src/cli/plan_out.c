@@ -6,12 +6,16 @@
 #include "platform.h"
 #include "render_c.h"
 #include "results.h"
+#include "scan_text.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define PLAN_DEFAULT_ALIGNMENT 256u
-#define PLAN_MIN_ALIGNMENT     16u /* DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT */
+#define PLAN_MIN_ALIGNMENT     16u  /* DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT */
+#define PLAN_LIST_MAX          100u /* a summary list's entries; the rest counted (_more) */
+#define TEXT_LIST_MAX          5u   /* the text totals' */
 
 static bool parse_alignment(const char *text, uint64_t *out, struct cli_error *e)
 {
@@ -39,14 +43,86 @@ static void put_str_or_null(struct outbuf *b, const char *s)
         ob_puts(b, "null");
 }
 
-static bool render_jsonl(struct outbuf *b, const struct planned *t, const uint64_t *off, size_t n,
-                         const struct plan_summary *s, struct cli_error *e)
+static void put_u128_or_null(struct outbuf *b, bool known, dmlt_u128 v)
 {
-    for (size_t i = 0; i < n; i++) {
+    if (known)
+        ob_u128(b, v);
+    else
+        OB_LIT(b, "null");
+}
+
+static const char *const SKIP_KEYS[] = {
+#define PLAN_SKIP_KEY(id, key) key,
+    PLAN_SKIPPED(PLAN_SKIP_KEY)
+#undef PLAN_SKIP_KEY
+};
+
+/* The summary's keys of SPEC section 11: subgraphs, what was left out,
+ * the first unknown, the peak's tensors. */
+static void render_json_fidelity(struct outbuf *b, const struct planned *t,
+                                 const struct plan_summary *s)
+{
+    OB_LIT(b, ",\"total_arena_bytes\":");
+    ob_u128(b, s->total_arena);
+    OB_LIT(b, ",\"subgraphs\":[");
+    for (size_t g = 1; g < s->n_groups && g <= PLAN_LIST_MAX; g++) {
+        const struct plan_group *pg = &s->groups[g];
+        ob_puts(b, g > 1 ? ",{\"path\":" : "{\"path\":");
+        ob_json_str(b, pg->path);
+        OB_LIT(b, ",\"tensors\":");
+        ob_u64(b, (uint64_t)pg->n);
+        OB_LIT(b, ",\"arena_bytes\":");
+        ob_u64(b, pg->r.arena_bytes);
+        OB_LIT(b, ",\"lower_bound_bytes\":");
+        ob_u64(b, pg->r.lower_bound_bytes);
+        OB_LIT(b, "}");
+    }
+    OB_LIT(b, "],\"subgraphs_more\":");
+    ob_u64(b, s->n_groups - 1 > PLAN_LIST_MAX ? (uint64_t)(s->n_groups - 1 - PLAN_LIST_MAX) : 0);
+    OB_LIT(b, ",\"skipped\":{");
+    for (size_t k = 0; k < PLAN_SKIP_COUNT; k++) {
+        if (k)
+            ob_putc(b, ',');
+        ob_json_str(b, SKIP_KEYS[k]);
+        ob_putc(b, ':');
+        ob_u64(b, s->x->skipped[k]);
+    }
+    OB_LIT(b, "},\"complete\":");
+    ob_puts(b, s->x->skipped[PLAN_SKIP_UNKNOWN] ? "false" : "true");
+    OB_LIT(b, ",\"first_unknown\":");
+    if (s->x->has_first_unknown) {
+        OB_LIT(b, "{\"path\":");
+        put_str_or_null(b, s->x->first_unknown.path);
+        OB_LIT(b, ",\"op\":");
+        put_str_or_null(b, s->x->first_unknown.op);
+        OB_LIT(b, ",\"reason\":");
+        put_str_or_null(b, s->x->first_unknown.reason);
+        ob_putc(b, '}');
+    } else {
+        OB_LIT(b, "null");
+    }
+    OB_LIT(b, ",\"peak_tensors\":[");
+    for (size_t k = 0; k < s->n_peak && k < PLAN_LIST_MAX; k++) {
+        if (k)
+            ob_putc(b, ',');
+        ob_json_str(b, t[s->peak[k]].name);
+    }
+    OB_LIT(b, "],\"peak_tensors_more\":");
+    ob_u64(b, s->n_peak > PLAN_LIST_MAX ? (uint64_t)(s->n_peak - PLAN_LIST_MAX) : 0);
+}
+
+static bool render_jsonl(struct outbuf *b, const struct plan_view *v, const struct plan_summary *s,
+                         struct cli_error *e)
+{
+    for (size_t k = 0; k < v->n; k++) {
+        const size_t i = plan_view_at(v, k);
+        const struct planned *t = v->t;
         OB_LIT(b, "{\"name\":");
         ob_json_str(b, t[i].name);
         OB_LIT(b, ",\"path\":");
         put_str_or_null(b, t[i].path);
+        OB_LIT(b, ",\"graph\":");
+        ob_json_str(b, t[i].graph ? t[i].graph : "");
         OB_LIT(b, ",\"op\":");
         put_str_or_null(b, t[i].op);
         OB_LIT(b, ",\"dtype\":");
@@ -64,7 +140,7 @@ static bool render_jsonl(struct outbuf *b, const struct planned *t, const uint64
         OB_LIT(b, ",\"last\":");
         ob_u64(b, t[i].last);
         OB_LIT(b, ",\"offset\":");
-        ob_u64(b, off[i]);
+        ob_u64(b, v->off[i]);
         OB_LIT(b, "}\n");
         if (b->len >= BATCH_CHUNK && !cli_drain(b, e))
             return false;
@@ -86,20 +162,10 @@ static bool render_jsonl(struct outbuf *b, const struct planned *t, const uint64
     OB_LIT(b, ",\"sum_bytes\":");
     ob_u128(b, s->r.sum_bytes);
     OB_LIT(b, ",\"weight_bytes\":");
-    if (s->x->has_weight)
-        ob_u128(b, s->x->weight_bytes);
-    else
-        OB_LIT(b, "null");
+    put_u128_or_null(b, s->x->has_weight, s->x->weight_bytes);
     OB_LIT(b, ",\"io_bytes\":");
-    if (s->x->has_io)
-        ob_u128(b, s->x->io_bytes);
-    else
-        OB_LIT(b, "null");
-    if (s->x->has_skipped) { /* the tensors left out, by why */
-        OB_LIT(b, ",\"skipped\":{\"folded\":");
-        ob_u64(b, s->x->skipped_folded);
-        OB_LIT(b, "}");
-    }
+    put_u128_or_null(b, s->x->has_io, s->x->io_bytes);
+    render_json_fidelity(b, v->t, s);
     OB_LIT(b, "}}\n");
     return true;
 }
@@ -128,7 +194,63 @@ static void put_head(struct outbuf *b, const char *h, unsigned width)
     ob_puts(b, h);
 }
 
-static void render_text_totals(struct outbuf *b, const struct plan_summary *s)
+/* The subgraphs' arenas and what was left out, after the totals. */
+static void render_text_fidelity(struct outbuf *b, const struct planned *t,
+                                 const struct plan_summary *s)
+{
+    if (s->n_groups > 1) {
+        ob_puts(b, "subgraphs    ");
+        ob_u64(b, (uint64_t)(s->n_groups - 1));
+        ob_puts(b, ", each an arena of its own (G in the table); total arena ");
+        ob_bytes(b, s->total_arena);
+        ob_putc(b, '\n');
+        for (size_t g = 1; g < s->n_groups && g <= PLAN_LIST_MAX; g++) {
+            ob_puts(b, "  G");
+            ob_u64(b, (uint64_t)g);
+            ob_puts(b, " ");
+            ob_quoted_text(b, s->groups[g].path, SIZE_MAX);
+            ob_puts(b, ": ");
+            ob_u64(b, (uint64_t)s->groups[g].n);
+            ob_puts(b, s->groups[g].n == 1 ? " tensor, arena " : " tensors, arena ");
+            ob_bytes(b, dmlt_u128_from_u64(s->groups[g].r.arena_bytes));
+            ob_putc(b, '\n');
+        }
+    }
+    if (s->n_peak) {
+        ob_puts(b, "peak tensors ");
+        for (size_t k = 0; k < s->n_peak && k < TEXT_LIST_MAX; k++) {
+            if (k)
+                ob_puts(b, ", ");
+            ob_quoted_text(b, t[s->peak[k]].name, 40);
+        }
+        if (s->n_peak > TEXT_LIST_MAX) {
+            ob_puts(b, ", and ");
+            ob_u64(b, (uint64_t)(s->n_peak - TEXT_LIST_MAX));
+            ob_puts(b, " more");
+        }
+        ob_putc(b, '\n');
+    }
+    for (size_t k = 0; k < PLAN_SKIP_COUNT; k++) {
+        if (s->x->skipped[k] == 0)
+            continue;
+        ob_puts(b, "left out     ");
+        ob_u64(b, s->x->skipped[k]);
+        ob_puts(b, k == PLAN_SKIP_UNKNOWN ? " of unknown size: the plan is incomplete\n"
+                                          : " folded (computed when the session is made)\n");
+    }
+    if (s->x->has_first_unknown && s->x->first_unknown.path) {
+        ob_puts(b, "first unknown ");
+        ob_quoted_text(b, s->x->first_unknown.path, 80);
+        if (s->x->first_unknown.reason) {
+            ob_puts(b, ": ");
+            ob_quoted_text(b, s->x->first_unknown.reason, 160);
+        }
+        ob_putc(b, '\n');
+    }
+}
+
+static void render_text_totals(struct outbuf *b, const struct planned *t,
+                               const struct plan_summary *s)
 {
     ob_puts(b, "\ntensors ");
     ob_u64(b, (uint64_t)s->tensors);
@@ -157,47 +279,75 @@ static void render_text_totals(struct outbuf *b, const struct plan_summary *s)
         ob_bytes(b, s->x->io_bytes);
         ob_putc(b, '\n');
     }
-    if (s->x->has_skipped && s->x->skipped_folded) {
-        ob_puts(b, "left out     ");
-        ob_u64(b, s->x->skipped_folded);
-        ob_puts(b, " folded (computed once when a session is made)\n");
-    }
+    render_text_fidelity(b, t, s);
 }
 
-static bool render_text(struct outbuf *b, const struct planned *t, const uint64_t *off, size_t n,
-                        const struct plan_summary *s, struct cli_error *e)
+/* The table's width: a row fits TEXT_COLUMNS characters, the NAME (OP)
+ * column cut in the middle of the name to make it so. */
+#define TEXT_COLUMNS  100u
+#define TEXT_NAME_MIN 24u
+
+static bool render_text(struct outbuf *b, const struct plan_view *v, const struct plan_summary *s,
+                        struct cli_error *e)
 {
-    unsigned w_off = 6, w_size = 5, w_step = 5;
-    for (size_t i = 0; i < n; i++) {
-        if (digits(off[i]) > w_off)
-            w_off = digits(off[i]);
+    const struct planned *t = v->t;
+    unsigned w_off = 6, w_size = 5, w_step = 5, w_g = 0;
+    for (size_t k = 0; k < v->n; k++) {
+        const size_t i = plan_view_at(v, k);
+        if (digits(v->off[i]) > w_off)
+            w_off = digits(v->off[i]);
         if (digits(t[i].size_bytes) > w_size)
             w_size = digits(t[i].size_bytes);
         if (digits(t[i].last) > w_step)
             w_step = digits(t[i].last);
     }
+    if (s->n_groups > 1)
+        w_g = digits((uint64_t)(s->n_groups - 1)) + 1;
     put_head(b, "OFFSET", w_off);
     put_head(b, "BYTES", w_size + 2);
     put_head(b, "FIRST", w_step + 2);
     put_head(b, "LAST", w_step + 2);
+    if (w_g)
+        put_head(b, "G", w_g + 2);
     ob_puts(b, "  NAME (OP)\n");
-    for (size_t i = 0; i < n; i++) {
-        put_right(b, off[i], w_off);
+    const unsigned used = w_off + w_size + 2 + 2 * (w_step + 2) + (w_g ? w_g + 2 : 0) + 2;
+    struct outbuf tmp;
+    ob_init(&tmp);
+    for (size_t k = 0; k < v->n; k++) {
+        const size_t i = plan_view_at(v, k);
+        put_right(b, v->off[i], w_off);
         put_right(b, t[i].size_bytes, w_size + 2);
         put_right(b, t[i].first, w_step + 2);
         put_right(b, t[i].last, w_step + 2);
+        if (w_g) {
+            char label[24] = "-";
+            const size_t g = plan_group_of(s, i);
+            if (g)
+                snprintf(label, sizeof label, "G%lu", (unsigned long)g);
+            put_head(b, label, w_g + 2);
+        }
         ob_puts(b, "  ");
-        ob_quoted_text(b, t[i].name, SIZE_MAX);
+        size_t room = TEXT_COLUMNS > used + TEXT_NAME_MIN ? TEXT_COLUMNS - used : TEXT_NAME_MIN;
+        if (t[i].op) {
+            ob_reset(&tmp);
+            ob_quoted_text(&tmp, t[i].op, 30);
+            const size_t op_cols = ob_columns(&tmp, 0) + 3;
+            room = room > op_cols + 8 ? room - op_cols : 8;
+        }
+        text_cut_middle(b, &tmp, t[i].name, room);
         if (t[i].op) {
             ob_puts(b, " (");
-            ob_quoted_text(b, t[i].op, SIZE_MAX);
+            ob_quoted_text(b, t[i].op, 30);
             ob_putc(b, ')');
         }
         ob_putc(b, '\n');
-        if (b->len >= BATCH_CHUNK && !cli_drain(b, e))
+        if (b->len >= BATCH_CHUNK && !cli_drain(b, e)) {
+            ob_free(&tmp);
             return false;
+        }
     }
-    render_text_totals(b, s);
+    ob_free(&tmp);
+    render_text_totals(b, t, s);
     return true;
 }
 
@@ -218,10 +368,11 @@ static void c_string(struct outbuf *b, const char *s)
     ob_putc(b, '"');
 }
 
-static bool render_c(struct outbuf *b, const char *name, const struct planned *t,
-                     const uint64_t *off, size_t n, const struct plan_summary *s,
-                     struct cli_error *e)
+static bool render_c(struct outbuf *b, const char *name, const struct plan_view *v,
+                     const struct plan_summary *s, struct cli_error *e)
 {
+    const struct planned *t = v->t;
+    const size_t n = v->n;
     char line[200];
     ob_puts(b, "/* dmltensor plan: ");
     ob_u64(b, (uint64_t)n);
@@ -232,6 +383,13 @@ static bool render_c(struct outbuf *b, const char *name, const struct planned *t
     ob_puts(b, ", alignment ");
     ob_u64(b, s->alignment);
     ob_puts(b, ").\n");
+    if (s->n_groups > 1) { /* each subgraph's tensors are offsets into an arena of its own */
+        ob_puts(b, " * The main arena's tensors come first (");
+        ob_u64(b, (uint64_t)s->groups[0].n);
+        ob_puts(b, "); then each subgraph's, offsets into its own arena;\n * total arena ");
+        ob_u128(b, s->total_arena);
+        ob_puts(b, " bytes (the main arena plus the most its nodes' subgraphs need).\n");
+    }
     cli_say(line, sizeof line, " * Bind tensor i with DML_BUFFER_BINDING {buffer, %s", name);
     ob_puts(b, line);
     cli_say(line, sizeof line, "Tensors[i].offset, %sTensors[i].size}. */\n", name);
@@ -251,11 +409,12 @@ static bool render_c(struct outbuf *b, const char *name, const struct planned *t
     ob_puts(b, "] = {\n");
     if (n == 0)
         ob_puts(b, "    {\"\", 0ULL, 0ULL}, /* no tensor: an empty array is not C */\n");
-    for (size_t i = 0; i < n; i++) {
+    for (size_t k = 0; k < n; k++) {
+        const size_t i = plan_view_at(v, k);
         ob_puts(b, "    {");
         c_string(b, t[i].name);
         ob_puts(b, ", ");
-        ob_u64(b, off[i]);
+        ob_u64(b, v->off[i]);
         ob_puts(b, "ULL, ");
         ob_u64(b, t[i].size_bytes);
         ob_puts(b, "ULL},\n");
@@ -306,35 +465,248 @@ static bool run_planner(const struct planned *t, size_t n, uint64_t alignment, u
     return true;
 }
 
+size_t plan_group_of(const struct plan_summary *s, size_t i)
+{
+    size_t lo = 0, hi = s->n_groups; /* the last group starting at or before i */
+    while (hi - lo > 1) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (s->groups[mid].start <= i)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Each group planned in an arena of its own, then what each needs with
+ * its subgraphs: its arena plus the most one child needs (an If's branches
+ * never run together; a body's arena serves every iteration; nodes run one
+ * at a time). Children follow their parent (pre-order): a reverse walk. */
+static bool plan_groups(const struct planned *t, struct plan_group *g, size_t n_groups,
+                        uint64_t alignment, uint64_t *offsets, struct cli_error *e)
+{
+    for (size_t k = 0; k < n_groups; k++) {
+        if (!run_planner(t + g[k].start, g[k].n, alignment, offsets + g[k].start, &g[k].r, e))
+            return false;
+        g[k].need = dmlt_u128_from_u64(0); /* the most a child needs, so far */
+    }
+    for (size_t k = n_groups; k-- > 0;) {
+        if (!dmlt_u128_add(g[k].need, dmlt_u128_from_u64(g[k].r.arena_bytes), &g[k].need))
+            return cli_fail(e, CLI_E_OUT_OF_RANGE, NULL, NULL, "the arenas pass 2^128 bytes");
+        const long p = g[k].parent;
+        if (k > 0 && p >= 0 && (size_t)p < k && dmlt_u128_cmp(g[k].need, g[p].need) > 0)
+            g[p].need = g[k].need;
+    }
+    return true;
+}
+
+/* Orders a[0..n) by b's size, largest first, input order among equals
+ * (a merge sort through tmp: stable, n log n). */
+static void sort_by_size(size_t *a, size_t *tmp, size_t n, const struct planned *t)
+{
+    for (size_t w = 1; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            const size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                tmp[k++] = t[a[j]].size_bytes > t[a[i]].size_bytes ? a[j++] : a[i++];
+            while (i < mid)
+                tmp[k++] = a[i++];
+            while (j < hi)
+                tmp[k++] = a[j++];
+        }
+        memcpy(a, tmp, n * sizeof *a);
+    }
+}
+
+/* The main arena's tensors alive at the peak step, the largest first. */
+static bool find_peak(const struct planned *t, struct plan_summary *s, size_t **out)
+{
+    size_t n = 0;
+    const uint64_t p = s->r.peak_step;
+    for (size_t i = 0; i < s->main_n; i++)
+        n += t[i].first <= p && p <= t[i].last && t[i].size_bytes > 0;
+    size_t *a = malloc((2 * n + 1) * sizeof *a);
+    if (a == NULL)
+        return false;
+    n = 0;
+    for (size_t i = 0; i < s->main_n; i++)
+        if (t[i].first <= p && p <= t[i].last && t[i].size_bytes > 0)
+            a[n++] = i;
+    sort_by_size(a, a + n, n, t);
+    s->peak = a;
+    s->n_peak = s->r.lower_bound_bytes ? n : 0;
+    *out = a;
+    return true;
+}
+
+/* --top N: the N largest, largest first; idx NULL without --top. */
+static bool top_view(const struct cli_config *cfg, const struct planned *t, size_t n, size_t **idx,
+                     size_t *shown, struct cli_error *e)
+{
+    *idx = NULL;
+    *shown = n;
+    if (cfg->top == NULL)
+        return true;
+    uint64_t top;
+    if (!parse_uint(cfg->top, strlen(cfg->top), 1, UINT64_MAX, &top, e, "--top", cfg->top, NULL,
+                    "counts"))
+        return false;
+    size_t *a = malloc((2 * n + 1) * sizeof *a);
+    if (a == NULL)
+        return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        a[i] = i;
+    sort_by_size(a, a + n, n, t);
+    *idx = a;
+    *shown = top < n ? (size_t)top : n;
+    return true;
+}
+
+static bool render(struct cli_config *cfg, const struct plan_view *v, const struct plan_summary *s,
+                   struct outbuf *out, struct cli_error *e)
+{
+    switch (cfg->format) {
+    case FMT_TEXT:
+        return render_text(out, v, s, e);
+    case FMT_C:
+        return render_c(out, cfg->c_name ? cfg->c_name : "plan", v, s, e);
+    case FMT_SVG:
+        plan_render_svg(out, v, s);
+        return true;
+    case FMT_JSON:
+    case FMT_JSONL:
+    case FMT_ENV:
+    case FMT_CSV:
+        break;
+    }
+    return render_jsonl(out, v, s, e);
+}
+
+static const char *graph_of(const struct planned *t)
+{
+    return t->graph ? t->graph : "";
+}
+
+/* Stable order of records by graph: lexicographic, so "" (the main graph)
+ * comes first and a subgraph after the graph holding it (its path is a
+ * prefix of its children's). */
+static void sort_by_graph(size_t *a, size_t *tmp, size_t n, const struct planned *t)
+{
+    for (size_t w = 1; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            const size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                tmp[k++] = strcmp(graph_of(&t[a[j]]), graph_of(&t[a[i]])) < 0 ? a[j++] : a[i++];
+            while (i < mid)
+                tmp[k++] = a[i++];
+            while (j < hi)
+                tmp[k++] = a[j++];
+        }
+        memcpy(a, tmp, n * sizeof *a);
+    }
+}
+
+/* JSON Lines whose records name their graph (plan's own output of a model
+ * with subgraphs) are planned as the model was: an arena per graph, the
+ * records grouped in *rt (a copy; NULL when none names a graph), the
+ * parent of a graph the longest other whose path and ".node[" begin its
+ * path, else the main graph. False when memory ran out. */
+static bool group_records(const struct planned *t, size_t n, struct planned **rt,
+                          struct plan_group **groups, size_t *n_groups)
+{
+    *rt = NULL;
+    *groups = NULL;
+    size_t named = 0;
+    for (size_t i = 0; i < n; i++)
+        named += *graph_of(&t[i]) != '\0';
+    if (named == 0)
+        return true;
+    size_t *idx = malloc(2 * n * sizeof *idx);
+    struct planned *r = malloc(n * sizeof *r);
+    struct plan_group *g = calloc(n + 1, sizeof *g);
+    if (idx == NULL || r == NULL || g == NULL) {
+        free(idx);
+        free(r);
+        free(g);
+        return false;
+    }
+    for (size_t i = 0; i < n; i++)
+        idx[i] = i;
+    sort_by_graph(idx, idx + n, n, t);
+    size_t k = 0;
+    g[0] = (struct plan_group){.path = "", .parent = -1};
+    for (size_t i = 0; i < n; i++) {
+        r[i] = t[idx[i]];
+        const char *path = graph_of(&r[i]);
+        if (strcmp(path, g[k].path) != 0)
+            g[++k] = (struct plan_group){.path = path, .start = i, .parent = 0};
+        g[k].n++;
+    }
+    for (size_t a = 1; a <= k; a++) { /* its parent: the longest enclosing path */
+        const size_t len = strlen(g[a].path);
+        for (size_t b = a; b-- > 1;) {
+            const size_t pl = strlen(g[b].path);
+            if (pl < len && strncmp(g[a].path, g[b].path, pl) == 0 &&
+                strncmp(g[a].path + pl, ".node[", 6) == 0) {
+                g[a].parent = (long)b;
+                break;
+            }
+        }
+    }
+    free(idx);
+    *rt = r;
+    *groups = g;
+    *n_groups = k + 1;
+    return true;
+}
+
 bool plan_tensors(struct cli_config *cfg, const struct planned *t, size_t n,
                   const struct plan_extra *x, struct outbuf *out, struct cli_error *e)
 {
     struct plan_summary s = {.tensors = n, .steps = x->steps, .x = x};
+    struct plan_group one = {.path = "", .start = 0, .n = n, .parent = -1};
+    struct plan_group *groups = x->groups ? x->groups : &one, *read_groups = NULL;
+    struct planned *grouped = NULL;
+    s.groups = groups;
+    s.n_groups = x->groups ? x->n_groups : 1;
     if (!parse_alignment(cfg->t.alignment, &s.alignment, e))
         return false;
-    uint64_t *offsets = calloc(n ? n : 1, sizeof *offsets);
-    if (offsets == NULL)
+    if (x->groups == NULL && !group_records(t, n, &grouped, &read_groups, &s.n_groups))
         return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
-    bool ok = run_planner(t, n, s.alignment, offsets, &s.r, e);
-    if (ok) {
-        switch (cfg->format) {
-        case FMT_TEXT:
-            ok = render_text(out, t, offsets, n, &s, e);
-            break;
-        case FMT_C:
-            ok = render_c(out, cfg->c_name ? cfg->c_name : "plan", t, offsets, n, &s, e);
-            break;
-        case FMT_SVG:
-            plan_render_svg(out, t, offsets, n, &s);
-            break;
-        case FMT_JSON:
-        case FMT_JSONL:
-        case FMT_ENV:
-        case FMT_CSV:
-            ok = render_jsonl(out, t, offsets, n, &s, e);
-            break;
-        }
+    if (grouped) { /* the steps are the main graph's: its last + 1 */
+        t = grouped;
+        s.groups = groups = read_groups;
+        s.steps = dmlt_u128_from_u64(0);
+        for (size_t i = 0; i < groups[0].n; i++)
+            if (dmlt_u128_cmp(dmlt_u128_from_u64(t[i].last), s.steps) >= 0)
+                (void)dmlt_u128_add(dmlt_u128_from_u64(t[i].last), dmlt_u128_from_u64(1), &s.steps);
     }
+    struct plan_view v = {.t = t};
+    size_t *idx = NULL;
+    if (!top_view(cfg, t, n, &idx, &v.n, e))
+        return false;
+    v.idx = idx;
+    uint64_t *offsets = calloc(n ? n : 1, sizeof *offsets);
+    size_t *peak = NULL;
+    bool ok = offsets != NULL || cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+    ok = ok && plan_groups(t, groups, s.n_groups, s.alignment, offsets, e);
+    if (ok) {
+        s.r = groups[0].r;
+        s.main_n = groups[0].n;
+        s.total_arena = groups[0].need;
+        for (size_t k = 1; k < s.n_groups; k++) /* every tensor in a buffer of its own */
+            (void)dmlt_u128_add(s.r.sum_bytes, groups[k].r.sum_bytes, &s.r.sum_bytes);
+        ok = find_peak(t, &s, &peak) ||
+             cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+    }
+    v.off = offsets;
+    ok = ok && render(cfg, &v, &s, out, e);
+    free(peak);
+    free(idx);
     free(offsets);
+    free(grouped);
+    free(read_groups);
     return ok;
 }

@@ -11,10 +11,42 @@
  * sizes may be NULL (unknown: printed as null). */
 struct planned {
     const char *name, *path, *op;
+    const char *graph; /* the subgraph's path, "" (or NULL) for the main graph */
     const uint32_t *sizes; /* rank of them, or NULL */
     unsigned rank;
     int dtype; /* enum dmlt_dtype, or -1 when unknown */
     uint64_t size_bytes, first, last;
+};
+
+/* One arena: the main graph's, or a subgraph's (SPEC section 11): the
+ * tensors t[start, start + n) with its own steps. parent is the group of
+ * the graph that holds the node owning it (-1 for the main graph). */
+struct plan_group {
+    const char *path; /* "" for the main graph */
+    size_t start, n;
+    long parent;
+    uint64_t steps;
+    /* filled by plan_tensors() */
+    struct dmlt_plan_result r;
+    dmlt_u128 need; /* its arena plus the most its nodes' subgraphs need at once */
+};
+
+/* What plan leaves out, by cause: a key of the summary's "skipped" each.
+ * A new cause is one line here and its count in plan_extra.skipped. */
+#define PLAN_SKIPPED(X) \
+    X(UNKNOWN, "unknown") /* a size shape inference does not give (--skip-unknown) */ \
+    X(FOLDED, "folded")   /* computed once when the session is made (SPEC section 11) */
+
+enum plan_skip {
+#define PLAN_SKIP_ENUM(id, key) PLAN_SKIP_##id,
+    PLAN_SKIPPED(PLAN_SKIP_ENUM)
+#undef PLAN_SKIP_ENUM
+        PLAN_SKIP_COUNT
+};
+
+/* The first unknown value (in step order), its op and why. */
+struct plan_unknown {
+    const char *path, *op, *reason;
 };
 
 /* What the summary says beyond the plan itself. */
@@ -22,17 +54,27 @@ struct plan_extra {
     dmlt_u128 steps;         /* the model's node count; JSON Lines: the last step + 1 */
     bool has_weight, has_io; /* weight_bytes and io_bytes are known (a model) */
     dmlt_u128 weight_bytes, io_bytes;
-    bool has_skipped;        /* a model: the summary's "skipped" */
-    uint64_t skipped_folded; /* folded values left out (SPEC section 11) */
+    struct plan_group *groups; /* NULL: one arena, every tensor (JSON Lines) */
+    size_t n_groups;
+    uint64_t skipped[PLAN_SKIP_COUNT];
+    bool has_first_unknown;
+    struct plan_unknown first_unknown;
 };
 
 /* The summary's figures, for the renderers. */
 struct plan_summary {
-    size_t tensors;
+    size_t tensors; /* every record, subgraphs' too */
+    size_t main_n;  /* the main arena's: t[0, main_n) */
     dmlt_u128 steps; /* up to 2^64: a last step of 2^64 - 1 makes 2^64 steps */
     uint64_t alignment;
     struct dmlt_plan_result r;
     const struct plan_extra *x;
+    dmlt_u128 total_arena; /* the main arena plus what its nodes' subgraphs need */
+    const struct plan_group *groups; /* n_groups >= 1; [0] the main graph */
+    size_t n_groups;
+    /* the main arena's tensors alive at the peak step, the largest first */
+    const size_t *peak;
+    size_t n_peak;
 };
 
 /* Plans t[0..n) with cfg's --alignment (cfg->t.alignment, checked; default
@@ -42,8 +84,24 @@ struct plan_summary {
 bool plan_tensors(struct cli_config *cfg, const struct planned *t, size_t n,
                   const struct plan_extra *x, struct outbuf *out, struct cli_error *e);
 
-/* plan_svg.c: the picture (steps across, offsets down). */
-void plan_render_svg(struct outbuf *b, const struct planned *t, const uint64_t *offsets, size_t n,
-                     const struct plan_summary *s);
+/* What a renderer draws: the tensors shown (every one, or --top's, the
+ * largest first), t[idx[k]] at off[idx[k]]; idx NULL: t[0..n) in order. */
+struct plan_view {
+    const struct planned *t;
+    const uint64_t *off;
+    const size_t *idx;
+    size_t n;
+};
+
+static inline size_t plan_view_at(const struct plan_view *v, size_t k)
+{
+    return v->idx ? v->idx[k] : k;
+}
+
+/* plan_out.c: the group (arena) of tensor i: 0 the main graph's. */
+size_t plan_group_of(const struct plan_summary *s, size_t i);
+
+/* plan_svg.c: the picture (steps across, offsets down) of the main arena. */
+void plan_render_svg(struct outbuf *b, const struct plan_view *v, const struct plan_summary *s);
 
 #endif

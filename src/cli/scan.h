@@ -7,6 +7,7 @@
 
 #include "platform.h"
 #include "results.h"
+#include "first_unknown.h"
 #include "source_onnx.h"
 
 #include <stdbool.h>
@@ -52,6 +53,23 @@ struct model_totals {
  * (failed_paths_more): memory stays flat whatever the model. */
 enum { TEXT_LIST_MAX = 5, JSON_LIST_MAX = 100 };
 
+/* --top N: the N largest records of a model so far, kept until its
+ * summary (scan_out.c). */
+struct scan_top_entry {
+    dmlt_u128 bytes;
+    bool known;    /* its size is known (an unknown one ranks below every known) */
+    uint64_t seq;  /* input order, among equals */
+    char *data;    /* the record as written, len bytes */
+    size_t len;
+};
+
+struct scan_top {
+    uint64_t n;                   /* N; 0 without --top */
+    struct scan_top_entry *heap;  /* the smallest at [0] */
+    size_t count, cap;
+    uint64_t seq;
+};
+
 struct scan {
     struct cli_config *cfg;
     struct descriptor *d;
@@ -73,6 +91,14 @@ struct scan {
     struct onnx_inference inf;    /* its shapes inferred (inf.result NULL: --no-infer) */
     size_t name_width;            /* --format text: the NAME column's, for this model */
     struct outbuf text_tmp;
+    struct scan_top top;
+    struct first_unknown first; /* this model's first value of unknown size */
+    bool first_searched;        /* first is found once a record of unknown size needs it */
+    /* A declared shape's unbound symbols, noted once its record shows they
+     * still decide its size (not when inference resolves them). */
+    struct onnx_bytes pending[64];
+    unsigned n_pending;
+    char first_note[600];       /* the run's first one, for the note on stderr */
 };
 
 /* scan_out.c: with several files, each record carries its "file": put
@@ -82,6 +108,23 @@ void scan_put_file_key(struct scan *s, size_t start);
 /* scan_out.c: writes s->out out once it holds BATCH_CHUNK; false (and
  * s->failed_write) when writing failed. */
 bool scan_drain_if_full(struct scan *s);
+/* scan_out.c: reads --top (exit 2 for a bad one); scan_top_free frees
+ * what it keeps. */
+bool scan_top_init(struct scan *s, struct cli_error *e);
+void scan_top_free(struct scan *s);
+/* scan_out.c: with --top, takes the record written to s->out from start
+ * out of it and keeps it if it is among the N largest (bytes NULL:
+ * unknown); false when memory ran out. Without --top it leaves it. */
+bool scan_top_keep(struct scan *s, size_t start, const dmlt_u128 *bytes);
+/* scan_out.c: writes the records kept, the largest first (input order
+ * among equals), and forgets them: before a model's summary. */
+void scan_top_flush(struct scan *s);
+/* scan_summary.c: the model's first value of unknown size (s->first),
+ * searched for the first time it is needed. */
+const struct first_unknown *scan_first_unknown(struct scan *s);
+/* scan_summary.c: a main graph input of unknown size, its record's path:
+ * the first unknown's when it is that input. */
+void scan_first_unknown_input(struct scan *s, const char *path, struct onnx_bytes name);
 /* scan_out.c: "input", ..., "activation" (SCAN_ACTIVATION), "folded"
  * (SCAN_FOLDED): the kind a record and the summary name. */
 const char *scan_kind_name(unsigned k);

@@ -85,6 +85,7 @@ static void read_shape(struct scan *s, const struct onnx_tensor *t)
 {
     struct outbuf *b = &s->shape;
     ob_reset(b);
+    s->n_pending = 0;
     if (t->form == ONNX_DIMS_NONE) {
         ob_puts(b, "null");
         return;
@@ -110,8 +111,9 @@ static void read_shape(struct scan *s, const struct onnx_tensor *t)
             break;
         case ONNX_DIM_PARAM:
             ob_json_str(b, model_text(&s->scratch, dim.param));
-            if (!given && onnx_dim_bound(&s->onnx, dim.param.p, dim.param.n) == NULL)
-                note_unbound(s, dim.param);
+            if (!given && onnx_dim_bound(&s->onnx, dim.param.p, dim.param.n) == NULL &&
+                s->n_pending < sizeof s->pending / sizeof s->pending[0])
+                s->pending[s->n_pending++] = dim.param;
             break;
         case ONNX_DIM_UNKNOWN:
             ob_puts(b, "null");
@@ -336,6 +338,10 @@ static bool emit_error(struct scan *s, const struct rec *t, const struct onnx_fa
     count_sizes(m, t, NULL);
     const enum onnx_verdict v = onnx_error_verdict(e->id);
     m->unknown += v == ONNX_UNKNOWN;
+    if (v == ONNX_UNKNOWN && t->model_io && t->kind == ONNX_INPUT) {
+        (void)scan_first_unknown(s);
+        scan_first_unknown_input(s, t->path, t->name);
+    }
     m->empty += strcmp(e->id, cli_error_name(CLI_E_ZERO_SIZE)) == 0;
     m->not_tensors += strcmp(e->id, cli_error_name(CLI_E_NOT_A_TENSOR)) == 0;
     if (v == ONNX_DEFINITE || (v == ONNX_UNKNOWN && s->cfg->strict)) {
@@ -417,6 +423,7 @@ static bool emit_record(struct scan *s, const struct rec *t, bool ok, struct onn
                         struct cli_error *e)
 {
     struct model_totals *m = &s->model;
+    const size_t start = s->out->len; /* --top keeps the record from here */
     s->t.records++;
     m->tensors++;
     m->kinds[t->kind]++;
@@ -428,7 +435,7 @@ static bool emit_record(struct scan *s, const struct rec *t, bool ok, struct onn
         ok = results_run(s->d, &s->rec, e);
     }
     if (!ok)
-        return emit_error(s, t, facts, e);
+        return emit_error(s, t, facts, e) && scan_top_keep(s, start, NULL);
     const struct onnx_infer_mismatch *mm =
         t->node == NULL && t->has_name ? onnx_inference_mismatch(&s->inf, t->graph, t->name) : NULL;
     if (mm)
@@ -479,7 +486,7 @@ static bool emit_record(struct scan *s, const struct rec *t, bool ok, struct onn
         (void)dmlt_u128_add(m->folded_bytes, bytes, &m->folded_bytes);
     count_sizes(m, t, has_bytes ? &bytes : NULL);
     note_largest(s, t, bytes);
-    return scan_drain_if_full(s);
+    return scan_top_keep(s, start, has_bytes ? &bytes : NULL) && scan_drain_if_full(s);
 }
 
 /* For onnx_dx_symbols: a symbol of an inferred dim, noted when unbound
@@ -488,6 +495,28 @@ static void inferred_symbol(void *ctx, const char *name, size_t len)
 {
     struct scan *s = ctx;
     note_unbound(s, (struct onnx_bytes){(const uint8_t *)name, len});
+}
+
+/* The unbound symbols that decide a declared value's size: its inferred
+ * shape's where inference gives every dim (a declared symbol it resolved
+ * decides nothing), else the declaration's. */
+static void note_deciding_symbols(struct scan *s, const struct onnx_tensor *t)
+{
+    const struct onnx_infer_value *v =
+        s->inf.result == NULL || !t->has_name || t->kind == ONNX_INITIALIZER ||
+                t->kind == ONNX_SPARSE_INITIALIZER || t->kind == ONNX_CONSTANT
+            ? NULL
+            : onnx_infer_lookup(s->inf.result, t->graph, (const char *)t->name.p, t->name.n);
+    bool whole = v != NULL && v->source == ONNX_INFER_INFERRED && v->rank >= 0;
+    for (int32_t i = 0; whole && i < v->rank; i++)
+        whole = v->dims[i] != NULL;
+    if (whole) {
+        for (int32_t i = 0; i < v->rank; i++)
+            onnx_dx_symbols(v->dims[i], inferred_symbol, s);
+        return;
+    }
+    for (unsigned i = 0; i < s->n_pending; i++)
+        note_unbound(s, s->pending[i]);
 }
 
 /* A declared value whose own shape leaves it unknown takes the inferred
@@ -541,10 +570,14 @@ static bool scan_onnx_tensor(void *ctx, const struct onnx_tensor *t)
                           .graph = t->graph};
     read_shape(s, t);
     bool ok = descriptor_from_onnx(t, &s->onnx, s->d, &facts, &e);
-    if (!ok && onnx_error_verdict(e.id) == ONNX_UNKNOWN && !take_inferred(s, t, &facts, &e, &ok)) {
+    bool replaced = false;
+    if (!ok && onnx_error_verdict(e.id) == ONNX_UNKNOWN &&
+        !(replaced = take_inferred(s, t, &facts, &e, &ok))) {
         /* A failed try may have reset the descriptor: describe t again. */
         ok = descriptor_from_onnx(t, &s->onnx, s->d, &facts, &e);
     }
+    if (!replaced && !ok)
+        note_deciding_symbols(s, t);
     return emit_record(s, &r, ok, &facts, &e);
 }
 
@@ -644,6 +677,9 @@ static bool scan_onnx_node(void *ctx, uint32_t graph, uint32_t index, const char
             onnx_inferred_shape_json(&s->shape, v, inferred_symbol, s);
             ok = descriptor_from_inferred(v, &s->onnx, s->d, &facts, &e);
         }
+        if (!ok && onnx_error_verdict(e.id) == ONNX_UNKNOWN) /* which earlier value it waits on */
+            first_unknown_depends(&s->onnx_model, s->inf.result, &s->onnx, s->d, graph, node,
+                                  scan_first_unknown(s), e.message, sizeof e.message);
         if (!emit_record(s, &r, ok, &facts, &e))
             return false;
     }
@@ -718,6 +754,7 @@ bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, struct cli
         onnx_model_free(&s->onnx_model);
         return false;
     }
+    s->first_searched = false; /* searched when a record of unknown size needs it */
     if (s->text) { /* a walk to measure the names first: the table's width */
         s->name_width = 0;
         if (!onnx_walk_nodes(data, len, measure_tensor, measure_node, scan_release_map, s, &oe,

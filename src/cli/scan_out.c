@@ -3,6 +3,9 @@
  * the name of a value's kind. */
 #include "scan.h"
 
+#include "parse.h"
+
+#include <stdlib.h>
 #include <string.h>
 
 void scan_put_file_key(struct scan *s, size_t start)
@@ -36,4 +39,110 @@ const char *scan_kind_name(unsigned k)
     if (k == SCAN_ACTIVATION)
         return "activation";
     return k == SCAN_FOLDED ? "folded" : onnx_kind_name((enum onnx_kind)k);
+}
+
+bool scan_top_init(struct scan *s, struct cli_error *e)
+{
+    memset(&s->top, 0, sizeof s->top);
+    const char *text = s->cfg->top;
+    if (text == NULL)
+        return true;
+    return parse_uint(text, strlen(text), 1, UINT64_MAX, &s->top.n, e, "--top", text, NULL,
+                      "counts");
+}
+
+void scan_top_free(struct scan *s)
+{
+    for (size_t i = 0; i < s->top.count; i++)
+        free(s->top.heap[i].data);
+    free(s->top.heap);
+    memset(&s->top, 0, sizeof s->top);
+}
+
+/* a ranks below b: smaller, or as large and later. */
+static bool top_below(const struct scan_top_entry *a, const struct scan_top_entry *b)
+{
+    if (a->known != b->known)
+        return !a->known;
+    const int c = dmlt_u128_cmp(a->bytes, b->bytes);
+    return c != 0 ? c < 0 : a->seq > b->seq;
+}
+
+static void top_sift_down(struct scan_top_entry *h, size_t n, size_t i)
+{
+    for (;;) {
+        size_t m = i;
+        const size_t l = 2 * i + 1, r = l + 1;
+        if (l < n && top_below(&h[l], &h[m]))
+            m = l;
+        if (r < n && top_below(&h[r], &h[m]))
+            m = r;
+        if (m == i)
+            return;
+        const struct scan_top_entry t = h[i];
+        h[i] = h[m];
+        h[m] = t;
+        i = m;
+    }
+}
+
+bool scan_top_keep(struct scan *s, size_t start, const dmlt_u128 *bytes)
+{
+    struct scan_top *t = &s->top;
+    if (t->n == 0 || s->out->failed || s->out->len < start)
+        return true;
+    struct scan_top_entry e = {bytes ? *bytes : dmlt_u128_from_u64(0), bytes != NULL, t->seq++,
+                               NULL, s->out->len - start};
+    const bool full = t->count == t->n;
+    if (full && !top_below(&t->heap[0], &e)) {
+        s->out->len = start; /* not among the largest */
+        return true;
+    }
+    e.data = malloc(e.len ? e.len : 1);
+    if (e.data == NULL)
+        return false;
+    memcpy(e.data, s->out->data + start, e.len);
+    s->out->len = start;
+    if (full) {
+        free(t->heap[0].data);
+        t->heap[0] = e;
+        top_sift_down(t->heap, t->count, 0);
+        return true;
+    }
+    if (t->count == t->cap) {
+        const size_t cap = t->cap ? 2 * t->cap : 64;
+        struct scan_top_entry *h = realloc(t->heap, cap * sizeof *h);
+        if (h == NULL) {
+            free(e.data);
+            return false;
+        }
+        t->heap = h;
+        t->cap = cap;
+    }
+    size_t i = t->count++; /* sift up */
+    while (i > 0 && top_below(&e, &t->heap[(i - 1) / 2])) {
+        t->heap[i] = t->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    t->heap[i] = e;
+    return true;
+}
+
+void scan_top_flush(struct scan *s)
+{
+    struct scan_top *t = &s->top;
+    /* heap sort: the smallest goes to the end each time, so the array ends
+     * largest first */
+    for (size_t n = t->count; n > 1; n--) {
+        const struct scan_top_entry last = t->heap[n - 1];
+        t->heap[n - 1] = t->heap[0];
+        t->heap[0] = last;
+        top_sift_down(t->heap, n - 1, 0);
+    }
+    for (size_t i = 0; i < t->count; i++) {
+        ob_write(s->out, t->heap[i].data, t->heap[i].len);
+        free(t->heap[i].data);
+    }
+    t->count = 0;
+    t->seq = 0;
 }

@@ -2,8 +2,43 @@
  * the {"summary":{...}} record, or --format text's totals. */
 #include "scan.h"
 #include "scan_model.h"
+#include "scan_text.h"
 
+#include <stdio.h>
 #include <string.h>
+
+const struct first_unknown *scan_first_unknown(struct scan *s)
+{
+    if (!s->first_searched) {
+        first_unknown_find(&s->onnx_model, s->inf.result, &s->onnx, s->d, &s->first);
+        s->first_searched = true;
+    }
+    return &s->first;
+}
+
+void scan_first_unknown_input(struct scan *s, const char *path, struct onnx_bytes name)
+{
+    struct first_unknown *f = &s->first;
+    if (f->found && f->is_input && !*f->path && strlen(f->name) == name.n &&
+        memcmp(f->name, name.p, name.n) == 0)
+        snprintf(f->path, sizeof f->path, "%s", path);
+}
+
+/* The first unknown of the model, when it has any: its path (an input
+ * whose record was not seen: its name). */
+static const struct first_unknown *first_unknown_of(struct scan *s)
+{
+    if (s->model.unknown == 0)
+        return NULL;
+    const struct first_unknown *f = scan_first_unknown(s);
+    if (!f->found)
+        return NULL;
+    if (!s->first_note[0])
+        snprintf(s->first_note, sizeof s->first_note, "%.380s%s%.100s%s: %.100s",
+                 *f->path ? f->path : f->name, *f->op ? " (" : "", f->op, *f->op ? ")" : "",
+                 f->reason);
+    return f;
+}
 
 /* A totals line of --format text: its label, padded. */
 static void text_label(struct outbuf *out, const char *label)
@@ -37,6 +72,7 @@ void scan_put_text_totals(struct scan *s)
 {
     const struct model_totals *m = &s->model;
     struct outbuf *out = s->out;
+    scan_top_flush(s);
     ob_putc(out, '\n');
     if (!scan_model_text(out, &s->onnx_model))
         ob_oom_note(); /* its tables could not be made: the command fails */
@@ -112,6 +148,16 @@ void scan_put_text_totals(struct scan *s)
         ob_puts(out,
                 s->cfg->strict ? " (failed: --strict)\n" : " (not failed; --strict fails them)\n");
     }
+    const struct first_unknown *f = first_unknown_of(s);
+    if (f) {
+        const size_t line = out->len; /* within 100 columns: the JSON has it whole */
+        text_label(out, "first unknown");
+        text_cut_middle(out, &s->text_tmp, *f->path ? f->path : f->name, 44);
+        ob_puts(out, ": ");
+        const size_t used = ob_columns(out, line);
+        ob_quoted_text(out, f->reason, used < 90 ? 100 - 3 - used : 10);
+        ob_putc(out, '\n');
+    }
     if (m->empty || m->not_tensors) {
         text_label(out, "not DirectML's");
         ob_u64(out, m->empty);
@@ -145,6 +191,7 @@ void scan_put_onnx_summary(struct scan *s)
 {
     const struct model_totals *m = &s->model;
     struct outbuf *out = s->out;
+    scan_top_flush(s);
     ob_puts(out, "{\"summary\":{");
     if (s->multi) {
         ob_puts(out, "\"file\":");
@@ -200,6 +247,22 @@ void scan_put_onnx_summary(struct scan *s)
     ob_u64(out, m->unbound->distinct - listed);
     if (m->unbound->overflow)
         ob_puts(out, ",\"unbound_more_at_least\":true");
+    const struct first_unknown *f = first_unknown_of(s);
+    ob_puts(out, ",\"first_unknown\":");
+    if (f) {
+        ob_puts(out, "{\"path\":");
+        ob_json_str(out, *f->path ? f->path : f->name);
+        ob_puts(out, ",\"op\":");
+        if (*f->op)
+            ob_json_str(out, f->op);
+        else
+            ob_puts(out, "null");
+        ob_puts(out, ",\"reason\":");
+        ob_json_str(out, f->reason);
+        ob_putc(out, '}');
+    } else {
+        ob_puts(out, "null");
+    }
     ob_puts(out, ",\"largest\":");
     if (m->has_largest)
         ob_write(out, m->largest.data, m->largest.len);

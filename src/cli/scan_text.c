@@ -5,8 +5,9 @@
 #include <string.h>
 
 /* Where each column starts after NAME's (BYTES ends two before STATUS); a
- * longer value runs over, never cut. */
-enum { GAP = 2, KIND_WIDTH = 12, TYPE_WIDTH = 18, SIZES_WIDTH = 36 };
+ * longer value runs over, never cut. A row fits 100 columns: NAME at most
+ * SCAN_NAME_MAX, an error row's status where its sizes would be. */
+enum { GAP = 2, KIND_WIDTH = 12, TYPE_WIDTH = 12, SIZES_WIDTH = 16, BYTES_WIDTH = 11 };
 
 /* The byte of b->data (from byte from on) where character k starts. */
 static size_t char_at(const struct outbuf *b, size_t from, size_t k)
@@ -21,18 +22,16 @@ static size_t char_at(const struct outbuf *b, size_t from, size_t k)
     return i;
 }
 
-/* label escaped into out, shortened in the middle to SCAN_NAME_MAX
- * characters when longer: the head, "...", the tail. */
-static void put_label(struct outbuf *out, struct outbuf *tmp, const char *label)
+void text_cut_middle(struct outbuf *out, struct outbuf *tmp, const char *label, size_t max)
 {
     ob_reset(tmp);
     ob_quoted_text(tmp, label, SIZE_MAX);
     const size_t n = ob_columns(tmp, 0);
-    if (tmp->failed || n <= SCAN_NAME_MAX) {
+    if (tmp->failed || n <= max || max < 5) {
         ob_write(out, tmp->data, tmp->len);
         return;
     }
-    const size_t head = (SCAN_NAME_MAX - 3) / 2, tail = SCAN_NAME_MAX - 3 - head;
+    const size_t head = (max - 3) / 2, tail = max - 3 - head;
     const size_t head_end = char_at(tmp, 0, head), tail_start = char_at(tmp, 0, n - tail);
     ob_write(out, tmp->data, head_end);
     ob_puts(out, "...");
@@ -61,7 +60,8 @@ static const char *first_failed_check(const struct tensor_desc *td)
 }
 
 /* "FLOAT16" for float16, "BOOL->uint8": ONNX's type, then DirectML's
- * unless it is the same name. */
+ * unless it is the same name or its plain spelling (FLOAT is float32,
+ * DOUBLE float64). */
 static void put_type(struct outbuf *out, const struct onnx_facts *facts, const char *dtype)
 {
     if (facts->onnx_type == NULL) {
@@ -69,6 +69,9 @@ static void put_type(struct outbuf *out, const struct onnx_facts *facts, const c
         return;
     }
     ob_puts(out, facts->onnx_type);
+    if (dtype && ((strcmp(facts->onnx_type, "FLOAT") == 0 && strcmp(dtype, "float32") == 0) ||
+                  (strcmp(facts->onnx_type, "DOUBLE") == 0 && strcmp(dtype, "float64") == 0)))
+        return;
     size_t i = 0;
     const char *o = facts->onnx_type;
     while (dtype && o[i] && dtype[i] && (o[i] | 0x20) == (dtype[i] | 0x20))
@@ -80,6 +83,7 @@ static void put_type(struct outbuf *out, const struct onnx_facts *facts, const c
 }
 
 /* BYTES, right-aligned to end two before STATUS, then the gap. */
+enum { STATUS_AT = SIZES_WIDTH + BYTES_WIDTH };
 static void put_bytes(struct outbuf *out, size_t line, size_t status_col, const char *num, size_t n)
 {
     ob_putc(out, ' ');
@@ -104,7 +108,7 @@ void scan_text_header(struct outbuf *out, size_t name_width)
     ob_puts(out, "TYPE");
     ob_pad_to(out, line, kind + KIND_WIDTH + TYPE_WIDTH);
     ob_puts(out, "SIZES");
-    put_bytes(out, line, kind + KIND_WIDTH + TYPE_WIDTH + SIZES_WIDTH, "BYTES", 5);
+    put_bytes(out, line, kind + KIND_WIDTH + TYPE_WIDTH + STATUS_AT, "BYTES", 5);
     ob_puts(out, "STATUS\n");
 }
 
@@ -113,12 +117,18 @@ void scan_text_row(struct outbuf *out, struct outbuf *tmp, size_t name_width, co
                    const dmlt_u128 *bytes, const struct cli_error *err, bool broken)
 {
     const size_t line = out->len, kind_col = name_col(name_width);
-    put_label(out, tmp, label);
+    text_cut_middle(out, tmp, label, SCAN_NAME_MAX);
     ob_pad_to(out, line, kind_col);
     ob_puts(out, kind);
     ob_pad_to(out, line, kind_col + KIND_WIDTH);
     put_type(out, facts, td ? dmlt_dtype_get(td->t.dtype)->name : NULL);
     ob_pad_to(out, line, kind_col + KIND_WIDTH + TYPE_WIDTH);
+    if (err) { /* no sizes, no bytes: the error where they would be */
+        ob_puts(out, "error: ");
+        ob_puts(out, err->id);
+        ob_putc(out, '\n');
+        return;
+    }
     if (td)
         ob_u32_list(out, td->t.sizes, td->t.rank, 1, false);
     else
@@ -129,11 +139,8 @@ void scan_text_row(struct outbuf *out, struct outbuf *tmp, size_t name_width, co
         n = fmt_u128(num, *bytes);
     else
         num[0] = '-';
-    put_bytes(out, line, kind_col + KIND_WIDTH + TYPE_WIDTH + SIZES_WIDTH, num, n);
-    if (err) {
-        ob_puts(out, "error: ");
-        ob_puts(out, err->id);
-    } else if (broken) {
+    put_bytes(out, line, kind_col + KIND_WIDTH + TYPE_WIDTH + STATUS_AT, num, n);
+    if (broken) {
         const char *id = td ? first_failed_check(td) : NULL;
         ob_puts(out, "INVALID");
         if (id) {

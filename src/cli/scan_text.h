@@ -14,7 +14,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum { SCAN_NAME_MIN = 4, SCAN_NAME_MAX = 48 };
+enum { SCAN_NAME_MIN = 4, SCAN_NAME_MAX = 32 };
+
+/* label escaped into out (ob_quoted_text), shortened in the middle to max
+ * characters when longer: the head, "...", the tail (where names differ:
+ * "encoder.layer.11...attention.output"). Shared by plan's table. tmp is
+ * scratch space. */
+void text_cut_middle(struct outbuf *out, struct outbuf *tmp, const char *label, size_t max);
 
 /* The characters label takes in the table (at most SCAN_NAME_MAX); tmp is
  * scratch space. */

@@ -19,6 +19,7 @@ set(DMLT_CLI_SOURCES
   src/cli/describe.c
   src/cli/descriptor.c
   src/cli/errors.c
+  src/cli/first_unknown.c
   src/cli/help.c
   src/cli/json_parse.c
   src/cli/options.c
@@ -27,6 +28,7 @@ set(DMLT_CLI_SOURCES
   src/cli/plan_model.c
   src/cli/plan_out.c
   src/cli/plan_svg.c
+  src/cli/plan_svg_ops.c
   src/cli/platform.c
   src/cli/records.c
   src/cli/results.c

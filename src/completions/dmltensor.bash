@@ -52,9 +52,9 @@ _dmltensor_options()
     batch)
         echo '--progress --help' ;;
     scan)
-        echo '--dim --no-infer --shape --rank --layout --format --checks --strict --help' ;;
+        echo '--dim --no-infer --shape --rank --layout --format --top --checks --strict --help' ;;
     plan)
-        echo '--dim --io --skip-unknown --shape --alignment --format --name --help' ;;
+        echo '--dim --io --skip-unknown --shape --alignment --format --name --top --help' ;;
     nodes)
         echo '--dim --shape --feature-level --format --require --help' ;;
     dtypes)

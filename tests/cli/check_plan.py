@@ -22,7 +22,8 @@ runs `dmltensor plan` and checks, in Python's exact integers:
   - --format svg is well-formed XML, valid against the SVG 1.1 DTD of
     Debian's w3c-sgml-lib (xmllint --dtdvalid --nonet: no network), with a <rect> per
     tensor of nonzero size at the x, y, width and height docs/plan.md
-    defines, whose <title> names it.
+    defines (check_plan_geometry.py: idle steps compressed), whose <title>
+    names it.
 Exits 1 on any failure.
 """
 import argparse
@@ -35,6 +36,9 @@ import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_plan_geometry import Geometry  # noqa: E402
 
 SVG_DTD = "/usr/share/xml/w3c-sgml-lib/schema/dtd/REC-SVG11-20110816/svg11.dtd"
 BITS = {"float32": 32, "float16": 16, "int8": 8, "uint8": 8, "int64": 64, "float64": 64,
@@ -160,14 +164,9 @@ def check_svg(where, got, summary, out, tmp):
     if len(rects) != len(shown):
         fail(where, f"{len(rects)} tensor rectangles for {len(shown)} tensors")
         return
-    span = max(summary["steps"], 1)
-    arena = max(summary["arena_bytes"], 1)
+    geo = Geometry(got, summary["steps"], summary["arena_bytes"])
     for rect, g in zip(rects, shown):
-        x0 = 80000 + g["first"] * 900000 // span
-        x1 = 80000 + (g["last"] + 1) * 900000 // span
-        y0 = 50000 + g["offset"] * 600000 // arena
-        y1 = 50000 + (g["offset"] + g["size_in_bytes"]) * 600000 // arena
-        want = [x0, y0, x1 - x0, y1 - y0]
+        want = geo.box(g)
         have = [round(float(rect.get(k)) * 1000) for k in ("x", "y", "width", "height")]
         if have != want:
             fail(where, f"rect of {g['name']!r}: {have}, expected {want} (thousandths)")
@@ -238,6 +237,9 @@ def main():
             if case % 5 == 0:
                 s = subprocess.run(base + ["--format", "svg"], input=text, capture_output=True)
                 check_svg(where + " svg", got, summary, s.stdout, tmp)
+                again = subprocess.run(base + ["--format", "svg"], input=text, capture_output=True)
+                if again.stdout != s.stdout:
+                    fail(where + " svg", "a second run drew other bytes")
             if case % 10 == 0 and all("\\" not in g["name"] for g in got):
                 c = subprocess.run(base + ["--format", "c"], input=text, capture_output=True)
                 check_c(where + " c", got, summary, c.stdout, tmp, args.cc, args.cxx)

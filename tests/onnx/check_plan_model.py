@@ -128,6 +128,7 @@ def main():
         return 1
     recs = [json.loads(line) for line in plan.stdout.splitlines()]
     summary = recs.pop()["summary"]
+    recs = [r for r in recs if r.get("graph", "") == ""]  # the main arena (subgraphs: cli/plan_subgraphs)
     scanned = [json.loads(line) for line in scan.stdout.splitlines()]
     scan_summary = scanned.pop()["summary"]
     sizes = {r["name"]: int(r["total_tensor_size_bytes"]) for r in scanned
