@@ -2,24 +2,11 @@
 #include "plan_model.h"
 #include "lifetime.h"
 #include "plan_out.h"
-#include "scan_input.h"
 #include "source_onnx.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-bool plan_input_is_model(const char *path)
-{
-    int err;
-    FILE *f = plat_open_read(path, &err);
-    if (f == NULL)
-        return false; /* the JSON path says why it cannot be opened */
-    unsigned char head[64];
-    const size_t n = fread(head, 1, sizeof head, f);
-    fclose(f);
-    return n > 0 && !scan_looks_like_json(head, n);
-}
 
 /* What the plan of a model keeps until it is rendered. */
 struct model_plan {
