@@ -119,12 +119,6 @@ static bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_err
         free(in);
         return false;
     }
-    if (!in->json_start || input_binary_record(in)) { /* refused at once, whatever follows */
-        input_refuse(in, "batch reads JSON Lines or one JSON array of descriptors", e);
-        input_close(in);
-        free(in);
-        return false;
-    }
     struct record_reader *r = malloc(sizeof *r);
     struct descriptor *d = malloc(sizeof *d);
     if (r == NULL || d == NULL) {

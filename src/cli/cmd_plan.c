@@ -338,7 +338,7 @@ static bool run_plan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     struct input in;
     if (!input_open(&in, cfg->input ? cfg->input : "-", cfg->in, e))
         return false;
-    if (!in.json && in.model) { /* a model: read whole, or mapped */
+    if (!in.json_start && in.model) { /* a model: read whole, or mapped */
         struct plat_map m;
         memset(&m, 0, sizeof m);
         bool ok = input_whole(&in, &m, e);

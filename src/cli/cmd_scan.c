@@ -202,12 +202,12 @@ static bool scan_file(struct scan *s, struct cli_error *e)
     struct input in;
     if (!input_open(&in, s->file, s->cfg->in, e))
         return false;
-    if (!in.json && !in.model) { /* refused at once, whatever follows */
+    if (in.json_start ? !in.json : !in.model) { /* refused at once, whatever follows */
         input_refuse(&in, "scan reads JSON documents and ONNX models (a protobuf ModelProto)", e);
         input_close(&in);
         return false;
     }
-    if (in.json && s->text) {
+    if (in.json_start && s->text) {
         cli_fail(e, CLI_E_BAD_FORMAT, "--format", "text",
                  "text is for ONNX models; JSON documents are scanned as JSON Lines, and %s is one",
                  s->file);
@@ -224,7 +224,7 @@ static bool scan_file(struct scan *s, struct cli_error *e)
     struct onnx_error oe;
     bool oom = false;
     s->map = &m;
-    if (in.json) {
+    if (in.json_start) {
         ok = scan_json(s, (const char *)m.data, m.len, e);
     } else if (onnx_walk(m.data, m.len, NULL, scan_release_map, s, &oe, &oom)) {
         /* The whole model is checked first: a damaged one prints no record. */

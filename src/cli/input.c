@@ -90,7 +90,7 @@ bool input_open(struct input *in, const char *file, FILE *std_in, struct cli_err
         in->f = plat_open_read(file, &err);
         if (in->f == NULL && err == EISDIR) { /* a usage error, like a missing file */
             cli_fail(e, CLI_E_CANNOT_OPEN, NULL, file, "cannot open: it is a directory");
-            cli_hint(e, "give a file, or - for standard input");
+            cli_hint(e, "give a JSON file, or - for standard input");
             return false;
         }
         if (in->f == NULL)
@@ -110,6 +110,12 @@ bool input_open(struct input *in, const char *file, FILE *std_in, struct cli_err
     sniff_json(in);
     in->model = in->head_len > 0 && onnx_model_prefix(in->head, in->head_len, &in->model_pos,
                                                       model_cap(), &in->model_error);
+    if (in->model && in->head_len < sizeof in->head && in->model_pos == 0) {
+        in->model = false; /* the whole input, and its first field is cut short */
+        in->model_error.offset = in->head_len;
+        snprintf(in->model_error.message, sizeof in->model_error.message,
+                 "the input ends inside a field");
+    }
     if (in->head_len == 0)
         snprintf(in->model_error.message, sizeof in->model_error.message, "it is empty");
     return true;
@@ -138,7 +144,7 @@ static size_t whole_cap(void *ctx, const unsigned char *data, size_t len)
 bool input_whole(struct input *in, struct plat_map *m, struct cli_error *e)
 {
     int err;
-    in->whole_model = !in->json && in->model;
+    in->whole_model = !in->json_start;
     if (!plat_map_open(in->f, in->at_start, in->head, in->head_len, whole_cap, in, m, &err)) {
         if (err == ENOMEM) {
             cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
@@ -169,8 +175,7 @@ bool input_refuse(const struct input *in, const char *what, struct cli_error *e)
     const size_t at = in->json_error.at;
     if (!in->json_start) {
         cli_fail(e, CLI_E_BAD_JSON, NULL, in->name,
-                 "not JSON: byte %zu is 0x%02x, which starts no JSON value",
-                 at + 1, at < in->head_len ? in->head[at] : 0u);
+                 "malformed JSON at line 1: byte %zu is 0x%02x, which starts no JSON value", at + 1, at < in->head_len ? in->head[at] : 0u);
     } else {
         unsigned long line = 1;
         for (size_t i = 0; i < at && i < in->head_len; i++)
@@ -178,19 +183,8 @@ bool input_refuse(const struct input *in, const char *what, struct cli_error *e)
         cli_fail(e, CLI_E_BAD_JSON, NULL, in->name, "%s at line %lu",
                  in->json_error.message ? in->json_error.message : "malformed JSON", line);
     }
-    if (in->head_len)
+    if (!in->json_start) /* what it might have been instead */
         cli_hint(e, "nor is it an ONNX model (at byte %zu: %s); %s", in->model_error.offset,
                  in->model_error.message, what);
-    else
-        cli_hint(e, "%s", what);
-    return false;
-}
-
-/* A byte no JSON text holds: a C0 control other than white space. */
-bool input_binary_record(const struct input *in)
-{
-    for (size_t i = 0; i < in->head_len && in->head[i] != '\n'; i++)
-        if (in->head[i] < 0x20 && in->head[i] != '\t' && in->head[i] != '\r')
-            return true;
     return false;
 }

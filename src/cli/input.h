@@ -49,8 +49,8 @@ bool input_open(struct input *in, const char *file, FILE *std_in, struct cli_err
 void input_close(struct input *in);
 
 /* The whole input into m (plat_unmap_file once done), by what the head
- * is: JSON (in->json or, failing both, in->json_start) within 256 MiB,
- * else a model within 2 GiB (protobuf's limit) whose top-level fields are
+ * is: JSON (by its first byte, in->json_start) within 256 MiB, else a
+ * model (in->model) within 2 GiB (protobuf's limit) whose top-level fields are
  * checked as they arrive. False with e filled: input_too_large past the cap
  * (exit 2), bad_onnx when bytes read later show it is no model, read errors
  * (exit 3), out_of_memory. */
@@ -63,10 +63,6 @@ void input_records(struct input *in, struct record_reader *r);
  * model is true) for an input that is neither, naming both reasons: why it
  * is not JSON, why not a model. what names what the command reads. */
 bool input_refuse(const struct input *in, const char *what, struct cli_error *e);
-
-/* Whether the head's first line holds a byte no JSON text holds (a C0
- * control other than tab, CR and LF): binary data, not JSON Lines. */
-bool input_binary_record(const struct input *in);
 
 /* The most bytes of a JSON document read whole (256 MiB). */
 size_t input_json_cap(void);
