@@ -349,10 +349,8 @@ static bool run_plan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
         return ok;
     }
     if (!in.json_start) { /* neither: refused at once, whatever follows */
-        cli_fail(e, CLI_E_BAD_ONNX, NULL, in.name,
-                 "neither JSON Lines nor an ONNX model: at byte %zu: %s", in.model_error.offset,
-                 in.model_error.message);
-        cli_hint(e, "plan reads JSON Lines of tensors (its own output too), or an ONNX model");
+        input_refuse(&in, "plan reads JSON Lines of tensors (its own output too), or an ONNX model",
+                     e);
         input_close(&in);
         return false;
     }

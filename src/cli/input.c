@@ -173,6 +173,12 @@ void input_records(struct input *in, struct record_reader *r)
 bool input_refuse(const struct input *in, const char *what, struct cli_error *e)
 {
     const size_t at = in->json_error.at;
+    if (!in->json_start && in->model_error.offset > 0) { /* a model's start, then damage */
+        cli_fail(e, CLI_E_BAD_ONNX, NULL, in->name, "a damaged ONNX model: at byte %zu: %s",
+                 in->model_error.offset, in->model_error.message);
+        cli_hint(e, "%s", what);
+        return false;
+    }
     if (!in->json_start) {
         cli_fail(e, CLI_E_BAD_JSON, NULL, in->name,
                  "malformed JSON at line 1: byte %zu is 0x%02x, which starts no JSON value", at + 1, at < in->head_len ? in->head[at] : 0u);

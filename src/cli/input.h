@@ -59,9 +59,11 @@ bool input_whole(struct input *in, struct plat_map *m, struct cli_error *e);
 /* r reads the input as records: the head, then the rest of the stream. */
 void input_records(struct input *in, struct record_reader *r);
 
-/* bad_json (or bad_onnx when the head's first byte cannot start JSON and
- * model is true) for an input that is neither, naming both reasons: why it
- * is not JSON, why not a model. what names what the command reads. */
+/* The error of an input the head shows is neither JSON nor a model:
+ * bad_json naming why it is not JSON and, when its first byte starts no
+ * JSON value, why it is no model either; bad_onnx when it starts as a
+ * model (its first field is ModelProto's) and a later field is damaged.
+ * what names what the command reads. */
 bool input_refuse(const struct input *in, const char *what, struct cli_error *e);
 
 /* The most bytes of a JSON document read whole (256 MiB). */
