@@ -4,6 +4,7 @@
 #include "onnx_sniff.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,7 +110,7 @@ bool input_open(struct input *in, const char *file, FILE *std_in, struct cli_err
     }
     sniff_json(in);
     in->model = in->head_len > 0 && onnx_model_prefix(in->head, in->head_len, &in->model_pos,
-                                                      model_cap(), &in->model_error);
+                                                      UINT64_MAX, &in->model_error);
     if (in->model && in->head_len < sizeof in->head && in->model_pos == 0) {
         in->model = false; /* the whole input, and its first field is cut short */
         in->model_error.offset = in->head_len;
@@ -137,8 +138,9 @@ static size_t whole_cap(void *ctx, const unsigned char *data, size_t len)
     if (!in->whole_model)
         return input_json_cap();
     if (in->model && data != NULL)
-        in->model = onnx_model_prefix(data, len, &in->model_pos, model_cap(), &in->model_error);
-    return in->model ? model_cap() : 0;
+        in->model = onnx_model_prefix(data, len, &in->model_pos, UINT64_MAX, &in->model_error);
+    /* 0 stops the reading: damage, or a field that ends past the cap (too large, at once) */
+    return in->model && in->model_pos <= model_cap() ? model_cap() : 0;
 }
 
 bool input_whole(struct input *in, struct plat_map *m, struct cli_error *e)
