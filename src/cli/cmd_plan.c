@@ -389,6 +389,7 @@ const struct command cmd_plan = {
                 "  dmltensor plan tensors.jsonl --format svg > plan.svg\n",
     .formats = FMT_BIT(FMT_JSONL) | FMT_BIT(FMT_JSON) | FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_SVG) |
                FMT_BIT(FMT_C),
+    .c_variables = "ArenaBytes, TensorCount, Tensors",
     .format_help =
         "jsonl (default: a JSON object per tensor, then the summary; json the same), text (a "
         "table and the totals), svg (the picture: steps across, offsets down) or c (a C table "

@@ -160,6 +160,7 @@ const struct command cmd_validate = {
                 "  dmltensor validate --sizes 1,1,3,5 --base-offset 256 --binding-size 64 \\\n"
                 "      --buffer-size 4096 --format c --name input\n",
     .formats = FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_JSON) | FMT_BIT(FMT_C),
+    .c_variables = "Sizes, Strides, BufferDesc",
     .format_help =
         "text (default), json (one line) or c (a C snippet: the DML_BUFFER_TENSOR_DESC and, "
         "with a binding, the DML_BUFFER_BINDING; failed checks as comments)",

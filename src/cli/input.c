@@ -1,6 +1,7 @@
 /* input.c - see input.h. */
 #include "input.h"
 
+#include "onnx_model.h"
 #include "onnx_sniff.h"
 
 #include <errno.h>
@@ -31,6 +32,11 @@ unsigned input_cap_shift(void)
 size_t input_json_cap(void)
 {
     return MAX_JSON >> input_cap_shift();
+}
+
+size_t input_model_memory_cap(size_t len)
+{
+    return onnx_model_memory_cap(len) >> input_cap_shift();
 }
 
 static size_t model_cap(void)

@@ -1,6 +1,7 @@
 /* plan_model.c - `plan MODEL.onnx` (plan_model.h). */
 #include "plan_model.h"
 #include "lifetime.h"
+#include "input.h"
 #include "plan_out.h"
 #include "source_onnx.h"
 
@@ -178,13 +179,15 @@ bool plan_model(struct cli_config *cfg, const struct plat_map *m, struct outbuf 
     struct onnx_error oe;
     bool oom = false;
     if (!onnx_walk(m->data, m->len, NULL, NULL, NULL, &oe, &oom) ||
-        !onnx_model_read(m->data, m->len, &p.model, &oe, &oom)) {
+        !onnx_model_read_capped(m->data, m->len, input_model_memory_cap(m->len), &p.model, &oe, &oom,
+                                NULL, NULL)) {
         if (oom)
             return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
-        cli_fail(e, CLI_E_BAD_ONNX, NULL, cfg->input,
-                 "neither JSON Lines nor a readable ONNX model: at byte %zu: %s", oe.offset,
-                 oe.message);
-        cli_hint(e, "plan reads JSON Lines of tensors, or an ONNX model");
+        cli_fail(e, CLI_E_BAD_ONNX, NULL, cfg->input ? cfg->input : "-", "%s: at byte %zu: %s",
+                 oe.limit ? "an ONNX model past this reader's limit" : "a damaged ONNX model",
+                 oe.offset, oe.message);
+        if (!oe.limit)
+            cli_hint(e, "plan reads JSON Lines of tensors, or an ONNX model");
         return false;
     }
     struct onnx_life *lives = NULL;
