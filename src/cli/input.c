@@ -36,7 +36,8 @@ size_t input_json_cap(void)
 
 size_t input_model_memory_cap(size_t len)
 {
-    return onnx_model_memory_cap(len) >> input_cap_shift();
+    const size_t cap = onnx_model_memory_cap(len) >> input_cap_shift();
+    return cap > ((size_t)1 << 20) ? cap : (size_t)1 << 20; /* a test's cap: 1 MiB at least */
 }
 
 static size_t model_cap(void)
@@ -119,7 +120,7 @@ bool input_open(struct input *in, const char *file, FILE *std_in, struct cli_err
                                                       UINT64_MAX, &in->model_error);
     if (in->model && in->head_len < sizeof in->head && in->model_pos == 0) {
         in->model = false; /* the whole input, and its first field is cut short */
-        in->model_error.offset = in->head_len;
+        in->model_error.offset = 0;
         snprintf(in->model_error.message, sizeof in->model_error.message,
                  "the input ends inside a field");
     }

@@ -74,7 +74,7 @@ unsigned input_cap_shift(void);
 
 /* The most memory the model reader may hold for the graphs of a model of
  * len bytes (onnx_model_memory_cap: 16 MiB + 32 x len, at most 1 GiB),
- * lower under DMLT_TEST_INPUT_CAP_SHIFT. */
+ * lower under DMLT_TEST_INPUT_CAP_SHIFT (to 1 MiB at least). */
 size_t input_model_memory_cap(size_t len);
 
 /* input_too_large for name: a JSON document, or a model that was read. */
