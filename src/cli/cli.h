@@ -152,6 +152,9 @@ struct command {
     bool batch;       /* batch records may name it ("command": NAME) */
     bool text_errors; /* its errors go to stderr alone, whatever its --format */
     bool tensor;      /* describes a tensor: takes the tensor options (--sizes, ...) */
+    /* The variables --format c declares, after --name's prefix
+     * ("Sizes, Strides, BufferDesc"): --name's hint lists them. */
+    const char *c_variables;
     /* Runs the command into out. Long outputs (locate, map, batch) are
      * written to stdout as they grow (cli_drain); a failed write is reported
      * through e with exit status 3. */

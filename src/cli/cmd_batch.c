@@ -3,6 +3,7 @@
  * with --format json; a bad record becomes an error record and the run goes
  * on. */
 #include "results.h"
+#include "input.h"
 #include "platform.h"
 #include "records.h"
 #include "source_json.h"
@@ -111,20 +112,23 @@ static void batch_record(const char *text, size_t len, unsigned long line, struc
 
 static bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 {
-    bool opened;
-    FILE *in = results_open_input(cfg, e, &opened);
+    struct input *in = malloc(sizeof *in);
     if (in == NULL)
+        return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+    if (!input_open(in, cfg->input ? cfg->input : "-", cfg->in, e)) {
+        free(in);
         return false;
+    }
     struct record_reader *r = malloc(sizeof *r);
     struct descriptor *d = malloc(sizeof *d);
     if (r == NULL || d == NULL) {
         free(r);
         free(d);
-        if (opened)
-            fclose(in);
+        input_close(in);
+        free(in);
         return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     }
-    record_reader_init(r, in);
+    input_records(in, r);
     d->commands = cfg->commands;
     struct tally t = {0};
     struct progress p;
@@ -143,7 +147,7 @@ static bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_err
             break;
         }
         if (st == RECORD_IO_ERROR) {
-            ok = cli_fail(e, CLI_E_IO_ERROR, NULL, cfg->input ? cfg->input : "-", "read error: %s",
+            ok = cli_fail(e, CLI_E_IO_ERROR, NULL, in->name, "read error: %s",
                           strerror(errno ? errno : EIO));
             e->exit_code = CLI_EXIT_IO;
             break;
@@ -155,12 +159,21 @@ static bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_err
             struct cli_error re;
             if (st == RECORD_TOO_LONG)
                 cli_fail(&re, CLI_E_RECORD_TOO_LONG, NULL, NULL,
-                         "the record is longer than %zu bytes", RECORD_MAX);
+                         "the record is longer than %zu bytes, the most a record may be",
+                         RECORD_MAX);
             else
                 cli_fail(&re, CLI_E_BAD_JSON, NULL, NULL,
                          "the JSON array is not closed by a single ']' (or has a trailing comma)");
             results_error_record(out, NULL, NULL, line, &re);
             results_note_failure(&t, line, &re);
+            if (st == RECORD_TOO_LONG) { /* the rest is not read: the run ends here */
+                ok = cli_drain(out, e) &&
+                     cli_fail(e, CLI_E_RECORD_TOO_LONG, NULL, in->name,
+                              "line %lu: the record is longer than %zu bytes, the most a record "
+                              "may be: reading stopped there",
+                              line, RECORD_MAX);
+                break;
+            }
         }
         if (out->len >= BATCH_CHUNK && !cli_drain(out, e)) {
             ok = false;
@@ -174,8 +187,8 @@ static bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_err
     record_reader_free(r);
     free(r);
     free(d);
-    if (opened)
-        fclose(in);
+    input_close(in);
+    free(in);
     if (!ok)
         return false;
     results_summary(cfg, &t, "records");

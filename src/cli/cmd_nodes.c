@@ -5,7 +5,7 @@
 #include "cli.h"
 #include "nodes_out.h"
 #include "parse.h"
-#include "scan_input.h"
+#include "input.h"
 #include "source_onnx.h"
 
 #include <stdlib.h>
@@ -41,13 +41,16 @@ static bool place_model(struct cli_config *cfg, const struct plat_map *m, struct
     if (!read_options(cfg, &level, e))
         return false;
     if (!onnx_walk(m->data, m->len, NULL, NULL, NULL, &oe, &oom) ||
-        !onnx_model_read(m->data, m->len, &model, &oe, &oom)) {
+        !onnx_model_read_capped(m->data, m->len, input_model_memory_cap(m->len), &model, &oe, &oom,
+                                NULL, NULL)) {
         onnx_model_free(&model);
         if (oom)
             return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
-        cli_fail(e, CLI_E_BAD_ONNX, NULL, cfg->input, "not a readable ONNX model: at byte %zu: %s",
+        cli_fail(e, CLI_E_BAD_ONNX, NULL, cfg->input, "%s: at byte %zu: %s",
+                 oe.limit ? "an ONNX model past this reader's limit" : "not a readable ONNX model",
                  oe.offset, oe.message);
-        cli_hint(e, "nodes reads an ONNX model (a ModelProto)");
+        if (!oe.limit)
+            cli_hint(e, "nodes reads an ONNX model (a ModelProto)");
         return false;
     }
     bool ok = model.n_graphs > 0 || cli_fail(e, CLI_E_BAD_ONNX, NULL, cfg->input,
@@ -80,11 +83,22 @@ static bool run_nodes(struct cli_config *cfg, struct outbuf *out, struct cli_err
         cli_hint(e, "dmltensor nodes MODEL.onnx (or - for standard input)");
         return false;
     }
+    struct input in;
+    if (!input_open(&in, cfg->input, cfg->in, e))
+        return false;
+    if (!in.model) { /* refused at once: the head cannot start a model */
+        cli_fail(e, CLI_E_BAD_ONNX, NULL, in.name, "not an ONNX model: at byte %zu: %s",
+                 in.model_error.offset, in.model_error.message);
+        cli_hint(e, "nodes reads an ONNX model (a ModelProto), from a file or standard input");
+        input_close(&in);
+        return false;
+    }
     struct plat_map m;
     memset(&m, 0, sizeof m);
-    if (!scan_input_open(cfg->input, cfg->in, &m, e))
-        return false;
-    const bool ok = place_model(cfg, &m, out, e);
+    bool ok = input_whole(&in, &m, e);
+    input_close(&in);
+    if (ok)
+        ok = place_model(cfg, &m, out, e);
     plat_unmap_file(&m);
     return ok;
 }

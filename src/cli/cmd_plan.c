@@ -8,7 +8,7 @@
  * plan_tensors() too, once shape inference gives their sizes. */
 #include "plan_model.h"
 #include "plan_out.h"
-#include "scan_input.h"
+#include "input.h"
 #include "parse.h"
 #include "records.h"
 #include "results.h"
@@ -19,6 +19,36 @@
 #include <string.h>
 
 #define POOL_BLOCK ((size_t)1 << 20)
+
+/* The most plan reads as records (docs/plan.md, "Input"): the bytes of a
+ * JSON document read whole (256 MiB), and 2^22 records (4,194,304); both
+ * lower under DMLT_TEST_INPUT_CAP_SHIFT. Past either, input_too_large at
+ * the line where it was passed, before memory grows further. */
+#define PLAN_MAX_RECORDS ((size_t)1 << 22)
+
+static unsigned long long plan_max_bytes(void)
+{
+    return input_json_cap();
+}
+
+static size_t plan_max_records(void)
+{
+    return PLAN_MAX_RECORDS >> input_cap_shift();
+}
+
+static bool plan_too_large(struct cli_error *e, const char *name, bool bytes,
+                           unsigned long long max_bytes, size_t max_records)
+{
+    if (bytes)
+        cli_fail(e, CLI_E_INPUT_TOO_LARGE, NULL, name,
+                 "more than %llu bytes of records, the most plan reads", max_bytes);
+    else
+        cli_fail(e, CLI_E_INPUT_TOO_LARGE, NULL, name,
+                 "more than %zu records, the most plan places in one run", max_records);
+    cli_hint(e, "plan reads at most %llu bytes and %zu records (docs/plan.md)", max_bytes,
+             max_records);
+    return false;
+}
 
 /* Strings and sizes of every record, in blocks that never move. */
 struct pool_block {
@@ -32,6 +62,7 @@ struct reader {
     struct planned *t;
     size_t n, cap;
     uint64_t last_step;
+    unsigned long long summaries; /* {"summary":{...}} records skipped */
     struct descriptor *d;
     struct json_arena arena;
 };
@@ -229,6 +260,11 @@ static bool read_record(struct reader *r, const char *text, size_t len, struct c
                         je.at + 1);
     if (!cJSON_IsObject(root))
         return cli_fail(e, CLI_E_BAD_RECORD, NULL, NULL, "a record must be a JSON object");
+    if (root->child && root->child->next == NULL && strcmp(root->child->string, "summary") == 0 &&
+        cJSON_IsObject(root->child)) {
+        r->summaries++; /* plan's own output: its summary is no tensor */
+        return true;
+    }
     if (r->n == r->cap) {
         size_t cap = r->cap ? r->cap * 2 : 1024;
         struct planned *t = realloc(r->t, cap * sizeof *t);
@@ -247,7 +283,8 @@ static bool read_record(struct reader *r, const char *text, size_t len, struct c
     return true;
 }
 
-static bool read_records(struct cli_config *cfg, FILE *in, struct reader *r, struct cli_error *e)
+static bool read_records(struct cli_config *cfg, struct input *in, struct reader *r,
+                         struct cli_error *e)
 {
     struct record_reader *rr = malloc(sizeof *rr);
     r->d = malloc(sizeof *r->d);
@@ -255,8 +292,10 @@ static bool read_records(struct cli_config *cfg, FILE *in, struct reader *r, str
         free(rr);
         return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     }
-    record_reader_init(rr, in);
+    input_records(in, rr);
     r->d->commands = cfg->commands;
+    const unsigned long long max_bytes = plan_max_bytes();
+    const size_t max_records = plan_max_records();
     bool ok = true;
     for (;;) {
         const char *text;
@@ -270,17 +309,20 @@ static bool read_records(struct cli_config *cfg, FILE *in, struct reader *r, str
             break;
         }
         if (st == RECORD_IO_ERROR) {
-            ok = cli_fail(e, CLI_E_IO_ERROR, NULL, cfg->input ? cfg->input : "-", "read error: %s",
+            ok = cli_fail(e, CLI_E_IO_ERROR, NULL, in->name, "read error: %s",
                           strerror(errno ? errno : EIO));
             e->exit_code = CLI_EXIT_IO;
             break;
         }
         if (st == RECORD_TOO_LONG)
             ok = cli_fail(e, CLI_E_RECORD_TOO_LONG, NULL, NULL,
-                          "the record is longer than %zu bytes", RECORD_MAX);
+                          "the record is longer than %zu bytes, the most a record may be",
+                          RECORD_MAX);
         else if (st == RECORD_MALFORMED)
             ok = cli_fail(e, CLI_E_BAD_JSON, NULL, NULL,
                           "the JSON array is not closed by a single ']' (or has a trailing comma)");
+        else if (rr->total > max_bytes || r->n == max_records)
+            ok = plan_too_large(e, in->name, rr->total > max_bytes, max_bytes, max_records);
         else
             ok = read_record(r, text, len, e);
         if (!ok) {
@@ -296,24 +338,29 @@ static bool read_records(struct cli_config *cfg, FILE *in, struct reader *r, str
 
 static bool run_plan(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 {
-    if (cfg->input && strcmp(cfg->input, "-") != 0 && plan_input_is_model(cfg->input)) {
+    struct input in;
+    if (!input_open(&in, cfg->input ? cfg->input : "-", cfg->in, e))
+        return false;
+    if (!in.json_start && in.model) { /* a model: read whole, or mapped */
         struct plat_map m;
         memset(&m, 0, sizeof m);
-        if (!scan_input_open(cfg->input, cfg->in, &m, e))
-            return false;
-        const bool ok = plan_model(cfg, &m, out, e);
+        bool ok = input_whole(&in, &m, e);
+        input_close(&in);
+        if (ok)
+            ok = plan_model(cfg, &m, out, e);
         plat_unmap_file(&m);
         return ok;
     }
-    bool opened;
-    FILE *in = results_open_input(cfg, e, &opened);
-    if (in == NULL)
+    if (!in.json_start) { /* neither: refused at once, whatever follows */
+        input_refuse(&in, "plan reads JSON Lines of tensors (its own output too), or an ONNX model",
+                     e);
+        input_close(&in);
         return false;
+    }
     struct reader r;
     memset(&r, 0, sizeof r);
-    bool ok = read_records(cfg, in, &r, e);
-    if (opened)
-        fclose(in);
+    bool ok = read_records(cfg, &in, &r, e);
+    input_close(&in);
     for (unsigned k = 0; ok && k < cfg->n_dims; k++) /* they size a model's tensors */
         cli_note(cfg->err, "plan: --dim %s: JSON Lines have no symbolic dims (it sizes a model)",
                  cfg->dims[k]);
@@ -351,6 +398,7 @@ const struct command cmd_plan = {
                 "  dmltensor plan tensors.jsonl --format svg > plan.svg\n",
     .formats = FMT_BIT(FMT_JSONL) | FMT_BIT(FMT_JSON) | FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_SVG) |
                FMT_BIT(FMT_C),
+    .c_variables = "ArenaBytes, TensorCount, Tensors",
     .format_help =
         "jsonl (default: a JSON object per tensor, then the summary; json the same), text (a "
         "table and the totals), svg (the picture: steps across, offsets down) or c (a C table "

@@ -3,7 +3,7 @@
  * bindings checked. */
 #include "scan.h"
 #include "scan_dxdispatch.h"
-#include "scan_input.h"
+#include "input.h"
 #include "source_json.h"
 
 #include <errno.h>
@@ -164,8 +164,8 @@ static void scan_binding(void *ctx, const struct dxd_binding *b, const struct cl
 static bool scan_json(struct scan *s, const char *data, size_t len, struct cli_error *e)
 {
     const char *name = s->file;
-    if (len > scan_json_cap())
-        return scan_too_large(e, name, false);
+    if (len > input_json_cap())
+        return input_too_large(e, name, false);
     /* A UTF-8 byte order mark is not content (batch skips it too). */
     if (data == NULL)
         data = "";
@@ -201,27 +201,39 @@ static bool scan_json(struct scan *s, const char *data, size_t len, struct cli_e
 
 static bool scan_file(struct scan *s, struct cli_error *e)
 {
+    struct input in;
+    if (!input_open(&in, s->file, s->cfg->in, e))
+        return false;
+    if (in.json_start ? !in.json : !in.model) { /* refused at once, whatever follows */
+        input_refuse(&in, "scan reads JSON documents and ONNX models (a protobuf ModelProto)", e);
+        input_close(&in);
+        return false;
+    }
+    if (in.json_start && s->text) {
+        cli_fail(e, CLI_E_BAD_FORMAT, "--format", "text",
+                 "text is for ONNX models; JSON documents are scanned as JSON Lines, and %s is one",
+                 s->file);
+        cli_hint(e, "scan it without --format text (or with --format jsonl)");
+        input_close(&in);
+        return false;
+    }
     struct plat_map m;
     memset(&m, 0, sizeof m);
-    if (!scan_input_open(s->file, s->cfg->in, &m, e))
+    bool ok = input_whole(&in, &m, e);
+    input_close(&in);
+    if (!ok)
         return false;
     struct onnx_error oe;
-    bool oom = false, ok;
+    bool oom = false;
     s->map = &m;
-    if (scan_looks_like_json(m.data, m.len) && s->text) {
-        ok = cli_fail(e, CLI_E_BAD_FORMAT, "--format", "text",
-                      "text is for ONNX models; JSON documents are scanned as JSON Lines, and "
-                      "%s is one",
-                      s->file);
-        cli_hint(e, "scan it without --format text (or with --format jsonl)");
-    } else if (scan_looks_like_json(m.data, m.len)) {
+    if (in.json_start) {
         ok = scan_json(s, (const char *)m.data, m.len, e);
     } else if (onnx_walk(m.data, m.len, NULL, scan_release_map, s, &oe, &oom)) {
         /* The whole model is checked first: a damaged one prints no record. */
         ok = scan_onnx(s, m.data, m.len, e);
     } else if (oom) {
         ok = cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
-    } else if (m.data[0] == 0x08 || oe.limit) { /* ir_version first, as exporters write it */
+    } else {
         ok = cli_fail(e, CLI_E_BAD_ONNX, NULL, s->file, "%s: at byte %zu: %s",
                       oe.limit ? "an ONNX model past this reader's limit" : "a damaged ONNX model",
                       oe.offset, oe.message);
@@ -229,11 +241,6 @@ static bool scan_file(struct scan *s, struct cli_error *e)
             cli_hint(e, "protobuf's own readers (python3-onnx's onnx.load) refuse it too");
         else
             cli_hint(e, "scan reads JSON documents and ONNX models (a protobuf ModelProto)");
-    } else {
-        /* Neither: JSON's error, as for any document that is not JSON. */
-        ok = scan_json(s, (const char *)m.data, m.len, e);
-        if (!ok && e->id == cli_error_name(CLI_E_BAD_JSON))
-            cli_hint(e, "nor is it an ONNX model (at byte %zu: %s)", oe.offset, oe.message);
     }
     s->map = NULL; /* m lives no longer */
     plat_unmap_file(&m);

@@ -593,6 +593,7 @@ const struct command cmd_size = {
                 "  dmltensor size --sizes 1,3,4,4 --broadcast h,w --format json\n"
                 "  bytes=$(dmltensor size --sizes 1,64,56,56 --field minimum_implied_size_bytes)\n",
     .formats = FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_JSON) | FMT_BIT(FMT_ENV) | FMT_BIT(FMT_C),
+    .c_variables = "Sizes, Strides, BufferDesc",
     .format_help =
         "text (default), json (one line), env (KEY=value lines for eval) or c (a C snippet: "
         "the DML_BUFFER_TENSOR_DESC)",

@@ -172,6 +172,7 @@ const struct command cmd_validate = {
                 "  dmltensor validate --dtype float16 --sizes 1,1,64,128 --alignment 256 \\\n"
                 "      --operator GEMM --tensor ATensor --feature-level 5_1\n",
     .formats = FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_JSON) | FMT_BIT(FMT_C),
+    .c_variables = "Sizes, Strides, BufferDesc",
     .format_help =
         "text (default), json (one line) or c (a C snippet: the DML_BUFFER_TENSOR_DESC and, "
         "with a binding, the DML_BUFFER_BINDING; failed checks as comments)",

@@ -170,6 +170,7 @@ const struct command cmd_view = {
                 "  dmltensor view --dtype float16 --sizes 1,128,2304 --split w=3\n"
                 "  dmltensor view --sizes 64 --reshape 1,64,1,1 --broadcast-to 2,64,7,7\n",
     .formats = FMT_BIT(FMT_TEXT) | FMT_BIT(FMT_JSON) | FMT_BIT(FMT_C),
+    .c_variables = "Sizes, Strides, BufferDesc, Binding",
     .format_help =
         "text (default), json (one line) or c (C snippets: each view's DML_BUFFER_TENSOR_DESC "
         "and DML_BUFFER_BINDING; failed checks as comments)",

@@ -207,7 +207,7 @@ bool parse_command_line(int argc, char **argv, struct cli_config *cfg, struct cl
             cli_hint(e, "add --format c");
             return false;
         }
-        if (!c_name_check(cfg->c_name, e))
+        if (!c_name_check(cfg->c_name, c->c_variables, e))
             return false;
     }
     return true;

@@ -519,6 +519,28 @@ cJSON *json_parse(const char *text, size_t len, struct json_arena *arena, struct
     return root;
 }
 
+bool json_prefix_error(const char *text, size_t len, bool cut, const struct json_error *err)
+{
+    if (err->message == NULL)
+        return true;
+    if (strcmp(err->message, AFTER_VALUE) == 0) { /* the next line's record, after a newline */
+        for (size_t i = err->at; i > 0 && json_is_space(text[i - 1]); i--)
+            if (text[i - 1] == '\n')
+                return true;
+        return false;
+    }
+    if (!cut || strcmp(err->message, NO_MEMORY) == 0)
+        return false;
+    if (strcmp(err->message, UNTERMINATED) == 0 || err->at + 8 >= len)
+        return true; /* a string, literal or escape the cut ends */
+    if (strcmp(err->message, BAD_NUMBER) != 0)
+        return false;
+    for (size_t i = err->at; i < len; i++) /* a number that runs to the cut */
+        if (!json_is_digit(text[i]) && (text[i] == '\0' || strchr("-+.eE", text[i]) == NULL))
+            return false;
+    return true;
+}
+
 /* ---- exact integers --------------------------------------------------- */
 
 enum json_integer json_integer_digits(const char *num, char *buf, size_t cap, size_t *n)

@@ -78,6 +78,13 @@ void json_arena_free(struct json_arena *a);
  * the text is not JSON or memory ran out. */
 cJSON *json_parse(const char *text, size_t len, struct json_arena *arena, struct json_error *err);
 
+/* Whether err, from json_parse() of text[0..len), still lets the text be
+ * the start of JSON text (JSON Lines included): a value followed by more
+ * (the next line's record), or, when cut (more bytes follow text), a value
+ * the cut leaves unfinished (a string, a number, a literal, an escape, a
+ * list or an object not yet closed). The sniff of an input's first bytes. */
+bool json_prefix_error(const char *text, size_t len, bool cut, const struct json_error *err);
+
 /* The text, as written, of the value of the first member named key (the
  * name decoded: "\u0069d" is "id") of the object text[0..len), which
  * json_parse() accepted: *start and its length *n, white space around it

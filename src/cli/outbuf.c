@@ -382,7 +382,10 @@ static bool hidden_char(uint32_t c)
     return false;
 }
 
-void ob_quoted_text(struct outbuf *b, const char *s, size_t max)
+/* The one escaping of text from input, for a terminal (xml false) or for
+ * XML character data and attributes (xml true: the five specials as
+ * entities too, and U+FFFE/U+FFFF, which XML cannot hold, as escapes). */
+static void quote_text(struct outbuf *b, const char *s, size_t max, bool xml)
 {
     static const char hex[] = "0123456789abcdef";
     size_t n = 0;
@@ -398,10 +401,24 @@ void ob_quoted_text(struct outbuf *b, const char *s, size_t max)
             p++;
             continue;
         }
+        if (*p == '\\') { /* a literal backslash, so that "a\x1b" never reads as an escape */
+            ob_puts(b, "\\\\");
+            p++;
+            continue;
+        }
+        if (xml && (*p == '&' || *p == '<' || *p == '>' || *p == '"' || *p == '\'')) {
+            ob_puts(b, *p == '&'   ? "&amp;"
+                       : *p == '<' ? "&lt;"
+                       : *p == '>' ? "&gt;"
+                       : *p == '"' ? "&quot;"
+                                   : "&apos;");
+            p++;
+            continue;
+        }
         uint32_t c = len == 1 ? *p : (uint32_t)(*p & (0x7F >> len));
         for (size_t i = 1; i < len; i++)
             c = c << 6 | (uint32_t)(p[i] & 0x3F);
-        if (hidden_char(c)) {
+        if (hidden_char(c) || (xml && (c == 0xFFFE || c == 0xFFFF))) {
             /* \u009b, \u202e; \U000e0001 past the BMP */
             char esc[10] = {'\\', c > 0xFFFF ? 'U' : 'u'};
             size_t k = 2, digits = c > 0xFFFF ? 8 : 4;
@@ -413,6 +430,16 @@ void ob_quoted_text(struct outbuf *b, const char *s, size_t max)
         }
         p += len;
     }
+}
+
+void ob_quoted_text(struct outbuf *b, const char *s, size_t max)
+{
+    quote_text(b, s, max, false);
+}
+
+void ob_xml_text(struct outbuf *b, const char *s)
+{
+    quote_text(b, s, SIZE_MAX, true);
 }
 
 size_t ob_columns(const struct outbuf *b, size_t from)

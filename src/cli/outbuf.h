@@ -84,9 +84,15 @@ void ob_json_path_key(struct outbuf *b, const char *key);
  * not UTF-8 as \xNN (raw 0x9B too), C1 controls (U+0080..U+009F) and
  * Unicode's format characters (bidi overrides and isolates, zero-width
  * characters, U+FEFF, U+00AD, U+061C, tags, ...; the line and paragraph
- * separators) as \u009b or \U000e0001. Everything else is copied. Cut
- * after max characters (an escape is one) with "...". */
+ * separators) as \u009b or \U000e0001, and a backslash as \\ (so that
+ * the text "a\x1b" never reads as the escape of ESC). Everything else is
+ * copied. Cut after max characters (an escape is one) with "...". */
 void ob_quoted_text(struct outbuf *b, const char *s, size_t max);
+/* The same escaping for XML (SVG titles and text): ob_quoted_text's, the
+ * five XML specials as entities, and U+FFFE/U+FFFF (no XML characters) as
+ * \ufffe. A bidi override or an invisible character never reaches a
+ * tooltip raw. */
+void ob_xml_text(struct outbuf *b, const char *s);
 /* The characters (not bytes) of b from byte from on: the column a text
  * line has reached, since its text is valid UTF-8 (ob_quoted_text's). */
 size_t ob_columns(const struct outbuf *b, size_t from);

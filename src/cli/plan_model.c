@@ -2,25 +2,13 @@
 #include "plan_model.h"
 #include "first_unknown.h"
 #include "lifetime.h"
+#include "input.h"
 #include "plan_out.h"
-#include "scan_input.h"
 #include "source_onnx.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-bool plan_input_is_model(const char *path)
-{
-    int err;
-    FILE *f = plat_open_read(path, &err);
-    if (f == NULL)
-        return false; /* the JSON path says why it cannot be opened */
-    unsigned char head[64];
-    const size_t n = fread(head, 1, sizeof head, f);
-    fclose(f);
-    return n > 0 && !scan_looks_like_json(head, n);
-}
 
 #define TEXT_EACH  768u /* a tensor's path (384), name (251) and op (111) */
 #define GPATH_EACH 320u /* a subgraph's path, cut to fit */
@@ -410,14 +398,16 @@ bool plan_model(struct cli_config *cfg, const struct plat_map *m, struct outbuf 
     }
     struct weights w = {&p, dmlt_u128_from_u64(0)};
     if (!onnx_walk(m->data, m->len, add_weight, NULL, &w, &oe, &oom) ||
-        !onnx_model_read(m->data, m->len, &p.model, &oe, &oom)) {
+        !onnx_model_read_capped(m->data, m->len, input_model_memory_cap(m->len), &p.model, &oe, &oom,
+                                NULL, NULL)) {
         model_plan_free(&p);
         if (oom)
             return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
-        cli_fail(e, CLI_E_BAD_ONNX, NULL, cfg->input,
-                 "neither JSON Lines nor a readable ONNX model: at byte %zu: %s", oe.offset,
-                 oe.message);
-        cli_hint(e, "plan reads JSON Lines of tensors, or an ONNX model");
+        cli_fail(e, CLI_E_BAD_ONNX, NULL, cfg->input ? cfg->input : "-", "%s: at byte %zu: %s",
+                 oe.limit ? "an ONNX model past this reader's limit" : "a damaged ONNX model",
+                 oe.offset, oe.message);
+        if (!oe.limit)
+            cli_hint(e, "plan reads JSON Lines of tensors, or an ONNX model");
         return false;
     }
     size_t kept = 0;

@@ -8,9 +8,6 @@
 #include "cli.h"
 #include "platform.h"
 
-/* True when the first bytes of a file are no JSON: a model to plan. */
-bool plan_input_is_model(const char *path);
-
 /* Plans the model in m (a file's bytes). False with e filled: bad_onnx,
  * a tensor of unknown size (its error, naming it; exit 2) unless
  * --skip-unknown, out_of_memory. */

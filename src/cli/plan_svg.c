@@ -39,50 +39,10 @@
 #define PEAK_LINES   3u /* the peak's tensors named below the plot: lines of */
 #define PEAK_EACH    3u /* so many */
 
-/* Text for XML: the five specials escaped, bytes XML cannot hold (control
- * characters, broken UTF-8, U+FFFE/U+FFFF) as U+FFFD. */
+/* Text for XML, escaped by the one function every text output shares. */
 static void put_xml_text(struct outbuf *b, const char *s)
 {
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p) {
-        unsigned c = *p;
-        if (c == '&' || c == '<' || c == '>' || c == '"' || c == '\'') {
-            ob_puts(b, c == '&'   ? "&amp;"
-                       : c == '<' ? "&lt;"
-                       : c == '>' ? "&gt;"
-                       : c == '"' ? "&quot;"
-                                  : "&apos;");
-            p++;
-            continue;
-        }
-        if (c >= 0x20 && c < 0x80) {
-            ob_putc(b, (char)c);
-            p++;
-            continue;
-        }
-        size_t n = c >= 0xC2 && c <= 0xDF   ? 2
-                   : c >= 0xE0 && c <= 0xEF ? 3
-                   : c >= 0xF0 && c <= 0xF4 ? 4
-                                            : 0;
-        bool ok = n > 0;
-        for (size_t k = 1; k < n && ok; k++)
-            ok = (p[k] & 0xC0) == 0x80;
-        if (ok && n == 3) {
-            unsigned cp = (c & 0x0Fu) << 12 | (p[1] & 0x3Fu) << 6 | (p[2] & 0x3Fu);
-            ok = cp >= 0x800 && (cp < 0xD800 || cp > 0xDFFF) && cp != 0xFFFE && cp != 0xFFFF;
-        }
-        if (ok && n == 4) {
-            unsigned cp = (c & 0x07u) << 18 | (p[1] & 0x3Fu) << 12;
-            ok = cp >= 0x10000 && cp <= 0x10FFFF;
-        }
-        if (ok) {
-            ob_write(b, (const char *)p, n);
-            p += n;
-        } else {
-            ob_puts(b, "\xEF\xBF\xBD");
-            p++;
-        }
-    }
+    ob_xml_text(b, s);
 }
 
 /* The x mapping: the allocating steps f[0..m) (sorted, distinct), rep[j]

@@ -215,24 +215,26 @@ FILE *plat_open_read(const char *path, int *err)
 }
 
 /* Input that cannot be mapped (a pipe, a FIFO, a device, a stream), read
- * through read_some (bytes read, 0 at the end, -1 on an error) into m, never
- * more than cap allows: cap(bytes so far) is asked again each time the
- * buffer grows, and the buffer never holds more than cap + 1 bytes. Past the
- * cap, reading stops: m holds the first bytes and m->truncated is set. The
- * one way input is read when it is not mapped. */
-static bool read_bounded(struct plat_map *m, plat_cap *cap,
-                         long (*read_some)(void *, unsigned char *, size_t), void *from, int *err)
+ * from f into m after the head bytes already taken from it, never more than
+ * cap allows: cap(ctx, bytes so far) is asked again each time the buffer
+ * grows, and the buffer never holds more than cap + 1 bytes. Past the cap,
+ * reading stops: m holds the first bytes and m->truncated is set. The one
+ * way input is read when it is not mapped. */
+static bool read_bounded(struct plat_map *m, const unsigned char *head, size_t head_len,
+                         plat_cap *cap, void *ctx, FILE *f, int *err)
 {
     unsigned char *buf = NULL;
     size_t len = 0, size = 0;
     for (;;) {
         if (len == size) {
-            size_t limit = cap(buf, len);
+            size_t limit = cap(ctx, buf, len);
             if (len > limit) {
                 m->truncated = true;
                 break;
             }
             size_t grown = size < 32768 ? 65536 : size > SIZE_MAX / 2 ? SIZE_MAX : size * 2;
+            if (grown < head_len)
+                grown = head_len;
             if (limit < SIZE_MAX && grown - 1 > limit)
                 grown = limit + 1; /* one byte past the cap says more exists */
             unsigned char *b = grown > size ? realloc(buf, grown) : NULL;
@@ -244,21 +246,30 @@ static bool read_bounded(struct plat_map *m, plat_cap *cap,
             buf = b;
             size = grown;
         }
-        long n = read_some(from, buf + len, size - len);
-        if (n < 0) {
-            free(buf);
-            *err = errno ? errno : EIO;
-            return false;
+        size_t n;
+        if (len < head_len) { /* the bytes the caller read first */
+            n = head_len - len < size - len ? head_len - len : size - len;
+            memcpy(buf + len, head + len, n);
+        } else {
+            n = fread(buf + len, 1, size - len, f);
+            if (n == 0 && ferror(f)) {
+                free(buf);
+                *err = errno ? errno : EIO;
+                return false;
+            }
         }
         if (n == 0) {
-            if (len > cap(buf, len))
+            if (len > cap(ctx, buf, len))
                 m->truncated = true;
             break;
         }
-        len += (size_t)n;
+        len += n;
     }
-    if (m->truncated)
-        len = cap(buf, len); /* the bytes within the cap, for the caller to look at */
+    if (m->truncated) {
+        size_t limit = cap(ctx, buf, len);
+        if (limit < len)
+            len = limit; /* the bytes within the cap, for the caller to look at */
+    }
     m->data = len ? buf : NULL;
     m->base = buf;
     m->len = len;
@@ -266,23 +277,7 @@ static bool read_bounded(struct plat_map *m, plat_cap *cap,
     return true;
 }
 
-static long read_stream(void *from, unsigned char *buf, size_t n)
-{
-    FILE *f = from;
-    size_t got = fread(buf, 1, n, f);
-    return got == 0 && ferror(f) ? -1 : (long)got;
-}
-
 #if defined(_WIN32)
-static long read_handle(void *from, unsigned char *buf, size_t n)
-{
-    DWORD got = 0;
-    DWORD want = n > 0x40000000 ? 0x40000000 : (DWORD)n;
-    if (!ReadFile((HANDLE)from, buf, want, &got, NULL))
-        return GetLastError() == ERROR_BROKEN_PIPE ? 0 : -1;
-    return (long)got;
-}
-
 static int errno_of_last_error(void)
 {
     switch (GetLastError()) {
@@ -300,15 +295,6 @@ static int errno_of_last_error(void)
         return EIO;
     }
 }
-#else
-static long read_fd(void *from, unsigned char *buf, size_t n)
-{
-    ssize_t got;
-    do
-        got = read(*(int *)from, buf, n > 0x40000000 ? 0x40000000 : n);
-    while (got < 0 && errno == EINTR);
-    return (long)got;
-}
 #endif
 
 static void map_clear(struct plat_map *m)
@@ -321,127 +307,92 @@ static void map_clear(struct plat_map *m)
     m->released = 0;
 }
 
-bool plat_map_file(const char *path, plat_cap *cap, struct plat_map *m, int *err)
+/* Maps f whole when it is a regular file of at least one byte: 1 mapped,
+ * 0 not a regular file (or empty: /proc's), -1 failed (*err set). */
+static int map_regular(FILE *f, struct plat_map *m, int *err)
 {
-    map_clear(m);
-    *err = 0;
 #if defined(_WIN32)
-    wchar_t *w = utf8_to_wide(path);
-    if (w == NULL) {
-        *err = EILSEQ;
-        return false;
-    }
-    DWORD attr = GetFileAttributesW(w);
-    if (attr != INVALID_FILE_ATTRIBUTES && (attr & FILE_ATTRIBUTE_DIRECTORY)) {
-        free(w);
-        *err = EISDIR;
-        return false;
-    }
-    HANDLE h = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING,
-                           FILE_ATTRIBUTE_NORMAL, NULL);
-    free(w);
-    if (h == INVALID_HANDLE_VALUE) {
-        *err = errno_of_last_error();
-        return false;
-    }
-    bool ok = true;
-    if (GetFileType(h) != FILE_TYPE_DISK) {
-        ok = read_bounded(m, cap, read_handle, h, err);
-        CloseHandle(h);
-        return ok;
-    }
+    HANDLE h = (HANDLE)_get_osfhandle(_fileno(f));
+    if (h == INVALID_HANDLE_VALUE || GetFileType(h) != FILE_TYPE_DISK)
+        return 0;
     LARGE_INTEGER size;
     if (!GetFileSizeEx(h, &size)) {
         *err = errno_of_last_error();
-        CloseHandle(h);
-        return false;
+        return -1;
     }
+    if (size.QuadPart <= 0)
+        return 0;
     if ((unsigned long long)size.QuadPart > (unsigned long long)SIZE_MAX) {
         *err = EFBIG;
-        CloseHandle(h);
-        return false;
+        return -1;
     }
-    if (size.QuadPart > 0) {
-        /* The view stays valid once both handles are closed. */
-        HANDLE map = CreateFileMappingW(h, NULL, PAGE_READONLY, 0, 0, NULL);
-        void *view = map ? MapViewOfFile(map, FILE_MAP_READ, 0, 0, 0) : NULL;
-        if (view == NULL) {
-            *err = errno_of_last_error();
-            ok = false;
-        } else {
-            m->data = view;
-            m->base = view;
-            m->len = (size_t)size.QuadPart;
-        }
-        if (map)
-            CloseHandle(map);
-    }
-    CloseHandle(h);
-    return ok;
+    /* The view stays valid once the mapping's handle is closed. */
+    HANDLE map = CreateFileMappingW(h, NULL, PAGE_READONLY, 0, 0, NULL);
+    void *view = map ? MapViewOfFile(map, FILE_MAP_READ, 0, 0, 0) : NULL;
+    if (view == NULL)
+        *err = errno_of_last_error();
+    if (map)
+        CloseHandle(map);
+    if (view == NULL)
+        return -1;
+    m->data = view;
+    m->base = view;
+    m->len = (size_t)size.QuadPart;
+    return 1;
 #else
-    int fd;
-    do
-        fd = open(path, O_RDONLY);
-    while (fd < 0 && errno == EINTR);
-    if (fd < 0) {
-        *err = errno;
-        return false;
-    }
     struct stat st;
-    if (fstat(fd, &st) != 0) {
-        *err = errno;
-        close(fd);
-        return false;
-    }
-    bool ok = true;
-    if (S_ISDIR(st.st_mode)) {
-        *err = EISDIR;
-        ok = false;
-    } else if (!S_ISREG(st.st_mode) || st.st_size == 0) {
-        ok = read_bounded(m, cap, read_fd, &fd, err); /* a pipe, a device, /proc */
-    } else if ((unsigned long long)st.st_size > (unsigned long long)SIZE_MAX) {
+    const int fd = fileno(f);
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0)
+        return 0;
+    if ((unsigned long long)st.st_size > (unsigned long long)SIZE_MAX) {
         *err = EFBIG;
-        ok = false;
-    } else if (st.st_size > 0) {
-        void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (p == MAP_FAILED) {
-            *err = errno;
-            ok = false;
-        } else {
-            /* Metadata is read where it lies between weights that are
-             * skipped: no read-ahead, or their pages fill the memory. */
-            (void)madvise(p, (size_t)st.st_size, MADV_RANDOM);
-            m->data = p;
-            m->base = p;
-            m->len = (size_t)st.st_size;
-        }
+        return -1;
     }
-    close(fd);
-    return ok;
+    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p == MAP_FAILED) {
+        *err = errno;
+        return -1;
+    }
+    /* Metadata is read where it lies between weights that are skipped: no
+     * read-ahead, or their pages fill the memory. */
+    (void)madvise(p, (size_t)st.st_size, MADV_RANDOM);
+    m->data = p;
+    m->base = p;
+    m->len = (size_t)st.st_size;
+    return 1;
 #endif
 }
 
-bool plat_map_stream(FILE *f, plat_cap *cap, struct plat_map *m, int *err)
+bool plat_map_open(FILE *f, bool at_start, const unsigned char *head, size_t head_len,
+                   plat_cap *cap, void *ctx, struct plat_map *m, int *err)
 {
     map_clear(m);
     *err = 0;
-#if !defined(_WIN32)
-    /* A regular file on standard input (< model.onnx) not yet read from is
-     * mapped as its name would be; anything else is read. */
-    struct stat st;
-    int fd = fileno(f);
-    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-        (unsigned long long)st.st_size <= (unsigned long long)SIZE_MAX && ftello(f) == 0) {
-        void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (p != MAP_FAILED) {
-            m->data = p;
-            m->base = p;
-            m->len = (size_t)st.st_size;
-            return true;
-        }
+    if (at_start) {
+        const int r = map_regular(f, m, err);
+        if (r != 0)
+            return r > 0;
     }
-#endif
-    return read_bounded(m, cap, read_stream, f, err);
+    return read_bounded(m, head, head_len, cap, ctx, f, err);
+}
+
+/* cap for plat_map_file: the plain function it is handed. */
+static size_t plain_cap(void *ctx, const unsigned char *data, size_t len)
+{
+    size_t (*cap)(const unsigned char *, size_t) = *(size_t (**)(const unsigned char *, size_t))ctx;
+    return cap(data, len);
+}
+
+bool plat_map_file(const char *path, size_t (*cap)(const unsigned char *, size_t),
+                   struct plat_map *m, int *err)
+{
+    map_clear(m);
+    FILE *f = plat_open_read(path, err);
+    if (f == NULL)
+        return false;
+    const bool ok = plat_map_open(f, true, NULL, 0, plain_cap, &cap, m, err);
+    fclose(f);
+    return ok;
 }
 
 void plat_unmap_file(struct plat_map *m)

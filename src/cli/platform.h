@@ -55,19 +55,27 @@ struct plat_map {
 };
 
 /* The most bytes input may have when it is read, given its first len bytes
- * (data is NULL when len is 0): asked again as the bytes grow, so the cap
- * can depend on what the input turns out to be. Less than SIZE_MAX. */
-typedef size_t plat_cap(const unsigned char *data, size_t len);
+ * (data is NULL when len is 0) and the caller's ctx: asked again as the
+ * bytes grow, so the cap can depend on what the input turns out to be (and
+ * drop below len when the bytes show it is no input the caller takes).
+ * Less than SIZE_MAX. */
+typedef size_t plat_cap(void *ctx, const unsigned char *data, size_t len);
 
-/* Maps the file named by the UTF-8 text path, or reads it within cap. False
- * with *err set to an errno value on failure: a directory is EISDIR on every
- * platform, a file larger than the address space EFBIG. An empty file is len
- * 0, data NULL. Read past its cap, it is true with m->truncated set: memory
- * never holds more than the cap and a byte. A mapped file has no cap. */
-bool plat_map_file(const char *path, plat_cap *cap, struct plat_map *m, int *err);
-/* The same for an open stream (standard input): mapped when it is a regular
- * file not yet read from (POSIX), else read within cap. */
-bool plat_map_stream(FILE *f, plat_cap *cap, struct plat_map *m, int *err);
+/* The bytes of the open stream f, the one way every command takes its
+ * input whole: mapped when f is a regular file (at_start: not read from
+ * before head; a file of size 0, as /proc's, is read), else head[0..
+ * head_len) (the bytes the caller already took from f) followed by the rest
+ * of f, read within cap. False with *err set to an errno value on failure
+ * (a file larger than the address space EFBIG, ENOMEM). An empty input is
+ * len 0, data NULL. Read past its cap, it is true with m->truncated set:
+ * memory never holds more than the cap and a byte. A mapped file has no
+ * cap. f stays open (the caller closes it). */
+bool plat_map_open(FILE *f, bool at_start, const unsigned char *head, size_t head_len,
+                   plat_cap *cap, void *ctx, struct plat_map *m, int *err);
+/* The same for the file named by the UTF-8 text path, opened here (for
+ * tools; a directory is EISDIR), with a cap that needs no ctx. */
+bool plat_map_file(const char *path, size_t (*cap)(const unsigned char *, size_t),
+                   struct plat_map *m, int *err);
 void plat_unmap_file(struct plat_map *m);
 /* A hint: the bytes of m before upto are not needed for now. Where the
  * system allows (POSIX), their pages leave the process's resident set,

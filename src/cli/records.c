@@ -20,6 +20,12 @@ void record_reader_free(struct record_reader *r)
     r->cap = 0;
 }
 
+void record_reader_prefix(struct record_reader *r, const void *p, size_t n)
+{
+    r->pre = p;
+    r->pre_len = n;
+}
+
 static bool is_space(int c)
 {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
@@ -32,7 +38,15 @@ static bool refill(struct record_reader *r)
     if (r->eof)
         return false;
     r->pos = 0;
-    r->end = fread(r->block, 1, sizeof r->block - 1, r->f);
+    if (r->pre_len) { /* the bytes taken first */
+        r->end = r->pre_len < sizeof r->block - 1 ? r->pre_len : sizeof r->block - 1;
+        memcpy(r->block, r->pre, r->end);
+        r->pre += r->end;
+        r->pre_len -= r->end;
+    } else {
+        r->end = fread(r->block, 1, sizeof r->block - 1, r->f);
+    }
+    r->total += r->end;
     r->block[r->end] = '\n'; /* the sentinel scan_element() relies on */
     if (r->end == 0) {
         r->eof = true;
@@ -129,8 +143,10 @@ static enum record_status next_line(struct record_reader *r, const char **text, 
             const char *nl = memchr(p, '\n', avail);
             size_t n = nl ? (size_t)(nl - p) : avail;
             /* One byte more than a record: the CR of a CRLF line end. */
-            if (!too_long && !append(r, p, n, RECORD_MAX + 1))
+            if (!append(r, p, n, RECORD_MAX + 1)) {
                 too_long = true;
+                break; /* the rest of the line is not read */
+            }
             r->pos += n;
             if (nl) {
                 r->pos++;
@@ -144,12 +160,12 @@ static enum record_status next_line(struct record_reader *r, const char **text, 
             return RECORD_END;
         if (r->no_memory)
             return RECORD_NO_MEMORY;
-        if (too_long)
-            return RECORD_TOO_LONG;
-        if (r->len && r->rec[r->len - 1] == '\r')
+        if (r->len && !too_long && r->rec[r->len - 1] == '\r')
             r->rec[--r->len] = '\0';
-        if (r->len > RECORD_MAX)
-            return RECORD_TOO_LONG; /* RECORD_MAX + 1 bytes, the last not a CR */
+        if (too_long || r->len > RECORD_MAX) { /* RECORD_MAX + 1 bytes, the last not a CR */
+            r->stopped = true;
+            return RECORD_TOO_LONG;
+        }
         size_t i = 0;
         while (i < r->len && is_space(r->rec[i]))
             i++;
@@ -276,23 +292,27 @@ static enum record_status next_element(struct record_reader *r, const char **tex
         const char *start = r->block + r->pos, *end = r->block + r->end;
         const char *stop = scan_element(r, &s, start, end);
         size_t n = (size_t)(stop - start);
-        if (n && !too_long && !append(r, start, n, RECORD_MAX))
+        if (n && !append(r, start, n, RECORD_MAX)) {
             too_long = true;
+            break; /* the rest of the element is not read */
+        }
         r->pos += n;
         if (stop < end) {
             c = (unsigned char)*stop;
             break;
         }
     }
+    if (r->no_memory) /* append failed: not the record's length */
+        return RECORD_NO_MEMORY;
+    if (too_long) {
+        r->stopped = true;
+        return RECORD_TOO_LONG;
+    }
     r->comma = c == ',';
     if (r->comma)
         next_byte(r);
     if (r->io_error)
         return RECORD_IO_ERROR;
-    if (r->no_memory)
-        return RECORD_NO_MEMORY;
-    if (too_long)
-        return RECORD_TOO_LONG;
     if (r->rec == NULL && !append(r, "", 0, RECORD_MAX))
         return RECORD_NO_MEMORY;
     *text = r->rec;
@@ -303,6 +323,10 @@ static enum record_status next_element(struct record_reader *r, const char **tex
 enum record_status record_next(struct record_reader *r, const char **text, size_t *len,
                                unsigned long *line)
 {
+    if (r->stopped) {
+        *line = r->line;
+        return RECORD_END;
+    }
     if (r->mode == MODE_UNKNOWN)
         detect_mode(r);
     switch (r->mode) {

@@ -10,12 +10,12 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define RECORD_MAX ((size_t)1 << 20) /* a longer record is an error record */
+#define RECORD_MAX ((size_t)1 << 20) /* a longer record ends the reading */
 
 enum record_status {
     RECORD_OK,        /* text/len/line hold one record */
     RECORD_END,       /* no more records */
-    RECORD_TOO_LONG,  /* the record passed RECORD_MAX bytes; it was skipped */
+    RECORD_TOO_LONG,  /* the record passed RECORD_MAX bytes: reading stops there */
     RECORD_MALFORMED, /* the array is broken (text after ']', or no ']') */
     RECORD_IO_ERROR,  /* reading failed (errno says why) */
     RECORD_NO_MEMORY  /* no memory for the record: the caller stops, exit 2 */
@@ -23,6 +23,10 @@ enum record_status {
 
 struct record_reader {
     FILE *f;
+    const char *pre; /* bytes already taken from f, read first (record_reader_prefix) */
+    size_t pre_len;
+    unsigned long long total; /* bytes read so far, pre included */
+    bool stopped;             /* a record too long: nothing more is read */
     char block[64 * 1024 + 1]; /* + 1: a '\n' sentinel after the data */
     size_t pos, end;
     bool eof, io_error, no_memory;
@@ -35,11 +39,17 @@ struct record_reader {
 
 void record_reader_init(struct record_reader *r, FILE *f);
 void record_reader_free(struct record_reader *r);
+/* The first p[0..n) bytes of the input, already taken from f (they must
+ * outlive the reader): read before f. */
+void record_reader_prefix(struct record_reader *r, const void *p, size_t n);
 
 /* The next record: *text (NUL-terminated, valid until the next call), its
  * length and the line it starts on. Blank lines are skipped and a trailing
  * CR is dropped. After RECORD_TOO_LONG and RECORD_MALFORMED, *line says
- * where, and reading goes on (RECORD_MALFORMED ends an array). An array
+ * where. RECORD_TOO_LONG comes as soon as a record passes RECORD_MAX, the
+ * rest of it unread (an endless line, as /dev/zero's, is not read to its
+ * end), and ends the reading: RECORD_END follows. After RECORD_MALFORMED
+ * reading goes on (it ends an array). An array
  * element is passed on as it is, so "[1,,2]" gives an empty record. */
 enum record_status record_next(struct record_reader *r, const char **text, size_t *len,
                                unsigned long *line);

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-bool c_name_check(const char *name, struct cli_error *e)
+bool c_name_check(const char *name, const char *variables, struct cli_error *e)
 {
     size_t n = strlen(name);
     bool ok = n >= 1 && n <= C_NAME_MAX &&
@@ -23,7 +23,18 @@ bool c_name_check(const char *name, struct cli_error *e)
              "not a name for C variables (letters, digits and single underscores, starting with a "
              "letter, at most %d characters)",
              C_NAME_MAX);
-    cli_hint(e, "for example --name input: inputSizes, inputStrides, inputBufferDesc, ...");
+    /* "input: inputSizes, inputStrides, inputBufferDesc" from "Sizes, Strides, BufferDesc" */
+    char hint[160] = "for example --name input:";
+    size_t n_hint = strlen(hint);
+    for (const char *v = variables ? variables : ""; *v && n_hint + 8 < sizeof hint;) {
+        size_t k = strcspn(v, ",");
+        n_hint += (size_t)snprintf(hint + n_hint, sizeof hint - n_hint, " input%.*s%s", (int)k, v,
+                                   v[k] ? "," : "");
+        v += k + (v[k] == ',');
+        while (*v == ' ')
+            v++;
+    }
+    cli_hint(e, "%s", hint);
     return false;
 }
 

@@ -39,8 +39,9 @@ struct c_snippet {
 
 /* Whether name can prefix the snippet's variables: a C identifier that
  * starts with a letter, holds no "__" (reserved in C++), at most
- * C_NAME_MAX characters. False with e filled (option --name). */
-bool c_name_check(const char *name, struct cli_error *e);
+ * C_NAME_MAX characters. False with e filled (option --name), its hint
+ * an example naming the command's variables (its c_variables). */
+bool c_name_check(const char *name, const char *variables, struct cli_error *e);
 
 /* TotalTensorSizeInBytes for the snippet: the field is a UINT64, so a total
  * past 2^64-1 (only a tensor over DirectML's element limit has one) is an

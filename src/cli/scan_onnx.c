@@ -2,6 +2,7 @@
  * model declares (source_onnx.c makes each a descriptor), a record per
  * activation that shape inference finds (section 9), and the model's
  * summary, as JSON Lines or a table for people. */
+#include "input.h"
 #include "scan.h"
 #include "scan_text.h"
 
@@ -743,11 +744,14 @@ bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, struct cli
     /* The graphs, nodes and operators, read whole (the walk checked the
      * bytes: only memory can fail here). */
     oom = false;
-    if (!onnx_model_read_releasing(data, len, &s->onnx_model, &oe, &oom, scan_release_map, s)) {
+    if (!onnx_model_read_capped(data, len, input_model_memory_cap(len), &s->onnx_model, &oe, &oom,
+                                scan_release_map, s)) {
         onnx_model_free(&s->onnx_model);
         if (oom)
             return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
-        return cli_fail(e, CLI_E_BAD_ONNX, NULL, s->file, "at byte %zu: %s", oe.offset, oe.message);
+        return cli_fail(e, CLI_E_BAD_ONNX, NULL, s->file, "%sat byte %zu: %s",
+                        oe.limit ? "an ONNX model past this reader's limit: " : "", oe.offset,
+                        oe.message);
     }
     memset(&s->inf, 0, sizeof s->inf);
     if (!s->cfg->no_infer && !onnx_inference_run(&s->inf, &s->onnx_model, &s->onnx, e)) {

@@ -38,7 +38,7 @@ set(DMLT_CLI_SOURCES
   src/cli/scan_onnx.c
   src/cli/scan_out.c
   src/cli/scan_summary.c
-  src/cli/scan_input.c
+  src/cli/input.c
   src/cli/scan_text.c
   src/cli/source_json.c
   src/cli/source_onnx.c

@@ -11,7 +11,12 @@ struct arena_chunk;
 struct arena {
     struct arena_chunk *head;
     bool failed;
+    size_t bytes; /* what the reader holds: the arena's chunks and its side tables */
+    size_t limit; /* the most it may hold (onnx_model_read_capped) */
+    bool over;    /* failed because of limit, not of malloc */
 };
+/* Counts bytes the reader takes; false (and failed, over set) past limit. */
+bool arena_charge(struct arena *a, size_t bytes);
 /* n objects of size bytes, zeroed; NULL (and failed set) when memory ran
  * out or n * size overflows. n == 0 gives a valid pointer too. */
 void *arena_alloc(struct arena *a, size_t n, size_t size);

@@ -65,12 +65,12 @@ static void release(const struct model_reader *mr, bool main, size_t upto)
         mr->release(mr->release_ctx, upto);
 }
 
-static bool grow(void **p, size_t *cap, size_t n, size_t size)
+static bool grow(struct arena *a, void **p, size_t *cap, size_t n, size_t size)
 {
     if (n < *cap)
         return true;
     const size_t c = *cap ? *cap * 2 : 16;
-    if (c > SIZE_MAX / size / 2)
+    if (c > SIZE_MAX / size / 2 || !arena_charge(a, (c - *cap) * size))
         return false;
     void *q = realloc(*p, c * size);
     if (q == NULL)
@@ -111,8 +111,10 @@ static bool names_add(struct model_reader *mr, struct onnx_bytes b)
         b.p = empty_name; /* an empty name is a name too */
     if (s->n + 1 > s->cap / 2) {
         const size_t cap = s->cap ? s->cap * 2 : 1024;
-        struct name_slot *slots =
-            cap < SIZE_MAX / sizeof *slots ? calloc(cap, sizeof *slots) : NULL;
+        struct name_slot *slots = cap < SIZE_MAX / sizeof *slots &&
+                                          arena_charge(mr->r.arena, cap * sizeof *slots)
+                                      ? calloc(cap, sizeof *slots)
+                                      : NULL;
         if (slots == NULL)
             return reader_oom(&mr->r);
         struct name_set bigger = {slots, cap, s->n};
@@ -151,7 +153,7 @@ static bool element(struct reader *r, const struct pb_msg *m, const struct pb_fi
 
 static bool later(struct model_reader *mr, const struct onnx_graph **slot, uint32_t index)
 {
-    if (!grow((void **)&mr->fixups, &mr->cap_fixups, mr->n_fixups, sizeof *mr->fixups))
+    if (!grow(mr->r.arena, (void **)&mr->fixups, &mr->cap_fixups, mr->n_fixups, sizeof *mr->fixups))
         return reader_oom(&mr->r);
     mr->fixups[mr->n_fixups].slot = slot;
     mr->fixups[mr->n_fixups++].index = index;
@@ -426,7 +428,7 @@ static bool read_graph(struct model_reader *mr, const struct pb_msg *m, uint32_t
         return reader_oom(r);
     if (mr->n_graphs >= UINT32_MAX)
         return pb_fail(r->err, m->start, "more than %u graphs", UINT32_MAX);
-    if (!grow((void **)&mr->graphs, &mr->cap_graphs, mr->n_graphs, sizeof *mr->graphs))
+    if (!grow(mr->r.arena, (void **)&mr->graphs, &mr->cap_graphs, mr->n_graphs, sizeof *mr->graphs))
         return reader_oom(r);
     *index = (uint32_t)mr->n_graphs;
     mr->graphs[mr->n_graphs].g = g;
@@ -639,15 +641,32 @@ static bool place_graphs(struct model_reader *mr, struct onnx_model *model)
     return true;
 }
 
+size_t onnx_model_memory_cap(size_t len)
+{
+    const size_t base = (size_t)16 << 20, per_byte = 32;
+    if (len > (ONNX_MODEL_MAX_MEMORY - base) / per_byte)
+        return ONNX_MODEL_MAX_MEMORY;
+    return base + per_byte * len;
+}
+
 bool onnx_model_read(const uint8_t *data, size_t len, struct onnx_model *model,
                      struct onnx_error *err, bool *out_of_memory)
 {
-    return onnx_model_read_releasing(data, len, model, err, out_of_memory, NULL, NULL);
+    return onnx_model_read_capped(data, len, onnx_model_memory_cap(len), model, err,
+                                  out_of_memory, NULL, NULL);
 }
 
 bool onnx_model_read_releasing(const uint8_t *data, size_t len, struct onnx_model *model,
                                struct onnx_error *err, bool *out_of_memory,
                                onnx_model_release_fn release_fn, void *release_ctx)
+{
+    return onnx_model_read_capped(data, len, onnx_model_memory_cap(len), model, err,
+                                  out_of_memory, release_fn, release_ctx);
+}
+
+bool onnx_model_read_capped(const uint8_t *data, size_t len, size_t max_memory,
+                            struct onnx_model *model, struct onnx_error *err, bool *out_of_memory,
+                            onnx_model_release_fn release_fn, void *release_ctx)
 {
     memset(model, 0, sizeof *model);
     memset(err, 0, sizeof *err);
@@ -658,6 +677,7 @@ bool onnx_model_read_releasing(const uint8_t *data, size_t len, struct onnx_mode
         return pb_fail(err, 0, "out of memory");
     }
     model->arena_ = arena;
+    arena->limit = max_memory;
     struct model_reader mr;
     memset(&mr, 0, sizeof mr);
     mr.r.base = data;
@@ -678,8 +698,13 @@ bool onnx_model_read_releasing(const uint8_t *data, size_t len, struct onnx_mode
     free(mr.names.slots);
     free(mr.graphs);
     free(mr.fixups);
+    if (!ok && arena->over) { /* the cap, not malloc: a limit of this reader */
+        pb_fail(err, 0, "reading its graphs takes more than %zu bytes (%zu MiB)", max_memory,
+                max_memory >> 20);
+        err->limit = true;
+    }
     if (!ok) {
-        *out_of_memory = arena->failed;
+        *out_of_memory = arena->failed && !arena->over;
         onnx_model_free(model);
     }
     return ok;

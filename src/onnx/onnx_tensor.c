@@ -28,6 +28,17 @@ struct arena_chunk {
 
 enum { CHUNK_UNITS = 4096 }; /* 64 KiB with 16-byte units */
 
+bool arena_charge(struct arena *a, size_t bytes)
+{
+    if (bytes > a->limit || a->bytes > a->limit - bytes) {
+        a->failed = true;
+        a->over = true;
+        return false;
+    }
+    a->bytes += bytes;
+    return true;
+}
+
 void *arena_alloc(struct arena *a, size_t n, size_t size)
 {
     if (a->failed)
@@ -47,7 +58,7 @@ void *arena_alloc(struct arena *a, size_t n, size_t size)
             a->failed = true;
             return NULL;
         }
-        c = malloc(sizeof *c + cap * unit);
+        c = arena_charge(a, sizeof *c + cap * unit) ? malloc(sizeof *c + cap * unit) : NULL;
         if (c == NULL) {
             a->failed = true;
             return NULL;

@@ -2,15 +2,20 @@
 """check_text_escapes.py DMLTENSOR - every character class through every text output.
 
 SPEC section 8: text output escapes every C0 and C1 control character and
-the Unicode format characters of a name; columns count characters, not
-bytes. One function (ob_quoted_text) does it for every text that shows
-input; this sweep checks each place where input reaches text:
+the Unicode format characters of a name, and a backslash (so that the
+literal text `a\\x1b` never reads as ESC); columns count characters, not
+bytes. One function (quote_text in outbuf.c: ob_quoted_text, and
+ob_xml_text for SVG) does it for every text that shows input; this sweep
+checks each place where input reaches text:
 
   - scan --format text: a tensor name (a row), a file name (the header),
     a file that cannot be scanned (its line), --dim in the totals;
   - messages on stderr: an option's text (size --sizes), a JSON key (batch's
     summary of the first failure), scan's note on an unused --dim, a file
-    that cannot be opened.
+    that cannot be opened;
+  - plan --format svg: each rectangle's title (bidi overrides and
+    invisible characters reached the tooltip raw);
+  - --name's hint lists variables that the command's --format c declares.
 
 The samples: every C0 control, DEL, every C1 control (U+0080..U+009F),
 every character Python's unicodedata calls Cf, Zl or Zp, a spread of every
@@ -24,10 +29,12 @@ code point may be either; anything else as itself. In the table, the KIND
 column must start in each row at the character where the header has it.
 """
 import os
+import re
 import subprocess
 import sys
 import tempfile
 import unicodedata
+import xml.etree.ElementTree as ET
 
 HIDDEN = ("Cc", "Cf", "Zl", "Zp")
 
@@ -52,6 +59,8 @@ def samples():
             out.append(("%s U+%04X" % (cat, c), chr(c).encode()))
     for extra in (0x4E2D, 0xFF21, 0x1F600, 0x0301, 0x00A0, 0x3000):  # wide, emoji, combining
         out.append(("U+%04X" % extra, chr(extra).encode()))
+    for raw in (b"\\", b"\\x1b", b"\\u202e", b"\\\\"):  # a literal backslash: never read as an escape
+        out.append(("backslash %r" % raw, raw))
     for raw in (b"\x9b", b"\x9b2J", b"\x80", b"\xbf", b"\xc0\x80", b"\xc1\xbf", b"\xe0\x80\x80",
                 b"\xed\xa0\x80", b"\xed\xbf\xbf", b"\xf4\x90\x80\x80", b"\xf5", b"\xff",
                 b"\xe2\x80", b"\xf0\x9f\x98", b"\xc2"):
@@ -60,8 +69,9 @@ def samples():
     return [(label, raw) for label, raw in out if not (raw in seen or seen.add(raw))]
 
 
-def expected(raw):
-    """The escaped texts allowed for raw bytes: a set (unassigned code points either way)."""
+def expected(raw, xml=False):
+    """The escaped texts allowed for raw bytes: a set (unassigned code points either way).
+    xml: in an SVG title, where U+FFFE and U+FFFF (no XML characters) are escaped too."""
     texts = [""]
     for ch in raw.decode("utf-8", "surrogateescape"):
         c = ord(ch)
@@ -69,6 +79,10 @@ def expected(raw):
             alts = ["\\x%02x" % (c - 0xDC00)]
         elif c < 0x20 or c == 0x7F:
             alts = ["\\x%02x" % c]
+        elif ch == "\\":
+            alts = ["\\\\"]
+        elif xml and c in (0xFFFE, 0xFFFF):
+            alts = ["\\u%04x" % c]
         else:
             esc = "\\u%04x" % c if c <= 0xFFFF else "\\U%08x" % c
             cat = unicodedata.category(ch)
@@ -117,6 +131,57 @@ class Sweep:
             print("FAIL: %s, %s: want %r in %r" % (where, label, sorted(expected(b"a" + raw + b"b")),
                                                    text[:300]))
         return False
+
+
+def check_svg_titles(binary, items, sw, tmp):
+    """plan --format svg: every sample as a tensor name; each rectangle's
+    title holds it escaped as text output escapes it (issue 27: bidi
+    overrides and invisible characters reached the tooltip raw)."""
+    recs = []
+    for i, (label, raw) in enumerate(items):
+        if b"\0" in raw or b'"' in raw:
+            continue
+        name = b"a" + raw.replace(b"\\", b"\\\\") + b"b"
+        for c in range(0x20):  # JSON escapes its controls
+            name = name.replace(bytes([c]), b"\\u%04x" % c)
+        recs.append((label, raw, b'{"name":"%s","first":%d,"last":%d,"size_in_bytes":16}'
+                     % (name, i, i)))
+    path = os.path.join(tmp, "names.jsonl")
+    with open(path, "wb") as f:
+        f.write(b"\n".join(r for _, _, r in recs) + b"\n")
+    rc, out, err = run([binary, "plan", path, "--format", "svg"])
+    if rc != 0:
+        sw.failures += 1
+        print("FAIL: plan --format svg: exit %d: %s" % (rc, err[:300]))
+        return
+    root = ET.fromstring(out.encode("utf-8"))
+    titles = ["".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}title")]
+    for label, raw, _ in recs:
+        sw.checks += 1
+        want = expected(b"a" + raw + b"b", xml=True)
+        if not any(t.startswith(w + " ") or t.startswith(w + ":") or t == w
+                   for t in titles for w in want):
+            sw.failures += 1
+            if sw.failures <= 20:
+                print("FAIL: svg title, %s: want one of %r" % (label, sorted(want)[:3]))
+
+
+def check_c_name_hints(binary, sw):
+    """--name's hint names the variables the command's --format c declares
+    (plan's hint listed size's)."""
+    for args in (["size", "--sizes", "2,3"], ["validate", "--sizes", "2,3"],
+                 ["view", "--sizes", "2,3", "--slice", "h=0:1"], ["plan", "-"]):
+        stdin = b'{"name":"t","first":0,"last":0,"size_in_bytes":16}\n'
+        _, _, err = run([binary] + args + ["--format", "c", "--name", "_bad"], stdin=stdin)
+        _, out, _ = run([binary] + args + ["--format", "c", "--name", "input"], stdin=stdin)
+        hint = [ln for ln in err.splitlines() if "hint:" in ln]
+        names = re.findall(r"\binput\w+", hint[0]) if hint else []
+        sw.checks += 1
+        missing = [n for n in names if not re.search(r"\b%s\b" % n, out)]
+        if not names or missing:
+            sw.failures += 1
+            print("FAIL: %s --name hint %r: not declared by --format c: %r"
+                  % (args[0], hint, missing or "no names"))
 
 
 def main():
@@ -183,6 +248,8 @@ def main():
             for label, raw in part:
                 sw.contains("scan --dim note", label, err, raw,
                             "no tensor has the symbolic dim \"", "\"")
+        check_svg_titles(binary, items, sw, tmp)
+    check_c_name_hints(binary, sw)
     print("%d samples, %d checks, %d failures" % (len(items), sw.checks, sw.failures))
     return 1 if sw.failures else 0
 
