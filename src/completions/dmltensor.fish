@@ -15,7 +15,7 @@ set -l dtypes float32 float16 uint32 uint16 uint8 int32 int16 int8 float64 uint6
 set -l fields dtype dml_data_type dml_data_type_value element_size_bits rank sizes layout strides \
     byte_strides broadcast element_count index_of_last_element packed_size_bytes \
     minimum_implied_size_bytes padded_size_bytes total_tensor_size_bytes properties.packed \
-    properties.padded properties.broadcast properties.overlapping diagnostics
+    properties.padded properties.broadcast properties.overlapping valid diagnostics
 set -l layouts w hw wh dhw whd nchw nhwc ncdhw ndhwc row-major col-major
 set -l ranks 1 2 3 4 5 6 7 8
 
