@@ -309,9 +309,11 @@ DMLT_API void dmlt_layout_spec_init(struct dmlt_layout_spec *spec, unsigned rank
  * dimension out, each dimension's stride is the running extent (0 when
  * broadcast, exactly as DirectML's CalculateStrides); the running extent
  * then grows by size x stride (size 1 when broadcast) plus the padding
- * asked for after that dimension. With row_pitch_align_bytes, the stride of
- * the second-innermost memory dimension is rounded up so each row starts on
- * that many bytes; the alignment must be a multiple of the element size
+ * asked for after that dimension. With row_pitch_align_bytes, the row pitch
+ * is rounded up so each row starts on that many bytes: the stride of H in
+ * the image orders (nchw and nhwc at rank 4, ncdhw and ndhwc at rank 5: an
+ * NHWC row is W x C elements), else of the second-innermost memory
+ * dimension; the alignment must be a multiple of the element size
  * (DMLT_E_INVALID otherwise). A stride above 4294967295 is DMLT_E_RANGE with
  * err->dim set, except on a dim of size 1, whose stride moves no offset and
  * is set to 0. Example: sizes {2,3}, order {0,1}, pad w=2 -> strides {5,1}. */
