@@ -459,7 +459,7 @@ static void test_row_pitch_bruteforce(void)
         }
         struct dmlt_layout_spec spec;
         dmlt_layout_spec_init(&spec, rank);
-        const char *image = rank == 4 ? (check_rand() % 2 ? "nchw" : "nhwc")
+        const char *image = rank == 4   ? (check_rand() % 2 ? "nchw" : "nhwc")
                             : rank == 5 ? (check_rand() % 2 ? "ncdhw" : "ndhwc")
                                         : NULL;
         if (image && check_rand() % 2) {
