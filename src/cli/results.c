@@ -101,7 +101,9 @@ FILE *results_open_input(struct cli_config *cfg, struct cli_error *e, bool *open
     FILE *f = plat_open_read(cfg->input, &err);
     if (f == NULL && err == EISDIR) { /* a usage error, like a missing file: not a failed read */
         cli_fail(e, CLI_E_CANNOT_OPEN, NULL, cfg->input, "cannot open: it is a directory");
-        cli_hint(e, "give a JSON file, or - for standard input");
+        cli_hint(e, cfg->cmd == CMD_PLAN ? "give a JSON Lines file or an ONNX model, or - for "
+                                           "standard input"
+                                         : "give a JSON file, or - for standard input");
         return NULL;
     }
     if (f == NULL) {

@@ -82,7 +82,7 @@ bool scan_input_open(const char *file, FILE *in, struct plat_map *m, struct cli_
             e->exit_code = CLI_EXIT_IO;
         } else if (err == EISDIR) { /* a usage error, like a missing file: not a failed read */
             cli_fail(e, CLI_E_CANNOT_OPEN, NULL, file, "cannot open: it is a directory");
-            cli_hint(e, "give a JSON file, or - for standard input");
+            cli_hint(e, "give a JSON file or an ONNX model, or - for standard input");
         } else {
             cli_fail(e, CLI_E_CANNOT_OPEN, NULL, file, "cannot open: %s", strerror(err));
         }

@@ -52,7 +52,7 @@ _dmltensor_options()
     batch)
         echo '--progress --help' ;;
     scan)
-        echo '--dim --no-infer --shape --rank --layout --format --checks --strict --help' ;;
+        echo '--dim --no-infer --shape --layout --rank --format --checks --strict --help' ;;
     plan)
         echo '--dim --io --skip-unknown --shape --alignment --format --name --help' ;;
     dtypes)
