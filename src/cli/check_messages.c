@@ -2,6 +2,7 @@
  * DML_BUFFER_TENSOR_DESC a tensor_desc stands for, and one sentence for
  * each check's outcome (what is wrong, how to fix it), with its numbers. */
 #include "check_messages.h"
+#include "dmltensor_guess.h"
 
 #include <inttypes.h>
 #include <stdio.h>

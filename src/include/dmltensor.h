@@ -310,11 +310,9 @@ DMLT_API void dmlt_layout_spec_init(struct dmlt_layout_spec *spec, unsigned rank
  * broadcast, exactly as DirectML's CalculateStrides); the running extent
  * then grows by size x stride (size 1 when broadcast) plus the padding
  * asked for after that dimension. With row_pitch_align_bytes, the row pitch
- * is rounded up so each row starts on that many bytes: the stride of H in
- * the image orders (nchw and nhwc at rank 4, ncdhw and ndhwc at rank 5: an
- * NHWC row is W x C elements), else of the second-innermost memory
- * dimension; the alignment must be a multiple of the element size
- * (DMLT_E_INVALID otherwise). A stride above 4294967295 is DMLT_E_RANGE with
+ * (H's stride in nchw, nhwc, ncdhw, ndhwc; else the second-innermost memory
+ * dim's) is rounded up so each row starts on that many bytes; the alignment must be a multiple of
+ * the element size (DMLT_E_INVALID otherwise). A stride above 4294967295 is DMLT_E_RANGE with
  * err->dim set, except on a dim of size 1, whose stride moves no offset and
  * is set to 0. Example: sizes {2,3}, order {0,1}, pad w=2 -> strides {5,1}. */
 DMLT_API enum dmlt_status dmlt_strides_from_layout(enum dmlt_dtype dtype, unsigned rank,
@@ -469,30 +467,6 @@ DMLT_API uint64_t dmlt_published_helper_size(const struct dmlt_tensor *t, bool *
  * work_cap search nodes would be needed. */
 DMLT_API enum dmlt_tristate dmlt_overlapping(const struct dmlt_tensor *t, unsigned long work_cap);
 
-/* The same, outside broadcast dims: a dim of size > 1 and stride 0 counts
- * as size 1, so only two elements that differ elsewhere can share an
- * offset (validate's strides_overlap). */
-DMLT_API enum dmlt_tristate dmlt_overlapping_outside_broadcast(const struct dmlt_tensor *t,
-                                                               unsigned long work_cap);
-
-/* The classic stride mistakes, recognised. DMLT_GUESS_BYTES: the strides
- * are byte strides (the element is 2 bytes or more, every stride of a dim
- * of size > 1 is a multiple of it) and, divided by the element size, no two
- * elements share an offset. DMLT_GUESS_MEMORY_ORDER: the strides as given
- * make elements share an offset outside broadcast dims, and another order
- * of them (broadcast dims keep their 0) does not: strides listed in memory
- * order (NHWC's 150528,672,3,1) instead of logical order. Both bits: divided
- * and reordered. "Does not share" is the sorted-stride test, which every
- * packed or padded layout passes; among orders, a packed result first, in
- * lexicographic order of the permutation. meant gets the strides meant
- * (a size-1 dim's stride, which moves nothing, becomes 0 when it cannot be
- * divided). DMLT_GUESS_NONE (0) when
- * neither fits. Costs up to rank! (40320) orders when reordering. */
-#define DMLT_GUESS_NONE         0u
-#define DMLT_GUESS_BYTES        1u
-#define DMLT_GUESS_MEMORY_ORDER 2u
-DMLT_API unsigned dmlt_strides_guess(const struct dmlt_tensor *t, uint32_t meant[DMLT_MAX_RANK]);
-
 /* ------------------------------------------------------------------------ */
 /* Offsets                                                                  */
 /* ------------------------------------------------------------------------ */
@@ -643,8 +617,7 @@ struct dmlt_desc {
     X(DMLT_CHECK_BINDING_IN_BUFFER, 14, "binding_in_buffer", DMLT_ERROR,                           \
       "the bound range lies inside its buffer: Offset + SizeInBytes <= the buffer's size")         \
     X(DMLT_CHECK_STRIDES_OVERLAP, 15, "strides_overlap", DMLT_WARNING,                             \
-      "distinct elements share memory only along broadcast dims (stride 0): other overlap is "     \
-      "usually strides in memory order or in bytes")
+      "two elements share memory only along broadcast dims (stride 0)")
 
 enum dmlt_check_id {
 #define DMLT_X_ENUM(name, value, id, level, rule) name = (value),
@@ -659,21 +632,13 @@ DMLT_API const char *dmlt_check_rule(enum dmlt_check_id id);
 
 /* One check's outcome. value/limit carry the numbers its message needs:
  * the total and the minimum, the alignment and the element size, ...
- * strides_overlap: value 1 when two elements share an offset outside
- * broadcast dims (0 when not; skipped past the work cap, limit holding it).
  * binding_size: SizeInBytes and TotalTensorSizeInBytes. binding_in_buffer:
  * the end of the range (Offset + SizeInBytes, or Offset +
  * TotalTensorSizeInBytes when no binding size is given: the least any
  * binding holds) and the buffer's size. */
 struct dmlt_check {
     enum dmlt_check_id id;
-    bool passed;
-    /* Not run, or not decided: passed is true then (nothing failed).
-     * binding_size without a binding size, binding_in_buffer without a
-     * buffer size, strides_overlap past DMLT_OVERLAP_WORK_CAP or on a
-     * tensor that cannot be measured. It sits where padding was, which
-     * a library without it leaves 0. */
-    bool skipped;
+    bool passed, skipped; /* skipped: not run or not decided (passed is then true) */
     dmlt_u128 value;
     dmlt_u128 limit;
 };

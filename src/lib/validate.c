@@ -137,6 +137,7 @@ static void validate_all(const struct dmlt_desc *d, unsigned strides_count,
     out[DMLT_CHECK_BINDING_IN_BUFFER].skipped = !d->has_buffer_size;
 
     /* Overlap outside broadcast dims: exact, or skipped past the work cap.
+     * value 1 for an overlap, limit the work cap.
      * Without broadcast it is the report's own answer. */
     enum dmlt_tristate overlap = DMLT_UNKNOWN;
     if (measured)

@@ -1,6 +1,7 @@
 /* dmlt_validate: each DML_BUFFER_TENSOR_DESC rule passing and failing at its
  * boundary; byte offsets and nibbles of 4-bit types. */
 #include "check.h"
+#include "dmltensor_guess.h"
 
 static struct dmlt_desc desc(enum dmlt_dtype dtype, uint32_t h, uint32_t w)
 {
