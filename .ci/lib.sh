@@ -1,5 +1,5 @@
 # shellcheck shell=sh
-# lib.sh - sourced by .ci/setup.sh and .ci/checks/*.sh (POSIX sh, from the
+# lib.sh - sourced by .ci/setup.sh, .ci/setup-tests.sh and .ci/checks/*.sh (POSIX sh, from the
 # project's root): install the Debian packages a step needs, only those
 # missing, with sudo when not root.
 #

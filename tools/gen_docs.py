@@ -58,7 +58,7 @@ FIXED_VALUES = {
         "index_of_last_element", "packed_size_bytes", "minimum_implied_size_bytes",
         "padded_size_bytes", "total_tensor_size_bytes", "properties.packed",
         "properties.padded", "properties.broadcast", "properties.overlapping",
-        "diagnostics",
+        "valid", "diagnostics",
     ],
 }
 # Options of one command that exclude each other (zsh says so).

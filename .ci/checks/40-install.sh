@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
 
-# What this check needs beyond .ci/setup.sh: pkg-config, mandoc (lint),
+# What this check needs beyond .ci/setup-tests.sh: pkg-config, mandoc (lint),
 # dpkg-shlibdeps (the .deb's Depends), make (the pkg-config consumer), and
 # zsh and fish, whose completions are tested for real only where installed.
 . .ci/lib.sh

@@ -2,6 +2,10 @@
  * DML_BUFFER_TENSOR_DESC a tensor_desc stands for, and one sentence for
  * each check's outcome (what is wrong, how to fix it), with its numbers. */
 #include "check_messages.h"
+#include "dmltensor_guess.h"
+
+#include <inttypes.h>
+#include <stdio.h>
 
 /* v rounded up to a multiple of m, wrapping modulo 2^128 as C's unsigned
  * arithmetic would. */
@@ -115,6 +119,115 @@ static void binding_message(char *msg, size_t size, const struct dmlt_check *c,
                 o, what, n, v, l);
 }
 
+/* "150528,1,672,3" into buf (room for 8 strides of 10 digits). */
+static void strides_text(char *buf, size_t size, const uint32_t s[], unsigned rank)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (unsigned i = 0; i < rank && n < size; i++)
+        n += (size_t)snprintf(buf + n, size - n, i ? ",%" PRIu32 : "%" PRIu32, s[i]);
+}
+
+/* The strides meant, when those given look like a classic mistake
+ * (dmlt_strides_guess): "in elements, not bytes," ... and the packed layout
+ * they make, if any. Returns the guess (DMLT_GUESS_NONE: nothing said). */
+static unsigned guess_text(char *buf, size_t size, const struct tensor_desc *d,
+                           struct dmlt_tensor *meant)
+{
+    buf[0] = '\0';
+    if (!d->strides_given)
+        return DMLT_GUESS_NONE;
+    *meant = d->t;
+    const unsigned g = dmlt_strides_guess(&d->t, meant->strides);
+    if (g == DMLT_GUESS_NONE)
+        return g;
+    char list[100], layout[32] = "";
+    strides_text(list, sizeof list, meant->strides, d->t.rank);
+    unsigned order[DMLT_MAX_RANK];
+    if (dmlt_layout_detect(d->t.rank, d->t.sizes, meant->strides, order)) {
+        struct outbuf b;
+        ob_init(&b);
+        layout_name(&b, d->t.rank, order);
+        if (!b.failed && b.len < sizeof layout - 1)
+            snprintf(layout, sizeof layout, " (--layout %.*s)", (int)b.len, b.data);
+        ob_free(&b);
+    }
+    const unsigned bits = dmlt_dtype_get(d->t.dtype)->bits;
+    char elem[24];
+    snprintf(elem, sizeof elem, "%u bytes", bits / 8);
+    if (g == DMLT_GUESS_BYTES)
+        cli_say(buf, size,
+                "each stride is a multiple of the element size (%s): as byte strides, in "
+                "elements they are --strides %s%s",
+                elem, list, layout);
+    else if (g == DMLT_GUESS_MEMORY_ORDER)
+        cli_say(buf, size,
+                "the strides look listed in memory order; in logical order (the order of "
+                "--sizes) they are --strides %s%s",
+                list, layout);
+    else
+        cli_say(buf, size,
+                "the strides look like byte strides listed in memory order; in elements and "
+                "in logical order (the order of --sizes) they are --strides %s%s",
+                list, layout);
+    return g;
+}
+
+/* strides_overlap: distinct elements on one offset, but along broadcast
+ * dims, with the strides meant when the mistake is a classic one. */
+static void overlap_message(char *msg, size_t size, const struct dmlt_check *c,
+                            const struct tensor_desc *d, const char *l)
+{
+    char hint[400];
+    struct dmlt_tensor meant;
+    if (c->skipped) {
+        cli_say(msg, size,
+                "the overlap search stopped after %s steps, or the tensor cannot be "
+                "measured: not decided",
+                l);
+        return;
+    }
+    const unsigned g = guess_text(hint, sizeof hint, d, &meant);
+    if (c->passed) {
+        /* A note only when the strides divided are a packed layout. */
+        unsigned order[DMLT_MAX_RANK];
+        if (g == DMLT_GUESS_BYTES &&
+            dmlt_layout_detect(d->t.rank, d->t.sizes, meant.strides, order))
+            cli_say(msg, size, "no two elements share an offset outside broadcast dims; %s", hint);
+        else
+            cli_say(msg, size, "no two elements share an offset outside broadcast dims");
+        return;
+    }
+    if (g != DMLT_GUESS_NONE)
+        cli_say(msg, size, "two different elements share an offset (not along a broadcast dim): %s",
+                hint);
+    else
+        cli_say(msg, size,
+                "two different elements share an offset (not along a broadcast dim): give each "
+                "dim a stride past the reach of the smaller ones, or 0 to broadcast it");
+}
+
+/* total_size_minimum failing with byte strides: the total may be right and
+ * the strides wrong. Writes the hint, or nothing, into buf. */
+static void total_hint(char *buf, size_t size, const struct dmlt_check *c,
+                       const struct tensor_desc *d)
+{
+    buf[0] = '\0';
+    char hint[400];
+    struct dmlt_tensor meant;
+    if (!c->passed && (guess_text(hint, sizeof hint, d, &meant) & DMLT_GUESS_BYTES)) {
+        struct dmlt_report r;
+        r.size = sizeof r;
+        struct dmlt_error err;
+        if (dmlt_report_compute(&meant, NULL, &r, &err) == DMLT_OK &&
+            dmlt_u128_cmp(r.minimum_implied_size_bytes, c->value) <= 0) {
+            char m[40];
+            m[fmt_u128(m, r.minimum_implied_size_bytes)] = '\0';
+            cli_say(buf, size, "; %s, whose minimum implied size %s fits", hint, m);
+        }
+    }
+}
+
 /* The sentence for one check, with its numbers. */
 void check_message(char *msg, size_t size, const struct dmlt_check *c, const struct tensor_desc *d)
 {
@@ -147,11 +260,20 @@ void check_message(char *msg, size_t size, const struct dmlt_check *c, const str
         else if (c->passed)
             cli_say(msg, size, "TotalTensorSizeInBytes %s is at least the minimum implied size %s",
                     v, l);
-        else
-            cli_say(msg, size,
-                    "TotalTensorSizeInBytes %s is below the minimum implied size %s: set it to "
-                    "at least %s",
-                    v, l, l);
+        else {
+            char hint[480];
+            total_hint(hint, sizeof hint, c, d);
+            if (hint[0] != '\0')
+                cli_say(msg, size,
+                        "TotalTensorSizeInBytes %s is below the minimum implied size %s%s; else "
+                        "set it to at least %s",
+                        v, l, hint, l);
+            else
+                cli_say(msg, size,
+                        "TotalTensorSizeInBytes %s is below the minimum implied size %s: set it "
+                        "to at least %s",
+                        v, l, l);
+        }
         break;
     case DMLT_CHECK_TOTAL_DWORD:
         r[fmt_u128(r, round_up(c->value, 4))] = '\0';
@@ -205,6 +327,9 @@ void check_message(char *msg, size_t size, const struct dmlt_check *c, const str
     case DMLT_CHECK_BINDING_SIZE:
     case DMLT_CHECK_BINDING_IN_BUFFER:
         binding_message(msg, size, c, d, v, l);
+        break;
+    case DMLT_CHECK_STRIDES_OVERLAP:
+        overlap_message(msg, size, c, d, l);
         break;
     case DMLT_CHECK_COUNT:
         msg[0] = '\0';

@@ -14,6 +14,7 @@ struct size_result {
     struct dmlt_report r;
     bool layout_detected; /* as r's, preferring a described layout */
     unsigned detected_order[DMLT_MAX_RANK];
+    bool valid; /* no error-level diagnostic: DirectML takes the descriptor */
 };
 
 enum flavor { FL_JSON, FL_ENV, FL_FIELD };
@@ -174,6 +175,12 @@ static void f_p_overlapping(struct outbuf *b, const struct size_result *s, enum 
     put_tristate(b, s->r.overlapping, fl);
 }
 
+static void f_valid(struct outbuf *b, const struct size_result *s, enum flavor fl)
+{
+    (void)fl;
+    put_bool(b, s->valid);
+}
+
 static const char *severity_name(enum dmlt_severity sev)
 {
     switch (sev) {
@@ -313,6 +320,7 @@ static const struct field fields[] = {
     IN_GROUP("properties", "padded", f_p_padded),
     IN_GROUP("properties", "broadcast", f_p_broadcast),
     IN_GROUP("properties", "overlapping", f_p_overlapping),
+    FIELD("valid", f_valid),
     FIELD("diagnostics", f_diagnostics),
 };
 #define N_FIELDS (sizeof fields / sizeof fields[0])
@@ -534,6 +542,26 @@ static bool render_c(struct outbuf *b, const struct size_result *s, const char *
         ob_putc(&layout, '\0');
         c.layout = layout.failed ? NULL : layout.data;
     }
+    /* What DirectML would say of it first: each error and warning as a
+     * comment, as validate's snippet carries its failed checks. */
+    for (unsigned i = 0; i < s->r.diag_count; i++) {
+        const struct dmlt_diag *g = &s->r.diags[i];
+        const enum dmlt_severity sev = dmlt_diag_severity(g->id);
+        if (sev == DMLT_INFO)
+            continue;
+        struct outbuf m;
+        ob_init(&m);
+        ob_puts(&m, sev == DMLT_ERROR ? "FAIL " : "warn ");
+        ob_puts(&m, dmlt_diag_id_name(g->id));
+        ob_puts(&m, ": ");
+        diag_message(&m, s, g);
+        ob_putc(&m, '\0');
+        if (m.failed)
+            b->failed = true;
+        else
+            c_comment(b, m.data);
+        ob_free(&m);
+    }
     render_c_snippet(b, &c);
     ob_free(&layout);
     return true;
@@ -558,6 +586,14 @@ static bool run_size(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     if (d.order_preferred)
         s.layout_detected =
             dmlt_layout_detect_prefer(d.t.rank, d.t.sizes, d.t.strides, d.order, s.detected_order);
+    s.valid = true;
+    for (unsigned i = 0; i < s.r.diag_count; i++)
+        if (dmlt_diag_severity(s.r.diags[i].id) == DMLT_ERROR)
+            s.valid = false;
+    /* SPEC section 4: a description that breaks a DirectML rule is exit
+     * status 1, whatever the format (batch counts the record as broken). */
+    if (!s.valid)
+        cfg->exit_status = CLI_EXIT_RULE;
     if (cfg->field)
         return render_field(out, &s, cfg->field, e);
     switch (cfg->format) {
@@ -587,7 +623,8 @@ const struct command cmd_size = {
     .about = "Strides, element counts and buffer sizes of a DirectML buffer tensor:\n"
              "the minimum implied size (DMLCalcBufferTensorSize, exact), packed, padded\n"
              "and total sizes, broadcast/overlap/packed/padded properties, and warnings\n"
-             "such as the published helper's 32-bit overflow.\n",
+             "such as the published helper's 32-bit overflow. Exit status 1 when a\n"
+             "diagnostic is an error (a total below the minimum: DirectML rejects it).\n",
     .examples = "  dmltensor size --dtype float16 --sizes 1,3,224,224 --layout nhwc\n"
                 "  dmltensor size --sizes 2,3 --pad w=2            # row stride 5\n"
                 "  dmltensor size --sizes 1,3,4,4 --broadcast h,w --format json\n"

@@ -125,7 +125,9 @@ static bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_
             ob_puts(out, dmlt_check_id_name(c->id));
             ob_puts(out, "\",\"level\":\"");
             ob_puts(out, level_name(level));
-            ob_puts(out, c->passed ? "\",\"status\":\"pass\"" : "\",\"status\":\"fail\"");
+            ob_puts(out, c->skipped  ? "\",\"status\":\"skipped\""
+                         : c->passed ? "\",\"status\":\"pass\""
+                                     : "\",\"status\":\"fail\"");
             ob_puts(out, ",\"message\":");
             ob_json_str(out, msg);
             ob_puts(out, ",\"rule\":");
@@ -134,7 +136,10 @@ static bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_
             continue;
         }
         size_t start = out->len;
-        ob_puts(out, c->passed ? "pass" : level == DMLT_ERROR ? "FAIL" : "warn");
+        ob_puts(out, c->skipped            ? "skip"
+                     : c->passed           ? "pass"
+                     : level == DMLT_ERROR ? "FAIL"
+                                           : "warn");
         ob_pad_to(out, start, 6);
         ob_puts(out, dmlt_check_id_name(c->id));
         ob_pad_to(out, start, 30);

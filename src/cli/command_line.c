@@ -32,19 +32,45 @@ enum format format_from_argv(int argc, char **argv)
     return json_default ? FMT_JSON : FMT_TEXT;
 }
 
-static bool unknown_option(struct cli_error *e, const char *arg, size_t len, const char *cmd)
+/* The one option of c that starts with name (--byte: --byte-offset), else
+ * NULL (none, or several). */
+static const char *unique_prefix(const char *name, size_t len, const struct command *c)
 {
+    const struct opt_def *options;
+    const size_t n_options = cli_options(&options);
+    const char *found = NULL;
+    for (size_t i = 0; i < n_options; i++) {
+        const char *o = options[i].name;
+        if (!cli_option_of(&options[i], c) || strncmp(o, name, len) != 0 || o[len] == '\0' ||
+            (found && strcmp(found, o) == 0))
+            continue;
+        if (found)
+            return NULL;
+        found = o;
+    }
+    return found;
+}
+
+static bool unknown_option(struct cli_error *e, const char *arg, size_t len,
+                           const struct command *c)
+{
+    const char *cmd = c->name;
     const struct opt_def *options;
     const size_t n_options = cli_options(&options);
     const char **names = malloc(n_options * sizeof *names);
     if (names == NULL)
         return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+    /* The command's own options: another command's is no help here. */
+    size_t n = 0;
     for (size_t i = 0; i < n_options; i++)
-        names[i] = options[i].name;
+        if (cli_option_of(&options[i], c))
+            names[n++] = options[i].name;
     char name[64];
     snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), arg);
     cli_fail(e, CLI_E_UNKNOWN_OPTION, NULL, arg, "unknown option for %s", cmd);
-    const char *s = cli_suggest(name, names, n_options);
+    const char *s = len > 3 ? unique_prefix(name, strlen(name), c) : NULL;
+    if (s == NULL)
+        s = cli_suggest(name, names, n);
     free((void *)names);
     if (s)
         cli_hint(e, "did you mean %s? See 'dmltensor %s --help'", s, cmd);
@@ -123,7 +149,7 @@ static bool parse_options(int argc, char **argv, int first, const struct command
         size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
         const struct opt_def *o = cli_find_option(arg, len, cmd);
         if (o == NULL)
-            return unknown_option(e, arg, len, cfg->cmd_name);
+            return unknown_option(e, arg, len, cmd);
         if (!cli_option_of(o, cmd))
             return cli_fail(e, CLI_E_UNKNOWN_OPTION, o->name, NULL, "not an option of %s",
                             cfg->cmd_name);

@@ -52,6 +52,7 @@ static const struct desc_key own_keys[] = {
     {"minimum_implied_size_bytes", DESC_IGNORED, NULL, false},
     {"padded_size_bytes", DESC_IGNORED, NULL, false},
     {"properties", DESC_IGNORED, NULL, false},
+    {"valid", DESC_IGNORED, NULL, false},
     {"diagnostics", DESC_IGNORED, NULL, false},
 };
 

@@ -98,7 +98,7 @@ bool input_open(struct input *in, const char *file, FILE *std_in, struct cli_err
         in->f = plat_open_read(file, &err);
         if (in->f == NULL && err == EISDIR) { /* a usage error, like a missing file */
             cli_fail(e, CLI_E_CANNOT_OPEN, NULL, file, "cannot open: it is a directory");
-            cli_hint(e, "give a JSON file, or - for standard input");
+            cli_hint(e, "give a file (JSON, JSON Lines or an ONNX model), or - for standard input");
             return false;
         }
         if (in->f == NULL)

@@ -209,7 +209,7 @@ static const struct opt_def options[] = {
      "ONNX models: exit status 1 for a tensor whose size is unknown too (an unbound or unknown "
      "dim, no shape, no type), not only for a definite DirectML problem",
      NULL, NULL},
-    {"--layout", "NAME", VALUE(t.layout), GROUP_LAYOUT, CMD_BIT(CMD_SCAN),
+    {"--layout", "NAME", VALUE(t.layout), GROUP_TENSOR, CMD_BIT(CMD_SCAN),
      "ONNX models: strides of this memory order (nhwc, col-major, ...) for each tensor of a rank "
      "it fits; the others keep row-major, with a note",
      NULL, NULL},

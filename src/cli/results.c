@@ -92,26 +92,6 @@ void results_error_record(struct outbuf *out, const struct descriptor *d, const 
     ob_puts(out, "}\n");
 }
 
-FILE *results_open_input(struct cli_config *cfg, struct cli_error *e, bool *opened)
-{
-    *opened = false;
-    if (cfg->input == NULL || strcmp(cfg->input, "-") == 0)
-        return cfg->in;
-    int err;
-    FILE *f = plat_open_read(cfg->input, &err);
-    if (f == NULL && err == EISDIR) { /* a usage error, like a missing file: not a failed read */
-        cli_fail(e, CLI_E_CANNOT_OPEN, NULL, cfg->input, "cannot open: it is a directory");
-        cli_hint(e, "give a JSON file, or - for standard input");
-        return NULL;
-    }
-    if (f == NULL) {
-        cli_fail(e, CLI_E_CANNOT_OPEN, NULL, cfg->input, "cannot open: %s", strerror(err));
-        return NULL;
-    }
-    *opened = true;
-    return f;
-}
-
 void results_summary(const struct cli_config *cfg, const struct tally *t, const char *what)
 {
     if (t->failed) {

@@ -35,9 +35,6 @@ void results_put_id(struct outbuf *out, const struct descriptor *d);
 /* {"id":...,"line":N or "path":...,"error":{...}} and a newline. */
 void results_error_record(struct outbuf *out, const struct descriptor *d, const char *path,
                           unsigned long line, const struct cli_error *e);
-/* cfg->input opened for reading (*opened), or standard input for "-" or
- * none; NULL with e filled (exit 2) when it cannot be opened. */
-FILE *results_open_input(struct cli_config *cfg, struct cli_error *e, bool *opened);
 /* "dmltensor: batch: N of M records failed; the first, at line L: ..." */
 void results_summary(const struct cli_config *cfg, const struct tally *t, const char *what);
 

@@ -52,7 +52,7 @@ _dmltensor_options()
     batch)
         echo '--progress --help' ;;
     scan)
-        echo '--dim --no-infer --shape --rank --layout --format --top --checks --strict --help' ;;
+        echo '--dim --no-infer --shape --layout --rank --format --top --checks --strict --help' ;;
     plan)
         echo '--dim --io --skip-unknown --shape --alignment --format --name --top --help' ;;
     nodes)
@@ -77,7 +77,7 @@ _dmltensor_values()
                   'strides byte_strides broadcast element_count index_of_last_element' \
                   'packed_size_bytes minimum_implied_size_bytes padded_size_bytes' \
                   'total_tensor_size_bytes properties.packed properties.padded' \
-                  'properties.broadcast properties.overlapping diagnostics' ;;
+                  'properties.broadcast properties.overlapping valid diagnostics' ;;
     --flags) echo 'none owned_by_dml' ;;
     --format)
         case $1 in

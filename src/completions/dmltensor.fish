@@ -15,7 +15,7 @@ set -l dtypes float32 float16 uint32 uint16 uint8 int32 int16 int8 float64 uint6
 set -l fields dtype dml_data_type dml_data_type_value element_size_bits rank sizes layout strides \
     byte_strides broadcast element_count index_of_last_element packed_size_bytes \
     minimum_implied_size_bytes padded_size_bytes total_tensor_size_bytes properties.packed \
-    properties.padded properties.broadcast properties.overlapping diagnostics
+    properties.padded properties.broadcast properties.overlapping valid diagnostics
 set -l layouts w hw wh dhw whd nchw nhwc ncdhw ndhwc row-major col-major
 set -l ranks 1 2 3 4 5 6 7 8
 
@@ -63,6 +63,7 @@ __dmltensor_opt 'plan' --skip-unknown 'ONNX models: leave out a tensor whose siz
 __dmltensor_opt 'scan' --no-infer 'ONNX models: only the values the model declares, no shape inference (no activation records; a declared value keeps its own shape)' -
 __dmltensor_opt 'scan plan nodes' --shape 'ONNX models: the whole shape of the main graph\'s value NAME (an input, say), anonymous dims too (--shape state=2,1,128); repeat for each value'
 __dmltensor_opt 'nodes' --feature-level 'DirectML feature level whose operator tensor rules apply (5_1, 6.4 or DML_FEATURE_LEVEL_6_4; default: the newest the tables hold)'
+__dmltensor_opt 'scan' --layout 'ONNX models: strides of this memory order (nhwc, col-major, ...) for each tensor of a rank it fits; the others keep row-major, with a note' $layouts
 __dmltensor_opt 'scan' --rank 'ONNX models: add leading size-1 dims to each tensor up to rank R (a larger rank is left as it is, with a note)' $ranks
 # Layout
 __dmltensor_opt 'size offset locate map validate view' --broadcast 'broadcast these dims: stride 0 (letters or indices: c, hw, 0,2)'
@@ -71,7 +72,6 @@ __dmltensor_opt 'size offset locate map validate view' --order 'memory order by 
 __dmltensor_opt 'size offset locate map validate view' --pad 'N unused elements after each run along DIM (w=2 on a width-3 row: row stride 5)'
 __dmltensor_opt 'size offset locate map validate view' --row-pitch-align 'start each row on a BYTES boundary (e.g. 256 for D3D12 texture copies)'
 __dmltensor_opt 'size offset locate map validate view' --strides 'explicit element strides in logical order, each 0..4294967295'
-__dmltensor_opt 'scan' --layout 'ONNX models: strides of this memory order (nhwc, col-major, ...) for each tensor of a rank it fits; the others keep row-major, with a note' $layouts
 # Buffer
 __dmltensor_opt 'validate' --alignment 'GuaranteedBaseOffsetAlignment: 0 (none, the default) or a power of two'
 __dmltensor_opt 'offset locate map validate' --base-offset 'offset of the buffer range in its resource (default 0); byte offsets include it'

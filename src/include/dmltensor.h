@@ -309,10 +309,10 @@ DMLT_API void dmlt_layout_spec_init(struct dmlt_layout_spec *spec, unsigned rank
  * dimension out, each dimension's stride is the running extent (0 when
  * broadcast, exactly as DirectML's CalculateStrides); the running extent
  * then grows by size x stride (size 1 when broadcast) plus the padding
- * asked for after that dimension. With row_pitch_align_bytes, the stride of
- * the second-innermost memory dimension is rounded up so each row starts on
- * that many bytes; the alignment must be a multiple of the element size
- * (DMLT_E_INVALID otherwise). A stride above 4294967295 is DMLT_E_RANGE with
+ * asked for after that dimension. With row_pitch_align_bytes, the row pitch
+ * (H's stride in nchw, nhwc, ncdhw, ndhwc; else the second-innermost memory
+ * dim's) is rounded up so each row starts on that many bytes; the alignment must be a multiple of
+ * the element size (DMLT_E_INVALID otherwise). A stride above 4294967295 is DMLT_E_RANGE with
  * err->dim set, except on a dim of size 1, whose stride moves no offset and
  * is set to 0. Example: sizes {2,3}, order {0,1}, pad w=2 -> strides {5,1}. */
 DMLT_API enum dmlt_status dmlt_strides_from_layout(enum dmlt_dtype dtype, unsigned rank,
@@ -615,7 +615,9 @@ struct dmlt_desc {
       "the bound buffer range is at least TotalTensorSizeInBytes "                                 \
       "(DML_BUFFER_BINDING::SizeInBytes)")                                                         \
     X(DMLT_CHECK_BINDING_IN_BUFFER, 14, "binding_in_buffer", DMLT_ERROR,                           \
-      "the bound range lies inside its buffer: Offset + SizeInBytes <= the buffer's size")
+      "the bound range lies inside its buffer: Offset + SizeInBytes <= the buffer's size")         \
+    X(DMLT_CHECK_STRIDES_OVERLAP, 15, "strides_overlap", DMLT_WARNING,                             \
+      "two elements share memory only along broadcast dims (stride 0)")
 
 enum dmlt_check_id {
 #define DMLT_X_ENUM(name, value, id, level, rule) name = (value),
@@ -636,7 +638,7 @@ DMLT_API const char *dmlt_check_rule(enum dmlt_check_id id);
  * binding holds) and the buffer's size. */
 struct dmlt_check {
     enum dmlt_check_id id;
-    bool passed;
+    bool passed, skipped; /* skipped: not run or not decided (passed is then true) */
     dmlt_u128 value;
     dmlt_u128 limit;
 };

@@ -3,6 +3,7 @@
 #define DMLT_INTERNAL_H
 
 #include "dmltensor.h"
+#include "dmltensor_guess.h"
 #include "wide.h"
 
 /* Bytes needed for `elements` elements of `bits` bits, rounded up to a whole

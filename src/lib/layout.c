@@ -102,6 +102,23 @@ enum dmlt_status dmlt_layout_parse(const char *text, size_t len, unsigned rank,
     return DMLT_OK;
 }
 
+/* The memory position (0 = outermost) whose stride --row-pitch-align
+ * rounds: the row pitch, as D3D12 and image APIs mean it, is the stride of
+ * H. In the image layouts that have an H (nchw and nhwc at rank 4, ncdhw
+ * and ndhwc at rank 5) that is H's position: a row of NHWC is W x C
+ * elements, not one pixel. In any other order, the second-innermost. */
+static unsigned pitch_position(unsigned rank, const unsigned order[])
+{
+    static const unsigned nchw[] = {0, 1, 2, 3}, nhwc[] = {0, 2, 3, 1};
+    static const unsigned ncdhw[] = {0, 1, 2, 3, 4}, ndhwc[] = {0, 2, 3, 4, 1};
+    const size_t n = rank * sizeof order[0];
+    if (rank == 4 && (memcmp(order, nchw, n) == 0 || memcmp(order, nhwc, n) == 0))
+        return order[2] == 2 ? 2 : 1;
+    if (rank == 5 && (memcmp(order, ncdhw, n) == 0 || memcmp(order, ndhwc, n) == 0))
+        return order[3] == 3 ? 3 : 2;
+    return rank - 2;
+}
+
 static bool is_permutation(unsigned rank, const unsigned order[])
 {
     bool seen[DMLT_MAX_RANK] = {false};
@@ -141,6 +158,7 @@ enum dmlt_status dmlt_strides_from_layout(enum dmlt_dtype dtype, unsigned rank,
 
     /* Walk from the innermost memory dimension out. The running extent
      * stays below 2^65: every stride assigned from it is checked. */
+    const unsigned pitch_k = rank >= 2 ? pitch_position(rank, spec->order) : rank;
     wu128 extent = w_u64(1);
     for (unsigned k = rank; k-- > 0;) {
         unsigned d = spec->order[k];
@@ -153,7 +171,7 @@ enum dmlt_status dmlt_strides_from_layout(enum dmlt_dtype dtype, unsigned rank,
             err->dim = (int)d;
             return DMLT_E_LAYOUT;
         }
-        if (k + 2 == rank && pitch_elems > 1)
+        if (k == pitch_k && pitch_elems > 1)
             extent = w_mul_lo(w_divmod64(w_add64(extent, pitch_elems - 1), pitch_elems, NULL),
                               pitch_elems);
         if (spec->broadcast[d]) {

@@ -48,6 +48,7 @@ static void set(struct dmlt_check out[], enum dmlt_check_id id, bool passed, wu1
 {
     out[id].id = id;
     out[id].passed = passed;
+    out[id].skipped = false;
     out[id].value = w_to_pub(value);
     out[id].limit = w_to_pub(limit);
 }
@@ -124,6 +125,7 @@ static void validate_all(const struct dmlt_desc *d, unsigned strides_count,
     set(out, DMLT_CHECK_BINDING_SIZE,
         !d->has_binding_size || w_le(total, w_u64(d->binding_size_bytes)),
         w_u64(d->has_binding_size ? d->binding_size_bytes : 0), total);
+    out[DMLT_CHECK_BINDING_SIZE].skipped = !d->has_binding_size;
     wu128 range = d->has_binding_size ? w_u64(d->binding_size_bytes) : total;
     wu128 end;
     bool end_fits = w_add_ok(w_u64(d->base_offset_bytes), range, &end);
@@ -132,6 +134,18 @@ static void validate_all(const struct dmlt_desc *d, unsigned strides_count,
     set(out, DMLT_CHECK_BINDING_IN_BUFFER,
         !d->has_buffer_size || (end_fits && w_le(end, w_u64(d->buffer_size_bytes))), end,
         w_u64(d->has_buffer_size ? d->buffer_size_bytes : 0));
+    out[DMLT_CHECK_BINDING_IN_BUFFER].skipped = !d->has_buffer_size;
+
+    /* Overlap outside broadcast dims: exact, or skipped past the work cap.
+     * value 1 for an overlap, limit the work cap.
+     * Without broadcast it is the report's own answer. */
+    enum dmlt_tristate overlap = DMLT_UNKNOWN;
+    if (measured)
+        overlap = r.broadcast ? dmlt_overlapping_outside_broadcast(t, DMLT_OVERLAP_WORK_CAP)
+                              : r.overlapping;
+    set64(out, DMLT_CHECK_STRIDES_OVERLAP, overlap != DMLT_YES, overlap == DMLT_YES,
+          DMLT_OVERLAP_WORK_CAP);
+    out[DMLT_CHECK_STRIDES_OVERLAP].skipped = overlap == DMLT_UNKNOWN;
 }
 
 bool dmlt_validate(const struct dmlt_desc *d, unsigned strides_count, struct dmlt_check out[],

@@ -314,9 +314,13 @@ def main():
                 k = size_argv.index(opt)
                 del size_argv[k:k + 2]
         st, out, err = run(args.dmltensor, ["size"] + size_argv + ["--format", "json"])
-        if not ck.check(st == 0, "%s: size --format json: exit %d %s" % (where, st, err)):
+        if not ck.check(st in (0, 1), "%s: size --format json: exit %d %s" % (where, st, err)):
             continue
         size_json = json.loads(out)
+        # SPEC section 4: exit 1 exactly when size says the descriptor is invalid.
+        if not ck.check(st == (0 if size_json["valid"] else 1),
+                        "%s: size --format json: exit %d, valid %s" % (where, st, size_json["valid"])):
+            continue
         validate_json = None
         if cmd == "validate":
             vst, vout, _ = run(args.dmltensor, ["validate"] + argv + ["--format", "json"])
@@ -333,7 +337,8 @@ def main():
                 ck.check(st == 1 and snippet == "" and "past UINT64" in err,
                          "%s: a total past UINT64 must be refused: exit %d, %r" % (where, st, err))
                 break
-            want_status = 0 if cmd == "size" else (0 if validate_json["valid"] else 1)
+            valid = size_json["valid"] if cmd == "size" else validate_json["valid"]
+            want_status = 0 if valid else 1
             if not ck.check(st == want_status and err == "",
                             "%s --format c: exit %d (want %d) %s" % (where, st, want_status, err)):
                 break
@@ -343,6 +348,12 @@ def main():
                 said = re.findall(r"^/\* (FAIL|warn) ([a-z_0-9]+): ", snippet, re.M)
                 ck.check(["%s %s" % s for s in said] == failed,
                          "%s: comments %s, failed checks %s" % (where, said, failed))
+            else:  # size: its errors and warnings, in order
+                said = re.findall(r"^/\* (FAIL|warn) ([a-z_0-9]+): ", snippet, re.M)
+                diags = ["%s %s" % ("FAIL" if g["severity"] == "error" else "warn", g["id"])
+                         for g in size_json["diagnostics"] if g["severity"] != "info"]
+                ck.check(["%s %s" % s for s in said] == diags,
+                         "%s: comments %s, diagnostics %s" % (where, said, diags))
             var = name or "tensor"
             lines, binding = expected_lines(var, cmd, argv, size_json, validate_json)
             expected += lines

@@ -62,7 +62,8 @@ and ignores them, so the single command is run without them.
 Also: one output line per record, in order; the JSON Lines and array files
 give the same output but for line numbers, and stdin gives what the file
 gives; the stderr summary counts the failed and invalid records; the exit
-status is 1 exactly when a record failed or a validate record is invalid,
+status is 1 exactly when a record failed or a size, validate or view record
+is invalid ("valid":false),
 else 0 (checked on the whole files, on chunks of 10 records and on a file of
 only clean records).
 
@@ -721,7 +722,7 @@ def expected_outcome(rec, expected):
         return True, False
     if not isinstance(sdoc, dict) or "error" in sdoc:
         return True, False
-    return False, rec.cmd in ("validate", "view") and sdoc.get("valid") is False
+    return False, rec.cmd in ("size", "validate", "view") and sdoc.get("valid") is False
 
 
 def check_record(rec, text, line_no, got, expected):
@@ -793,7 +794,7 @@ def check_record(rec, text, line_no, got, expected):
     # a result
     if rec.kind not in ("good", "big_number"):  # a big total or base offset is in range
         fail("meant as a bad record (%s), but the single command succeeds" % rec.kind)
-    invalid = rec.cmd in ("validate", "view") and sdoc.get("valid") is False
+    invalid = rec.cmd in ("size", "validate", "view") and sdoc.get("valid") is False
     want_rc = 1 if invalid else 0
     if rc != want_rc:
         fail("single command: exit %d, expected %d" % (rc, want_rc))

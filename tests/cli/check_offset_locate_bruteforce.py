@@ -15,7 +15,10 @@ docs/offsets.md and docs/validation.md:
             padding where none; the first offset past the buffer's end is
             exit 1; --limit; --byte-offset (two nibbles for 4-bit types);
   validate  every check of docs/validation.md recomputed by id, `valid` and the
-            exit status.
+            exit status; strides_overlap by enumeration, and the strides a
+            message says were meant (strides in memory order or in bytes,
+            also made on purpose from random layouts) checked to be the
+            given ones reordered or divided, with no overlap.
 
 Prints one line per failure and ends with "N passed, M failed" (one per
 case).  Exit status 1 if anything failed, else 0.  Standard library only.
@@ -33,7 +36,9 @@ from dmlt_model import U32_MAX, Case, dot
 ERROR_CHECKS = ("total_size_minimum", "total_size_dword", "total_size_elements",
                 "alignment_power_of_two", "base_offset_16", "base_offset_alignment",
                 "flags_known")
-WARNING_CHECKS = ("rank_4_or_5", "alignment_32")
+WARNING_CHECKS = ("rank_4_or_5", "alignment_32", "strides_overlap")
+# Not run without their option (never given here): status "skipped".
+SKIPPED_CHECKS = ("binding_size", "binding_in_buffer")
 # Always pass for the well-formed tensors generated here.
 PASSING_ERROR_CHECKS = ("rank", "sizes_nonzero", "strides_count")
 
@@ -46,6 +51,54 @@ def offset_map(sizes, strides):
     for coord in m.all_coords(sizes):
         found.setdefault(dot(coord, strides), []).append(list(coord))
     return found
+
+
+def overlaps_outside_broadcast(sizes, strides):
+    """Two different coordinates at one offset, a broadcast dim (size > 1,
+    stride 0) held at 0: by enumerating every coordinate."""
+    kept = [1 if s > 1 and st == 0 else s for s, st in zip(sizes, strides)]
+    seen = set()
+    for coord in m.all_coords(kept):
+        o = dot(coord, strides)
+        if o in seen:
+            return True
+        seen.add(o)
+    return False
+
+
+def check_meant_strides(c, text, t, cid, message):
+    """A message naming the strides meant (--strides X, for strides in bytes
+    or in memory order): X is the given strides divided by the element size
+    and/or reordered (broadcast dims keep 0), and no two elements of X share
+    an offset outside broadcast dims (brute force)."""
+    m_ = re.search(r"--strides ([0-9]+(?:,[0-9]+)*)", message)
+    if not m_:
+        return
+    meant = [int(x) for x in m_.group(1).split(",")]
+    sizes, given = t["sizes"], t["strides"]
+    if len(meant) != len(sizes):
+        c.fail(text, "checks.%s: strides meant" % cid, "%d strides" % len(sizes), meant)
+        return
+    scale = t["bits"] // 8 if "byte strides" in message else 1
+    moving = [d for d in range(len(sizes)) if not (sizes[d] > 1 and given[d] == 0)]
+    want = [given[d] // scale for d in moving if sizes[d] > 1]
+    got = [meant[d] for d in moving if sizes[d] > 1]
+    if "memory order" in message:
+        # every size > 1 dim's stride meant is one of the given ones, each used once
+        pool = [given[d] // scale if given[d] % scale == 0 else 0 for d in moving]
+        for x in got:
+            if x in pool:
+                pool.remove(x)
+            else:
+                c.fail(text, "checks.%s: strides meant" % cid, "a reordering of %s" % given, meant)
+                return
+    elif got != want:
+        c.fail(text, "checks.%s: strides meant" % cid, "%s divided by %d" % (given, scale), meant)
+        return
+    if any(sizes[d] > 1 and given[d] == 0 and meant[d] != 0 for d in range(len(sizes))):
+        c.fail(text, "checks.%s: strides meant" % cid, "broadcast dims kept at 0", meant)
+    if overlaps_outside_broadcast(sizes, meant):
+        c.fail(text, "checks.%s: strides meant" % cid, "no overlap (brute force)", meant)
 
 
 def is_pow2(n):
@@ -339,6 +392,7 @@ def check_validate(c, t, rng):
         "flags_known": flags & ~1 == 0,
         "rank_4_or_5": rank in (4, 5),
         "alignment_32": align >= 32,
+        "strides_overlap": not overlaps_outside_broadcast(t["sizes"], t["strides"]),
     }
     for cid in PASSING_ERROR_CHECKS:
         expect[cid] = True
@@ -374,8 +428,11 @@ def check_validate(c, t, rng):
                        ch.get(key, "<missing>"))
         if ch.get("level") not in ("error", "warning"):
             c.fail(text, "checks[%d].level" % i, "error|warning", ch.get("level", "<missing>"))
-        if ch.get("status") not in ("pass", "fail"):
-            c.fail(text, "checks[%d].status" % i, "pass|fail", ch.get("status", "<missing>"))
+        if ch.get("status") not in ("pass", "fail", "skipped"):
+            c.fail(text, "checks[%d].status" % i, "pass|fail|skipped",
+                   ch.get("status", "<missing>"))
+        if isinstance(ch.get("message"), str):
+            check_meant_strides(c, text, t, ch.get("id"), ch["message"])
         if ch.get("id") in by_id:
             c.fail(text, "checks[%d].id" % i, "unique", ch.get("id"))
         by_id[ch.get("id")] = ch
@@ -396,6 +453,9 @@ def check_validate(c, t, rng):
         c.same(text, "checks.%s.level" % cid, level, ch.get("level", "<missing>"))
         c.same(text, "checks.%s.status" % cid, "pass" if ok else "fail",
                ch.get("status", "<missing>"))
+    for cid in SKIPPED_CHECKS:
+        ch = by_id.get(cid) or {}
+        c.same(text, "checks.%s.status" % cid, "skipped", ch.get("status", "<missing>"))
     # valid must also agree with the tool's own list
     tool_valid = not any(ch.get("level") == "error" and ch.get("status") == "fail"
                          for ch in checks if isinstance(ch, dict))
@@ -403,6 +463,57 @@ def check_validate(c, t, rng):
 
 
 # ---------------------------------------------------------------- main
+
+def check_stride_mistakes(c, rng):
+    """The classic mistakes, made on purpose: a random layout's strides (with
+    padding now and then) listed in memory order, or in bytes, or both.
+    strides_overlap must agree with brute force, and when the mistake makes
+    elements meet (memory order) or leaves the total too small (bytes) the
+    message must name strides meant, which check_meant_strides verifies."""
+    rank = rng.randint(2, 5)
+    sizes = [rng.randint(1, 4) for _ in range(rank)]
+    dtype = rng.choice([d for d in m.DTYPE_NAMES if m.DTYPE_BITS[d] >= 16])
+    bits = m.DTYPE_BITS[dtype]
+    order = list(range(rank))
+    rng.shuffle(order)
+    pad = {order[k]: rng.randint(1, 2) for k in range(1, rank) if rng.random() < 0.2}
+    true = m.layout_strides(sizes, order, pad=pad)
+    mistake = rng.choice(["order", "bytes", "both"])
+    given = list(true)
+    if mistake in ("order", "both"):
+        given = [true[d] for d in order]  # outermost first, as memory lists them
+    if mistake in ("bytes", "both"):
+        given = [x * bits // 8 for x in given]
+    t = {"sizes": sizes, "strides": given, "bits": bits}
+    minimum = m.bytes_for(sum((s - 1) * st for s, st in zip(sizes, true)) + 1, bits)
+    args = ["--dtype", dtype, "--sizes", ",".join(map(str, sizes)),
+            "--strides", ",".join(map(str, given)), "--total-size", str(minimum),
+            "--format", "json"]
+    text, rc, out, err = c.run("validate", args)
+    if rc is None:
+        return
+    try:
+        checks = {ch["id"]: ch for ch in json.loads(out)["checks"]}
+    except (ValueError, KeyError, TypeError) as e:
+        c.fails.append("%s: no checks (%s): %r" % (text, e, out[:200]))
+        return
+    overlap = overlaps_outside_broadcast(sizes, given)
+    ch = checks.get("strides_overlap", {})
+    c.same(text, "checks.strides_overlap.status", "fail" if overlap else "pass",
+           ch.get("status", "<missing>"))
+    for cid in ("strides_overlap", "total_size_minimum"):
+        check_meant_strides(c, text, t, cid, checks.get(cid, {}).get("message", ""))
+    # A hint is owed: memory order that overlaps (its true order is a way
+    # out), and byte strides whose total is too small.
+    owed = [cid for cid, due in (
+        ("strides_overlap", overlap),
+        ("total_size_minimum", mistake == "bytes"
+         and checks.get("total_size_minimum", {}).get("status") == "fail"))
+        if due and "--strides " not in checks.get(cid, {}).get("message", "")]
+    for cid in owed:
+        c.fail(text, "checks.%s.message" % cid, "the strides meant",
+               checks[cid].get("message", "<missing>"))
+
 
 def check_case(tool, rng):
     t = make_tensor(rng)
@@ -414,6 +525,7 @@ def check_case(tool, rng):
         check_locate_limit(c, t, rng)
     check_locate_byte(c, t, rng)
     check_validate(c, t, rng)
+    check_stride_mistakes(c, rng)
     return c.fails
 
 

@@ -148,7 +148,7 @@ def check_svg(where, got, summary, out, tmp):
         fail(where, f"svg is not XML: {e}")
         return
     if not os.path.exists(SVG_DTD) or not shutil.which("xmllint"):
-        fail(where, f"no {SVG_DTD} or xmllint: .ci/setup.sh installs w3c-sgml-lib and "
+        fail(where, f"no {SVG_DTD} or xmllint: .ci/setup-tests.sh installs w3c-sgml-lib and "
                     "libxml2-utils")
     else:
         path = os.path.join(tmp, "plan.svg")

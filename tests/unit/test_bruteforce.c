@@ -89,11 +89,24 @@ static void random_tensor(struct dmlt_tensor *t)
     enum dmlt_status st =
         dmlt_strides_from_layout(t->dtype, t->rank, t->sizes, &spec, t->strides, &err);
     CHECK(st == DMLT_OK);
-    /* Check the layout walk itself, from its definition. */
+    /* Check the layout walk itself, from its definition. The row pitch is
+     * H's stride in nchw, nhwc, ncdhw and ndhwc, else the second-innermost
+     * memory dim's (test_layout checks it against brute force). */
+    unsigned pitch_k = t->rank - 2;
+    static const char *const image[] = {"nchw", "nhwc", "ncdhw", "ndhwc"};
+    for (size_t i = 0; i < sizeof image / sizeof image[0]; i++) {
+        unsigned o[DMLT_MAX_RANK];
+        if (dmlt_layout_parse(image[i], strlen(image[i]), t->rank, o) != DMLT_OK ||
+            memcmp(o, spec.order, t->rank * sizeof o[0]) != 0)
+            continue;
+        for (unsigned k = 0; k < t->rank; k++)
+            if (o[k] == t->rank - 2)
+                pitch_k = k;
+    }
     uint64_t extent = 1;
     for (unsigned k = t->rank; k-- > 0;) {
         unsigned d = spec.order[k];
-        if (k + 2 == t->rank && spec.row_pitch_align_bytes) {
+        if (k == pitch_k && spec.row_pitch_align_bytes) {
             uint64_t per = spec.row_pitch_align_bytes * 8u / dmlt_dtype_get(t->dtype)->bits;
             extent = (extent + per - 1) / per * per;
         }

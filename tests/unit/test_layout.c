@@ -154,14 +154,27 @@ static void test_modifiers_and_limits(void)
     /* int4: 256 bytes hold 512 elements. */
     CHECK(dmlt_strides_from_layout(DMLT_DTYPE_INT4, 2, hw, &spec, s, &err) == DMLT_OK);
     CHECK_STRIDES(s, 512, 1);
-    /* Pitch applies to the second-innermost memory dim: NHWC rows are W*C. */
+    /* The row pitch is H's stride: an NHWC row is W x C elements. */
     const uint32_t img[4] = {1, 3, 2, 5};
     dmlt_layout_spec_init(&spec, 4);
     dmlt_layout_parse("nhwc", 4, 4, spec.order);
     spec.row_pitch_align_bytes = 64; /* 16 float32 */
     CHECK(dmlt_strides_from_layout(DMLT_DTYPE_FLOAT32, 4, img, &spec, s, &err) == DMLT_OK);
-    /* c: 1; w: 3 rounded up to 16; h: 16 x 5 = 80; n: 80 x 2 = 160. */
-    CHECK_STRIDES(s, 160, 1, 80, 16);
+    /* c: 1; w: 3; h: 5 x 3 = 15 rounded up to 16; n: 16 x 2 = 32. */
+    CHECK_STRIDES(s, 32, 1, 16, 3);
+    /* Issue 28's case: float16 1,3,224,224 NHWC, rows of 224 x 3 x 2 = 1344
+     * bytes padded to 1536 (768 elements), not every pixel to 256 bytes. */
+    const uint32_t rgb[4] = {1, 3, 224, 224};
+    spec.row_pitch_align_bytes = 256;
+    CHECK(dmlt_strides_from_layout(DMLT_DTYPE_FLOAT16, 4, rgb, &spec, s, &err) == DMLT_OK);
+    CHECK_STRIDES(s, 172032, 1, 768, 3);
+    /* Another order of rank 4 (nwhc): the second-innermost memory dim, h. */
+    dmlt_layout_parse("nwhc", 4, 4, spec.order);
+    spec.row_pitch_align_bytes = 64;
+    CHECK(dmlt_strides_from_layout(DMLT_DTYPE_FLOAT32, 4, img, &spec, s, &err) == DMLT_OK);
+    /* c: 1; h: 3 rounded up to 16; w: 16 x 2 = 32; n: 32 x 5 = 160. */
+    CHECK_STRIDES(s, 160, 1, 16, 32);
+    dmlt_layout_parse("nhwc", 4, 4, spec.order);
     /* 6 bytes is not a whole number of float32 elements. */
     spec.row_pitch_align_bytes = 6;
     CHECK(dmlt_strides_from_layout(DMLT_DTYPE_FLOAT32, 4, img, &spec, s, &err) == DMLT_E_INVALID);
@@ -410,6 +423,115 @@ static void test_follow_order(void)
     CHECK(!dmlt_strides_follow_order(2, sizes, packed, o_wh));
 }
 
+/* --row-pitch-align against brute force: every element of random tensors
+ * in the image layouts and in random orders, with no two at one offset,
+ * every row starting on the alignment, and no row stride larger than a
+ * row needs. A row is what lies inside the row dim in memory order: the
+ * row dim is H in nchw, nhwc, ncdhw and ndhwc (issue 28), the
+ * second-innermost memory dim in any other order. */
+static bool is_image_layout(unsigned rank, const unsigned order[])
+{
+    static const char *const names[] = {"nchw", "nhwc", "ncdhw", "ndhwc"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        unsigned o[DMLT_MAX_RANK];
+        if (dmlt_layout_parse(names[i], strlen(names[i]), rank, o) == DMLT_OK &&
+            memcmp(o, order, rank * sizeof o[0]) == 0)
+            return true;
+    }
+    return false;
+}
+
+static void test_row_pitch_bruteforce(void)
+{
+    static const enum dmlt_dtype types[] = {DMLT_DTYPE_UINT8, DMLT_DTYPE_FLOAT16,
+                                            DMLT_DTYPE_FLOAT32, DMLT_DTYPE_FLOAT64,
+                                            DMLT_DTYPE_INT4};
+    static const uint32_t aligns[] = {8, 16, 32, 64, 256};
+    static unsigned char seen[1 << 23]; /* past the largest offset these sizes reach */
+    unsigned image_cases = 0;
+    for (int iter = 0; iter < 3000; iter++) {
+        const unsigned rank = check_range(2, 5);
+        uint32_t sizes[DMLT_MAX_RANK];
+        uint64_t count = 1;
+        for (unsigned d = 0; d < rank; d++) {
+            sizes[d] = check_range(1, 6);
+            count *= sizes[d];
+        }
+        struct dmlt_layout_spec spec;
+        dmlt_layout_spec_init(&spec, rank);
+        const char *image = rank == 4   ? (check_rand() % 2 ? "nchw" : "nhwc")
+                            : rank == 5 ? (check_rand() % 2 ? "ncdhw" : "ndhwc")
+                                        : NULL;
+        if (image && check_rand() % 2) {
+            dmlt_layout_parse(image, strlen(image), rank, spec.order);
+        } else {
+            for (unsigned i = rank; i-- > 1;) {
+                unsigned j = check_range(0, i), tmp = spec.order[i];
+                spec.order[i] = spec.order[j];
+                spec.order[j] = tmp;
+            }
+        }
+        const enum dmlt_dtype dtype = types[check_rand() % 5];
+        const unsigned bits = dmlt_dtype_get(dtype)->bits;
+        spec.row_pitch_align_bytes = aligns[check_rand() % 5];
+        uint32_t st[DMLT_MAX_RANK];
+        struct dmlt_error err;
+        CHECK(dmlt_strides_from_layout(dtype, rank, sizes, &spec, st, &err) == DMLT_OK);
+
+        /* The row dim, by the definition; the dims inside it in memory order. */
+        unsigned row_pos = rank - 2;
+        const bool img = is_image_layout(rank, spec.order);
+        image_cases += img;
+        for (unsigned k = 0; img && k < rank; k++)
+            if (spec.order[k] == rank - 2) /* h: n,c,h,w and n,c,d,h,w */
+                row_pos = k;
+        bool inner[DMLT_MAX_RANK] = {false};
+        for (unsigned k = row_pos + 1; k < rank; k++)
+            inner[spec.order[k]] = true;
+
+        uint64_t inner_count = 1, outer_count = 1;
+        for (unsigned d = 0; d < rank; d++)
+            *(inner[d] ? &inner_count : &outer_count) *= sizes[d];
+        const uint64_t pitch = st[spec.order[row_pos]];
+
+        /* Every element: offsets distinct, rows aligned, the span of a row. */
+        static uint64_t offs[6 * 6 * 6 * 6 * 6];
+        uint64_t row_span = 0;
+        uint32_t c[DMLT_MAX_RANK] = {0};
+        for (uint64_t e = 0; e < count; e++) {
+            uint64_t off = 0, rem = e;
+            bool row_start = true, in_row = true;
+            for (unsigned d = rank; d-- > 0;) {
+                c[d] = (uint32_t)(rem % sizes[d]);
+                rem /= sizes[d];
+                off += (uint64_t)c[d] * st[d];
+                if (inner[d] && c[d])
+                    row_start = false;
+                if (!inner[d] && c[d])
+                    in_row = false;
+            }
+            CHECK(off < sizeof seen && !seen[off]);
+            if (off < sizeof seen)
+                seen[off] = 1;
+            offs[e] = off;
+            if (row_start) { /* rows one pitch apart, packed, each aligned */
+                CHECK_EQ(off * bits % (spec.row_pitch_align_bytes * 8u), 0);
+                CHECK(off % pitch == 0 && off / pitch < outer_count);
+            }
+            if (in_row && off + 1 > row_span)
+                row_span = off + 1;
+        }
+        for (uint64_t e = 0; e < count; e++) /* seen[] all 0 again */
+            if (offs[e] < sizeof seen)
+                seen[offs[e]] = 0;
+        /* The row dim's stride holds a row, and one alignment less would not. */
+        const uint64_t per = spec.row_pitch_align_bytes * 8u / bits;
+        CHECK(pitch >= row_span && pitch % per == 0 && pitch - per < row_span);
+        CHECK_EQ(row_span, inner_count); /* no padding inside a row */
+    }
+    CHECK(image_cases > 500);
+}
+
 int main(void)
 {
     test_documented_examples();
@@ -418,5 +540,6 @@ int main(void)
     test_modifiers_and_limits();
     test_detect();
     test_follow_order();
+    test_row_pitch_bruteforce();
     return check_finish("test_layout");
 }

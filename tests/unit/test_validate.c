@@ -1,6 +1,7 @@
 /* dmlt_validate: each DML_BUFFER_TENSOR_DESC rule passing and failing at its
  * boundary; byte offsets and nibbles of 4-bit types. */
 #include "check.h"
+#include "dmltensor_guess.h"
 
 static struct dmlt_desc desc(enum dmlt_dtype dtype, uint32_t h, uint32_t w)
 {
@@ -30,8 +31,151 @@ static bool passes(const struct dmlt_desc *d, enum dmlt_check_id id, bool *valid
     return c[id].passed;
 }
 
+/* Two different coordinates at one offset, broadcast dims (size > 1,
+ * stride 0) held at 0: by enumerating every coordinate (at most 4^5). */
+static bool brute_overlap(unsigned rank, const uint32_t sizes[], const uint32_t strides[])
+{
+    static uint64_t offs[1024];
+    uint32_t kept[DMLT_MAX_RANK];
+    uint64_t n = 1;
+    for (unsigned d = 0; d < rank; d++) {
+        kept[d] = sizes[d] > 1 && strides[d] == 0 ? 1 : sizes[d];
+        n *= kept[d];
+    }
+    for (uint64_t e = 0; e < n; e++) {
+        uint64_t rem = e, off = 0;
+        for (unsigned d = rank; d-- > 0;) {
+            off += rem % kept[d] * strides[d];
+            rem /= kept[d];
+        }
+        for (uint64_t f = 0; f < e; f++)
+            if (offs[f] == off)
+                return true;
+        offs[e] = off;
+    }
+    return false;
+}
+
+/* strides_overlap against brute force, the skipped checks, and the strides
+ * dmlt_strides_guess names: the given ones divided by the element size
+ * and/or reordered, broadcast dims kept at 0, with no overlap. */
+static void test_strides_overlap(void)
+{
+    static const enum dmlt_dtype types[] = {DMLT_DTYPE_UINT8, DMLT_DTYPE_FLOAT16,
+                                            DMLT_DTYPE_FLOAT32, DMLT_DTYPE_INT64, DMLT_DTYPE_INT4};
+    unsigned guesses[4] = {0, 0, 0, 0}, overlapping = 0;
+    for (int iter = 0; iter < 6000; iter++) {
+        struct dmlt_desc d;
+        memset(&d, 0, sizeof d);
+        d.t.dtype = types[check_rand() % 5];
+        d.t.rank = check_range(1, 5);
+        const uint32_t esize = dmlt_dtype_get(d.t.dtype)->bits / 8;
+        /* Random strides, or a packed layout's turned into a classic mistake. */
+        const bool mistake = check_rand() % 2;
+        unsigned order[DMLT_MAX_RANK];
+        for (unsigned i = 0; i < d.t.rank; i++)
+            order[i] = i;
+        for (unsigned i = d.t.rank; i-- > 1;) {
+            unsigned j = check_range(0, i), tmp = order[i];
+            order[i] = order[j];
+            order[j] = tmp;
+        }
+        for (unsigned i = 0; i < d.t.rank; i++)
+            d.t.sizes[i] = check_range(1, 4);
+        if (mistake) {
+            uint32_t packed[DMLT_MAX_RANK];
+            struct dmlt_error err;
+            CHECK(dmlt_packed_strides(d.t.rank, d.t.sizes, order, packed, &err) == DMLT_OK);
+            const bool in_order = check_rand() % 2, in_bytes = esize >= 2 && check_rand() % 2;
+            for (unsigned i = 0; i < d.t.rank; i++)
+                d.t.strides[i] = (in_order ? packed[order[i]] : packed[i]) * (in_bytes ? esize : 1);
+        } else {
+            for (unsigned i = 0; i < d.t.rank; i++)
+                d.t.strides[i] = check_range(0, check_rand() % 3 ? 12 : 40);
+        }
+        struct dmlt_check c[DMLT_CHECK_COUNT];
+        (void)dmlt_validate(&d, d.t.rank, c, DMLT_CHECK_COUNT);
+        const bool brute = brute_overlap(d.t.rank, d.t.sizes, d.t.strides);
+        overlapping += brute;
+        CHECK_EQ(c[DMLT_CHECK_STRIDES_OVERLAP].passed, !brute);
+        CHECK(!c[DMLT_CHECK_STRIDES_OVERLAP].skipped);
+        CHECK(c[DMLT_CHECK_BINDING_SIZE].skipped && c[DMLT_CHECK_BINDING_SIZE].passed);
+        CHECK(c[DMLT_CHECK_BINDING_IN_BUFFER].skipped && c[DMLT_CHECK_BINDING_IN_BUFFER].passed);
+        CHECK(!c[DMLT_CHECK_TOTAL_MINIMUM].skipped);
+
+        uint32_t meant[DMLT_MAX_RANK];
+        const unsigned g = dmlt_strides_guess(&d.t, meant);
+        guesses[g & 3]++;
+        if (g == DMLT_GUESS_NONE)
+            continue;
+        CHECK(!brute_overlap(d.t.rank, d.t.sizes, meant));
+        CHECK(!(g & DMLT_GUESS_MEMORY_ORDER) || brute); /* reordered only when they meet */
+        const uint32_t scale = g & DMLT_GUESS_BYTES ? esize : 1;
+        CHECK(scale > 1 || !(g & DMLT_GUESS_BYTES));
+        /* The size > 1 dims' strides meant, times scale, are a reordering
+         * (or, without MEMORY_ORDER, exactly) the given ones; 0 stays 0. */
+        bool used[DMLT_MAX_RANK] = {false};
+        for (unsigned i = 0; i < d.t.rank; i++) {
+            if (d.t.sizes[i] <= 1)
+                continue;
+            if (d.t.strides[i] == 0) {
+                CHECK_EQ(meant[i], 0);
+                continue;
+            }
+            if (!(g & DMLT_GUESS_MEMORY_ORDER)) {
+                CHECK_EQ((uint64_t)meant[i] * scale, d.t.strides[i]);
+                continue;
+            }
+            bool found = false;
+            for (unsigned j = 0; j < d.t.rank && !found; j++)
+                if (!used[j] && !(d.t.sizes[j] > 1 && d.t.strides[j] == 0) &&
+                    (uint64_t)meant[i] * scale == d.t.strides[j])
+                    found = used[j] = true;
+            if (!CHECK(found)) {
+                for (unsigned k = 0; k < d.t.rank; k++)
+                    fprintf(stderr, " %u:%u/%u->%u", k, d.t.sizes[k], d.t.strides[k], meant[k]);
+                fprintf(stderr, " dtype %d guess %u\n", (int)d.t.dtype, g);
+            }
+        }
+    }
+    /* Each kind of guess, and both outcomes of the check, came up. */
+    CHECK(guesses[DMLT_GUESS_BYTES] > 100 && guesses[DMLT_GUESS_MEMORY_ORDER] > 100 &&
+          guesses[DMLT_GUESS_BYTES | DMLT_GUESS_MEMORY_ORDER] > 50);
+    CHECK(overlapping > 500 && overlapping < 5500);
+
+    /* Issue 28's two mistakes, float16 1,3,224,224. */
+    struct dmlt_tensor t = {DMLT_DTYPE_FLOAT16, 4, {1, 3, 224, 224}, {301056, 2, 1344, 6}};
+    uint32_t meant[DMLT_MAX_RANK];
+    CHECK_EQ(dmlt_strides_guess(&t, meant), DMLT_GUESS_BYTES);
+    CHECK(meant[0] == 150528 && meant[1] == 1 && meant[2] == 672 && meant[3] == 3);
+    const uint32_t memory_order[4] = {150528, 672, 3, 1};
+    memcpy(t.strides, memory_order, sizeof memory_order);
+    CHECK_EQ(dmlt_strides_guess(&t, meant), DMLT_GUESS_MEMORY_ORDER);
+    CHECK(meant[0] == 150528 && meant[1] == 1 && meant[2] == 672 && meant[3] == 3);
+    /* Broadcast alone is no overlap; the binding checks run when given. */
+    struct dmlt_desc b;
+    memset(&b, 0, sizeof b);
+    b.t = (struct dmlt_tensor){DMLT_DTYPE_FLOAT32, 4, {1, 3, 4, 4}, {0, 1, 0, 0}};
+    b.has_binding_size = b.has_buffer_size = true;
+    b.binding_size_bytes = b.buffer_size_bytes = 64;
+    struct dmlt_check c[DMLT_CHECK_COUNT];
+    (void)dmlt_validate(&b, 4, c, DMLT_CHECK_COUNT);
+    CHECK(c[DMLT_CHECK_STRIDES_OVERLAP].passed && !c[DMLT_CHECK_STRIDES_OVERLAP].skipped);
+    CHECK(!c[DMLT_CHECK_BINDING_SIZE].skipped && !c[DMLT_CHECK_BINDING_IN_BUFFER].skipped);
+    b.t.strides[1] = 0; /* c broadcast too: still none */
+    (void)dmlt_validate(&b, 4, c, DMLT_CHECK_COUNT);
+    CHECK(c[DMLT_CHECK_STRIDES_OVERLAP].passed);
+    b.t.strides[1] = 1;
+    b.t.strides[2] = 1; /* c and h meet: overlap */
+    (void)dmlt_validate(&b, 4, c, DMLT_CHECK_COUNT);
+    CHECK(!c[DMLT_CHECK_STRIDES_OVERLAP].passed);
+    CHECK_STR(dmlt_check_id_name(DMLT_CHECK_STRIDES_OVERLAP), "strides_overlap");
+    CHECK(dmlt_check_level(DMLT_CHECK_STRIDES_OVERLAP) == DMLT_WARNING);
+}
+
 int main(void)
 {
+    test_strides_overlap();
     bool valid;
     struct dmlt_desc d = desc(DMLT_DTYPE_FLOAT32, 3, 5); /* 60 bytes */
     CHECK(passes(&d, DMLT_CHECK_TOTAL_MINIMUM, &valid) && valid);
