@@ -800,13 +800,10 @@ DMLT_API enum dmlt_status dmlt_view_bytes(const struct dmlt_view *v, uint64_t *b
  * when below (a bound buffer tensor is always 16-byte aligned). */
 DMLT_API uint32_t dmlt_view_alignment(uint64_t byte_offset, uint32_t parent_alignment);
 
-/* ------------------------------------------------------------------------ */
-/* Plan: one buffer for tensors that live over steps                         */
-/* ------------------------------------------------------------------------ */
+/* ---- Plan: one buffer for tensors that live over steps ---------------- */
 
 /* A tensor to place: its size in bytes and the steps it is alive, first to
- * last inclusive (a model's activation lives from its producer's node to its
- * last consumer's). TensorFlow Lite's TensorUsageRecord. */
+ * last inclusive. TensorFlow Lite's TensorUsageRecord. */
 struct dmlt_plan_tensor {
     uint64_t size_bytes;
     uint64_t first; /* first step alive */
