@@ -53,21 +53,6 @@ static bool unknown(const struct onnx_infer_value *v, struct onnx_options *o, st
            onnx_error_verdict(e->id) == ONNX_UNKNOWN;
 }
 
-static bool is_constant(const struct onnx_node *n)
-{
-    return n->op_type.n == 8 && memcmp(n->op_type.p, "Constant", 8) == 0 &&
-           (n->domain.n == 0 || (n->domain.n == 7 && memcmp(n->domain.p, "ai.onnx", 7) == 0));
-}
-
-static bool is_initializer(const struct onnx_graph *g, struct onnx_bytes name)
-{
-    for (uint32_t k = 0; k < g->n_initializers; k++)
-        if (g->initializers[k].name.n == name.n &&
-            (name.n == 0 || memcmp(g->initializers[k].name.p, name.p, name.n) == 0))
-            return true;
-    return false;
-}
-
 static void keep(struct first_unknown *out, const struct cli_error *e, struct onnx_bytes name)
 {
     out->found = true;
@@ -86,7 +71,7 @@ void first_unknown_find(const struct onnx_model *model, const struct onnx_infer 
     const struct onnx_graph *main = &model->graphs[0];
     for (uint32_t i = 0; i < main->n_inputs; i++) {
         const struct onnx_bytes name = main->inputs[i].name;
-        if (is_initializer(main, name) ||
+        if (onnx_graph_has_initializer(main, name) ||
             !unknown(onnx_infer_lookup(r, 0, (const char *)name.p, name.n), o, d, &e))
             continue;
         keep(out, &e, name);
@@ -99,7 +84,7 @@ void first_unknown_find(const struct onnx_model *model, const struct onnx_infer 
         for (uint32_t step = 0; step < g->n_nodes; step++) { /* in the order they run */
             const uint32_t k = ord && ord->order ? ord->order[step] : step;
             const struct onnx_node *n = &g->nodes[k];
-            if (is_constant(n))
+            if (onnx_node_is_constant(n))
                 continue;
             for (uint32_t j = 0; j < n->n_outputs; j++) {
                 if (n->outputs[j].n == 0 || !unknown(onnx_infer_output(r, gi, k, j), o, d, &e))

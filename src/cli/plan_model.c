@@ -341,15 +341,6 @@ static bool add_size(struct model_plan *p, struct onnx_bytes name, dmlt_u128 *su
     return dmlt_u128_add(*sum, dmlt_u128_from_u64(bytes), sum); /* false: past 2^128 */
 }
 
-static bool is_initializer(const struct onnx_graph *g, struct onnx_bytes name)
-{
-    for (uint32_t k = 0; k < g->n_initializers; k++)
-        if (g->initializers[k].name.n == name.n &&
-            (name.n == 0 || memcmp(g->initializers[k].name.p, name.p, name.n) == 0))
-            return true;
-    return false;
-}
-
 /* The summary's io_bytes (the main graph's inputs that are no
  * initializer, and its outputs), only when every size is known. */
 static void model_bytes(struct model_plan *p, struct plan_extra *x)
@@ -359,7 +350,7 @@ static void model_bytes(struct model_plan *p, struct plan_extra *x)
     x->has_io = true;
     for (uint32_t i = 0; i < g->n_inputs && x->has_io; i++)
         x->has_io =
-            is_initializer(g, g->inputs[i].name) || add_size(p, g->inputs[i].name, &x->io_bytes);
+            onnx_graph_has_initializer(g, g->inputs[i].name) || add_size(p, g->inputs[i].name, &x->io_bytes);
     for (uint32_t i = 0; i < g->n_outputs && x->has_io; i++)
         x->has_io = add_size(p, g->outputs[i].name, &x->io_bytes);
 }

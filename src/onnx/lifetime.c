@@ -35,11 +35,6 @@ static bool same(struct onnx_bytes a, struct onnx_bytes b)
     return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0);
 }
 
-static bool is_text(struct onnx_bytes a, const char *s)
-{
-    return a.n == strlen(s) && memcmp(a.p, s, a.n) == 0;
-}
-
 static size_t hash(struct onnx_bytes b)
 {
     uint64_t h = 14695981039346656037u; /* FNV-1a */
@@ -102,11 +97,6 @@ static struct entry *get(struct ctx *c, struct onnx_bytes name)
     c->e[c->n_entries] = (struct entry){.name = name};
     c->slots[s] = (uint32_t)++c->n_entries;
     return &c->e[c->n_entries - 1];
-}
-
-static bool is_constant(const struct onnx_node *n)
-{
-    return is_text(n->op_type, "Constant") && (n->domain.n == 0 || is_text(n->domain, "ai.onnx"));
 }
 
 /* A read of name at step: the main graph's value lives at least to it. */
@@ -211,7 +201,7 @@ static void collect(struct ctx *c, const struct onnx_graph *g, const uint32_t *o
     for (uint32_t step = 0; step < g->n_nodes && !c->oom; step++) {
         const uint32_t k = order ? order[step] : step;
         const struct onnx_node *node = &g->nodes[k];
-        if (is_constant(node))
+        if (onnx_node_is_constant(node))
             continue;
         for (uint32_t o = 0; o < node->n_outputs; o++) {
             const struct onnx_bytes name = node->outputs[o];

@@ -741,3 +741,18 @@ const struct onnx_attr *onnx_node_attr(const struct onnx_node *node, const char 
             return &node->attrs[i];
     return NULL;
 }
+
+bool onnx_node_is_constant(const struct onnx_node *n)
+{
+    return n->op_type.n == 8 && memcmp(n->op_type.p, "Constant", 8) == 0 &&
+           (n->domain.n == 0 || (n->domain.n == 7 && memcmp(n->domain.p, "ai.onnx", 7) == 0));
+}
+
+bool onnx_graph_has_initializer(const struct onnx_graph *g, struct onnx_bytes name)
+{
+    for (uint32_t k = 0; k < g->n_initializers; k++)
+        if (g->initializers[k].name.n == name.n &&
+            (name.n == 0 || memcmp(g->initializers[k].name.p, name.p, name.n) == 0))
+            return true;
+    return false;
+}

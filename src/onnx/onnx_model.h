@@ -150,6 +150,12 @@ struct onnx_model {
     void *arena_;                    /* the reader's: freed by onnx_model_free */
 };
 
+/* A Constant node of the default domain (its value is a weight, not an
+ * activation). */
+bool onnx_node_is_constant(const struct onnx_node *n);
+/* name is one of g's initializers (a linear search: for one-off questions). */
+bool onnx_graph_has_initializer(const struct onnx_graph *g, struct onnx_bytes name);
+
 /* Reads the ModelProto in data[0..len). False with err filled when the
  * model is damaged or not a ModelProto; *out_of_memory when memory ran
  * out (err says so too). */
