@@ -13,3 +13,6 @@ want time # /usr/bin/time for the peak RSS
 install_wanted 96-bench-plan
 
 tests/bench/bench_plan.sh build/dmltensor
+# Issue 27 item 14's adversarial models (an If branch of 80,000 nodes,
+# 20,000 weights listed as graph inputs): plan against scan, in one run.
+tests/bench/bench_plan_lifetimes.sh build/dmltensor 80000
