@@ -216,7 +216,8 @@ static bool field_of(const char *list, uint32_t i, char *buf, size_t cap)
 
 /* One tensor against one DirectML operator's rule for its field. */
 static bool check_rule(struct ep_state *st, struct dmlt_ep_node *n, uint32_t at, bool out,
-                       uint32_t i, const struct dmlt_dml_operator *op, const char *field)
+                       uint32_t i, const struct dmlt_dml_operator *op, const char *field,
+                       bool *unsure)
 {
     const struct onnx_infer_value *v = out ? ep_output_value(st, n, i) : ep_input_value(st, n, i);
     const struct dmlt_dml_tensor_rule *rule =
@@ -237,7 +238,19 @@ static bool check_rule(struct ep_state *st, struct dmlt_ep_node *n, uint32_t at,
                        st->r->feature_level >> 12, (st->r->feature_level >> 8) & 15, op->source))
             return false;
     }
-    if (dt >= 0 && !((rule->dtypes >> dt) & 1u)) {
+    if (dt == DMLT_DTYPE_INT64 || dt == DMLT_DTYPE_UINT64) {
+        if (!((rule->dtypes >> dt) & 1u)) { /* the EP may hand it over as 32-bit halves */
+            *unsure = true;
+            return ep_reason(st, at, DMLT_R_DATA_TYPE,
+                             "%s %lu is %s, which DML_OPERATOR_%s's %s does not list at feature "
+                             "level %u_%u (%s); the provider's 64-bit integer handling (strided "
+                             "32-bit views) is not modelled: not counted as a failure",
+                             out ? "output" : "input", (unsigned long)i,
+                             ep_onnx_type_name(v->elem_type, tname, sizeof tname), op->name,
+                             field, st->r->feature_level >> 12, (st->r->feature_level >> 8) & 15,
+                             op->source);
+        }
+    } else if (dt >= 0 && !((rule->dtypes >> dt) & 1u)) {
         failed = true;
         if (!ep_failure(st, at, out, i, DMLT_R_DATA_TYPE) ||
             !ep_reason(st, at, DMLT_R_DATA_TYPE,
@@ -315,6 +328,13 @@ enum ep_verdict ep_kernel_creation(struct ep_state *st, struct dmlt_ep_node *n)
         return worst;
     }
     char field[64];
+    /* Rows whose source names a condition are alternatives the provider
+     * picks between (MaxPool: MAX_POOLING or MAX_POOLING2): the node fails
+     * only when every alternative does; else which one runs decides. */
+    bool alternatives = false;
+    unsigned alt_failed = 0;
+    for (unsigned k = 0; k < count; k++)
+        alternatives |= count > 1 && strchr(m[k].source, '(') != NULL;
     for (unsigned k = 0; k < count; k++) {
         const struct dmlt_dml_operator *op = st->tables->operator_find(m[k].dml_operator);
         if (op == NULL) {
@@ -332,16 +352,30 @@ enum ep_verdict ep_kernel_creation(struct ep_state *st, struct dmlt_ep_node *n)
             continue;
         }
         const size_t before = st->r->n_failures;
+        bool unsure = false;
         for (uint32_t i = 0; i < node->n_inputs; i++)
             if (field_of(m[k].inputs, i, field, sizeof field) &&
-                !check_rule(st, n, at, false, i, op, field))
+                !check_rule(st, n, at, false, i, op, field, &unsure))
                 return worst;
         for (uint32_t i = 0; i < node->n_outputs; i++)
             if (field_of(m[k].outputs, i, field, sizeof field) &&
-                !check_rule(st, n, at, true, i, op, field))
+                !check_rule(st, n, at, true, i, op, field, &unsure))
                 return worst;
-        if (st->r->n_failures > before)
+        const bool failed = st->r->n_failures > before;
+        alt_failed += failed;
+        if (failed && !alternatives)
             worst = EP_FAILS;
+        else if ((failed || unsure) && worst == EP_OK)
+            worst = EP_UNKNOWN;
     }
+    if (alternatives && alt_failed == count)
+        worst = EP_FAILS;
+    else if (alternatives && alt_failed > 0 && worst != EP_FAILS &&
+             !ep_reason(st, at, DMLT_R_DATA_TYPE,
+                        "the provider picks between %u DirectML operators for %.*s (%s): the "
+                        "tensors break the rules of %u of them, and which one it creates is not "
+                        "modelled",
+                        count, EP_NAME(node->op_type), m[0].source, alt_failed))
+        return worst;
     return worst;
 }

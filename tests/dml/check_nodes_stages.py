@@ -169,6 +169,20 @@ def cases(exe, wd):
     if rc != 0:
         FAILURES.append(f"--require dml, every node dml: exit status {rc}")
     n += 1
+    # kernel creation with the real tables, where they cannot decide: an
+    # INT64 tensor an operator's table does not list (the provider's 64-bit
+    # handling is not modelled) and an operator the provider picks between
+    # (Pow: CONSTANT_POW or POW) are unknown, never fails
+    m = model([h.make_node("TopK", ["x", "k"], ["v", "i"])], [vi("x", T.FLOAT, [1, 8])],
+              [vi("v", T.FLOAT, None), vi("i", T.INT64, None)],
+              [h.make_tensor("k", T.INT64, [1], [3])], opset=11)
+    rc, recs, _ = run(exe, wd, "topk_int64", m)
+    expect("TopK's INT64 indices", recs[0], "unknown", "data_type")
+    m = model([h.make_node("Pow", ["a", "b"], ["y"])], [vi("a", T.INT32, [4]), vi("b", T.INT32, [4])],
+              [vi("y", T.INT32, None)], opset=15)
+    rc, recs, _ = run(exe, wd, "pow_int32", m)
+    expect("Pow int32 (two DirectML operators)", recs[0], "unknown", "data_type")
+    n += 2
     return n
 
 
