@@ -50,7 +50,8 @@ static cJSON *commands(void)
         ob_free(&about);
         cJSON_AddStringToObject(o, "examples", c->examples);
         cJSON_AddItemToObject(o, "formats", format_names(c->formats));
-        cJSON_AddItemToObject(o, "default_format", format_names(c->formats ? 1u << c->default_format : 0));
+        cJSON_AddItemToObject(o, "default_format",
+                              format_names(c->formats ? 1u << c->default_format : 0));
         if (c->format_help)
             cJSON_AddStringToObject(o, "format_help", c->format_help);
         else

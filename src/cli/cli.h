@@ -67,7 +67,7 @@ struct cli_config {
     const char *view, *color, *width;         /* map */
     /* validate --operator, --tensor, --feature-level (validate_operator.c) */
     const char *dml_operator, *dml_tensor; /* and feature_level below */
-    int exit_status;                          /* set by a command whose output is a failed check */
+    int exit_status;                       /* set by a command whose output is a failed check */
     /* batch wrote the result object's opening brace and the record's id
      * member (`{"id":X,`): the command's JSON goes on from there. */
     bool json_opened;
@@ -78,15 +78,15 @@ struct cli_config {
     unsigned n_dims;
     const char **shapes; /* scan --shape NAME=D1,D2,..., any number (argc entries) */
     unsigned n_shapes;
-    bool progress;     /* batch --progress */
-    bool strict;       /* scan --strict: an unknown size fails too */
-    bool no_infer;     /* scan --no-infer: the model's declared values only */
-    bool plan_io;      /* plan --io: a model's inputs and outputs too */
-    bool skip_unknown; /* plan --skip-unknown: leave out tensors of unknown size */
+    bool progress;             /* batch --progress */
+    bool strict;               /* scan --strict: an unknown size fails too */
+    bool no_infer;             /* scan --no-infer: the model's declared values only */
+    bool plan_io;              /* plan --io: a model's inputs and outputs too */
+    bool skip_unknown;         /* plan --skip-unknown: leave out tensors of unknown size */
     const char *feature_level; /* --feature-level X_Y (nodes, validate --operator) */
     const char *require;       /* nodes --require dml */
-    const char *top;   /* scan, plan --top N: only the N largest tensors */
-    FILE *in, *err;    /* stdin and stderr, as cli_main got them */
+    const char *top;           /* scan, plan --top N: only the N largest tensors */
+    FILE *in, *err;            /* stdin and stderr, as cli_main got them */
     /* The dispatcher's commands, for batch and scan (which run them). */
     struct command_list commands;
     /* view: the operations, in command-line order */

@@ -53,8 +53,8 @@ static bool place_model(struct cli_config *cfg, const struct plat_map *m, struct
             cli_hint(e, "nodes reads an ONNX model (a ModelProto)");
         return false;
     }
-    bool ok = model.n_graphs > 0 || cli_fail(e, CLI_E_BAD_ONNX, NULL, cfg->input,
-                                             "the model has no graph");
+    bool ok = model.n_graphs > 0 ||
+              cli_fail(e, CLI_E_BAD_ONNX, NULL, cfg->input, "the model has no graph");
     ok = ok && onnx_options_read(cfg, &o, e) && onnx_inference_run(&inf, &model, &o, e);
     struct dmlt_ep_result r;
     memset(&r, 0, sizeof r);
@@ -65,8 +65,8 @@ static bool place_model(struct cli_config *cfg, const struct plat_map *m, struct
         nodes_unused_bindings(cfg, &model, &o);
         ok = nodes_render(cfg, &r, out, e);
         if (ok && (r.placements[DMLT_PLACE_FAILS] ||
-                   (cfg->require && r.n_nodes != r.placements[DMLT_PLACE_FOLDED] +
-                                                     r.placements[DMLT_PLACE_DML])))
+                   (cfg->require &&
+                    r.n_nodes != r.placements[DMLT_PLACE_FOLDED] + r.placements[DMLT_PLACE_DML])))
             cfg->exit_status = 1;
     }
     dmlt_ep_free(&r);
@@ -109,19 +109,18 @@ const struct command cmd_nodes = {
     .summary = "where ONNX Runtime's DirectML provider runs each node of a model, and why",
     .usage = "dmltensor nodes MODEL.onnx [--dim NAME=VALUE]... [--shape NAME=D1,..]...\n"
              "                     [--feature-level X_Y] [--require dml] [--format FMT]",
-    .about =
-        "Reproduces ONNX Runtime's DirectML execution provider (default session\n"
-        "options, graph fusion on) node by node: folded (computed when the session\n"
-        "is made), dml (in a fused DirectML graph), dml_kernel (on DirectML, outside\n"
-        "any fused graph), cpu (the provider takes no kernel: CPU fallback, with\n"
-        "copies), fails (session creation fails: a tensor breaks a rule of the\n"
-        "DirectML operator or of the provider) or unknown (the reason names the dim\n"
-        "or value that decides). Each decision cites its source: the provider's\n"
-        "registration table, its support queries, the CPU-preferred pass, graph\n"
-        "fusion, DirectML's tensor rules at the feature level. Writes one record\n"
-        "per node of every graph, in execution order, then a summary. Exit status\n"
-        "1 when a node fails, or with --require dml when a node is neither folded\n"
-        "nor dml.\n",
+    .about = "Reproduces ONNX Runtime's DirectML execution provider (default session\n"
+             "options, graph fusion on) node by node: folded (computed when the session\n"
+             "is made), dml (in a fused DirectML graph), dml_kernel (on DirectML, outside\n"
+             "any fused graph), cpu (the provider takes no kernel: CPU fallback, with\n"
+             "copies), fails (session creation fails: a tensor breaks a rule of the\n"
+             "DirectML operator or of the provider) or unknown (the reason names the dim\n"
+             "or value that decides). Each decision cites its source: the provider's\n"
+             "registration table, its support queries, the CPU-preferred pass, graph\n"
+             "fusion, DirectML's tensor rules at the feature level. Writes one record\n"
+             "per node of every graph, in execution order, then a summary. Exit status\n"
+             "1 when a node fails, or with --require dml when a node is neither folded\n"
+             "nor dml.\n",
     .examples = "  dmltensor nodes model.onnx --dim batch=1 --format text\n"
                 "  dmltensor nodes model.onnx | jq -c 'select(.placement != \"dml\") | .reasons'\n"
                 "  dmltensor nodes model.onnx --dim batch=1 --require dml --format csv\n",

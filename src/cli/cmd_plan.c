@@ -383,7 +383,8 @@ const struct command cmd_plan = {
     .summary = "one buffer for tensors that live over steps: every offset and the arena",
     .usage =
         "dmltensor plan [FILE.jsonl|-|MODEL.onnx] [--dim NAME=VALUE]... [--shape NAME=D1,..]...\n"
-        "                     [--io] [--skip-unknown] [--alignment BYTES] [--format FMT] [--name NAME]\n"
+        "                     [--io] [--skip-unknown] [--alignment BYTES] [--format FMT] [--name "
+        "NAME]\n"
         "                     [--top N]",
     .about = "Places tensors in one buffer so that no two alive at the same step share a\n"
              "byte: each tensor's offset (its DML_BUFFER_BINDING Offset, a multiple of\n"

@@ -276,8 +276,9 @@ static void note_unused(struct cli_config *cfg, const struct scan *s, unsigned b
             cli_note(cfg->err, "scan: --shape %s: the main graph has no tensor \"%.*s\"",
                      s->onnx.shapes[k].text, (int)s->onnx.shapes[k].len, s->onnx.shapes[k].name);
     if (cfg->top && s->onnx_files < cfg->n_files - bad_files)
-        cli_note(cfg->err, "scan: --top %s: a JSON document's records are written whole "
-                           "(--top keeps an ONNX model's largest)",
+        cli_note(cfg->err,
+                 "scan: --top %s: a JSON document's records are written whole "
+                 "(--top keeps an ONNX model's largest)",
                  cfg->top);
 }
 

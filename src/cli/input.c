@@ -81,7 +81,8 @@ static void sniff_json(struct input *in)
     struct json_arena arena = {NULL};
     struct json_error je;
     const bool cut = n == INPUT_HEAD; /* more follows the head */
-    in->json = json_parse(p + i, n - i, &arena, &je) != NULL || json_prefix_error(p + i, n - i, cut, &je);
+    in->json =
+        json_parse(p + i, n - i, &arena, &je) != NULL || json_prefix_error(p + i, n - i, cut, &je);
     json_arena_free(&arena);
     if (!in->json)
         in->json_error = (struct json_error){je.message, je.at + i};
@@ -166,8 +167,9 @@ bool input_whole(struct input *in, struct plat_map *m, struct cli_error *e)
     if (m->truncated) { /* refused before memory grew past the cap */
         plat_unmap_file(m);
         if (in->whole_model && !in->model)
-            return cli_fail(e, CLI_E_BAD_ONNX, NULL, in->name, "a damaged ONNX model: at byte %zu: %s",
-                            in->model_error.offset, in->model_error.message);
+            return cli_fail(e, CLI_E_BAD_ONNX, NULL, in->name,
+                            "a damaged ONNX model: at byte %zu: %s", in->model_error.offset,
+                            in->model_error.message);
         return input_too_large(e, in->name, in->whole_model);
     }
     return true;
@@ -190,7 +192,8 @@ bool input_refuse(const struct input *in, const char *what, struct cli_error *e)
     }
     if (!in->json_start) {
         cli_fail(e, CLI_E_BAD_JSON, NULL, in->name,
-                 "malformed JSON at line 1: byte %zu is 0x%02x, which starts no JSON value", at + 1, at < in->head_len ? in->head[at] : 0u);
+                 "malformed JSON at line 1: byte %zu is 0x%02x, which starts no JSON value", at + 1,
+                 at < in->head_len ? in->head[at] : 0u);
     } else {
         unsigned long line = 1;
         for (size_t i = 0; i < at && i < in->head_len; i++)

@@ -33,11 +33,11 @@ struct input {
     unsigned char head[INPUT_HEAD];
     size_t head_len; /* less than INPUT_HEAD: the whole input */
     /* What the head can start. */
-    bool json_start; /* its first byte past a byte order mark and white
-                      * space can start a JSON value (or there is none) */
-    bool json;       /* ... and the head parses as the start of JSON text */
-    struct json_error json_error; /* !json: why, at a byte of the head */
-    bool model;                   /* the head can start a ModelProto */
+    bool json_start;               /* its first byte past a byte order mark and white
+                                    * space can start a JSON value (or there is none) */
+    bool json;                     /* ... and the head parses as the start of JSON text */
+    struct json_error json_error;  /* !json: why, at a byte of the head */
+    bool model;                    /* the head can start a ModelProto */
     struct onnx_error model_error; /* !model: why */
     size_t model_pos;              /* what onnx_model_prefix has checked */
     bool whole_model;              /* input_whole reads a model */

@@ -26,7 +26,7 @@ struct render {
     struct cli_config *cfg;
     const struct dmlt_ep_result *r;
     struct outbuf *out;
-    struct outbuf tmp;   /* a model text, NUL-terminated */
+    struct outbuf tmp;      /* a model text, NUL-terminated */
     struct outbuf lines[3]; /* text: failures, CPU fallbacks, unknowns */
     size_t listed[3], total[3];
     struct op_counts cpu_ops, failing_ops;
@@ -65,8 +65,10 @@ static void count_op(struct op_counts *c, const struct onnx_node *node)
 {
     for (size_t i = 0; i < c->n; i++)
         if (c->at[i].op.n == node->op_type.n && c->at[i].domain.n == node->domain.n &&
-            memcmp(c->at[i].op.p, node->op_type.p, node->op_type.n) == 0 &&
-            (node->domain.n == 0 || memcmp(c->at[i].domain.p, node->domain.p, node->domain.n) == 0)) {
+            (node->op_type.n == 0 ||
+             memcmp(c->at[i].op.p, node->op_type.p, node->op_type.n) == 0) &&
+            (node->domain.n == 0 ||
+             memcmp(c->at[i].domain.p, node->domain.p, node->domain.n) == 0)) {
             c->at[i].n++;
             return;
         }
@@ -278,9 +280,10 @@ static void put_record_csv(struct render *rd, const struct dmlt_ep_node *n, cons
     ob_putc(b, ',');
     csv_field(b, text_of(rd, node->name));
     ob_putc(b, ',');
-    snprintf(op, sizeof op, "%s%s%.*s", default_domain(node->domain) ? "" : text_of(rd, node->domain),
-             default_domain(node->domain) ? "" : ".", (int)(node->op_type.n < 200 ? node->op_type.n : 200),
-             (const char *)node->op_type.p);
+    snprintf(op, sizeof op, "%s%s%.*s",
+             default_domain(node->domain) ? "" : text_of(rd, node->domain),
+             default_domain(node->domain) ? "" : ".",
+             (int)(node->op_type.n < 200 ? node->op_type.n : 200), (const char *)node->op_type.p);
     csv_field(b, op);
     ob_putc(b, ',');
     if (n->since)
@@ -372,7 +375,9 @@ static void walk_graph(struct render *rd, uint32_t g, char *path, size_t len)
         const struct dmlt_ep_node *n = dmlt_ep_node_at(rd->r, g, k);
         const struct onnx_node *node = &gr->nodes[k];
         int w = snprintf(path + len, PATH_MAX_ - len, ".node[%lu]", (unsigned long)k);
-        const size_t at = w < 0 ? len : len + (size_t)w >= PATH_MAX_ ? PATH_MAX_ - 1 : len + (size_t)w;
+        const size_t at = w < 0                          ? len
+                          : len + (size_t)w >= PATH_MAX_ ? PATH_MAX_ - 1
+                                                         : len + (size_t)w;
         if (rd->cfg->format == FMT_CSV)
             put_record_csv(rd, n, path);
         else if (rd->cfg->format != FMT_TEXT)
@@ -389,8 +394,9 @@ static void walk_graph(struct render *rd, uint32_t g, char *path, size_t len)
                 else
                     w = snprintf(path + at, PATH_MAX_ - at, " (%.*s).%.*s[%lu]",
                                  EP_NAME(node->op_type), EP_NAME(attr->name), (unsigned long)b);
-                const size_t sub_len =
-                    w < 0 ? at : at + (size_t)w >= PATH_MAX_ - 32 ? PATH_MAX_ - 32 : at + (size_t)w;
+                const size_t sub_len = w < 0                              ? at
+                                       : at + (size_t)w >= PATH_MAX_ - 32 ? PATH_MAX_ - 32
+                                                                          : at + (size_t)w;
                 walk_graph(rd, sub->index, path, sub_len);
             }
         }
@@ -586,7 +592,7 @@ static bool type_has_symbol(const struct onnx_type *t, const char *name, size_t 
 {
     for (uint32_t d = 0; t->has_shape && d < t->rank; d++)
         if (t->dims[d].kind == ONNX_DIM_PARAM && t->dims[d].param.n == len &&
-            memcmp(t->dims[d].param.p, name, len) == 0)
+            (len == 0 || memcmp(t->dims[d].param.p, name, len) == 0))
             return true;
     return false;
 }
@@ -596,7 +602,7 @@ static bool values_have(const struct onnx_value_info *v, uint32_t n, const char 
 {
     for (uint32_t i = 0; i < n; i++)
         if (symbol ? type_has_symbol(&v[i].type, name, len)
-                   : v[i].name.n == len && memcmp(v[i].name.p, name, len) == 0)
+                   : v[i].name.n == len && (len == 0 || memcmp(v[i].name.p, name, len) == 0))
             return true;
     return false;
 }
@@ -621,8 +627,10 @@ void nodes_unused_bindings(const struct cli_config *cfg, const struct onnx_model
     for (unsigned k = 0; k < o->n_shapes && model->n_graphs; k++)
         if (!values_have(g->inputs, g->n_inputs, o->shapes[k].name, o->shapes[k].len, false) &&
             !values_have(g->outputs, g->n_outputs, o->shapes[k].name, o->shapes[k].len, false) &&
-            !values_have(g->value_info, g->n_value_info, o->shapes[k].name, o->shapes[k].len, false))
-            cli_note(cfg->err, "nodes: --shape %s: the main graph has no input, output or "
-                               "value_info \"%.*s\"",
+            !values_have(g->value_info, g->n_value_info, o->shapes[k].name, o->shapes[k].len,
+                         false))
+            cli_note(cfg->err,
+                     "nodes: --shape %s: the main graph has no input, output or "
+                     "value_info \"%.*s\"",
                      o->shapes[k].text, (int)o->shapes[k].len, o->shapes[k].name);
 }

@@ -349,8 +349,8 @@ static void model_bytes(struct model_plan *p, struct plan_extra *x)
     x->io_bytes = dmlt_u128_from_u64(0);
     x->has_io = true;
     for (uint32_t i = 0; i < g->n_inputs && x->has_io; i++)
-        x->has_io =
-            onnx_graph_has_initializer(g, g->inputs[i].name) || add_size(p, g->inputs[i].name, &x->io_bytes);
+        x->has_io = onnx_graph_has_initializer(g, g->inputs[i].name) ||
+                    add_size(p, g->inputs[i].name, &x->io_bytes);
     for (uint32_t i = 0; i < g->n_outputs && x->has_io; i++)
         x->has_io = add_size(p, g->outputs[i].name, &x->io_bytes);
 }
@@ -389,8 +389,8 @@ bool plan_model(struct cli_config *cfg, const struct plat_map *m, struct outbuf 
     }
     struct weights w = {&p, dmlt_u128_from_u64(0)};
     if (!onnx_walk(m->data, m->len, add_weight, NULL, &w, &oe, &oom) ||
-        !onnx_model_read_capped(m->data, m->len, input_model_memory_cap(m->len), &p.model, &oe, &oom,
-                                NULL, NULL)) {
+        !onnx_model_read_capped(m->data, m->len, input_model_memory_cap(m->len), &p.model, &oe,
+                                &oom, NULL, NULL)) {
         model_plan_free(&p);
         if (oom)
             return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");

@@ -11,7 +11,7 @@
  * sizes may be NULL (unknown: printed as null). */
 struct planned {
     const char *name, *path, *op;
-    const char *graph; /* the subgraph's path, "" (or NULL) for the main graph */
+    const char *graph;     /* the subgraph's path, "" (or NULL) for the main graph */
     const uint32_t *sizes; /* rank of them, or NULL */
     unsigned rank;
     int dtype; /* enum dmlt_dtype, or -1 when unknown */
@@ -33,8 +33,8 @@ struct plan_group {
 
 /* What plan leaves out, by cause: a key of the summary's "skipped" each.
  * A new cause is one line here and its count in plan_extra.skipped. */
-#define PLAN_SKIPPED(X) \
-    X(UNKNOWN, "unknown") /* a size shape inference does not give (--skip-unknown) */ \
+#define PLAN_SKIPPED(X)                                                                            \
+    X(UNKNOWN, "unknown") /* a size shape inference does not give (--skip-unknown) */              \
     X(FOLDED, "folded")   /* computed once when the session is made (SPEC section 11) */
 
 enum plan_skip {
@@ -63,13 +63,13 @@ struct plan_extra {
 
 /* The summary's figures, for the renderers. */
 struct plan_summary {
-    size_t tensors; /* every record, subgraphs' too */
-    size_t main_n;  /* the main arena's: t[0, main_n) */
+    size_t tensors;  /* every record, subgraphs' too */
+    size_t main_n;   /* the main arena's: t[0, main_n) */
     dmlt_u128 steps; /* up to 2^64: a last step of 2^64 - 1 makes 2^64 steps */
     uint64_t alignment;
     struct dmlt_plan_result r;
     const struct plan_extra *x;
-    dmlt_u128 total_arena; /* the main arena plus what its nodes' subgraphs need */
+    dmlt_u128 total_arena;           /* the main arena plus what its nodes' subgraphs need */
     const struct plan_group *groups; /* n_groups >= 1; [0] the main graph */
     size_t n_groups;
     /* the main arena's tensors alive at the peak step, the largest first */

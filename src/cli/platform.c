@@ -379,7 +379,7 @@ bool plat_map_open(FILE *f, bool at_start, const unsigned char *head, size_t hea
 /* cap for plat_map_file: the plain function it is handed. */
 static size_t plain_cap(void *ctx, const unsigned char *data, size_t len)
 {
-    size_t (*cap)(const unsigned char *, size_t) = *(size_t (**)(const unsigned char *, size_t))ctx;
+    size_t (*cap)(const unsigned char *, size_t) = *(size_t(**)(const unsigned char *, size_t))ctx;
     return cap(data, len);
 }
 

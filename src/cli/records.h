@@ -25,8 +25,8 @@ struct record_reader {
     FILE *f;
     const char *pre; /* bytes already taken from f, read first (record_reader_prefix) */
     size_t pre_len;
-    unsigned long long total; /* bytes read so far, pre included */
-    bool stopped;             /* a record too long: nothing more is read */
+    unsigned long long total;  /* bytes read so far, pre included */
+    bool stopped;              /* a record too long: nothing more is read */
     char block[64 * 1024 + 1]; /* + 1: a '\n' sentinel after the data */
     size_t pos, end;
     bool eof, io_error, no_memory;

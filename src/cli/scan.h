@@ -34,7 +34,7 @@ struct model_totals {
     uint64_t tensors, failed, broken, external;
     uint64_t unknown, empty, not_tensors, weights_unsized;
     uint64_t kinds[SCAN_KINDS];
-    uint64_t folded;     /* records of kind folded */
+    uint64_t folded;        /* records of kind folded */
     dmlt_u128 folded_bytes; /* their sizes, where known */
     dmlt_u128 initializer_bytes, io_bytes, largest_bytes, weight_bytes;
     uint64_t io_inputs, io_outputs;
@@ -57,15 +57,15 @@ enum { TEXT_LIST_MAX = 5, JSON_LIST_MAX = 100 };
  * summary (scan_out.c). */
 struct scan_top_entry {
     dmlt_u128 bytes;
-    bool known;    /* its size is known (an unknown one ranks below every known) */
-    uint64_t seq;  /* input order, among equals */
-    char *data;    /* the record as written, len bytes */
+    bool known;   /* its size is known (an unknown one ranks below every known) */
+    uint64_t seq; /* input order, among equals */
+    char *data;   /* the record as written, len bytes */
     size_t len;
 };
 
 struct scan_top {
-    uint64_t n;                   /* N; 0 without --top */
-    struct scan_top_entry *heap;  /* the smallest at [0] */
+    uint64_t n;                  /* N; 0 without --top */
+    struct scan_top_entry *heap; /* the smallest at [0] */
     size_t count, cap;
     uint64_t seq;
 };
@@ -98,7 +98,7 @@ struct scan {
      * still decide its size (not when inference resolves them). */
     struct onnx_bytes pending[64];
     unsigned n_pending;
-    char first_note[600];       /* the run's first one, for the note on stderr */
+    char first_note[600]; /* the run's first one, for the note on stderr */
 };
 
 /* scan_out.c: with several files, each record carries its "file": put

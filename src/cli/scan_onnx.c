@@ -663,7 +663,8 @@ static bool scan_onnx_node(void *ctx, uint32_t graph, uint32_t index, const char
                               .node = node,
                               .graph = graph};
         /* --shape on an activation: the inference gave it that shape */
-        struct onnx_shape_binding *given = graph ? NULL : onnx_shape_given(&s->onnx, name.p, name.n);
+        struct onnx_shape_binding *given =
+            graph ? NULL : onnx_shape_given(&s->onnx, name.p, name.n);
         if (given)
             given->used = true;
         struct onnx_facts facts;
@@ -759,7 +760,7 @@ bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, struct cli
         return false;
     }
     s->first_searched = false; /* searched when a record of unknown size needs it */
-    if (s->text) { /* a walk to measure the names first: the table's width */
+    if (s->text) {             /* a walk to measure the names first: the table's width */
         s->name_width = 0;
         if (!onnx_walk_nodes(data, len, measure_tensor, measure_node, scan_release_map, s, &oe,
                              &oom)) {

@@ -11,7 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 
-static int upper(int c) { return c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c; }
+static int upper(int c)
+{
+    return c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c;
+}
 
 /* "DML_FEATURE_LEVEL_5_1" of 0x5100. */
 static void level_text(char *buf, size_t size, unsigned level)
@@ -194,10 +197,12 @@ static void check_tensor(struct operator_result *r, const struct tensor_desc *td
     types->id = "operator_data_type";
     snprintf(dims->rule, sizeof dims->rule,
              "DimensionCount is one the operator's Tensor support lists for the tensor at the "
-             "feature level (%s)", r->op->source);
+             "feature level (%s)",
+             r->op->source);
     snprintf(types->rule, sizeof types->rule,
              "DataType is one the operator's Tensor support lists for the tensor at the feature "
-             "level (%s)", r->op->source);
+             "level (%s)",
+             r->op->source);
     if (r->rule == NULL) {
         bool exists = r->op->introduced <= r->level;
         dims->passed = types->passed = !exists;
@@ -205,15 +210,16 @@ static void check_tensor(struct operator_result *r, const struct tensor_desc *td
             snprintf(dims->message, sizeof dims->message,
                      "%s of %s has no Tensor support row at %s", r->tensor, r->op->name, at);
         else
-            snprintf(dims->message, sizeof dims->message,
-                     "not checked: %s does not exist at %s", r->op->name, at);
+            snprintf(dims->message, sizeof dims->message, "not checked: %s does not exist at %s",
+                     r->op->name, at);
         memcpy(types->message, dims->message, sizeof types->message);
         return;
     }
     dims_text(allowed, sizeof allowed, r->rule->dim_counts);
     dims->passed = td->t.rank <= 8 && (r->rule->dim_counts & (1u << td->t.rank));
-    snprintf(dims->message, sizeof dims->message, "DimensionCount %u: %s of %s takes %s dimensions at %s%s",
-             td->t.rank, r->tensor, r->op->name, allowed, at,
+    snprintf(dims->message, sizeof dims->message,
+             "DimensionCount %u: %s of %s takes %s dimensions at %s%s", td->t.rank, r->tensor,
+             r->op->name, allowed, at,
              dims->passed ? "" : "; give it one of those (pad with leading 1s or merge dims)");
     if (r->rule->dtypes == 0) {
         types->passed = true;
@@ -223,8 +229,8 @@ static void check_tensor(struct operator_result *r, const struct tensor_desc *td
     }
     types_text(allowed, sizeof allowed, r->rule->dtypes);
     types->passed = (r->rule->dtypes >> (unsigned)td->t.dtype) & 1u;
-    snprintf(types->message, sizeof types->message, "DataType %s: %s of %s takes %s at %s%s",
-             dtype, r->tensor, r->op->name, allowed, at,
+    snprintf(types->message, sizeof types->message, "DataType %s: %s of %s takes %s at %s%s", dtype,
+             r->tensor, r->op->name, allowed, at,
              types->passed ? "" : "; cast it (DML_OPERATOR_CAST) or use another operator");
 }
 

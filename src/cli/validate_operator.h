@@ -20,8 +20,8 @@ struct operator_check {
 struct operator_result {
     bool asked; /* --operator given: the rest is filled */
     const struct dmlt_dml_operator *op;
-    const char *tensor; /* the desc field as the tables spell it */
-    unsigned level;     /* the level checked at (0xMm00) */
+    const char *tensor;                      /* the desc field as the tables spell it */
+    unsigned level;                          /* the level checked at (0xMm00) */
     const struct dmlt_dml_tensor_rule *rule; /* in force at level, or NULL */
     struct operator_check checks[OPERATOR_CHECK_COUNT];
     unsigned failed;

@@ -5,28 +5,41 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const placement_names[DMLT_PLACE_COUNT] = {
-    "folded", "dml", "dml_kernel", "cpu", "fails", "unknown"};
+static const char *const placement_names[DMLT_PLACE_COUNT] = {"folded", "dml",   "dml_kernel",
+                                                              "cpu",    "fails", "unknown"};
 
 const char *dmlt_placement_name(enum dmlt_placement p)
 {
     return (unsigned)p < DMLT_PLACE_COUNT ? placement_names[p] : "unknown";
 }
 
-static const char *const reason_ids[DMLT_R_COUNT] = {
-    "not_registered",      "opset_not_registered",   "type_not_supported", "query_rejected",
-    "cpu_preferred",       "control_flow",           "cpu_input_not_constant",
-    "dynamic_shape",       "zero_dim",               "input_count",
-    "graph_has_subgraphs", "graph_not_supported",    "dimension_count",
-    "data_type",           "too_many_elements",      "rank_too_large",
-    "feature_level"};
+static const char *const reason_ids[DMLT_R_COUNT] = {"not_registered",
+                                                     "opset_not_registered",
+                                                     "type_not_supported",
+                                                     "query_rejected",
+                                                     "cpu_preferred",
+                                                     "control_flow",
+                                                     "cpu_input_not_constant",
+                                                     "dynamic_shape",
+                                                     "zero_dim",
+                                                     "input_count",
+                                                     "graph_has_subgraphs",
+                                                     "graph_not_supported",
+                                                     "dimension_count",
+                                                     "data_type",
+                                                     "too_many_elements",
+                                                     "rank_too_large",
+                                                     "feature_level"};
 
 const char *dmlt_ep_reason_id(enum dmlt_ep_reason r)
 {
     return (unsigned)r < DMLT_R_COUNT ? reason_ids[r] : "note";
 }
 
-const char *dmlt_ep_source(void) { return "microsoft/onnxruntime OperatorRegistration.cpp"; }
+const char *dmlt_ep_source(void)
+{
+    return "microsoft/onnxruntime OperatorRegistration.cpp";
+}
 
 static bool is(struct onnx_bytes a, const char *s)
 {
@@ -42,7 +55,10 @@ static bool has_subgraph(const struct onnx_node *node)
     return false;
 }
 
-static bool default_domain(struct onnx_bytes d) { return d.n == 0 || is(d, "ai.onnx"); }
+static bool default_domain(struct onnx_bytes d)
+{
+    return d.n == 0 || is(d, "ai.onnx");
+}
 
 /* SPEC section 11's folding, as the ONNX layer decides it (onnx_fold.c,
  * through the inference's result): a node is folded when its outputs are. */
@@ -177,11 +193,11 @@ static enum ep_verdict graph_node(struct ep_state *st, struct dmlt_ep_node *n)
                              "the model has an If, Loop or Scan: graph fusion is off for every "
                              "node (GraphPartitioner.cpp ModelUsesSubgraph)");
     if (reg->input_count && reg->input_count != node->n_inputs)
-        definite = ep_reason(st, at, DMLT_R_INPUT_COUNT,
-                             "%lu inputs: a fused graph takes %.*s only with %u "
-                             "(requiredInputCountForDmlGraphSupport)",
-                             (unsigned long)node->n_inputs, EP_NAME(node->op_type),
-                             reg->input_count);
+        definite =
+            ep_reason(st, at, DMLT_R_INPUT_COUNT,
+                      "%lu inputs: a fused graph takes %.*s only with %u "
+                      "(requiredInputCountForDmlGraphSupport)",
+                      (unsigned long)node->n_inputs, EP_NAME(node->op_type), reg->input_count);
     for (uint32_t i = 0; i < node->n_inputs && i < 32; i++) {
         if (!((reg->cpu_inputs >> i) & 1u) || node->inputs[i].n == 0)
             continue;
@@ -208,10 +224,11 @@ static enum ep_verdict graph_node(struct ep_state *st, struct dmlt_ep_node *n)
                 if (dynamic)
                     break; /* the first one names it */
                 dynamic = true;
-                definite = ep_reason(st, at, DMLT_R_DYNAMIC_SHAPE,
-                                     "%s %lu (%.*s) has a dim not known until run time (%s): a "
-                                     "fused graph needs static shapes (bind it with --dim)",
-                                     out ? "output" : "input", (unsigned long)i, EP_NAME(name), sym);
+                definite =
+                    ep_reason(st, at, DMLT_R_DYNAMIC_SHAPE,
+                              "%s %lu (%.*s) has a dim not known until run time (%s): a "
+                              "fused graph needs static shapes (bind it with --dim)",
+                              out ? "output" : "input", (unsigned long)i, EP_NAME(name), sym);
                 break;
             case EP_DIMS_UNKNOWN:
                 if (!unknown)
@@ -224,10 +241,11 @@ static enum ep_verdict graph_node(struct ep_state *st, struct dmlt_ep_node *n)
                 break;
             case EP_DIMS_KNOWN:
                 if (zero && !empty)
-                    empty = definite = ep_reason(st, at, DMLT_R_ZERO_DIM,
-                                         "%s %lu (%.*s) has a 0 dim: a fused graph takes no empty "
-                                         "tensor (ContainsEmptyDimensions)",
-                                         out ? "output" : "input", (unsigned long)i, EP_NAME(name));
+                    empty = definite =
+                        ep_reason(st, at, DMLT_R_ZERO_DIM,
+                                  "%s %lu (%.*s) has a 0 dim: a fused graph takes no empty "
+                                  "tensor (ContainsEmptyDimensions)",
+                                  out ? "output" : "input", (unsigned long)i, EP_NAME(name));
             }
         }
     return definite ? EP_CPU : unknown ? EP_UNKNOWN : EP_OK;
@@ -462,8 +480,8 @@ bool dmlt_ep_run(const struct onnx_model *model, const struct onnx_infer *inf,
     struct ep_state st = {.r = r};
     st.tables = options && options->tables ? options->tables : &ep_default_tables;
     r->internal_ = st.tables;
-    r->feature_level = options && options->feature_level ? options->feature_level
-                                                         : dmlt_dml_newest_level();
+    r->feature_level =
+        options && options->feature_level ? options->feature_level : dmlt_dml_newest_level();
     r->graph_first = calloc(model->n_graphs + 1, sizeof *r->graph_first);
     for (uint32_t g = 0; r->graph_first && g < model->n_graphs; g++) {
         r->graph_first[g + 1] = r->graph_first[g] + model->graphs[g].n_nodes;

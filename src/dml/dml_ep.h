@@ -84,9 +84,9 @@ struct dmlt_ep_options {
 
 /* Why a node is where it is, or what was not checked (a note). */
 struct dmlt_ep_reason_rec {
-    uint32_t node;  /* index in result->nodes */
-    int id;         /* enum dmlt_ep_reason, or -1 for a note */
-    uint32_t text;  /* offset of its message in result->text */
+    uint32_t node; /* index in result->nodes */
+    int id;        /* enum dmlt_ep_reason, or -1 for a note */
+    uint32_t text; /* offset of its message in result->text */
 };
 
 /* A tensor of a node that breaks a rule at kernel creation. */
@@ -98,24 +98,25 @@ struct dmlt_ep_failure {
 };
 
 struct dmlt_ep_node {
-    uint32_t graph, index;          /* model->graphs[graph].nodes[index] */
-    unsigned since;                 /* the schema's since version in force; 0 unknown */
+    uint32_t graph, index; /* model->graphs[graph].nodes[index] */
+    unsigned since;        /* the schema's since version in force; 0 unknown */
     enum dmlt_placement placement;
-    int32_t partition;              /* fused graph, in order of creation; -1 none */
-    const struct dmlt_ep_reg *reg;  /* the kernel ORT finds, or NULL */
+    int32_t partition;             /* fused graph, in order of creation; -1 none */
+    const struct dmlt_ep_reg *reg; /* the kernel ORT finds, or NULL */
     uint32_t first_reason, n_reasons;
     uint32_t first_failure, n_failures;
-    bool has_kernel;                /* internal: ORT's kernel lookup finds one */
-    bool cpu_side;                  /* internal: the CPU-preferred pass moved it */
+    bool has_kernel; /* internal: ORT's kernel lookup finds one */
+    bool cpu_side;   /* internal: the CPU-preferred pass moved it */
 };
 
 struct dmlt_ep_result {
     const struct onnx_model *model;
     const struct onnx_infer *inf;
     unsigned feature_level;
-    struct dmlt_ep_node *nodes; /* every graph's, graph by graph, each in file order (dmlt_ep_run_index gives the order they run) */
+    struct dmlt_ep_node *nodes; /* every graph's, graph by graph, each in file order
+                                   (dmlt_ep_run_index gives the order they run) */
     size_t n_nodes;
-    size_t *graph_first;        /* graph g's nodes start at nodes[graph_first[g]] */
+    size_t *graph_first; /* graph g's nodes start at nodes[graph_first[g]] */
     struct dmlt_ep_reason_rec *reasons;
     size_t n_reasons, cap_reasons;
     struct dmlt_ep_failure *failures;
@@ -123,8 +124,8 @@ struct dmlt_ep_result {
     char *text;
     size_t n_text, cap_text;
     size_t placements[DMLT_PLACE_COUNT];
-    size_t partitions; /* fused graphs */
-    size_t copies;     /* values that cross between the CPU and DirectML each run */
+    size_t partitions;     /* fused graphs */
+    size_t copies;         /* values that cross between the CPU and DirectML each run */
     const void *internal_; /* the tables kernel creation uses */
 };
 
@@ -155,7 +156,7 @@ const struct dmlt_dml_mapping *dmlt_ep_mapping(const struct dmlt_ep_result *r,
  * into sym), or some unknown. */
 enum ep_dims { EP_DIMS_KNOWN, EP_DIMS_SYMBOLIC, EP_DIMS_UNKNOWN };
 enum ep_dims dmlt_ep_value_dims(const struct onnx_infer_value *v, int64_t *elems, bool *zero,
-                           char *sym, size_t sym_cap);
+                                char *sym, size_t sym_cap);
 
 /* An ONNX element type's name ("FLOAT16"), "type N" past the table. */
 const char *dmlt_ep_onnx_type_name(int32_t elem_type, char *buf, size_t cap);

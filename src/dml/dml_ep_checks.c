@@ -46,7 +46,8 @@ static enum ep_verdict query_batchnorm(struct ep_state *st, struct dmlt_ep_node 
                EP_CPU;
     if (node->n_inputs < 5)
         return ep_reason(st, at, DMLT_R_QUERY_REJECTED,
-                         "%lu inputs: QueryBatchNormalization needs 5", (unsigned long)node->n_inputs),
+                         "%lu inputs: QueryBatchNormalization needs 5",
+                         (unsigned long)node->n_inputs),
                EP_CPU;
     int32_t t0 = 0;
     for (uint32_t i = 0; i < 5; i++) {
@@ -119,11 +120,13 @@ static enum ep_verdict support_query(struct ep_state *st, struct dmlt_ep_node *n
                    EP_CPU;
         return EP_OK;
     default: {
-        static const char *const names[] = {
-            [DMLT_Q_SCATTER] = "QueryScatter",     [DMLT_Q_EINSUM] = "QueryEinSum",
-            [DMLT_Q_RNN] = "QueryRecurrentNeuralNetwork", [DMLT_Q_PAD] = "QueryPad",
-            [DMLT_Q_SKIPLAYERNORM] = "QuerySkipLayerNormalization",
-            [DMLT_Q_QLINEARSIGMOID] = "QueryQLinearSigmoid", [DMLT_Q_ATTENTION] = "QueryAttention"};
+        static const char *const names[] = {[DMLT_Q_SCATTER] = "QueryScatter",
+                                            [DMLT_Q_EINSUM] = "QueryEinSum",
+                                            [DMLT_Q_RNN] = "QueryRecurrentNeuralNetwork",
+                                            [DMLT_Q_PAD] = "QueryPad",
+                                            [DMLT_Q_SKIPLAYERNORM] = "QuerySkipLayerNormalization",
+                                            [DMLT_Q_QLINEARSIGMOID] = "QueryQLinearSigmoid",
+                                            [DMLT_Q_ATTENTION] = "QueryAttention"};
         const unsigned q = n->reg->query;
         return ep_reason(st, at, DMLT_R_QUERY_REJECTED,
                          "the DML EP asks %s (OperatorRegistration.cpp row %u) whether it takes "
@@ -139,10 +142,10 @@ static enum ep_verdict support_query(struct ep_state *st, struct dmlt_ep_node *n
 /* IsCpuOnDmlOperator and IsDmlSequenceOperator: their sequences are allowed. */
 static bool sequence_op(struct onnx_bytes op)
 {
-    static const char *const ops[] = {"SequenceAt",         "SequenceConstruct", "SequenceEmpty",
-                                      "SequenceLength",     "SequenceErase",     "SequenceInsert",
-                                      "OptionalGetElement", "OptionalHasElement",
-                                      "ConcatFromSequence"};
+    static const char *const ops[] = {
+        "SequenceAt",         "SequenceConstruct",  "SequenceEmpty",
+        "SequenceLength",     "SequenceErase",      "SequenceInsert",
+        "OptionalGetElement", "OptionalHasElement", "ConcatFromSequence"};
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
         if (is(op, ops[i]))
             return true;
@@ -162,16 +165,15 @@ static enum ep_verdict tensor_type(struct ep_state *st, struct dmlt_ep_node *n, 
     if (v != NULL && v->not_tensor) {
         if (sequence_op(node->op_type))
             return EP_OK;
-        return ep_reason(st, at, DMLT_R_TYPE_NOT_SUPPORTED,
-                         "%s %lu (%.*s) is not a tensor (%s)", out ? "output" : "input",
-                         (unsigned long)i, EP_NAME(name), EP_SRC),
+        return ep_reason(st, at, DMLT_R_TYPE_NOT_SUPPORTED, "%s %lu (%.*s) is not a tensor (%s)",
+                         out ? "output" : "input", (unsigned long)i, EP_NAME(name), EP_SRC),
                EP_CPU;
     }
     if (v == NULL || v->elem_type == 0)
         return ep_reason(st, at, DMLT_R_TYPE_NOT_SUPPORTED,
-                         "the element type of %s %lu (%.*s) is not known%s%s", out ? "output" : "input",
-                         (unsigned long)i, EP_NAME(name), v && v->reason ? ": " : "",
-                         v && v->reason ? v->reason : ""),
+                         "the element type of %s %lu (%.*s) is not known%s%s",
+                         out ? "output" : "input", (unsigned long)i, EP_NAME(name),
+                         v && v->reason ? ": " : "", v && v->reason ? v->reason : ""),
                EP_UNKNOWN;
     if (ep_dml_dtype(v->elem_type) < 0)
         return ep_reason(st, at, DMLT_R_TYPE_NOT_SUPPORTED,
@@ -220,8 +222,7 @@ static bool check_rule(struct ep_state *st, struct dmlt_ep_node *n, uint32_t at,
                        bool *unsure)
 {
     const struct onnx_infer_value *v = out ? ep_output_value(st, n, i) : ep_input_value(st, n, i);
-    const struct dmlt_dml_tensor_rule *rule =
-        st->tables->rule_at(op, field, st->r->feature_level);
+    const struct dmlt_dml_tensor_rule *rule = st->tables->rule_at(op, field, st->r->feature_level);
     char tname[32];
     if (v == NULL || rule == NULL || v->rank < 0)
         return true;
@@ -246,8 +247,8 @@ static bool check_rule(struct ep_state *st, struct dmlt_ep_node *n, uint32_t at,
                              "level %u_%u (%s); the provider's 64-bit integer handling (strided "
                              "32-bit views) is not modelled: not counted as a failure",
                              out ? "output" : "input", (unsigned long)i,
-                             ep_onnx_type_name(v->elem_type, tname, sizeof tname), op->name,
-                             field, st->r->feature_level >> 12, (st->r->feature_level >> 8) & 15,
+                             ep_onnx_type_name(v->elem_type, tname, sizeof tname), op->name, field,
+                             st->r->feature_level >> 12, (st->r->feature_level >> 8) & 15,
                              op->source);
         }
     } else if (dt >= 0 && !((rule->dtypes >> dt) & 1u)) {
@@ -345,8 +346,8 @@ enum ep_verdict ep_kernel_creation(struct ep_state *st, struct dmlt_ep_node *n)
         }
         if (op->introduced > st->r->feature_level) {
             ep_reason(st, at, DMLT_R_FEATURE_LEVEL,
-                      "DML_OPERATOR_%s needs feature level %u_%u; the level is %u_%u (%s)", op->name,
-                      op->introduced >> 12, (op->introduced >> 8) & 15,
+                      "DML_OPERATOR_%s needs feature level %u_%u; the level is %u_%u (%s)",
+                      op->name, op->introduced >> 12, (op->introduced >> 8) & 15,
                       st->r->feature_level >> 12, (st->r->feature_level >> 8) & 15, op->source);
             worst = EP_FAILS;
             continue;

@@ -13,12 +13,12 @@ struct ep_value {
     uint32_t graph;
     struct onnx_bytes name; /* name.p NULL: an empty slot */
     enum ep_value_kind kind;
-    bool constant;  /* an initializer ORT treats as constant (not overridable) */
-    int64_t elems;  /* an initializer's element count, -1 when not known */
-    uint32_t node;  /* EPV_NODE: its producer, an index in result->nodes */
+    bool constant; /* an initializer ORT treats as constant (not overridable) */
+    int64_t elems; /* an initializer's element count, -1 when not known */
+    uint32_t node; /* EPV_NODE: its producer, an index in result->nodes */
     uint32_t output;
-    bool folded;    /* EPV_NODE: computed when the session is made */
-    bool cpu_arg;   /* in the CPU-preferred pass's cpu_output_args */
+    bool folded;     /* EPV_NODE: computed when the session is made */
+    bool cpu_arg;    /* in the CPU-preferred pass's cpu_output_args */
     unsigned copied; /* bit 0: copied to the CPU, bit 1: to DirectML (counted once) */
 };
 

@@ -12,12 +12,15 @@
 
 static int cmp_bytes(struct onnx_bytes a, const char *s)
 {
-    size_t n = strlen(s);
-    int c = memcmp(a.p, s, a.n < n ? a.n : n);
+    size_t n = strlen(s), m = a.n < n ? a.n : n;
+    int c = m ? memcmp(a.p, s, m) : 0; /* a.p may be NULL when a.n is 0 */
     return c ? c : (a.n < n ? -1 : a.n > n ? 1 : 0);
 }
 
-static bool is(struct onnx_bytes a, const char *s) { return cmp_bytes(a, s) == 0; }
+static bool is(struct onnx_bytes a, const char *s)
+{
+    return cmp_bytes(a, s) == 0;
+}
 
 /* "" for the default domain (written "" or "ai.onnx"). */
 static struct onnx_bytes norm_domain(struct onnx_bytes d)
@@ -131,10 +134,10 @@ static enum ep_verdict since_version(struct ep_state *st, struct dmlt_ep_node *n
         }
         if (record)
             ep_reason(st, (uint32_t)(n - st->r->nodes), DMLT_R_NOT_REGISTERED,
-                  "ONNX has no operator %.*s at opset %lld of the domain \"%.*s\" (%s): ONNX "
-                  "Runtime refuses the model",
-                  EP_NAME(node->op_type), (long long)opset, EP_NAME(domain),
-                  dmlt_onnx_schema_revision);
+                      "ONNX has no operator %.*s at opset %lld of the domain \"%.*s\" (%s): ONNX "
+                      "Runtime refuses the model",
+                      EP_NAME(node->op_type), (long long)opset, EP_NAME(domain),
+                      dmlt_onnx_schema_revision);
         return EP_UNKNOWN;
     }
     if (is(domain, "com.microsoft") || is(domain, "com.microsoft.dml"))
@@ -201,23 +204,26 @@ static enum ep_verdict type_constraints(struct ep_state *st, struct dmlt_ep_node
             const struct onnx_bytes name = out ? node->outputs[i] : node->inputs[i];
             if (name.n == 0)
                 continue;
-            const struct onnx_infer_value *v = out ? ep_output_value(st, n, i) : ep_input_value(st, n, i);
+            const struct onnx_infer_value *v =
+                out ? ep_output_value(st, n, i) : ep_input_value(st, n, i);
             if (v == NULL || (!v->not_tensor && v->elem_type == 0))
                 return ep_reason(st, at, DMLT_R_TYPE_NOT_SUPPORTED,
                                  "the element type of %s %lu (%.*s) is not known%s%s: it decides "
                                  "the kernel's type constraint %s",
                                  out ? "output" : "input", (unsigned long)i, EP_NAME(name),
-                                 v && v->reason ? ": " : "", v && v->reason ? v->reason : "", label),
+                                 v && v->reason ? ": " : "", v && v->reason ? v->reason : "",
+                                 label),
                        EP_UNKNOWN;
             if (!allowed(reg->types[j], v))
-                return ep_reason(st, at, DMLT_R_TYPE_NOT_SUPPORTED,
-                                 "%s %lu (%.*s) is %s; the DML EP's %.*s-%u kernel takes %s only in "
-                                 "supportedTypeList%s (%s row %u)",
-                                 out ? "output" : "input", (unsigned long)i, EP_NAME(name),
-                                 v->not_tensor ? "not a tensor"
-                                               : ep_onnx_type_name(v->elem_type, tname, sizeof tname),
-                                 EP_NAME(node->op_type), reg->since, label, reg->typelist, REG_SRC,
-                                 reg->row),
+                return ep_reason(
+                           st, at, DMLT_R_TYPE_NOT_SUPPORTED,
+                           "%s %lu (%.*s) is %s; the DML EP's %.*s-%u kernel takes %s only in "
+                           "supportedTypeList%s (%s row %u)",
+                           out ? "output" : "input", (unsigned long)i, EP_NAME(name),
+                           v->not_tensor ? "not a tensor"
+                                         : ep_onnx_type_name(v->elem_type, tname, sizeof tname),
+                           EP_NAME(node->op_type), reg->since, label, reg->typelist, REG_SRC,
+                           reg->row),
                        EP_CPU;
         }
     }

@@ -22,27 +22,37 @@ struct dmlt_onnx_schema {
 
 /* The support queries the registrations name (OperatorRegistration.cpp). */
 enum dmlt_ep_query {
-    DMLT_Q_NONE, DMLT_Q_MAXPOOL, DMLT_Q_SLICE, DMLT_Q_RESIZE, DMLT_Q_SCATTER, DMLT_Q_EINSUM,
-    DMLT_Q_RNN, DMLT_Q_BATCHNORM, DMLT_Q_PAD, DMLT_Q_LAYERNORM, DMLT_Q_SKIPLAYERNORM,
-    DMLT_Q_QLINEARSIGMOID, DMLT_Q_ATTENTION
+    DMLT_Q_NONE,
+    DMLT_Q_MAXPOOL,
+    DMLT_Q_SLICE,
+    DMLT_Q_RESIZE,
+    DMLT_Q_SCATTER,
+    DMLT_Q_EINSUM,
+    DMLT_Q_RNN,
+    DMLT_Q_BATCHNORM,
+    DMLT_Q_PAD,
+    DMLT_Q_LAYERNORM,
+    DMLT_Q_SKIPLAYERNORM,
+    DMLT_Q_QLINEARSIGMOID,
+    DMLT_Q_ATTENTION
 };
 
 /* One kernel registration of the DML EP. */
 struct dmlt_ep_reg {
     const char *domain, *op;
-    unsigned since;   /* the kernel's since version (what ORT matches exactly) */
-    unsigned opset;   /* the macro's version argument, as the source writes it */
+    unsigned since; /* the kernel's since version (what ORT matches exactly) */
+    unsigned opset; /* the macro's version argument, as the source writes it */
     unsigned n_labels;
     const char *labels[DMLT_EP_MAX_LABELS];
     uint32_t types[DMLT_EP_MAX_LABELS]; /* bit t: ONNX TensorProto.DataType t allowed */
-    unsigned graph;        /* DmlGraphSupport::Supported */
-    unsigned cpu_inputs;   /* bit i: input i is a required constant CPU input */
-    unsigned input_count;  /* requiredInputCountForDmlGraphSupport, 0 none */
-    unsigned query;        /* enum dmlt_ep_query */
-    unsigned row;          /* position in dml_ep_registrations.txt (the source's order) */
-    unsigned duplicate;    /* an earlier row has the same domain, op and since version */
-    const char *macro;     /* REG_INFO, REG_INFO_VER, ..., ORT_KERNEL, FACTORY */
-    const char *typelist;  /* supportedTypeList<name> */
+    unsigned graph;                     /* DmlGraphSupport::Supported */
+    unsigned cpu_inputs;                /* bit i: input i is a required constant CPU input */
+    unsigned input_count;               /* requiredInputCountForDmlGraphSupport, 0 none */
+    unsigned query;                     /* enum dmlt_ep_query */
+    unsigned row;         /* position in dml_ep_registrations.txt (the source's order) */
+    unsigned duplicate;   /* an earlier row has the same domain, op and since version */
+    const char *macro;    /* REG_INFO, REG_INFO_VER, ..., ORT_KERNEL, FACTORY */
+    const char *typelist; /* supportedTypeList<name> */
 };
 
 extern const struct dmlt_onnx_schema dmlt_onnx_schema_table[]; /* by domain, op, since */

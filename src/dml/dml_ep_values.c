@@ -64,7 +64,8 @@ static struct ep_value *slot(struct ep_state *st, uint32_t graph, struct onnx_by
 static bool is_main_input(const struct onnx_graph *g, struct onnx_bytes name)
 {
     for (uint32_t i = 0; i < g->n_inputs; i++)
-        if (g->inputs[i].name.n == name.n && memcmp(g->inputs[i].name.p, name.p, name.n) == 0)
+        if (g->inputs[i].name.n == name.n &&
+            (name.n == 0 || memcmp(g->inputs[i].name.p, name.p, name.n) == 0))
             return true;
     return false;
 }
@@ -205,7 +206,7 @@ const struct onnx_infer_value *ep_output_value(const struct ep_state *st,
 }
 
 enum ep_dims dmlt_ep_value_dims(const struct onnx_infer_value *v, int64_t *elems, bool *zero,
-                           char *sym, size_t sym_cap)
+                                char *sym, size_t sym_cap)
 {
     *elems = 1;
     *zero = false;
@@ -232,10 +233,10 @@ enum ep_dims dmlt_ep_value_dims(const struct onnx_infer_value *v, int64_t *elems
 }
 
 static const char *const onnx_type_names[] = {
-    "UNDEFINED", "FLOAT", "UINT8", "INT8", "UINT16", "INT16", "INT32", "INT64",
-    "STRING", "BOOL", "FLOAT16", "DOUBLE", "UINT32", "UINT64", "COMPLEX64", "COMPLEX128",
-    "BFLOAT16", "FLOAT8E4M3FN", "FLOAT8E4M3FNUZ", "FLOAT8E5M2", "FLOAT8E5M2FNUZ", "UINT4",
-    "INT4", "FLOAT4E2M1"};
+    "UNDEFINED",      "FLOAT",      "UINT8",          "INT8",       "UINT16",   "INT16",
+    "INT32",          "INT64",      "STRING",         "BOOL",       "FLOAT16",  "DOUBLE",
+    "UINT32",         "UINT64",     "COMPLEX64",      "COMPLEX128", "BFLOAT16", "FLOAT8E4M3FN",
+    "FLOAT8E4M3FNUZ", "FLOAT8E5M2", "FLOAT8E5M2FNUZ", "UINT4",      "INT4",     "FLOAT4E2M1"};
 
 const char *dmlt_ep_onnx_type_name(int32_t elem_type, char *buf, size_t cap)
 {
@@ -248,27 +249,42 @@ const char *dmlt_ep_onnx_type_name(int32_t elem_type, char *buf, size_t cap)
 int dmlt_ep_dml_dtype(int32_t elem_type)
 {
     switch (elem_type) {
-    case 1: return DMLT_DTYPE_FLOAT32;
-    case 2: return DMLT_DTYPE_UINT8;
-    case 3: return DMLT_DTYPE_INT8;
-    case 4: return DMLT_DTYPE_UINT16;
-    case 5: return DMLT_DTYPE_INT16;
-    case 6: return DMLT_DTYPE_INT32;
-    case 7: return DMLT_DTYPE_INT64;
-    case 9: return DMLT_DTYPE_UINT8; /* BOOL: DirectML reads it as UINT8 */
-    case 10: return DMLT_DTYPE_FLOAT16;
-    case 11: return DMLT_DTYPE_FLOAT64;
-    case 12: return DMLT_DTYPE_UINT32;
-    case 13: return DMLT_DTYPE_UINT64;
-    default: return -1;
+    case 1:
+        return DMLT_DTYPE_FLOAT32;
+    case 2:
+        return DMLT_DTYPE_UINT8;
+    case 3:
+        return DMLT_DTYPE_INT8;
+    case 4:
+        return DMLT_DTYPE_UINT16;
+    case 5:
+        return DMLT_DTYPE_INT16;
+    case 6:
+        return DMLT_DTYPE_INT32;
+    case 7:
+        return DMLT_DTYPE_INT64;
+    case 9:
+        return DMLT_DTYPE_UINT8; /* BOOL: DirectML reads it as UINT8 */
+    case 10:
+        return DMLT_DTYPE_FLOAT16;
+    case 11:
+        return DMLT_DTYPE_FLOAT64;
+    case 12:
+        return DMLT_DTYPE_UINT32;
+    case 13:
+        return DMLT_DTYPE_UINT64;
+    default:
+        return -1;
     }
 }
 
-unsigned dmlt_ep_dimension_count(int32_t rank) { return rank < 4 ? 4u : (unsigned)rank; }
+unsigned dmlt_ep_dimension_count(int32_t rank)
+{
+    return rank < 4 ? 4u : (unsigned)rank;
+}
 
-const struct dmlt_ep_tables ep_default_tables = {dmlt_dml_operator_find,
-                                                     dmlt_dml_tensor_rule_at,
-                                                     dmlt_dml_mapping_find};
+const struct dmlt_ep_tables ep_default_tables = {dmlt_dml_operator_find, dmlt_dml_tensor_rule_at,
+                                                 dmlt_dml_mapping_find};
 
 const struct dmlt_dml_mapping *dmlt_ep_mapping(const struct dmlt_ep_result *r,
                                                const struct dmlt_ep_node *n, unsigned *count)
@@ -288,8 +304,8 @@ const struct dmlt_dml_mapping *dmlt_ep_mapping(const struct dmlt_ep_result *r,
         key[d.n] = '.';
         at = d.n + 1;
     }
-    memcpy(key + at, node->op_type.p, node->op_type.n);
+    if (node->op_type.n) /* op_type.p may be NULL when empty */
+        memcpy(key + at, node->op_type.p, node->op_type.n);
     key[at + node->op_type.n] = '\0';
     return t->mapping_find(key, count);
 }
-

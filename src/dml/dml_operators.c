@@ -6,95 +6,133 @@
 
 #include "dml_operator_table.h"
 
-static int eq_nocase(const char *a, const char *b) {
+static int eq_nocase(const char *a, const char *b)
+{
     for (; *a && *b; a++, b++) {
         char x = *a, y = *b;
-        if (x >= 'a' && x <= 'z') x = (char)(x - 'a' + 'A');
-        if (y >= 'a' && y <= 'z') y = (char)(y - 'a' + 'A');
-        if (x != y) return 0;
+        if (x >= 'a' && x <= 'z')
+            x = (char)(x - 'a' + 'A');
+        if (y >= 'a' && y <= 'z')
+            y = (char)(y - 'a' + 'A');
+        if (x != y)
+            return 0;
     }
     return *a == *b;
 }
 
-const struct dmlt_dml_operator *dmlt_dml_operator_find(const char *name) {
+const struct dmlt_dml_operator *dmlt_dml_operator_find(const char *name)
+{
     static const char prefix[] = "DML_OPERATOR_";
     size_t n = sizeof prefix - 1, i;
-    if (name == NULL) return NULL;
+    if (name == NULL)
+        return NULL;
     if (strlen(name) > n) {
         size_t k;
         for (k = 0; k < n; k++) {
             char c = name[k];
-            if (c >= 'a' && c <= 'z') c = (char)(c - 'a' + 'A');
-            if (c != prefix[k]) break;
+            if (c >= 'a' && c <= 'z')
+                c = (char)(c - 'a' + 'A');
+            if (c != prefix[k])
+                break;
         }
-        if (k == n) name += n;
+        if (k == n)
+            name += n;
     }
     for (i = 0; i < dmlt_dml_operator_count; i++)
-        if (eq_nocase(dmlt_dml_operator_table[i].name, name)) return &dmlt_dml_operator_table[i];
+        if (eq_nocase(dmlt_dml_operator_table[i].name, name))
+            return &dmlt_dml_operator_table[i];
     return NULL;
 }
 
 const struct dmlt_dml_tensor_rule *dmlt_dml_tensor_rule_at(const struct dmlt_dml_operator *op,
-                                                          const char *tensor, unsigned level) {
+                                                           const char *tensor, unsigned level)
+{
     const struct dmlt_dml_tensor_rule *best = NULL;
     unsigned i;
-    if (op == NULL || tensor == NULL) return NULL;
+    if (op == NULL || tensor == NULL)
+        return NULL;
     for (i = 0; i < op->n_rules; i++) {
         const struct dmlt_dml_tensor_rule *r = &op->rules[i];
-        if (!eq_nocase(r->tensor, tensor) || r->level > level) continue;
-        if (best == NULL || r->level > best->level) best = r;
+        if (!eq_nocase(r->tensor, tensor) || r->level > level)
+            continue;
+        if (best == NULL || r->level > best->level)
+            best = r;
     }
     return best;
 }
 
-const struct dmlt_dml_mapping *dmlt_dml_mapping_find(const char *onnx_op, unsigned *count) {
+const struct dmlt_dml_mapping *dmlt_dml_mapping_find(const char *onnx_op, unsigned *count)
+{
     unsigned i, n = 0;
     const struct dmlt_dml_mapping *first = NULL;
     for (i = 0; i < dmlt_dml_mapping_count; i++) {
         if (strcmp(dmlt_dml_mapping_table[i].onnx_op, onnx_op) != 0) {
-            if (first != NULL) break;
+            if (first != NULL)
+                break;
             continue;
         }
-        if (first == NULL) first = &dmlt_dml_mapping_table[i];
+        if (first == NULL)
+            first = &dmlt_dml_mapping_table[i];
         n++;
     }
-    if (count != NULL) *count = n;
+    if (count != NULL)
+        *count = n;
     return first;
 }
 
-unsigned dmlt_dml_newest_level(void) { return dmlt_dml_tables_newest_level; }
+unsigned dmlt_dml_newest_level(void)
+{
+    return dmlt_dml_tables_newest_level;
+}
 
-const char *dmlt_dml_tables_source(void) { return dmlt_dml_tables_revision; }
+const char *dmlt_dml_tables_source(void)
+{
+    return dmlt_dml_tables_revision;
+}
 
-unsigned dmlt_dml_level_parse(const char *text) {
+unsigned dmlt_dml_level_parse(const char *text)
+{
     static const char prefix[] = "DML_FEATURE_LEVEL_";
     unsigned major = 0, minor = 0;
     const char *p = text;
-    if (p == NULL) return 0;
-    if (strncmp(p, prefix, sizeof prefix - 1) == 0) p += sizeof prefix - 1;
-    if (*p < '1' || *p > '9') return 0;
+    if (p == NULL)
+        return 0;
+    if (strncmp(p, prefix, sizeof prefix - 1) == 0)
+        p += sizeof prefix - 1;
+    if (*p < '1' || *p > '9')
+        return 0;
     major = (unsigned)(*p++ - '0');
-    if (*p != '_' && *p != '.') return 0;
+    if (*p != '_' && *p != '.')
+        return 0;
     p++;
-    if (*p < '0' || *p > '9') return 0;
+    if (*p < '0' || *p > '9')
+        return 0;
     minor = (unsigned)(*p++ - '0');
-    if (*p != '\0') return 0;
+    if (*p != '\0')
+        return 0;
     return (major << 12) | (minor << 8);
 }
 
-unsigned dmlt_dml_operator_total(void) { return dmlt_dml_operator_count; }
+unsigned dmlt_dml_operator_total(void)
+{
+    return dmlt_dml_operator_count;
+}
 
-const struct dmlt_dml_operator *dmlt_dml_operator_at(unsigned i) {
+const struct dmlt_dml_operator *dmlt_dml_operator_at(unsigned i)
+{
     return i < dmlt_dml_operator_count ? &dmlt_dml_operator_table[i] : NULL;
 }
 
 /* DML_FEATURE_LEVEL's values, as windows-ai-docs' "DirectML feature level
  * history" (docs/directml/dml-feature-level-history.md) lists them. */
-int dmlt_dml_level_known(unsigned level) {
-    static const unsigned levels[] = {0x1000, 0x2000, 0x2100, 0x3000, 0x3100, 0x4000, 0x4100, 0x5000,
-                                      0x5100, 0x5200, 0x6000, 0x6100, 0x6200, 0x6300, 0x6400};
+int dmlt_dml_level_known(unsigned level)
+{
+    static const unsigned levels[] = {0x1000, 0x2000, 0x2100, 0x3000, 0x3100,
+                                      0x4000, 0x4100, 0x5000, 0x5100, 0x5200,
+                                      0x6000, 0x6100, 0x6200, 0x6300, 0x6400};
     unsigned i;
     for (i = 0; i < sizeof levels / sizeof levels[0]; i++)
-        if (levels[i] == level) return 1;
+        if (levels[i] == level)
+            return 1;
     return 0;
 }

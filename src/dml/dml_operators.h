@@ -28,20 +28,20 @@ extern "C" {
  * operator and tensor), `dim_counts` has bit n set when n dimensions are
  * allowed, `dtypes` bit (1u << DML_TENSOR_DATA_TYPE) when that type is. */
 struct dmlt_dml_tensor_rule {
-    const char *tensor;   /* the desc's field: "ATensor", "OutputTensor" */
-    unsigned level;       /* 0x1000 .. : the first level this row applies to */
-    uint16_t dim_counts;  /* bit n: n dimensions allowed (n in 1..8) */
-    uint32_t dtypes;      /* bit d: enum dmlt_dtype d allowed (0: the page lists none: unknown) */
-    unsigned optional;    /* 1 when the field may be null */
+    const char *tensor;  /* the desc's field: "ATensor", "OutputTensor" */
+    unsigned level;      /* 0x1000 .. : the first level this row applies to */
+    uint16_t dim_counts; /* bit n: n dimensions allowed (n in 1..8) */
+    uint32_t dtypes;     /* bit d: enum dmlt_dtype d allowed (0: the page lists none: unknown) */
+    unsigned optional;   /* 1 when the field may be null */
 };
 
 struct dmlt_dml_operator {
-    const char *name;      /* without the prefix: "GEMM" (DML_OPERATOR_GEMM); DML_OPERATOR_REDUCE's
-                              tables differ by function: "REDUCE:SUM", "REDUCE:ARGMAX" ... */
-    unsigned introduced;   /* the feature level that introduced the operator */
+    const char *name;    /* without the prefix: "GEMM" (DML_OPERATOR_GEMM); DML_OPERATOR_REDUCE's
+                            tables differ by function: "REDUCE:SUM", "REDUCE:ARGMAX" ... */
+    unsigned introduced; /* the feature level that introduced the operator */
     const struct dmlt_dml_tensor_rule *rules;
     unsigned n_rules;
-    const char *source;    /* the documentation page the rows come from */
+    const char *source; /* the documentation page the rows come from */
 };
 
 /* The operator named NAME ("DML_OPERATOR_GEMM" or "GEMM", any case), or NULL. */
@@ -51,17 +51,18 @@ const struct dmlt_dml_operator *dmlt_dml_operator_find(const char *name);
  * is <= LEVEL), or NULL when the operator has no such tensor or none of
  * its rows applies at LEVEL. */
 const struct dmlt_dml_tensor_rule *dmlt_dml_tensor_rule_at(const struct dmlt_dml_operator *op,
-                                                          const char *tensor, unsigned level);
+                                                           const char *tensor, unsigned level);
 
 /* How ONNX Runtime's DML EP maps an ONNX operator onto DirectML operator
  * descs (its Operators/DmlOperator*.cpp): the tensors of the ONNX node go
  * to these desc fields. An ONNX operator may create several DirectML
  * operators (rows for one op are contiguous, in creation order). */
 struct dmlt_dml_mapping {
-    const char *onnx_op;      /* "Conv", or "com.microsoft.FusedMatMul" outside the default domain */
+    const char *onnx_op; /* "Conv", or "com.microsoft.FusedMatMul" outside the default domain */
     const char *dml_operator; /* "CONVOLUTION" (without DML_OPERATOR_) */
     const char *inputs;       /* the desc field of each ONNX input, comma-separated, "-" for an
-                                 input the operator does not take as a tensor: "InputTensor,FilterTensor,BiasTensor" */
+                                 input the operator does not take as a tensor:
+                                 "InputTensor,FilterTensor,BiasTensor" */
     const char *outputs;      /* the same for outputs: "OutputTensor"; a field ending in '*' takes
                                  that input and every later one (an array field: "InputTensors*") */
     const char *source;       /* "DmlOperatorConvolution.cpp:NN", or FILE:CLASS where the line was

@@ -20,8 +20,8 @@
  * Arithmetic is exact: a coefficient that leaves int64 gives NULL (no
  * expression), as does a division by zero or an expression past the caps
  * below (terms, nesting, size); a product of more than ONNX_DX_MAX_TERMS
- * term pairs is refused before it is built (work per operation bounded). NULL in gives NULL out: callers treat
- * NULL as "unknown". Memory is bounded by the context's cap.
+ * term pairs is refused before it is built (work per operation bounded). NULL in gives NULL out:
+ * callers treat NULL as "unknown". Memory is bounded by the context's cap.
  *
  * Symbols are dims: they are taken to be >= 0 (onnx_dx_nonneg). */
 #ifndef DMLT_ONNX_DIMEXPR_H

@@ -12,7 +12,7 @@
 #include <string.h>
 
 /* The operators whose outputs differ from run to run. */
-static const char *const random_ops[] = {"RandomNormal",     "RandomUniform", "RandomNormalLike",
+static const char *const random_ops[] = {"RandomNormal",      "RandomUniform", "RandomNormalLike",
                                          "RandomUniformLike", "Multinomial",   "Bernoulli"};
 
 static bool fully_known(const struct ival *v)

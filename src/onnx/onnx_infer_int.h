@@ -81,10 +81,10 @@ struct onnx_infer {
     size_t n_mismatch, cap_mismatch;
     struct onnx_bytes *symbols;
     size_t n_symbols, cap_symbols;
-    struct namemap symbol_names; /* the symbols made so far */
+    struct namemap symbol_names;  /* the symbols made so far */
     struct namemap model_symbols; /* every dim_param the model declares, bound or not */
-    uint64_t work;               /* node visits left */
-    size_t contradictions;       /* invalid() calls */
+    uint64_t work;                /* node visits left */
+    size_t contradictions;        /* invalid() calls */
     /* The driver's graph inference, handed to the operators with subgraphs
      * (If, Loop, Scan: onnx_infer_graph.c) so that they do not call up
      * into the driver: graph g, its inputs given (a subgraph's, n of

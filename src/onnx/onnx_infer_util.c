@@ -191,8 +191,8 @@ const struct onnx_dx *value_wrap_to_type(struct onnx_dx_ctx *dx, int32_t elem_ty
         int32_t type;
         int bits;
         bool is_signed;
-    } ints[] = {{2, 8, false},  {3, 8, true},  {4, 16, false}, {5, 16, true},  {6, 32, true},
-                {12, 32, false}, {21, 4, false}, {22, 4, true}};
+    } ints[] = {{2, 8, false}, {3, 8, true},    {4, 16, false}, {5, 16, true},
+                {6, 32, true}, {12, 32, false}, {21, 4, false}, {22, 4, true}};
     int64_t k;
     if (!v || elem_type == DT_INT64 || !elem_type)
         return v; /* int64's arithmetic is the expressions' (NULL past it); unknown type: as is */

@@ -53,8 +53,7 @@ static bool out_dims(struct nctx *c, int64_t *d, int64_t *total)
     return value_dims(&o, d, total);
 }
 
-void values_strided(struct nctx *c, const struct ival *x, const int64_t *start,
-                    const int64_t *step)
+void values_strided(struct nctx *c, const struct ival *x, const int64_t *start, const int64_t *step)
 {
     int64_t xd[ONNX_INFER_MAX_RANK], od[ONNX_INFER_MAX_RANK], at[ONNX_INFER_MAX_RANK];
     int64_t xn, on;

@@ -111,10 +111,10 @@ static bool names_add(struct model_reader *mr, struct onnx_bytes b)
         b.p = empty_name; /* an empty name is a name too */
     if (s->n + 1 > s->cap / 2) {
         const size_t cap = s->cap ? s->cap * 2 : 1024;
-        struct name_slot *slots = cap < SIZE_MAX / sizeof *slots &&
-                                          arena_charge(mr->r.arena, cap * sizeof *slots)
-                                      ? calloc(cap, sizeof *slots)
-                                      : NULL;
+        struct name_slot *slots =
+            cap < SIZE_MAX / sizeof *slots && arena_charge(mr->r.arena, cap * sizeof *slots)
+                ? calloc(cap, sizeof *slots)
+                : NULL;
         if (slots == NULL)
             return reader_oom(&mr->r);
         struct name_set bigger = {slots, cap, s->n};
@@ -652,16 +652,16 @@ size_t onnx_model_memory_cap(size_t len)
 bool onnx_model_read(const uint8_t *data, size_t len, struct onnx_model *model,
                      struct onnx_error *err, bool *out_of_memory)
 {
-    return onnx_model_read_capped(data, len, onnx_model_memory_cap(len), model, err,
-                                  out_of_memory, NULL, NULL);
+    return onnx_model_read_capped(data, len, onnx_model_memory_cap(len), model, err, out_of_memory,
+                                  NULL, NULL);
 }
 
 bool onnx_model_read_releasing(const uint8_t *data, size_t len, struct onnx_model *model,
                                struct onnx_error *err, bool *out_of_memory,
                                onnx_model_release_fn release_fn, void *release_ctx)
 {
-    return onnx_model_read_capped(data, len, onnx_model_memory_cap(len), model, err,
-                                  out_of_memory, release_fn, release_ctx);
+    return onnx_model_read_capped(data, len, onnx_model_memory_cap(len), model, err, out_of_memory,
+                                  release_fn, release_ctx);
 }
 
 bool onnx_model_read_capped(const uint8_t *data, size_t len, size_t max_memory,

@@ -173,7 +173,6 @@ void onnx_model_free(struct onnx_model *model);
 #define ONNX_MODEL_MAX_MEMORY ((size_t)1 << 30)
 size_t onnx_model_memory_cap(size_t len);
 
-
 /* onnx_model_read, told after each field of the main graph that the bytes
  * before upto are not needed until a later pass comes back to them: a
  * mapped file may let their pages go (peak memory then stays that of the

@@ -96,10 +96,10 @@ bool onnx_model_prefix(const uint8_t *p, size_t n, size_t *pos, uint64_t max,
                            (unsigned long long)number, wt);
         }
         if (len > max || at > max - len)
-            return pb_fail(err, field,
-                           "field %llu of %llu bytes ends past %llu bytes, the most a model is read",
-                           (unsigned long long)number, (unsigned long long)len,
-                           (unsigned long long)max);
+            return pb_fail(
+                err, field,
+                "field %llu of %llu bytes ends past %llu bytes, the most a model is read",
+                (unsigned long long)number, (unsigned long long)len, (unsigned long long)max);
         *pos = at + (size_t)len;
     }
     return true;

@@ -49,8 +49,14 @@ static int should_fail(void)
     return persist ? calls >= fail_at : calls == fail_at;
 }
 
-void *__wrap_malloc(size_t n) { return should_fail() ? NULL : __real_malloc(n); }
-void *__wrap_calloc(size_t k, size_t n) { return should_fail() ? NULL : __real_calloc(k, n); }
+void *__wrap_malloc(size_t n)
+{
+    return should_fail() ? NULL : __real_malloc(n);
+}
+void *__wrap_calloc(size_t k, size_t n)
+{
+    return should_fail() ? NULL : __real_calloc(k, n);
+}
 void *__wrap_realloc(void *p, size_t n)
 {
     if (n == 0)

@@ -24,14 +24,14 @@ static struct onnx_graph subs[MAXN];
 /* reads[k][j]: node k reads node j's output (itself or in its subgraph) */
 static bool reads[MAXN][MAXN];
 
-static struct onnx_bytes B(const char *s)
-{
+static struct onnx_bytes B(const char *s) {
     struct onnx_bytes b = {(const uint8_t *)s, strlen(s)};
     return b;
 }
 
 /* Whether a walk along reads from k comes back to k. */
-static bool on_cycle_ref(uint32_t n, uint32_t k)
+static bool
+on_cycle_ref(uint32_t n, uint32_t k)
 {
     bool seen[MAXN] = {0};
     uint32_t stack[MAXN * MAXN], sp = 0;
@@ -95,7 +95,8 @@ static void make_graph(uint32_t n, bool cyclic)
                                               .inputs = sub_in_store[k],
                                               .outputs = sub_out_store[k]};
             subs[k] = (struct onnx_graph){.n_nodes = 1, .nodes = &sub_nodes[k]};
-            attrs[k] = (struct onnx_attr){.name = B("body"), .type = ONNX_ATTR_GRAPH, .g = &subs[k]};
+            attrs[k] =
+                (struct onnx_attr){.name = B("body"), .type = ONNX_ATTR_GRAPH, .g = &subs[k]};
             nodes[k].n_attrs = 1;
             nodes[k].attrs = &attrs[k];
         } else {
