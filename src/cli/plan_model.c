@@ -236,6 +236,8 @@ static bool fill_graphs(struct cli_config *cfg, struct model_plan *p, struct pla
                         size_t *kept, struct cli_error *e)
 {
     const uint32_t n_graphs = p->model.n_graphs;
+    /* an array of pointers, one a graph */
+    // NOLINTNEXTLINE(bugprone-sizeof-expression)
     struct onnx_life **lives = calloc(n_graphs, sizeof *lives);
     size_t *counts = calloc(n_graphs, sizeof *counts);
     p->groups = calloc(n_graphs, sizeof *p->groups);

@@ -685,8 +685,11 @@ bool plan_tensors(struct cli_config *cfg, const struct planned *t, size_t n,
     }
     struct plan_view v = {.t = t};
     size_t *idx = NULL;
-    if (!top_view(cfg, t, n, &idx, &v.n, e))
+    if (!top_view(cfg, t, n, &idx, &v.n, e)) {
+        free(grouped);
+        free(read_groups);
         return false;
+    }
     v.idx = idx;
     uint64_t *offsets = calloc(n ? n : 1, sizeof *offsets);
     size_t *peak = NULL;

@@ -475,9 +475,9 @@ static void put_peak(struct outbuf *b, const struct xmap *x, const struct plan_s
             put_size(b, t[s->peak[k]].size_bytes);
             ob_putc(b, ')');
         }
-        if (line == PEAK_LINES - 1 && s->n_peak > PEAK_LINES * PEAK_EACH) {
+        if (line == PEAK_LINES - 1 && s->n_peak > (size_t)PEAK_LINES * PEAK_EACH) {
             ob_puts(b, ", and ");
-            ob_u64(b, (uint64_t)(s->n_peak - PEAK_LINES * PEAK_EACH));
+            ob_u64(b, (uint64_t)(s->n_peak - (size_t)PEAK_LINES * PEAK_EACH));
             ob_puts(b, " more");
         }
         ob_puts(b, "</text>\n");
