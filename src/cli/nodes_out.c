@@ -103,13 +103,14 @@ static void put_tensor(struct render *rd, const struct dmlt_ep_node *n, bool out
     OB_LIT(b, "{\"name\":");
     ob_json_str(b, text_of(rd, name));
     OB_LIT(b, ",\"onnx_type\":");
-    const bool typed = v && !v->not_tensor && v->elem_type > 0;
+    const int32_t elem = v && !v->not_tensor && v->elem_type > 0 ? v->elem_type : 0;
+    const bool typed = elem > 0;
     if (typed)
-        ob_json_str(b, dmlt_ep_onnx_type_name(v->elem_type, tname, sizeof tname));
+        ob_json_str(b, dmlt_ep_onnx_type_name(elem, tname, sizeof tname));
     else
         ob_puts(b, "null");
     OB_LIT(b, ",\"dtype\":");
-    const int dt = typed ? dmlt_ep_dml_dtype(v->elem_type) : -1;
+    const int dt = typed ? dmlt_ep_dml_dtype(elem) : -1;
     const struct dmlt_dtype_info *info = dt >= 0 ? dmlt_dtype_get((enum dmlt_dtype)dt) : NULL;
     if (info)
         ob_json_str(b, info->name);
