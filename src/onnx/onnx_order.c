@@ -218,13 +218,14 @@ static bool run(struct sort *s, struct onnx_order *o)
     edges(s); /* indeg back to 0, edges written */
     for (uint32_t k = 0; k < n; k++)
         for (uint32_t e = s->count[k]; e < s->count[k + 1]; e++)
-            s->indeg[s->edge[e]]++;
+            s->indeg[s->edge[e]]++; // NOLINT(clang-analyzer-core.uninitialized.ArraySubscript):
+                                    // edges() wrote every edge[e]
     const uint32_t done = kahn(s, o, work);
     if (done < n) {
         o->sorted = true;
         memset(work, 0, ((size_t)n + 1) * 2 * sizeof *work);
-        mark_cycles(s, o, work, work + n + 1, work + 2 * (n + 1), work + 3 * (n + 1),
-                    work + 4 * (n + 1));
+        const size_t w = (size_t)n + 1;
+        mark_cycles(s, o, work, work + w, work + 2 * w, work + 3 * w, work + 4 * w);
         uint32_t at = done;
         for (uint32_t k = 0; k < n; k++)
             if (s->indeg[k]) {
