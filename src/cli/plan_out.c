@@ -486,7 +486,8 @@ static bool plan_groups(const struct planned *t, struct plan_group *g, size_t n_
                         uint64_t alignment, uint64_t *offsets, struct cli_error *e)
 {
     for (size_t k = 0; k < n_groups; k++) {
-        if (!run_planner(t + g[k].start, g[k].n, alignment, offsets + g[k].start, &g[k].r, e))
+        const struct planned *gt = g[k].n ? t + g[k].start : t; /* t is NULL with no tensors */
+        if (!run_planner(gt, g[k].n, alignment, offsets + g[k].start, &g[k].r, e))
             return false;
         g[k].need = dmlt_u128_from_u64(0); /* the most a child needs, so far */
     }
