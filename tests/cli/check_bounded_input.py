@@ -298,6 +298,8 @@ def matrix(binary, tiny, baseline, env, real_env, limit):
             words = ["record is longer than"] if cmd == "batch" else [
                 "starts no JSON value", "damaged ONNX model", "malformed JSON",
                 "not an ONNX model"]
+            if dev == "/dev/urandom":  # bytes that start a record ('{' first): refused at it
+                words = words + ["line 1: "]
             refused_at_once("%s %s" % (cmd, dev), run([binary, cmd, dev], real_env,
                                                       as_limit=limit), words)
         res = run([binary, cmd, "-"], real_env, stdin=open("/dev/zero", "rb"), as_limit=limit)
