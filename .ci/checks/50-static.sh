@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Static analysis of src/lib, src/onnx and src/cli: clang-tidy (bugprone-*, cert-*,
+# Static analysis of src/lib, src/onnx, src/dml (less its generated tables,
+# *_table.c) and src/cli: clang-tidy (bugprone-*, cert-*,
 # clang-analyzer-*; the few checks turned off are justified in .clang-tidy)
 # with a build's compile_commands.json, and cppcheck (warning, portability,
 # performance). Any finding fails the check. A finding that is a false
@@ -17,7 +18,7 @@ install_wanted 50-static
 # compile_commands.json (and the generated dmlt_version.h): configuring is enough.
 dir=${DMLT_TIDY_BUILD_DIR:-build-tidy}
 cmake --preset default -B "$dir" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
-sources=(src/lib/*.c src/onnx/*.c src/cli/*.c)
+sources=(src/lib/*.c src/onnx/*.c $(ls src/dml/*.c | grep -v '_table\.c$') src/cli/*.c)
 status=0
 
 echo "== clang-tidy ($(clang-tidy --version | grep -o 'version [0-9.]*'))"
@@ -33,7 +34,7 @@ for config in -D__SIZEOF_INT128__=16 -DDMLT_PORTABLE_U128; do
   echo "== cppcheck ($(cppcheck --version)) $config"
   if ! cppcheck --quiet --std=c11 --enable=warning,portability,performance --error-exitcode=1 \
     --inline-suppr --suppress=missingIncludeSystem -j 2 \
-    -I src/include -I src/lib -I src/onnx -I src/cli -I "$dir/generated" \
+    -I src/include -I src/lib -I src/onnx -I src/dml -I src/cli -I "$dir/generated" \
     -D__GNUC__ "$config" \
     --template='{file}:{line}:{column}: {severity}: {message} [{id}]' \
     "${sources[@]}"; then

@@ -48,7 +48,7 @@ static size_t model_cap(void)
 bool input_too_large(struct cli_error *e, const char *name, bool model)
 {
     const size_t cap = model ? model_cap() : input_json_cap();
-    char mib[48] = ""; /* "256 MiB" (none under a test's cap of less than 1 MiB) */
+    char mib[64] = ""; /* "256 MiB" (none under a test's cap of less than 1 MiB) */
     if (cap >= ((size_t)1 << 20))
         snprintf(mib, sizeof mib, " (%llu MiB%s)", (unsigned long long)(cap >> 20),
                  model ? ", protobuf's limit for a model" : "");
