@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Install and packaging (cmake/install.cmake, docs/install.md): a fresh
-# build in build-install/ is installed into a scratch prefix; the consumer
+# Install and packaging (cmake/install.cmake, docs/install.md): the build
+# the other checks use (build/, the ci preset; DMLT_BUILD_DIR) is installed
+# into a scratch prefix; the consumer
 # example (tests/consumer/) is built against the installed tree with
 # pkg-config and with find_package(dmltensor) and run on the installed
 # shared library; the installed man page is linted and the completions
@@ -27,18 +28,19 @@ fail() {
   exit 1
 }
 
-build=$root/build-install
+build=${DMLT_BUILD_DIR:-$root/build}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 prefix=$tmp/prefix
 
-echo "--- build into $build, install into $prefix"
-rm -rf "$build"
+echo "--- install $build into $prefix"
 # Configured for /usr/local and installed elsewhere: the installed files
-# must not depend on the configured prefix.
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDMLT_WERROR=ON \
-  -DDMLT_BUILD_TESTS=OFF >/dev/null
-cmake --build "$build" -j2
+# must not depend on the configured prefix. One build for every check
+# (CI's time): the tests' own targets are not installed.
+if [ ! -f "$build/CMakeCache.txt" ]; then
+  cmake --preset ci -B "$build" >/dev/null
+fi
+cmake --build "$build" -j2 >/dev/null
 cmake --install "$build" --prefix "$prefix"
 version=$("$build/dmltensor" --version | awk 'NR == 1 { print $2 }')
 major=${version%%.*}
