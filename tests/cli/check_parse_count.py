@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""check_parse_count.py DMLTENSOR DATA_DIR - a model is parsed once per command.
+
+Issue 29 item 2: scan, plan and nodes each open one model session
+(src/onnx/onnx_session.c), which passes over the model's bytes once with
+each reader (the walk, onnx_wire.c, and the model reader, onnx_model.c);
+the commands render the session and never parse the bytes again (scan used
+to walk a model up to four times: the check, --shape, the text table's
+widths, the records; plan walked it twice when its first unknown size is a
+graph input).
+
+Under DMLT_DEBUG_PARSES the CLI prints, on stderr, how many times each
+reader began on a model's bytes in the run (pb_count_pass, src/onnx/pb.c):
+"dmltensor: parses: walk W, model M". Every command line below is run on
+each model of DATA_DIR/onnx, from the file and from a pipe on -, and must
+print walk 1, model 1, whatever its exit status (a model refused after it
+was read, a graph cycle, an unknown size).
+"""
+import os
+import re
+import subprocess
+import sys
+
+LINE = re.compile(rb"^dmltensor: parses: walk (\d+), model (\d+)$", re.M)
+
+COMMANDS = [
+    ["scan"],
+    ["scan", "--format", "text"],
+    ["scan", "--no-infer"],
+    ["scan", "--shape", "image=2,3,32,32", "--dim", "N=2"],
+    ["scan", "--format", "text", "--shape", "x=4,8", "--top", "2"],
+    ["plan"],
+    ["plan", "--dim", "N=2"],
+    ["plan", "--skip-unknown", "--format", "text"],
+    ["nodes"],
+    ["nodes", "--dim", "N=2", "--format", "text"],
+]
+
+
+def run(binary, argv, stdin_bytes):
+    env = dict(os.environ, DMLT_DEBUG_PARSES="1")
+    p = subprocess.run([binary] + argv, input=stdin_bytes, capture_output=True, env=env,
+                       check=False)
+    return p.returncode, p.stderr
+
+
+def main():
+    binary, data = sys.argv[1], sys.argv[2]
+    folder = os.path.join(data, "onnx")
+    models = sorted(f for f in os.listdir(folder) if f.endswith(".onnx"))
+    if not models:
+        print("no model in %s" % folder)
+        return 1
+    failures = runs = 0
+    for name in models:
+        path = os.path.join(folder, name)
+        with open(path, "rb") as f:
+            data_bytes = f.read()
+        for cmd in COMMANDS:
+            for how, argv, stdin_bytes in (("file", [cmd[0], path] + cmd[1:], None),
+                                           ("pipe", [cmd[0], "-"] + cmd[1:], data_bytes)):
+                status, err = run(binary, argv, stdin_bytes)
+                runs += 1
+                m = LINE.findall(err)
+                what = "%s %s (%s, exit %d)" % (" ".join(cmd), name, how, status)
+                if len(m) != 1:
+                    print("FAIL %s: no parse count on stderr: %r" % (what, err[-300:]))
+                    failures += 1
+                    continue
+                walk, model = int(m[0][0]), int(m[0][1])
+                if (walk, model) != (1, 1):
+                    print("FAIL %s: the model was parsed %d time(s) by the walk and %d by the "
+                          "model reader, not once each" % (what, walk, model))
+                    failures += 1
+    print("%d passed, %d failed" % (runs - failures, failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
