@@ -39,7 +39,7 @@ static bool place_model(struct cli_config *cfg, const struct plat_map *m, struct
     memset(&o, 0, sizeof o);
     if (!read_options(cfg, &level, e))
         return false;
-    if (!model_session_open(&ses, m, false, NULL, NULL, &oe, &oom) ||
+    if (!model_session_open(&ses, m, MODEL_RECORDS_NONE, NULL, NULL, &oe, &oom) ||
         !onnx_session_read(&ses, &oe, &oom)) {
         onnx_session_close(&ses);
         if (oom)

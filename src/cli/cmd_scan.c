@@ -228,7 +228,8 @@ static bool scan_file(struct scan *s, struct cli_error *e)
     s->map = &m;
     if (in.json_start) {
         ok = scan_json(s, (const char *)m.data, m.len, e);
-    } else if (model_session_open(&s->session, &m, true, scan_release_map, s, &oe, &oom)) {
+    } else if (model_session_open(&s->session, &m, MODEL_RECORDS_ALL, scan_release_map, s, &oe,
+                                  &oom)) {
         /* The whole model is checked first: a damaged one prints no record. */
         ok = scan_onnx(s, e);
     } else if (oom) {

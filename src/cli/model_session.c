@@ -6,11 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool model_session_open(struct onnx_session *s, const struct plat_map *m, bool records,
-                        onnx_release_fn release, void *ctx, struct onnx_error *oe, bool *oom)
+bool model_session_open(struct onnx_session *s, const struct plat_map *m,
+                        enum model_records records, onnx_release_fn release, void *ctx,
+                        struct onnx_error *oe, bool *oom)
 {
     const struct onnx_session_options o = {input_model_memory_cap(m->len),
-                                           input_model_memory_cap(m->len), !records, release, ctx};
+                                           input_model_memory_cap(m->len),
+                                           records == MODEL_RECORDS_NONE,
+                                           records != MODEL_RECORDS_ALL,
+                                           release,
+                                           ctx};
     return onnx_session_open(s, m->data, m->len, &o, oe, oom);
 }
 

@@ -11,13 +11,21 @@
 #include "onnx_session.h"
 #include "platform.h"
 
+/* What a command asks of the walk's records (onnx_session_each). */
+enum model_records {
+    MODEL_RECORDS_NONE,   /* nothing: the walk only checks the model */
+    MODEL_RECORDS_VALUES, /* the declared values (no node_fn) */
+    MODEL_RECORDS_ALL     /* the values and the nodes */
+};
+
 /* onnx_session_open over m's bytes: the model reader's cap and the
- * records' both input_model_memory_cap(m->len), the walk's records kept
- * only when the command asks for them (records: it calls
- * onnx_session_each); release (may be NULL) told as each pass goes. False with oe and *oom filled
- * (the caller words the error: each command names what it reads); s is to be closed either way. */
-bool model_session_open(struct onnx_session *s, const struct plat_map *m, bool records,
-                        onnx_release_fn release, void *ctx, struct onnx_error *oe, bool *oom);
+ * records' both input_model_memory_cap(m->len), the walk's records kept as
+ * the command asks for them; release (may be NULL) told as each pass goes.
+ * False with oe and *oom filled (the caller words the error: each command
+ * names what it reads); s is to be closed either way. */
+bool model_session_open(struct onnx_session *s, const struct plat_map *m,
+                        enum model_records records, onnx_release_fn release, void *ctx,
+                        struct onnx_error *oe, bool *oom);
 
 /* Binds o's --dim and --shape and infers the model read (its shapes, the
  * order each graph runs in, what is folded). False with e filled

@@ -390,7 +390,7 @@ bool plan_model(struct cli_config *cfg, const struct plat_map *m, struct outbuf 
         return have_d ? false : cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     }
     struct weights w = {&p, dmlt_u128_from_u64(0)};
-    if (!model_session_open(&p.ses, m, true, NULL, NULL, &oe, &oom) ||
+    if (!model_session_open(&p.ses, m, MODEL_RECORDS_VALUES, NULL, NULL, &oe, &oom) ||
         !onnx_session_each(&p.ses, add_weight, NULL, &w, &oom) ||
         !onnx_session_read(&p.ses, &oe, &oom)) {
         model_plan_free(&p);

@@ -113,9 +113,9 @@ bool onnx_session_open(struct onnx_session *s, const uint8_t *data, size_t len,
     s->records_dropped = s->opts.no_records;
     struct pass p = {&s->opts, s, NULL, NULL, NULL, false};
     const bool keep = !s->opts.no_records;
-    const bool walked =
-        onnx_walk_nodes(data, len, keep ? keep_tensor : NULL, keep ? keep_node : NULL, pass_release,
-                        &p, err, out_of_memory);
+    const bool walked = onnx_walk_nodes(data, len, keep ? keep_tensor : NULL,
+                                        keep && !s->opts.no_node_records ? keep_node : NULL,
+                                        pass_release, &p, err, out_of_memory);
     if (p.out_of_memory) { /* a record could not be kept: the walk stopped */
         *out_of_memory = true;
         return pb_fail(err, 0, "out of memory");
@@ -158,7 +158,7 @@ bool onnx_session_each(const struct onnx_session *s, onnx_tensor_fn fn, onnx_nod
                        void *ctx, bool *out_of_memory)
 {
     *out_of_memory = false;
-    if (!s->records_dropped)
+    if (!s->records_dropped && (node_fn == NULL || !s->opts.no_node_records))
         return replay(s, fn, node_fn, ctx);
     struct pass p = {&s->opts, NULL, fn, node_fn, ctx, false};
     struct onnx_error err; /* the open walked these bytes whole: only memory can fail */

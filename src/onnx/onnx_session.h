@@ -37,6 +37,7 @@ struct onnx_session_options {
     size_t model_memory;   /* the model reader's cap; 0: onnx_model_memory_cap(len) */
     size_t records_memory; /* the walk's records kept; 0: as model_memory */
     bool no_records;       /* keep none: the walk only checks (each walks again) */
+    bool no_node_records;  /* keep the values' only (each with a node_fn walks again) */
     /* Told that the bytes before upto are not needed until a later pass
      * (onnx_wire.h's onnx_release_fn): a mapping may let their pages go.
      * May be NULL. */
