@@ -137,8 +137,11 @@ static bool replay(const struct onnx_session *s, onnx_tensor_fn fn, onnx_node_fn
             at += strlen(t.path) + 1;
             if (fn != NULL && !fn(ctx, &t))
                 return true;
-            if (s->opts.release != NULL && t.dims.start > released) {
-                released = t.dims.start; /* its dims were the last bytes read */
+            /* Its message was the last read: the pages before its end may
+             * go, as the walk lets them go after each field (a record
+             * earlier in the file than the last starts a new pass). */
+            if (s->opts.release != NULL && t.dims.end != 0 && t.dims.end != released) {
+                released = t.dims.end;
                 s->opts.release(s->opts.release_ctx, released);
             }
         } else {
