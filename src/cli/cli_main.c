@@ -2,9 +2,11 @@
  * to exit statuses (0 ok, 1 rule broken, 2 usage, 3 I/O). The streams are
  * parameters so that tests and fuzzers can run the whole path in memory. */
 #include "cli.h"
+#include "pb.h"
 #include "platform.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -50,8 +52,21 @@ static int report_error(const struct cli_error *e, enum format fmt, FILE *out, F
     return status;
 }
 
+/* DMLT_DEBUG_PARSES set: how many times each reader passed over a model's
+ * bytes in this run, on stderr (the parse-count test, docs/testing.md). */
+static void debug_parses(FILE *ferr, const unsigned long before[PB_READERS])
+{
+    if (getenv("DMLT_DEBUG_PARSES") == NULL)
+        return;
+    fprintf(ferr, "dmltensor: parses: walk %lu, model %lu\n",
+            pb_passes(PB_READER_WALK) - before[PB_READER_WALK],
+            pb_passes(PB_READER_MODEL) - before[PB_READER_MODEL]);
+}
+
 int cli_main(int argc, char **argv, FILE *in, FILE *fout, FILE *ferr)
 {
+    const unsigned long parses[PB_READERS] = {pb_passes(PB_READER_WALK),
+                                              pb_passes(PB_READER_MODEL)};
     struct outbuf out;
     struct cli_config cfg = {0};
     struct cli_error e;
@@ -102,6 +117,7 @@ int cli_main(int argc, char **argv, FILE *in, FILE *fout, FILE *ferr)
     if (status == CLI_EXIT_OK && cfg.exit_status != CLI_EXIT_OK)
         status = cfg.exit_status; /* e.g. validate found a broken rule */
 done:
+    debug_parses(ferr, parses);
     free_command_line(&cfg);
     ob_free(&out);
     return status;

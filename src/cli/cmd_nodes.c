@@ -1,12 +1,13 @@
 /* cmd_nodes.c - `nodes MODEL.onnx`: where ONNX Runtime's DirectML
  * execution provider runs each node (SPEC section 12). The model is read
- * and its shapes inferred as scan and plan do (source_onnx.c); the
- * decisions are the DML layer's (src/dml/dml_ep.h); nodes_out.c renders. */
+ * and its shapes inferred in a model session, as scan and plan do
+ * (model_session.h); the decisions are the DML layer's (src/dml/dml_ep.h);
+ * nodes_out.c renders. */
 #include "cli.h"
 #include "nodes_out.h"
 #include "parse.h"
 #include "input.h"
-#include "source_onnx.h"
+#include "model_session.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -29,21 +30,18 @@ static bool read_options(struct cli_config *cfg, unsigned *level, struct cli_err
 static bool place_model(struct cli_config *cfg, const struct plat_map *m, struct outbuf *out,
                         struct cli_error *e)
 {
-    struct onnx_model model;
+    struct onnx_session ses;
     struct onnx_options o;
-    struct onnx_inference inf;
     struct onnx_error oe;
     bool oom = false;
     unsigned level;
-    memset(&model, 0, sizeof model);
+    memset(&ses, 0, sizeof ses);
     memset(&o, 0, sizeof o);
-    memset(&inf, 0, sizeof inf);
     if (!read_options(cfg, &level, e))
         return false;
-    if (!onnx_walk(m->data, m->len, NULL, NULL, NULL, &oe, &oom) ||
-        !onnx_model_read_capped(m->data, m->len, input_model_memory_cap(m->len), &model, &oe, &oom,
-                                NULL, NULL)) {
-        onnx_model_free(&model);
+    if (!model_session_open(&ses, m, MODEL_RECORDS_NONE, NULL, NULL, &oe, &oom) ||
+        !onnx_session_read(&ses, &oe, &oom)) {
+        onnx_session_close(&ses);
         if (oom)
             return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
         cli_fail(e, CLI_E_BAD_ONNX, NULL, cfg->input, "%s: at byte %zu: %s",
@@ -53,16 +51,17 @@ static bool place_model(struct cli_config *cfg, const struct plat_map *m, struct
             cli_hint(e, "nodes reads an ONNX model (a ModelProto)");
         return false;
     }
-    bool ok = model.n_graphs > 0 ||
+    const struct onnx_model *model = &ses.model;
+    bool ok = model->n_graphs > 0 ||
               cli_fail(e, CLI_E_BAD_ONNX, NULL, cfg->input, "the model has no graph");
-    ok = ok && onnx_options_read(cfg, &o, e) && onnx_inference_run(&inf, &model, &o, e);
+    ok = ok && onnx_options_read(cfg, &o, e) && model_session_infer(&ses, &o, e);
     struct dmlt_ep_result r;
     memset(&r, 0, sizeof r);
     const struct dmlt_ep_options opts = {level, NULL};
-    if (ok && !dmlt_ep_run(&model, inf.result, &opts, &r))
+    if (ok && !dmlt_ep_run(model, ses.infer, &opts, &r))
         ok = cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     if (ok) {
-        nodes_unused_bindings(cfg, &model, &o);
+        nodes_unused_bindings(cfg, model, &o);
         ok = nodes_render(cfg, &r, out, e);
         if (ok && (r.placements[DMLT_PLACE_FAILS] ||
                    (cfg->require &&
@@ -70,9 +69,8 @@ static bool place_model(struct cli_config *cfg, const struct plat_map *m, struct
             cfg->exit_status = 1;
     }
     dmlt_ep_free(&r);
-    onnx_inference_free(&inf);
     onnx_options_free(&o);
-    onnx_model_free(&model);
+    onnx_session_close(&ses);
     return ok;
 }
 

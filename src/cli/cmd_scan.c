@@ -228,9 +228,10 @@ static bool scan_file(struct scan *s, struct cli_error *e)
     s->map = &m;
     if (in.json_start) {
         ok = scan_json(s, (const char *)m.data, m.len, e);
-    } else if (onnx_walk(m.data, m.len, NULL, scan_release_map, s, &oe, &oom)) {
+    } else if (model_session_open(&s->session, &m, MODEL_RECORDS_ALL, scan_release_map, s, &oe,
+                                  &oom)) {
         /* The whole model is checked first: a damaged one prints no record. */
-        ok = scan_onnx(s, m.data, m.len, e);
+        ok = scan_onnx(s, e);
     } else if (oom) {
         ok = cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     } else {
@@ -242,7 +243,8 @@ static bool scan_file(struct scan *s, struct cli_error *e)
         else
             cli_hint(e, "scan reads JSON documents and ONNX models (a protobuf ModelProto)");
     }
-    s->map = NULL; /* m lives no longer */
+    onnx_session_close(&s->session); /* (a JSON document opened none) */
+    s->map = NULL;                   /* m lives no longer */
     plat_unmap_file(&m);
     return ok;
 }

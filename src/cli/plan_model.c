@@ -2,7 +2,7 @@
 #include "plan_model.h"
 #include "first_unknown.h"
 #include "lifetime.h"
-#include "input.h"
+#include "model_session.h"
 #include "plan_out.h"
 #include "source_onnx.h"
 
@@ -15,9 +15,10 @@
 
 /* What the plan of a model keeps until it is rendered. */
 struct model_plan {
-    struct onnx_model model;
+    struct onnx_session ses; /* the model, read and inferred once */
+    const struct onnx_model *model;
+    const struct onnx_infer *inf;
     struct onnx_options o;
-    struct onnx_inference inf;
     struct descriptor *d;
     struct planned *t;
     char *text;  /* paths and ops, one block */
@@ -29,9 +30,8 @@ struct model_plan {
 
 static void model_plan_free(struct model_plan *p)
 {
-    onnx_inference_free(&p->inf);
+    onnx_session_close(&p->ses);
     onnx_options_free(&p->o);
-    onnx_model_free(&p->model);
     free(p->d);
     free(p->t);
     free(p->text);
@@ -64,8 +64,8 @@ static const struct onnx_infer_value *value_of(const struct model_plan *p, uint3
                                                const struct onnx_life *l)
 {
     if (l->node != ONNX_LIFE_NO_NODE && l->kind == ONNX_LIFE_ACTIVATION)
-        return onnx_infer_output(p->inf.result, graph, l->node, l->output);
-    return onnx_infer_lookup(p->inf.result, graph, (const char *)l->name.p, l->name.n);
+        return onnx_infer_output(p->inf, graph, l->node, l->output);
+    return onnx_infer_lookup(p->inf, graph, (const char *)l->name.p, l->name.n);
 }
 
 static int shown(size_t n, size_t max)
@@ -80,7 +80,7 @@ static void put_graph_path(struct model_plan *p, uint32_t gi)
     char *out = p->gpath + (size_t)gi * GPATH_EACH;
     out[0] = '\0';
     if (gi != 0)
-        model_graph_path(out, GPATH_EACH, &p->model.graphs[gi]);
+        model_graph_path(out, GPATH_EACH, &p->model->graphs[gi]);
 }
 
 /* "graph.node[7] (Conv).output[0]" (or the subgraph's path for graph);
@@ -100,8 +100,9 @@ static size_t put_path(char *buf, size_t cap, const char *gpath, const struct on
     return n < 0 ? 0 : (size_t)n >= cap ? cap - 1 : (size_t)n;
 }
 
-/* For the walk: the path of the main graph input that is the first
- * unknown (the model reader does not keep inputs' places in the file). */
+/* For the walk's records: the path of the main graph input that is the
+ * first unknown (the model reader does not keep inputs' places in the
+ * file). */
 static bool find_input_path(void *ctx, const struct onnx_tensor *t)
 {
     struct first_unknown *f = ctx;
@@ -113,15 +114,14 @@ static bool find_input_path(void *ctx, const struct onnx_tensor *t)
 
 /* The summary's first_unknown: the first value of unknown size in
  * execution order, as scan's summary names it. */
-static void find_first_unknown(struct model_plan *p, const struct plat_map *m, struct plan_extra *x)
+static void find_first_unknown(struct model_plan *p, struct plan_extra *x)
 {
-    first_unknown_find(&p->model, p->inf.result, &p->o, p->d, &p->first);
+    first_unknown_find(p->model, p->inf, &p->o, p->d, &p->first);
     if (!p->first.found)
         return;
     if (p->first.is_input) {
-        struct onnx_error oe;
-        bool oom = false;
-        (void)onnx_walk(m->data, m->len, find_input_path, NULL, &p->first, &oe, &oom);
+        bool oom = false; /* a path left "" (the input's name shown instead) */
+        (void)onnx_session_each(&p->ses, find_input_path, NULL, &p->first, &oom);
     }
     x->has_first_unknown = true;
     x->first_unknown.path = *p->first.path ? p->first.path : p->first.name;
@@ -147,7 +147,7 @@ static void unknown_hint(struct cli_error *e)
 static bool fill(struct cli_config *cfg, struct model_plan *p, struct plan_extra *x, uint32_t gi,
                  const struct onnx_life *lives, size_t n, size_t *kept, struct cli_error *e)
 {
-    const struct onnx_graph *g = &p->model.graphs[gi];
+    const struct onnx_graph *g = &p->model->graphs[gi];
     const char *gpath = p->gpath + (size_t)gi * GPATH_EACH;
     size_t k = *kept;
     for (size_t i = 0; i < n; i++) {
@@ -167,7 +167,7 @@ static bool fill(struct cli_config *cfg, struct model_plan *p, struct plan_extra
                 x->skipped[PLAN_SKIP_UNKNOWN]++;
                 continue;
             }
-            first_unknown_depends(&p->model, p->inf.result, &p->o, p->d, gi,
+            first_unknown_depends(p->model, p->inf, &p->o, p->d, gi,
                                   l->node != ONNX_LIFE_NO_NODE ? &g->nodes[l->node] : NULL,
                                   &p->first, e->message, sizeof e->message);
             unknown_hint(e);
@@ -204,7 +204,7 @@ static bool fill(struct cli_config *cfg, struct model_plan *p, struct plan_extra
 
 /* The summary's weight_bytes as scan counts them: every initializer,
  * sparse initializer and Constant value of every graph whose size is known
- * (onnx_walk's records). */
+ * (the walk's records). */
 struct weights {
     struct model_plan *p;
     dmlt_u128 sum;
@@ -235,7 +235,7 @@ static bool add_weight(void *ctx, const struct onnx_tensor *t)
 static bool fill_graphs(struct cli_config *cfg, struct model_plan *p, struct plan_extra *x,
                         size_t *kept, struct cli_error *e)
 {
-    const uint32_t n_graphs = p->model.n_graphs;
+    const uint32_t n_graphs = p->model->n_graphs;
     /* an array of pointers, one a graph */
     // NOLINTNEXTLINE(bugprone-sizeof-expression)
     struct onnx_life **lives = calloc(n_graphs, sizeof *lives);
@@ -246,7 +246,7 @@ static bool fill_graphs(struct cli_config *cfg, struct model_plan *p, struct pla
     size_t total = 0;
     for (uint32_t gi = 0; ok && gi < n_graphs; gi++) {
         put_graph_path(p, gi);
-        ok = onnx_lifetimes(&p->model.graphs[gi], onnx_infer_order(p->inf.result, gi)->order,
+        ok = onnx_lifetimes(&p->model->graphs[gi], onnx_infer_order(p->inf, gi)->order,
                             gi == 0 && cfg->plan_io, &lives[gi], &counts[gi]);
         total += ok ? counts[gi] : 0;
     }
@@ -260,7 +260,7 @@ static bool fill_graphs(struct cli_config *cfg, struct model_plan *p, struct pla
         cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     *kept = 0;
     for (uint32_t gi = 0; ok && gi < n_graphs; gi++) {
-        const struct onnx_graph *g = &p->model.graphs[gi];
+        const struct onnx_graph *g = &p->model->graphs[gi];
         struct plan_group *grp = &p->groups[gi];
         grp->path = p->gpath + (size_t)gi * GPATH_EACH;
         grp->start = *kept;
@@ -313,8 +313,8 @@ static void note_unused(struct cli_config *cfg, const struct model_plan *p)
 {
     for (unsigned k = 0; k < p->o.n_dims; k++) {
         bool used = false;
-        for (uint32_t gi = 0; gi < p->model.n_graphs && !used; gi++) {
-            const struct onnx_graph *g = &p->model.graphs[gi];
+        for (uint32_t gi = 0; gi < p->model->n_graphs && !used; gi++) {
+            const struct onnx_graph *g = &p->model->graphs[gi];
             used = has_symbol(g->inputs, g->n_inputs, &p->o.dims[k]) ||
                    has_symbol(g->outputs, g->n_outputs, &p->o.dims[k]) ||
                    has_symbol(g->value_info, g->n_value_info, &p->o.dims[k]);
@@ -324,7 +324,7 @@ static void note_unused(struct cli_config *cfg, const struct model_plan *p)
                      p->o.dims[k].text, (int)p->o.dims[k].len, p->o.dims[k].name);
     }
     for (unsigned k = 0; k < p->o.n_shapes; k++)
-        if (p->model.n_graphs == 0 || !names_value(&p->model.graphs[0], &p->o.shapes[k]))
+        if (p->model->n_graphs == 0 || !names_value(&p->model->graphs[0], &p->o.shapes[k]))
             cli_note(cfg->err, "plan: --shape %s: the main graph has no tensor \"%.*s\"",
                      p->o.shapes[k].text, (int)p->o.shapes[k].len, p->o.shapes[k].name);
 }
@@ -337,8 +337,8 @@ static bool add_size(struct model_plan *p, struct onnx_bytes name, dmlt_u128 *su
     struct cli_error ignored;
     uint64_t bytes = 0;
     memset(&td, 0, sizeof td);
-    if (!value_size(p, onnx_infer_lookup(p->inf.result, 0, (const char *)name.p, name.n), &bytes,
-                    &td, &ignored))
+    if (!value_size(p, onnx_infer_lookup(p->inf, 0, (const char *)name.p, name.n), &bytes, &td,
+                    &ignored))
         return false;
     return dmlt_u128_add(*sum, dmlt_u128_from_u64(bytes), sum); /* false: past 2^128 */
 }
@@ -347,7 +347,7 @@ static bool add_size(struct model_plan *p, struct onnx_bytes name, dmlt_u128 *su
  * initializer, and its outputs), only when every size is known. */
 static void model_bytes(struct model_plan *p, struct plan_extra *x)
 {
-    const struct onnx_graph *g = &p->model.graphs[0];
+    const struct onnx_graph *g = &p->model->graphs[0];
     x->io_bytes = dmlt_u128_from_u64(0);
     x->has_io = true;
     for (uint32_t i = 0; i < g->n_inputs && x->has_io; i++)
@@ -361,10 +361,10 @@ static void model_bytes(struct model_plan *p, struct plan_extra *x)
  * naming a node on a cycle. */
 static bool ordered(struct model_plan *p, struct cli_error *e)
 {
-    const struct onnx_order *o = onnx_infer_order(p->inf.result, 0);
+    const struct onnx_order *o = onnx_infer_order(p->inf, 0);
     if (!o->cycle)
         return true;
-    const struct onnx_graph *g = &p->model.graphs[0];
+    const struct onnx_graph *g = &p->model->graphs[0];
     uint32_t k = 0;
     while (!o->on_cycle[k])
         k++;
@@ -390,9 +390,9 @@ bool plan_model(struct cli_config *cfg, const struct plat_map *m, struct outbuf 
         return have_d ? false : cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     }
     struct weights w = {&p, dmlt_u128_from_u64(0)};
-    if (!onnx_walk(m->data, m->len, add_weight, NULL, &w, &oe, &oom) ||
-        !onnx_model_read_capped(m->data, m->len, input_model_memory_cap(m->len), &p.model, &oe,
-                                &oom, NULL, NULL)) {
+    if (!model_session_open(&p.ses, m, MODEL_RECORDS_VALUES, NULL, NULL, &oe, &oom) ||
+        !onnx_session_each(&p.ses, add_weight, NULL, &w, &oom) ||
+        !onnx_session_read(&p.ses, &oe, &oom)) {
         model_plan_free(&p);
         if (oom)
             return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
@@ -403,17 +403,20 @@ bool plan_model(struct cli_config *cfg, const struct plat_map *m, struct outbuf 
             cli_hint(e, "plan reads JSON Lines of tensors, or an ONNX model");
         return false;
     }
+    p.model = &p.ses.model;
     size_t kept = 0;
-    bool ok = p.model.n_graphs > 0;
+    bool ok = p.model->n_graphs > 0;
     if (!ok)
         cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
-    struct plan_extra x = {.steps = dmlt_u128_from_u64(ok ? p.model.graphs[0].n_nodes : 0),
+    struct plan_extra x = {.steps = dmlt_u128_from_u64(ok ? p.model->graphs[0].n_nodes : 0),
                            .has_weight = true,
                            .weight_bytes = w.sum};
-    ok = ok && onnx_inference_run(&p.inf, &p.model, &p.o, e) && ordered(&p, e);
+    ok = ok && model_session_infer(&p.ses, &p.o, e);
+    p.inf = p.ses.infer;
+    ok = ok && ordered(&p, e);
     if (ok) {
         note_unused(cfg, &p);
-        find_first_unknown(&p, m, &x);
+        find_first_unknown(&p, &x);
     }
     ok = ok && fill_graphs(cfg, &p, &x, &kept, e);
     if (ok) {

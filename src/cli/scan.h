@@ -8,6 +8,7 @@
 #include "platform.h"
 #include "results.h"
 #include "first_unknown.h"
+#include "model_session.h"
 #include "source_onnx.h"
 
 #include <stdbool.h>
@@ -86,10 +87,12 @@ struct scan {
     uint64_t unknown;         /* their tensors of unknown size, all models */
     struct onnx_options onnx; /* --dim, --rank, --layout */
     struct model_totals model;
-    struct plat_map *map;         /* the file being scanned */
-    struct onnx_model onnx_model; /* the ONNX model being scanned, read whole */
-    struct onnx_inference inf;    /* its shapes inferred (inf.result NULL: --no-infer) */
-    size_t name_width;            /* --format text: the NAME column's, for this model */
+    struct plat_map *map; /* the file being scanned */
+    /* The ONNX model being scanned (model_session.h): walked once (its
+     * records kept), read whole, its shapes inferred (session.infer NULL:
+     * --no-infer); every pass over its records asks the session. */
+    struct onnx_session session;
+    size_t name_width; /* --format text: the NAME column's, for this model */
     struct outbuf text_tmp;
     struct scan_top top;
     struct first_unknown first; /* this model's first value of unknown size */
@@ -129,10 +132,10 @@ void scan_first_unknown_input(struct scan *s, const char *path, struct onnx_byte
  * (SCAN_FOLDED): the kind a record and the summary name. */
 const char *scan_kind_name(unsigned k);
 
-/* scan_onnx.c: the ONNX model in data[0..len), checked whole already:
- * its records (declared values, then inferred activations in node order)
- * and its summary. */
-bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, struct cli_error *e);
+/* scan_onnx.c: the ONNX model of s->session, walked whole already: its
+ * records (declared values, then inferred activations in node order) and
+ * its summary. */
+bool scan_onnx(struct scan *s, struct cli_error *e);
 /* scan_onnx.c: the per-model state of s (totals, lists); false when
  * memory ran out. scan_onnx_free undoes it (either way). */
 bool scan_onnx_init(struct scan *s);

@@ -275,10 +275,10 @@ static bool activation_output(const struct scan *s, uint32_t graph, const struct
 static bool measure_node(void *ctx, uint32_t graph, uint32_t index, const char *path)
 {
     struct scan *s = ctx;
-    if (s->inf.result == NULL || graph >= s->onnx_model.n_graphs ||
-        index >= s->onnx_model.graphs[graph].n_nodes)
+    if (s->session.infer == NULL || graph >= s->session.model.n_graphs ||
+        index >= s->session.model.graphs[graph].n_nodes)
         return true;
-    const struct onnx_node *node = &s->onnx_model.graphs[graph].nodes[index];
+    const struct onnx_node *node = &s->session.model.graphs[graph].nodes[index];
     for (uint32_t i = 0; i < node->n_outputs; i++) {
         if (!activation_output(s, graph, node, i))
             continue;
@@ -438,7 +438,8 @@ static bool emit_record(struct scan *s, const struct rec *t, bool ok, struct onn
     if (!ok)
         return emit_error(s, t, facts, e) && scan_top_keep(s, start, NULL);
     const struct onnx_infer_mismatch *mm =
-        t->node == NULL && t->has_name ? onnx_inference_mismatch(&s->inf, t->graph, t->name) : NULL;
+        t->node == NULL && t->has_name ? onnx_session_mismatch(&s->session, t->graph, t->name)
+                                       : NULL;
     if (mm)
         add_mismatch_check(s, mm, s->cfg->checks_shown != CHECKS_NONE);
     struct tensor_desc td;
@@ -504,10 +505,10 @@ static void inferred_symbol(void *ctx, const char *name, size_t len)
 static void note_deciding_symbols(struct scan *s, const struct onnx_tensor *t)
 {
     const struct onnx_infer_value *v =
-        s->inf.result == NULL || !t->has_name || t->kind == ONNX_INITIALIZER ||
+        s->session.infer == NULL || !t->has_name || t->kind == ONNX_INITIALIZER ||
                 t->kind == ONNX_SPARSE_INITIALIZER || t->kind == ONNX_CONSTANT
             ? NULL
-            : onnx_infer_lookup(s->inf.result, t->graph, (const char *)t->name.p, t->name.n);
+            : onnx_infer_lookup(s->session.infer, t->graph, (const char *)t->name.p, t->name.n);
     bool whole = v != NULL && v->source == ONNX_INFER_INFERRED && v->rank >= 0;
     for (int32_t i = 0; whole && i < v->rank; i++)
         whole = v->dims[i] != NULL;
@@ -527,11 +528,11 @@ static void note_deciding_symbols(struct scan *s, const struct onnx_tensor *t)
 static bool take_inferred(struct scan *s, const struct onnx_tensor *t, struct onnx_facts *facts,
                           struct cli_error *e, bool *ok)
 {
-    if (s->inf.result == NULL || !t->has_name || t->kind == ONNX_INITIALIZER ||
+    if (s->session.infer == NULL || !t->has_name || t->kind == ONNX_INITIALIZER ||
         t->kind == ONNX_SPARSE_INITIALIZER || t->kind == ONNX_CONSTANT)
         return false;
     const struct onnx_infer_value *v =
-        onnx_infer_lookup(s->inf.result, t->graph, (const char *)t->name.p, t->name.n);
+        onnx_infer_lookup(s->session.infer, t->graph, (const char *)t->name.p, t->name.n);
     if (v == NULL || v->source != ONNX_INFER_INFERRED)
         return false;
     struct onnx_facts f2;
@@ -592,7 +593,7 @@ static bool activation_output(const struct scan *s, uint32_t graph, const struct
         node->domain.n == 0 || (node->domain.n == 7 && memcmp(node->domain.p, "ai.onnx", 7) == 0);
     if (default_domain && node->op_type.n == 8 && memcmp(node->op_type.p, "Constant", 8) == 0)
         return false;
-    return node->outputs[i].n != 0 && !onnx_inference_declared(&s->inf, graph, node->outputs[i]);
+    return node->outputs[i].n != 0 && !onnx_session_declared(&s->session, graph, node->outputs[i]);
 }
 
 /* The path of node `real` of graph, from the walk's path of node `index`
@@ -601,7 +602,7 @@ static bool activation_output(const struct scan *s, uint32_t graph, const struct
 static bool node_path(struct scan *s, const char *path, uint32_t graph, uint32_t index,
                       uint32_t real)
 {
-    const struct onnx_graph *g = &s->onnx_model.graphs[graph];
+    const struct onnx_graph *g = &s->session.model.graphs[graph];
     char head[32];
     const struct onnx_bytes op = g->nodes[index].op_type;
     const size_t len = strlen(path);
@@ -632,10 +633,10 @@ static bool node_path(struct scan *s, const char *path, uint32_t graph, uint32_t
 static bool scan_onnx_node(void *ctx, uint32_t graph, uint32_t index, const char *path)
 {
     struct scan *s = ctx;
-    if (s->inf.result == NULL || graph >= s->onnx_model.n_graphs ||
-        index >= s->onnx_model.graphs[graph].n_nodes)
+    if (s->session.infer == NULL || graph >= s->session.model.n_graphs ||
+        index >= s->session.model.graphs[graph].n_nodes)
         return true;
-    uint32_t real = onnx_infer_order(s->inf.result, graph)->order[index];
+    uint32_t real = onnx_infer_order(s->session.infer, graph)->order[index];
     ob_reset(&s->path);
     if (real == index || !node_path(s, path, graph, index, real)) {
         real = index;
@@ -643,7 +644,7 @@ static bool scan_onnx_node(void *ctx, uint32_t graph, uint32_t index, const char
         ob_puts(&s->path, path);
     }
     const size_t head = s->path.len;
-    const struct onnx_node *node = &s->onnx_model.graphs[graph].nodes[real];
+    const struct onnx_node *node = &s->session.model.graphs[graph].nodes[real];
     for (uint32_t i = 0; i < node->n_outputs; i++) {
         const struct onnx_bytes name = node->outputs[i];
         if (!activation_output(s, graph, node, i))
@@ -655,7 +656,7 @@ static bool scan_onnx_node(void *ctx, uint32_t graph, uint32_t index, const char
         ob_putc(&s->path, '\0');
         if (s->path.failed)
             return false;
-        const struct onnx_infer_value *v = onnx_infer_output(s->inf.result, graph, real, i);
+        const struct onnx_infer_value *v = onnx_infer_output(s->session.infer, graph, real, i);
         const struct rec r = {.path = s->path.data,
                               .name = name,
                               .has_name = true,
@@ -680,7 +681,7 @@ static bool scan_onnx_node(void *ctx, uint32_t graph, uint32_t index, const char
             ok = descriptor_from_inferred(v, &s->onnx, s->d, &facts, &e);
         }
         if (!ok && onnx_error_verdict(e.id) == ONNX_UNKNOWN) /* which earlier value it waits on */
-            first_unknown_depends(&s->onnx_model, s->inf.result, &s->onnx, s->d, graph, node,
+            first_unknown_depends(&s->session.model, s->session.infer, &s->onnx, s->d, graph, node,
                                   scan_first_unknown(s), e.message, sizeof e.message);
         if (!emit_record(s, &r, ok, &facts, &e))
             return false;
@@ -688,8 +689,7 @@ static bool scan_onnx_node(void *ctx, uint32_t graph, uint32_t index, const char
     return true;
 }
 
-/* An ONNX model that onnx_walk() checked whole already: its records and
- * its summary. */
+/* What a pass over the model's bytes may let go (the session's release). */
 void scan_release_map(void *ctx, size_t upto)
 {
     struct scan *s = ctx;
@@ -713,21 +713,8 @@ static bool check_shape(void *ctx, const struct onnx_tensor *t)
     return false;
 }
 
-bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, struct cli_error *e)
+static void reset_totals(struct model_totals *m)
 {
-    if (s->onnx.n_shapes) {
-        struct shape_pass pass = {s, e, false};
-        struct onnx_error oe;
-        bool oom = false;
-        if (!onnx_walk(data, len, check_shape, NULL, &pass, &oe, &oom))
-            return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
-        if (pass.conflict)
-            return false;
-    }
-    struct onnx_error oe;
-    bool oom;
-    s->onnx_files++;
-    struct model_totals *m = &s->model;
     m->tensors = m->failed = m->broken = m->external = 0;
     m->unknown = m->empty = m->not_tensors = m->weights_unsized = 0;
     m->io_inputs = m->io_outputs = 0;
@@ -742,36 +729,41 @@ bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, struct cli
     ob_reset(&m->largest);
     ob_reset(&m->broken_paths);
     ob_reset(&m->failed_paths);
+}
+
+bool scan_onnx(struct scan *s, struct cli_error *e)
+{
+    bool oom = false;
+    if (s->onnx.n_shapes) {
+        struct shape_pass pass = {s, e, false};
+        if (!onnx_session_each(&s->session, check_shape, NULL, &pass, &oom))
+            return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+        if (pass.conflict)
+            return false;
+    }
+    struct onnx_error oe;
+    s->onnx_files++;
+    struct model_totals *m = &s->model;
+    reset_totals(m);
     /* The graphs, nodes and operators, read whole (the walk checked the
      * bytes: only memory can fail here). */
-    oom = false;
-    if (!onnx_model_read_capped(data, len, input_model_memory_cap(len), &s->onnx_model, &oe, &oom,
-                                scan_release_map, s)) {
-        onnx_model_free(&s->onnx_model);
+    if (!onnx_session_read(&s->session, &oe, &oom)) {
         if (oom)
             return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
         return cli_fail(e, CLI_E_BAD_ONNX, NULL, s->file, "%sat byte %zu: %s",
                         oe.limit ? "an ONNX model past this reader's limit: " : "", oe.offset,
                         oe.message);
     }
-    memset(&s->inf, 0, sizeof s->inf);
-    if (!s->cfg->no_infer && !onnx_inference_run(&s->inf, &s->onnx_model, &s->onnx, e)) {
-        onnx_model_free(&s->onnx_model);
+    if (!s->cfg->no_infer && !model_session_infer(&s->session, &s->onnx, e))
         return false;
-    }
     s->first_searched = false; /* searched when a record of unknown size needs it */
-    if (s->text) {             /* a walk to measure the names first: the table's width */
+    if (s->text) {             /* the names measured first: the table's width */
         s->name_width = 0;
-        if (!onnx_walk_nodes(data, len, measure_tensor, measure_node, scan_release_map, s, &oe,
-                             &oom)) {
-            onnx_inference_free(&s->inf);
-            onnx_model_free(&s->onnx_model);
+        if (!onnx_session_each(&s->session, measure_tensor, measure_node, s, &oom))
             return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
-        }
         put_text_header(s);
     }
-    const bool walked = onnx_walk_nodes(data, len, scan_onnx_tensor, scan_onnx_node,
-                                        scan_release_map, s, &oe, &oom);
+    const bool walked = onnx_session_each(&s->session, scan_onnx_tensor, scan_onnx_node, s, &oom);
     if (!walked || s->failed_write) {
         if (s->failed_write)
             *e = *s->e;
@@ -784,8 +776,6 @@ bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, struct cli
         else
             scan_put_onnx_summary(s);
     }
-    onnx_inference_free(&s->inf);
-    onnx_model_free(&s->onnx_model);
     return walked && !s->failed_write && scan_drain_if_full(s);
 }
 

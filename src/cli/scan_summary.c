@@ -10,7 +10,7 @@
 const struct first_unknown *scan_first_unknown(struct scan *s)
 {
     if (!s->first_searched) {
-        first_unknown_find(&s->onnx_model, s->inf.result, &s->onnx, s->d, &s->first);
+        first_unknown_find(&s->session.model, s->session.infer, &s->onnx, s->d, &s->first);
         s->first_searched = true;
     }
     return &s->first;
@@ -74,7 +74,7 @@ void scan_put_text_totals(struct scan *s)
     struct outbuf *out = s->out;
     scan_top_flush(s);
     ob_putc(out, '\n');
-    if (!scan_model_text(out, &s->onnx_model))
+    if (!scan_model_text(out, &s->session.model))
         ob_oom_note(); /* its tables could not be made: the command fails */
     text_label(out, "tensors");
     ob_u64(out, m->tensors);
@@ -112,7 +112,7 @@ void scan_put_text_totals(struct scan *s)
         ob_bytes(out, m->folded_bytes);
         ob_puts(out, " (computed when a session is made)\n");
     }
-    if (s->inf.result && onnx_infer_sorted(s->inf.result)) {
+    if (s->session.infer && onnx_infer_sorted(s->session.infer)) {
         text_label(out, "order");
         ob_puts(out, "sorted: the file's node order is not topological\n");
     }
@@ -231,7 +231,7 @@ void scan_put_onnx_summary(struct scan *s)
     ob_puts(out, ",\"bytes\":");
     ob_u128(out, m->folded_bytes);
     ob_puts(out, "},\"sorted\":");
-    ob_puts(out, s->inf.result && onnx_infer_sorted(s->inf.result) ? "true" : "false");
+    ob_puts(out, s->session.infer && onnx_infer_sorted(s->session.infer) ? "true" : "false");
     ob_puts(out, ",\"unknown\":");
     ob_u64(out, m->unknown);
     ob_puts(out, ",\"empty\":");
@@ -274,7 +274,7 @@ void scan_put_onnx_summary(struct scan *s)
     ob_puts(out, ",\"failed\":");
     ob_u64(out, m->failed);
     put_json_list(out, "failed_paths", m->failed, &m->failed_paths);
-    if (!scan_model_json(out, &s->onnx_model))
+    if (!scan_model_json(out, &s->session.model))
         ob_oom_note(); /* its tables could not be made: the command fails */
     ob_puts(out, "}}\n");
 }

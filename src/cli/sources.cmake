@@ -9,6 +9,7 @@ set(DMLT_CLI_SOURCES
   src/cli/cmd_lists.c
   src/cli/cmd_nodes.c
   src/cli/nodes_out.c
+  src/cli/onnx_options.c
   src/cli/cmd_map.c
   src/cli/cmd_offset.c
   src/cli/cmd_plan.c
@@ -22,6 +23,7 @@ set(DMLT_CLI_SOURCES
   src/cli/first_unknown.c
   src/cli/help.c
   src/cli/json_parse.c
+  src/cli/model_session.c
   src/cli/options.c
   src/cli/outbuf.c
   src/cli/parse.c

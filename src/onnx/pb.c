@@ -17,6 +17,18 @@ bool pb_fail(struct onnx_error *err, size_t at, const char *fmt, ...)
     return false;
 }
 
+static unsigned long passes[PB_READERS];
+
+void pb_count_pass(enum pb_reader reader)
+{
+    passes[reader]++;
+}
+
+unsigned long pb_passes(enum pb_reader reader)
+{
+    return passes[reader];
+}
+
 bool pb_varint(struct pb *r, uint64_t *v, struct onnx_error *err)
 {
     const size_t at = r->pos;

@@ -44,6 +44,14 @@ bool pb_want(const struct pb_field *f, unsigned wt, const char *what, struct onn
 struct onnx_bytes pb_bytes(const uint8_t *base, const struct pb_field *f);
 bool pb_bytes_are(const uint8_t *base, const struct pb_field *f, const char *s);
 
+/* The parse-count hook: each reader of a whole model counts its passes
+ * over the model's bytes (the walk, onnx_wire.c; the model reader,
+ * onnx_model.c), so that a test can see how often a command parses its
+ * model (the CLI prints them under DMLT_DEBUG_PARSES, docs/testing.md). */
+enum pb_reader { PB_READER_WALK, PB_READER_MODEL, PB_READERS };
+void pb_count_pass(enum pb_reader reader);
+unsigned long pb_passes(enum pb_reader reader);
+
 /* Messages nested in messages, below the ModelProto: protobuf's own limit
  * (python3-onnx's reader refuses a model nested deeper), so that every
  * model python3-onnx reads is read; the limit keeps the readers' recursion

@@ -1,0 +1,196 @@
+/* onnx_options.c - --dim, --shape, --rank and --layout as scan, plan and
+ * nodes read them, and a --shape checked against a declared value (see
+ * onnx_options.h). */
+#include "onnx_options.h"
+#include "parse.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int shown(size_t n)
+{
+    return (int)(n < 60 ? n : 60);
+}
+
+/* Names as bytes: shorter first, then memcmp (any order does for bsearch). */
+static int compare_names(const char *a, size_t an, const char *b, size_t bn)
+{
+    if (an != bn)
+        return an < bn ? -1 : 1;
+    return an ? memcmp(a, b, an) : 0;
+}
+
+static int compare_dims(const void *a, const void *b)
+{
+    const struct onnx_dim_binding *x = a, *y = b;
+    return compare_names(x->name, x->len, y->name, y->len);
+}
+
+static int compare_shapes(const void *a, const void *b)
+{
+    const struct onnx_shape_binding *x = a, *y = b;
+    return compare_names(x->name, x->len, y->name, y->len);
+}
+
+struct onnx_dim_binding *onnx_dim_bound(const struct onnx_options *o, const void *p, size_t n)
+{
+    const struct onnx_dim_binding key = {.name = p, .len = n};
+    return o->n_dims ? bsearch(&key, o->dims, o->n_dims, sizeof o->dims[0], compare_dims) : NULL;
+}
+
+struct onnx_shape_binding *onnx_shape_given(const struct onnx_options *o, const void *p, size_t n)
+{
+    const struct onnx_shape_binding key = {.name = p, .len = n};
+    return o->n_shapes ? bsearch(&key, o->shapes, o->n_shapes, sizeof o->shapes[0], compare_shapes)
+                       : NULL;
+}
+
+/* "NAME=..." split at its last '=' (a name may hold one; a value never). */
+static bool split_named(const char *text, const char *option, const char *example,
+                        const char **value, size_t *len, struct cli_error *e)
+{
+    const char *eq = strrchr(text, '=');
+    if (eq == NULL || eq == text) {
+        cli_fail(e, CLI_E_BAD_DIMENSION, option, text,
+                 eq ? "no name before =" : "expected NAME=VALUE");
+        cli_hint(e, "%s", example);
+        return false;
+    }
+    *value = eq + 1;
+    *len = (size_t)(eq - text);
+    return true;
+}
+
+static bool read_dims(const struct cli_config *cfg, struct onnx_options *o, struct cli_error *e)
+{
+    for (unsigned i = 0; i < cfg->n_dims; i++) {
+        const char *text = cfg->dims[i], *value;
+        struct onnx_dim_binding *b = &o->dims[i];
+        if (!split_named(text, "--dim", "--dim batch=8 binds the symbolic dim \"batch\" to 8",
+                         &value, &b->len, e) ||
+            !parse_uint(value, strlen(value), 1, UINT32_MAX, &b->value, e, "--dim", text, NULL,
+                        "sizes"))
+            return false;
+        b->name = text;
+        b->text = text;
+    }
+    o->n_dims = cfg->n_dims;
+    qsort(o->dims, o->n_dims, sizeof o->dims[0], compare_dims);
+    for (unsigned i = 1; i < o->n_dims; i++)
+        if (compare_dims(&o->dims[i - 1], &o->dims[i]) == 0)
+            return cli_fail(e, CLI_E_DUPLICATE_OPTION, "--dim", o->dims[i].text,
+                            "binds \"%.*s\" a second time",
+                            (int)(o->dims[i].len < 100 ? o->dims[i].len : 100), o->dims[i].name);
+    return true;
+}
+
+static bool read_shapes(const struct cli_config *cfg, struct onnx_options *o, struct cli_error *e)
+{
+    for (unsigned i = 0; i < cfg->n_shapes; i++) {
+        const char *text = cfg->shapes[i], *value;
+        struct onnx_shape_binding *b = &o->shapes[i];
+        if (!split_named(text, "--shape",
+                         "--shape state=2,1,128 gives the value \"state\" the sizes 2,1,128",
+                         &value, &b->len, e) ||
+            !parse_uint_list("--shape", value, 1, UINT32_MAX, ONNX_SHAPE_MAX_RANK, b->dims,
+                             &b->rank, e, "dim", "sizes"))
+            return false;
+        b->name = text;
+        b->text = text;
+    }
+    o->n_shapes = cfg->n_shapes;
+    qsort(o->shapes, o->n_shapes, sizeof o->shapes[0], compare_shapes);
+    for (unsigned i = 1; i < o->n_shapes; i++)
+        if (compare_shapes(&o->shapes[i - 1], &o->shapes[i]) == 0)
+            return cli_fail(e, CLI_E_DUPLICATE_OPTION, "--shape", o->shapes[i].text,
+                            "gives \"%.*s\" a second shape",
+                            (int)(o->shapes[i].len < 100 ? o->shapes[i].len : 100),
+                            o->shapes[i].name);
+    return true;
+}
+
+void onnx_options_free(struct onnx_options *o)
+{
+    free(o->dims);
+    free(o->shapes);
+    o->dims = NULL;
+    o->shapes = NULL;
+    o->n_dims = o->n_shapes = 0;
+}
+
+bool onnx_options_read(const struct cli_config *cfg, struct onnx_options *o, struct cli_error *e)
+{
+    memset(o, 0, sizeof *o);
+    o->dims = calloc(cfg->n_dims ? cfg->n_dims : 1, sizeof o->dims[0]);
+    o->shapes = calloc(cfg->n_shapes ? cfg->n_shapes : 1, sizeof o->shapes[0]);
+    if (o->dims == NULL || o->shapes == NULL)
+        return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+    if (!read_dims(cfg, o, e) || !read_shapes(cfg, o, e))
+        return false;
+    if (cfg->t.rank) {
+        uint64_t r;
+        if (!parse_uint(cfg->t.rank, strlen(cfg->t.rank), 1, DMLT_MAX_RANK, &r, e, "--rank",
+                        cfg->t.rank, NULL, "ranks"))
+            return false;
+        o->rank = cfg->t.rank;
+        o->rank_value = (unsigned)r;
+    }
+    if (cfg->t.layout) {
+        /* Checked against some rank it names: each tensor then takes it
+         * where it fits. */
+        unsigned order[DMLT_MAX_RANK];
+        bool fits = false;
+        for (unsigned r = 1; r <= DMLT_MAX_RANK && !fits; r++)
+            fits = dmlt_layout_parse(cfg->t.layout, strlen(cfg->t.layout), r, order) == DMLT_OK;
+        if (!fits) {
+            cli_fail(e, CLI_E_BAD_LAYOUT, "--layout", cfg->t.layout, "not a layout of any rank");
+            cli_hint(e, "nchw, nhwc, ncdhw, ndhwc, row-major, col-major, or a permutation of a "
+                        "rank's letters");
+            return false;
+        }
+        o->layout = cfg->t.layout;
+    }
+    return true;
+}
+
+bool onnx_in_main_graph(const struct onnx_tensor *t)
+{
+    return strncmp(t->path, "graph.", 6) == 0 && strncmp(t->path, "graph.node[", 11) != 0;
+}
+
+bool onnx_shape_check(const struct onnx_tensor *t, struct onnx_options *o, struct cli_error *e)
+{
+    if (!t->has_name || !onnx_in_main_graph(t))
+        return true;
+    const struct onnx_shape_binding *b = onnx_shape_given(o, t->name.p, t->name.n);
+    if (b == NULL || t->form == ONNX_DIMS_NONE)
+        return true;
+    if (t->rank != b->rank) {
+        cli_fail(e, CLI_E_SHAPE_CONFLICT, "--shape", b->text,
+                 "%s has %llu dims in the model (%s), not %u", "the value",
+                 (unsigned long long)t->rank, t->path, b->rank);
+        return false;
+    }
+    struct onnx_dim_iter it;
+    struct onnx_dim dim;
+    onnx_dims_begin(t, &it);
+    for (unsigned i = 0; onnx_dims_next(&it, &dim); i++) {
+        uint64_t want = b->dims[i];
+        if (dim.kind == ONNX_DIM_PARAM) {
+            const struct onnx_dim_binding *d = onnx_dim_bound(o, dim.param.p, dim.param.n);
+            if (d == NULL || d->value == want)
+                continue;
+            cli_fail(e, CLI_E_SHAPE_CONFLICT, "--shape", b->text,
+                     "dim %u is the symbol \"%.*s\", which %s binds to %llu", i, shown(dim.param.n),
+                     (const char *)dim.param.p, d->text, (unsigned long long)d->value);
+            return false;
+        }
+        if (dim.kind == ONNX_DIM_VALUE && (dim.value < 0 || (uint64_t)dim.value != want)) {
+            cli_fail(e, CLI_E_SHAPE_CONFLICT, "--shape", b->text,
+                     "dim %u is %lld in the model (%s), not %llu", i, (long long)dim.value, t->path,
+                     (unsigned long long)want);
+            return false;
+        }
+    }
+    return true;
+}

@@ -1,0 +1,70 @@
+/* onnx_options.h - what scan, plan and nodes are told of a model on the
+ * command line (onnx_options.c): --dim NAME=VALUE and --shape
+ * NAME=D1,D2,... (any number of each, sorted by name), --rank R and
+ * --layout L, read from the command's options; and a --shape checked
+ * against a value the model declares. The session binds them
+ * (model_session.h); the descriptors read them (source_onnx.h). */
+#ifndef DMLT_ONNX_OPTIONS_H
+#define DMLT_ONNX_OPTIONS_H
+
+#include "cli.h"
+#include "errors.h"
+#include "onnx_wire.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ONNX_SHAPE_MAX_RANK 64 /* dims of a --shape */
+
+/* --dim NAME=VALUE: a symbol's value. */
+struct onnx_dim_binding {
+    const char *name; /* into the --dim text */
+    size_t len;
+    uint64_t value;
+    const char *text; /* the whole --dim text */
+    bool used;        /* some tensor had this symbol */
+};
+
+/* --shape NAME=D1,D2,...: the whole shape of a main-graph value. */
+struct onnx_shape_binding {
+    const char *name; /* into the --shape text */
+    size_t len;
+    unsigned rank;
+    uint64_t dims[ONNX_SHAPE_MAX_RANK];
+    const char *text; /* the whole --shape text */
+    bool used;        /* some value had this name */
+};
+
+/* --dim, --shape, --rank R and --layout L as scan was given them; dims
+ * and shapes sorted by name (bsearch), any number of each. */
+struct onnx_options {
+    struct onnx_dim_binding *dims;
+    unsigned n_dims;
+    struct onnx_shape_binding *shapes;
+    unsigned n_shapes;
+    const char *rank; /* the --rank text, or NULL */
+    unsigned rank_value;
+    const char *layout; /* the --layout text, or NULL */
+};
+
+/* Reads --dim, --shape, --rank and --layout from cfg. False with e filled
+ * (exit 2) for a bad one; o is to be freed with onnx_options_free either
+ * way. */
+bool onnx_options_read(const struct cli_config *cfg, struct onnx_options *o, struct cli_error *e);
+void onnx_options_free(struct onnx_options *o);
+
+/* The --dim binding of the symbol [p, p + n), or NULL. */
+struct onnx_dim_binding *onnx_dim_bound(const struct onnx_options *o, const void *p, size_t n);
+/* The --shape of the value named [p, p + n), or NULL. */
+struct onnx_shape_binding *onnx_shape_given(const struct onnx_options *o, const void *p, size_t n);
+
+/* Whether t, a value of the main graph, contradicts a --shape given for
+ * its name (another rank, or a fixed dim the model declares that differs).
+ * False with e filled (shape_conflict, exit 2) when it does. */
+bool onnx_shape_check(const struct onnx_tensor *t, struct onnx_options *o, struct cli_error *e);
+
+/* A value of the main graph (not of a subgraph), by its path. */
+bool onnx_in_main_graph(const struct onnx_tensor *t);
+
+#endif
