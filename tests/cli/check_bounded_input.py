@@ -218,7 +218,7 @@ def held_pipe(binary, argv, head, env):
         except BrokenPipeError:
             pass
         try:
-            p.wait(timeout=20)
+            p.wait(timeout=120)
         except subprocess.TimeoutExpired:
             p.kill()
             p.wait()
@@ -315,7 +315,7 @@ def matrix(binary, tiny, baseline, env, real_env, limit):
                 got = held_pipe(binary, [cmd, "-"], head, real_env)
                 check(got is not None and got[0] == 2,
                       "%s - with 64 KiB of %s and the pipe held open: %s" % (
-                          cmd, what, "still reading after 20 s" if got is None else got))
+                          cmd, what, "still reading after 120 s" if got is None else got))
                 print("%-58s %s" % ("%s: 64 KiB of %s, pipe held" % (cmd, what),
                                      "refused" if got and got[0] == 2 else "NOT refused"))
         # An over-long line: plan and batch stop at it, not at its end.
