@@ -4,6 +4,7 @@
 #include "scan.h"
 #include "scan_dxdispatch.h"
 #include "input.h"
+#include "parse.h"
 #include "source_json.h"
 
 #include <errno.h>
@@ -298,7 +299,8 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
         return false;
     struct scan s;
     memset(&s, 0, sizeof s);
-    if (!onnx_options_read(cfg, &s.onnx, e)) {
+    if (!parse_feature_level(cfg->feature_level, &s.dml_level, e) ||
+        !onnx_options_read(cfg, &s.onnx, e)) {
         onnx_options_free(&s.onnx);
         return false;
     }

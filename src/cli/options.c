@@ -197,9 +197,10 @@ static const struct opt_def options[] = {
      "ONNX models: the whole shape of the main graph's value NAME (an input, say), anonymous dims "
      "too (--shape state=2,1,128); repeat for each value",
      NULL, NULL},
-    {"--feature-level", "X_Y", VALUE(feature_level), GROUP_TENSOR, CMD_BIT(CMD_NODES),
-     "DirectML feature level whose operator tensor rules apply (5_1, 6.4 or "
-     "DML_FEATURE_LEVEL_6_4; default: the newest the tables hold)",
+    {"--feature-level", "X_Y", VALUE(feature_level), GROUP_TENSOR,
+     CMD_BIT(CMD_NODES) | CMD_BIT(CMD_SCAN) | CMD_BIT(CMD_PLAN),
+     "ONNX models: DirectML feature level whose operator tensor rules decide each node's "
+     "placement (5_1, 6.4 or DML_FEATURE_LEVEL_6_4; default: the newest the tables hold)",
      NULL, NULL},
     {"--require", "WHAT", VALUE(require), GROUP_OUTPUT, CMD_BIT(CMD_NODES),
      "dml: exit status 1 unless every node is folded or in a fused DirectML graph (graph "

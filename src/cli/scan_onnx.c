@@ -200,6 +200,15 @@ static void put_onnx_head(struct scan *s, const struct rec *t, const struct onnx
         ob_puts(out, ",\"op\":");
         ob_json_str(out, op_text(&s->scratch, t->node));
     }
+    /* where the value lives: its producer's placement (src/dml) */
+    const char *place = t->has_name ? dmlt_ep_value_placement(&s->ep, t->graph,
+                                                              (const char *)t->name.p, t->name.n)
+                                    : NULL;
+    ob_puts(out, ",\"placement\":");
+    if (place)
+        ob_json_str(out, place);
+    else
+        ob_puts(out, "null");
     ob_puts(out, ",\"onnx_type\":");
     if (facts->onnx_type)
         ob_json_str(out, facts->onnx_type);
@@ -759,11 +768,18 @@ bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, struct cli
         onnx_model_free(&s->onnx_model);
         return false;
     }
+    const struct dmlt_ep_options ep_opts = {s->dml_level, NULL};
+    if (s->inf.result && !dmlt_ep_run(&s->onnx_model, s->inf.result, &ep_opts, &s->ep)) {
+        onnx_inference_free(&s->inf);
+        onnx_model_free(&s->onnx_model);
+        return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+    }
     s->first_searched = false; /* searched when a record of unknown size needs it */
     if (s->text) {             /* a walk to measure the names first: the table's width */
         s->name_width = 0;
         if (!onnx_walk_nodes(data, len, measure_tensor, measure_node, scan_release_map, s, &oe,
                              &oom)) {
+            dmlt_ep_free(&s->ep);
             onnx_inference_free(&s->inf);
             onnx_model_free(&s->onnx_model);
             return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
@@ -784,6 +800,7 @@ bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, struct cli
         else
             scan_put_onnx_summary(s);
     }
+    dmlt_ep_free(&s->ep);
     onnx_inference_free(&s->inf);
     onnx_model_free(&s->onnx_model);
     return walked && !s->failed_write && scan_drain_if_full(s);
