@@ -404,7 +404,8 @@ const struct command cmd_scan = {
     .summary = "find and validate every tensor of a JSON document or an ONNX model",
     .usage = "dmltensor scan FILE|- [FILE...] [--dim NAME=VALUE]... [--rank R] [--layout NAME]\n"
              "                     [--shape NAME=D1,D2,..]... [--strict] [--no-infer]\n"
-             "                     [--format jsonl|json|text] [--checks all|failed|none] [--top N]",
+             "                     [--feature-level X_Y] [--format jsonl|json|text]\n"
+             "                     [--checks all|failed|none] [--top N]",
     .about = "Finds every DirectML tensor description (an object with DataType and\n"
              "Sizes) anywhere in a JSON document, such as a DxDispatch model, and writes\n"
              "one JSON line per description: its JSON path, dtype, sizes, strides and\n"

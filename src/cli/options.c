@@ -181,6 +181,10 @@ static const struct opt_def options[] = {
      "ONNX models: bind the symbolic dim NAME to VALUE (1..4294967295) in every tensor; repeat "
      "for each symbol, any number of times (--dim batch=8)",
      NULL, NULL},
+    {"--device", "DEV", VALUE(device), GROUP_TENSOR, CMD_BIT(CMD_PLAN),
+     "ONNX models: dml plans only the tensors in DirectML memory (outputs of nodes on "
+     "DirectML, as nodes places them); the CPU's and the copies are counted",
+     NULL, NULL},
     {"--io", NULL, FLAG(plan_io), GROUP_TENSOR, CMD_BIT(CMD_PLAN),
      "ONNX models: the main graph's inputs (alive from step 0) and outputs (alive to the last "
      "step) are placed too",
