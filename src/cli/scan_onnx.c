@@ -774,7 +774,8 @@ bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, struct cli
         return false;
     }
     const struct dmlt_ep_options ep_opts = {s->dml_level, NULL};
-    if (s->inf.result && !dmlt_ep_run(&s->onnx_model, s->inf.result, &ep_opts, &s->ep)) {
+    if (s->inf.result && !s->text && /* the table has no placement column */
+        !dmlt_ep_run(&s->onnx_model, s->inf.result, &ep_opts, &s->ep)) {
         onnx_inference_free(&s->inf);
         onnx_model_free(&s->onnx_model);
         return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
