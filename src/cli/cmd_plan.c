@@ -371,8 +371,9 @@ static bool run_plan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
         cli_note(cfg->err, "plan: --dim %s: JSON Lines have no symbolic dims (it sizes a model)",
                  cfg->dims[k]);
     if (ok && cfg->device)
-        cli_note(cfg->err, "plan: --device %s: JSON Lines carry no nodes to place (it places a "
-                           "model's tensors); every tensor is planned",
+        cli_note(cfg->err,
+                 "plan: --device %s: JSON Lines carry no nodes to place (it places a "
+                 "model's tensors); every tensor is planned",
                  cfg->device);
     for (unsigned k = 0; ok && k < cfg->n_shapes; k++)
         cli_note(cfg->err, "plan: --shape %s: JSON Lines have no model values (it shapes a model)",

@@ -35,9 +35,9 @@ struct plan_group {
  * A new cause is one line here and its count in plan_extra.skipped. */
 #define PLAN_SKIPPED(X)                                                                            \
     X(UNKNOWN, "unknown") /* a size shape inference does not give (--skip-unknown) */              \
-    X(FOLDED, "folded")   /* computed once when the session is made (SPEC section 11) */     \
-    X(CPU, "cpu")         /* --device dml: in CPU memory (a cpu node's, Shape's, Size's) */    \
-    X(FAILS, "fails")     /* --device dml: its node fails session creation */                  \
+    X(FOLDED, "folded")   /* computed once when the session is made (SPEC section 11) */           \
+    X(CPU, "cpu")         /* --device dml: in CPU memory (a cpu node's, Shape's, Size's) */        \
+    X(FAILS, "fails")     /* --device dml: its node fails session creation */                      \
     X(PLACEMENT, "placement_unknown") /* --device dml: its node's placement is unknown */
 
 enum plan_skip {

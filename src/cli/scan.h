@@ -99,8 +99,8 @@ struct scan {
      * still decide its size (not when inference resolves them). */
     struct onnx_bytes pending[64];
     unsigned n_pending;
-    char first_note[600]; /* the run's first one, for the note on stderr */
-    unsigned dml_level;   /* --feature-level, parsed */
+    char first_note[600];     /* the run's first one, for the note on stderr */
+    unsigned dml_level;       /* --feature-level, parsed */
     struct dmlt_ep_result ep; /* each node's placement (SPEC section 12), for "placement" */
 };
 

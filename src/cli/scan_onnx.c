@@ -203,12 +203,12 @@ static void put_onnx_head(struct scan *s, const struct rec *t, const struct onnx
     /* where the value lives: a graph input's or an initializer's own
      * record says it (the model reader keeps only those a node reads),
      * else its producer's placement (src/dml) */
-    const char *place = t->kind == ONNX_INPUT ? "input"
-                        : t->kind == ONNX_INITIALIZER || t->kind == ONNX_SPARSE_INITIALIZER
-                            ? "initializer"
-                        : t->has_name ? dmlt_ep_value_placement(&s->ep, t->graph,
-                                                                (const char *)t->name.p, t->name.n)
-                                      : NULL;
+    const char *place =
+        t->kind == ONNX_INPUT                                               ? "input"
+        : t->kind == ONNX_INITIALIZER || t->kind == ONNX_SPARSE_INITIALIZER ? "initializer"
+        : t->has_name
+            ? dmlt_ep_value_placement(&s->ep, t->graph, (const char *)t->name.p, t->name.n)
+            : NULL;
     ob_puts(out, ",\"placement\":");
     if (place)
         ob_json_str(out, place);

@@ -126,9 +126,9 @@ struct dmlt_ep_result {
     char *text;
     size_t n_text, cap_text;
     size_t placements[DMLT_PLACE_COUNT];
-    size_t partitions;     /* fused graphs */
-    size_t copies;         /* values that cross between the CPU and DirectML each run */
-    const void *internal_; /* the tables kernel creation uses */
+    size_t partitions;        /* fused graphs */
+    size_t copies;            /* values that cross between the CPU and DirectML each run */
+    const void *internal_;    /* the tables kernel creation uses */
     struct ep_value *values_; /* internal: every graph's values by name */
     size_t values_mask_;
 };
