@@ -10,6 +10,8 @@
 #     test, every golden CLI case with the same expected bytes as on Linux,
 #     the Windows-only cases (tests/cli/windows/), and the Python property
 #     checks driving dmltensor.exe (those named in tests/CMakeLists.txt);
+#     then nodes, scan and plan on a set of models, byte for byte what the
+#     Linux build prints (tests/cli/check_same_answer.py);
 #  4. the zip (cpack -G ZIP): its files, the exe's imports (Windows' own DLLs
 #     only), and the README example run from the unpacked zip, byte for byte
 #     what the Linux build prints.
@@ -82,6 +84,19 @@ t0=$(date +%s)
 ctest --preset mingw
 t1=$(date +%s)
 echo "windows: ctest under Wine took $((t1 - t0)) s"
+
+# --- 3b. the same answer as Linux's, model by model ------------------------------
+# nodes (every node's placement), scan (each record's placement and sizes)
+# and plan --device dml on the test models and every 80th model of
+# libonnx-testdata: the Windows build under Wine and the Linux build
+# (build/dmltensor, the README's) must print the same bytes.
+echo "--- nodes, scan and plan: dmltensor.exe under Wine against build/dmltensor"
+[ -x build/dmltensor ] || fail "no build/dmltensor (the Linux build) to compare with"
+t0=$(date +%s)
+python3 tests/cli/check_same_answer.py "$wine $exe" build/dmltensor \
+  --corpus /usr/share/libonnx-testdata --every 80 tests/cli/data/onnx/*.onnx ||
+  fail "dmltensor.exe answers otherwise than the Linux build (above)"
+echo "windows: the same-answer check took $(($(date +%s) - t0)) s"
 
 # --- 4. the zip ------------------------------------------------------------------
 echo "--- cpack -G ZIP"

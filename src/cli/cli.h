@@ -85,6 +85,7 @@ struct cli_config {
     bool skip_unknown;         /* plan --skip-unknown: leave out tensors of unknown size */
     const char *feature_level; /* --feature-level X_Y (nodes, validate --operator) */
     const char *require;       /* nodes --require dml */
+    const char *device;        /* plan --device dml: DirectML memory only */
     const char *top;           /* scan, plan --top N: only the N largest tensors */
     FILE *in, *err;            /* stdin and stderr, as cli_main got them */
     /* The dispatcher's commands, for batch and scan (which run them). */

@@ -338,6 +338,12 @@ static bool read_records(struct cli_config *cfg, struct input *in, struct reader
 
 static bool run_plan(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 {
+    if (cfg->device && strcmp(cfg->device, "dml") != 0) {
+        cli_fail(e, CLI_E_BAD_DEVICE, "--device", cfg->device, "not dml");
+        cli_hint(e, "--device dml plans only a model's tensors in DirectML memory; without it "
+                    "plan places every activation");
+        return false;
+    }
     struct input in;
     if (!input_open(&in, cfg->input ? cfg->input : "-", cfg->in, e))
         return false;
@@ -364,6 +370,11 @@ static bool run_plan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     for (unsigned k = 0; ok && k < cfg->n_dims; k++) /* they size a model's tensors */
         cli_note(cfg->err, "plan: --dim %s: JSON Lines have no symbolic dims (it sizes a model)",
                  cfg->dims[k]);
+    if (ok && cfg->device)
+        cli_note(cfg->err,
+                 "plan: --device %s: JSON Lines carry no nodes to place (it places a "
+                 "model's tensors); every tensor is planned",
+                 cfg->device);
     for (unsigned k = 0; ok && k < cfg->n_shapes; k++)
         cli_note(cfg->err, "plan: --shape %s: JSON Lines have no model values (it shapes a model)",
                  cfg->shapes[k]);
@@ -383,9 +394,8 @@ const struct command cmd_plan = {
     .summary = "one buffer for tensors that live over steps: every offset and the arena",
     .usage =
         "dmltensor plan [FILE.jsonl|-|MODEL.onnx] [--dim NAME=VALUE]... [--shape NAME=D1,..]...\n"
-        "                     [--io] [--skip-unknown] [--alignment BYTES] [--format FMT] [--name "
-        "NAME]\n"
-        "                     [--top N]",
+        "                     [--io] [--skip-unknown] [--device dml [--feature-level X_Y]]\n"
+        "                     [--alignment BYTES] [--format FMT] [--name NAME] [--top N]",
     .about = "Places tensors in one buffer so that no two alive at the same step share a\n"
              "byte: each tensor's offset (its DML_BUFFER_BINDING Offset, a multiple of\n"
              "--alignment) and the buffer's size (the arena), near the lower bound: the\n"

@@ -4,6 +4,7 @@
 #include "scan.h"
 #include "scan_dxdispatch.h"
 #include "input.h"
+#include "parse.h"
 #include "source_json.h"
 
 #include <errno.h>
@@ -300,7 +301,8 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
         return false;
     struct scan s;
     memset(&s, 0, sizeof s);
-    if (!onnx_options_read(cfg, &s.onnx, e)) {
+    if (!parse_feature_level(cfg->feature_level, &s.dml_level, e) ||
+        !onnx_options_read(cfg, &s.onnx, e)) {
         onnx_options_free(&s.onnx);
         return false;
     }
@@ -404,7 +406,8 @@ const struct command cmd_scan = {
     .summary = "find and validate every tensor of a JSON document or an ONNX model",
     .usage = "dmltensor scan FILE|- [FILE...] [--dim NAME=VALUE]... [--rank R] [--layout NAME]\n"
              "                     [--shape NAME=D1,D2,..]... [--strict] [--no-infer]\n"
-             "                     [--format jsonl|json|text] [--checks all|failed|none] [--top N]",
+             "                     [--feature-level X_Y] [--format jsonl|json|text]\n"
+             "                     [--checks all|failed|none] [--top N]",
     .about = "Finds every DirectML tensor description (an object with DataType and\n"
              "Sizes) anywhere in a JSON document, such as a DxDispatch model, and writes\n"
              "one JSON line per description: its JSON path, dtype, sizes, strides and\n"

@@ -18,6 +18,7 @@ enum cli_exit { CLI_EXIT_OK = 0, CLI_EXIT_RULE = 1, CLI_EXIT_USAGE = 2, CLI_EXIT
     X(BAD_CHECKS, "bad_checks")                                                                    \
     X(BAD_COLOR, "bad_color")                                                                      \
     X(BAD_COMMAND, "bad_command")                                                                  \
+    X(BAD_DEVICE, "bad_device")                                                                    \
     X(BAD_DIMENSION, "bad_dimension")                                                              \
     X(BAD_DTYPE, "bad_dtype")                                                                      \
     X(BAD_FEATURE_LEVEL, "bad_feature_level")                                                      \
@@ -77,6 +78,7 @@ enum cli_exit { CLI_EXIT_OK = 0, CLI_EXIT_RULE = 1, CLI_EXIT_USAGE = 2, CLI_EXIT
     X(OFFSET_OUT_OF_RANGE, "offset_out_of_range")                                                  \
     X(OUT_OF_MEMORY, "out_of_memory")                                                              \
     X(OUT_OF_RANGE, "out_of_range")                                                                \
+    X(PLACEMENT_UNKNOWN, "placement_unknown")                                                      \
     X(RECORD_TOO_LONG, "record_too_long")                                                          \
     X(RESHAPE_COPY, "reshape_copy")                                                                \
     X(RESHAPE_COUNT, "reshape_count")                                                              \

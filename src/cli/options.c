@@ -181,6 +181,10 @@ static const struct opt_def options[] = {
      "ONNX models: bind the symbolic dim NAME to VALUE (1..4294967295) in every tensor; repeat "
      "for each symbol, any number of times (--dim batch=8)",
      NULL, NULL},
+    {"--device", "DEV", VALUE(device), GROUP_TENSOR, CMD_BIT(CMD_PLAN),
+     "ONNX models: dml plans only the tensors in DirectML memory (outputs of nodes on "
+     "DirectML, as nodes places them); the CPU's and the copies are counted",
+     NULL, NULL},
     {"--io", NULL, FLAG(plan_io), GROUP_TENSOR, CMD_BIT(CMD_PLAN),
      "ONNX models: the main graph's inputs (alive from step 0) and outputs (alive to the last "
      "step) are placed too",
@@ -197,9 +201,10 @@ static const struct opt_def options[] = {
      "ONNX models: the whole shape of the main graph's value NAME (an input, say), anonymous dims "
      "too (--shape state=2,1,128); repeat for each value",
      NULL, NULL},
-    {"--feature-level", "X_Y", VALUE(feature_level), GROUP_TENSOR, CMD_BIT(CMD_NODES),
-     "DirectML feature level whose operator tensor rules apply (5_1, 6.4 or "
-     "DML_FEATURE_LEVEL_6_4; default: the newest the tables hold)",
+    {"--feature-level", "X_Y", VALUE(feature_level), GROUP_TENSOR,
+     CMD_BIT(CMD_NODES) | CMD_BIT(CMD_SCAN) | CMD_BIT(CMD_PLAN),
+     "ONNX models: DirectML feature level whose operator tensor rules decide each node's "
+     "placement (5_1, 6.4 or DML_FEATURE_LEVEL_6_4; default: the newest the tables hold)",
      NULL, NULL},
     {"--require", "WHAT", VALUE(require), GROUP_OUTPUT, CMD_BIT(CMD_NODES),
      "dml: exit status 1 unless every node is folded or in a fused DirectML graph (graph "

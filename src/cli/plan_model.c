@@ -1,5 +1,7 @@
 /* plan_model.c - `plan MODEL.onnx` (plan_model.h). */
 #include "plan_model.h"
+#include "dml_ep.h"
+#include "parse.h"
 #include "first_unknown.h"
 #include "lifetime.h"
 #include "model_session.h"
@@ -26,10 +28,13 @@ struct model_plan {
     uint32_t *sizes;
     struct plan_group *groups; /* one per graph, in the model's order */
     struct first_unknown first;
+    struct dmlt_ep_result ep; /* --device dml: each node's placement (src/dml) */
+    bool dml;
 };
 
 static void model_plan_free(struct model_plan *p)
 {
+    dmlt_ep_free(&p->ep);
     onnx_session_close(&p->ses);
     onnx_options_free(&p->o);
     free(p->d);
@@ -141,6 +146,39 @@ static void unknown_hint(struct cli_error *e)
                     "out with --skip-unknown");
 }
 
+/* --device dml: whether the value of life l (made by a node) is left out,
+ * and why: its PLAN_SKIP_ cause, -1 when it is in DirectML memory, -2
+ * (with e filled, naming it in text) when its node's placement is unknown
+ * and --skip-unknown was not given. */
+static int dml_skip(struct cli_config *cfg, struct model_plan *p, uint32_t gi,
+                    const struct onnx_life *l, char *text, struct cli_error *e)
+{
+    switch (dmlt_ep_output_memory(&p->ep, gi, l->node)) {
+    case DMLT_MEM_DML:
+        return -1;
+    case DMLT_MEM_CPU:
+        return PLAN_SKIP_CPU;
+    case DMLT_MEM_FOLDED:
+        return PLAN_SKIP_FOLDED;
+    case DMLT_MEM_FAILS:
+        return PLAN_SKIP_FAILS;
+    case DMLT_MEM_UNKNOWN:
+        break;
+    }
+    if (cfg->skip_unknown)
+        return PLAN_SKIP_PLACEMENT;
+    const struct dmlt_ep_node *n = dmlt_ep_node_at(&p->ep, gi, l->node);
+    const char *why = n && n->n_reasons ? p->ep.text + p->ep.reasons[n->first_reason].text : "";
+    cli_fail(e, CLI_E_PLACEMENT_UNKNOWN, NULL, NULL,
+             "where its node runs is unknown, so whether it is in DirectML memory is too%s%s",
+             *why ? ": " : "", why);
+    cli_hint(e, "dmltensor nodes MODEL says why; leave it out with --skip-unknown (the plan "
+                "is then incomplete)");
+    e->key = text; /* the tensor's path names it */
+    cli_error_keep(e);
+    return -2;
+}
+
 /* The planned tensors of graph gi's lives[0..n) into p->t from *kept on:
  * each with its size, or skipped (--skip-unknown, counted) or the error
  * naming it. */
@@ -161,6 +199,15 @@ static bool fill(struct cli_config *cfg, struct model_plan *p, struct plan_extra
         if (v && v->folded && l->kind == ONNX_LIFE_ACTIVATION) {
             x->skipped[PLAN_SKIP_FOLDED]++; /* a weight when the session runs (SPEC section 11) */
             continue;
+        }
+        if (p->dml && l->node != ONNX_LIFE_NO_NODE) {
+            const int skip = dml_skip(cfg, p, gi, l, text, e);
+            if (skip == -2)
+                return false;
+            if (skip >= 0) {
+                x->skipped[skip]++;
+                continue;
+            }
         }
         if (!value_size(p, v, &bytes, &td, e)) {
             if (cfg->skip_unknown) {
@@ -376,6 +423,42 @@ static bool ordered(struct model_plan *p, struct cli_error *e)
     return false;
 }
 
+/* --device dml: every node placed as nodes places it (src/dml), the
+ * copies counted; false with e filled for a bad --feature-level or no
+ * memory. */
+static bool place_nodes(struct cli_config *cfg, struct model_plan *p, struct plan_extra *x,
+                        struct cli_error *e)
+{
+    struct dmlt_ep_options opts = {0, NULL};
+    if (!p->dml)
+        return true;
+    if (!parse_feature_level(cfg->feature_level, &opts.feature_level, e))
+        return false;
+    if (!dmlt_ep_run(p->model, p->inf, &opts, &p->ep))
+        return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+    x->device = "dml";
+    x->copies = p->ep.copies;
+    return true;
+}
+
+/* What --device dml left out that the plan should have held, on stderr. */
+static void note_dml(struct cli_config *cfg, const struct plan_extra *x)
+{
+    if (x->skipped[PLAN_SKIP_FAILS])
+        cli_note(cfg->err,
+                 "plan: %llu tensor%s of nodes that fail on DirectML left out: session creation "
+                 "fails (dmltensor nodes says which); the plan is incomplete (\"complete\":false)",
+                 (unsigned long long)x->skipped[PLAN_SKIP_FAILS],
+                 x->skipped[PLAN_SKIP_FAILS] == 1 ? "" : "s");
+    if (x->skipped[PLAN_SKIP_PLACEMENT])
+        cli_note(cfg->err,
+                 "plan: %llu tensor%s of nodes whose placement is unknown left out "
+                 "(--skip-unknown; dmltensor nodes says why): the plan is incomplete "
+                 "(\"complete\":false)",
+                 (unsigned long long)x->skipped[PLAN_SKIP_PLACEMENT],
+                 x->skipped[PLAN_SKIP_PLACEMENT] == 1 ? "" : "s");
+}
+
 bool plan_model(struct cli_config *cfg, const struct plat_map *m, struct outbuf *out,
                 struct cli_error *e)
 {
@@ -384,6 +467,7 @@ bool plan_model(struct cli_config *cfg, const struct plat_map *m, struct outbuf 
     struct onnx_error oe;
     bool oom = false;
     p.d = malloc(sizeof *p.d);
+    p.dml = cfg->device != NULL;
     const bool have_d = p.d != NULL;
     if (!have_d || !onnx_options_read(cfg, &p.o, e)) {
         model_plan_free(&p);
@@ -413,7 +497,7 @@ bool plan_model(struct cli_config *cfg, const struct plat_map *m, struct outbuf 
                            .weight_bytes = w.sum};
     ok = ok && model_session_infer(&p.ses, &p.o, e);
     p.inf = p.ses.infer;
-    ok = ok && ordered(&p, e);
+    ok = ok && ordered(&p, e) && place_nodes(cfg, &p, &x, e);
     if (ok) {
         note_unused(cfg, &p);
         find_first_unknown(&p, &x);
@@ -431,6 +515,8 @@ bool plan_model(struct cli_config *cfg, const struct plat_map *m, struct outbuf 
                  x.skipped[PLAN_SKIP_UNKNOWN] == 1 ? "" : "s", x.first_unknown.path,
                  x.first_unknown.op ? " (" : "", x.first_unknown.op ? x.first_unknown.op : "",
                  x.first_unknown.op ? ")" : "", x.first_unknown.reason);
+    if (ok)
+        note_dml(cfg, &x);
     model_plan_free(&p);
     return ok;
 }

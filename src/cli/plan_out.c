@@ -57,6 +57,15 @@ static const char *const SKIP_KEYS[] = {
 #undef PLAN_SKIP_KEY
 };
 
+/* The table's line for each cause, after "left out     N". */
+static const char *const SKIP_TEXTS[PLAN_SKIP_COUNT] = {
+    " of unknown size: the plan is incomplete\n",
+    " folded (computed when the session is made)\n",
+    " in CPU memory (--device dml: the CPU provider's)\n",
+    " of nodes that fail on DirectML: the plan is incomplete\n",
+    " of nodes whose placement is unknown: the plan is incomplete\n",
+};
+
 /* The summary's keys of SPEC section 11: subgraphs, what was left out,
  * the first unknown, the peak's tensors. */
 static void render_json_fidelity(struct outbuf *b, const struct planned *t,
@@ -88,7 +97,14 @@ static void render_json_fidelity(struct outbuf *b, const struct planned *t,
         ob_u64(b, s->x->skipped[k]);
     }
     OB_LIT(b, "},\"complete\":");
-    ob_puts(b, s->x->skipped[PLAN_SKIP_UNKNOWN] ? "false" : "true");
+    ob_puts(b, plan_complete(s->x) ? "true" : "false");
+    OB_LIT(b, ",\"device\":");
+    put_str_or_null(b, s->x->device);
+    OB_LIT(b, ",\"copies\":");
+    if (s->x->device)
+        ob_u64(b, s->x->copies);
+    else
+        OB_LIT(b, "null");
     OB_LIT(b, ",\"first_unknown\":");
     if (s->x->has_first_unknown) {
         OB_LIT(b, "{\"path\":");
@@ -235,8 +251,12 @@ static void render_text_fidelity(struct outbuf *b, const struct planned *t,
             continue;
         ob_puts(b, "left out     ");
         ob_u64(b, s->x->skipped[k]);
-        ob_puts(b, k == PLAN_SKIP_UNKNOWN ? " of unknown size: the plan is incomplete\n"
-                                          : " folded (computed when the session is made)\n");
+        ob_puts(b, SKIP_TEXTS[k]);
+    }
+    if (s->x->device) {
+        ob_puts(b, "copies       ");
+        ob_u64(b, s->x->copies);
+        ob_puts(b, " values cross between the CPU and DirectML each run\n");
     }
     if (s->x->has_first_unknown && s->x->first_unknown.path) {
         ob_puts(b, "first unknown ");

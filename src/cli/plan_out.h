@@ -35,7 +35,10 @@ struct plan_group {
  * A new cause is one line here and its count in plan_extra.skipped. */
 #define PLAN_SKIPPED(X)                                                                            \
     X(UNKNOWN, "unknown") /* a size shape inference does not give (--skip-unknown) */              \
-    X(FOLDED, "folded")   /* computed once when the session is made (SPEC section 11) */
+    X(FOLDED, "folded")   /* computed once when the session is made (SPEC section 11) */           \
+    X(CPU, "cpu")         /* --device dml: in CPU memory (a cpu node's, Shape's, Size's) */        \
+    X(FAILS, "fails")     /* --device dml: its node fails session creation */                      \
+    X(PLACEMENT, "placement_unknown") /* --device dml: its node's placement is unknown */
 
 enum plan_skip {
 #define PLAN_SKIP_ENUM(id, key) PLAN_SKIP_##id,
@@ -59,7 +62,17 @@ struct plan_extra {
     uint64_t skipped[PLAN_SKIP_COUNT];
     bool has_first_unknown;
     struct plan_unknown first_unknown;
+    const char *device; /* --device: "dml", or NULL (every tensor) */
+    uint64_t copies;    /* --device dml: values copied between the CPU and DirectML each run */
 };
+
+/* Whether a plan holds every tensor it should: nothing of unknown size,
+ * unknown placement or failing node left out. */
+static inline bool plan_complete(const struct plan_extra *x)
+{
+    return !x->skipped[PLAN_SKIP_UNKNOWN] && !x->skipped[PLAN_SKIP_FAILS] &&
+           !x->skipped[PLAN_SKIP_PLACEMENT];
+}
 
 /* The summary's figures, for the renderers. */
 struct plan_summary {

@@ -10,6 +10,7 @@
 #include "first_unknown.h"
 #include "model_session.h"
 #include "source_onnx.h"
+#include "dml_ep.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -101,7 +102,9 @@ struct scan {
      * still decide its size (not when inference resolves them). */
     struct onnx_bytes pending[64];
     unsigned n_pending;
-    char first_note[600]; /* the run's first one, for the note on stderr */
+    char first_note[600];     /* the run's first one, for the note on stderr */
+    unsigned dml_level;       /* --feature-level, parsed */
+    struct dmlt_ep_result ep; /* each node's placement (SPEC section 12), for "placement" */
 };
 
 /* scan_out.c: with several files, each record carries its "file": put

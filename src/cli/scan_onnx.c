@@ -200,6 +200,20 @@ static void put_onnx_head(struct scan *s, const struct rec *t, const struct onnx
         ob_puts(out, ",\"op\":");
         ob_json_str(out, op_text(&s->scratch, t->node));
     }
+    /* where the value lives: a graph input's or an initializer's own
+     * record says it (the model reader keeps only those a node reads),
+     * else its producer's placement (src/dml) */
+    const char *place =
+        t->kind == ONNX_INPUT                                               ? "input"
+        : t->kind == ONNX_INITIALIZER || t->kind == ONNX_SPARSE_INITIALIZER ? "initializer"
+        : t->has_name
+            ? dmlt_ep_value_placement(&s->ep, t->graph, (const char *)t->name.p, t->name.n)
+            : NULL;
+    ob_puts(out, ",\"placement\":");
+    if (place)
+        ob_json_str(out, place);
+    else
+        ob_puts(out, "null");
     ob_puts(out, ",\"onnx_type\":");
     if (facts->onnx_type)
         ob_json_str(out, facts->onnx_type);
@@ -756,6 +770,10 @@ bool scan_onnx(struct scan *s, struct cli_error *e)
     }
     if (!s->cfg->no_infer && !model_session_infer(&s->session, &s->onnx, e))
         return false;
+    const struct dmlt_ep_options ep_opts = {s->dml_level, NULL};
+    if (s->session.infer && !s->text && /* the table has no placement column */
+        !dmlt_ep_run(&s->session.model, s->session.infer, &ep_opts, &s->ep))
+        return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     s->first_searched = false; /* searched when a record of unknown size needs it */
     if (s->text) {             /* the names measured first: the table's width */
         s->name_width = 0;
@@ -776,6 +794,7 @@ bool scan_onnx(struct scan *s, struct cli_error *e)
         else
             scan_put_onnx_summary(s);
     }
+    dmlt_ep_free(&s->ep);
     return walked && !s->failed_write && scan_drain_if_full(s);
 }
 

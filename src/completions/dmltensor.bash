@@ -52,9 +52,11 @@ _dmltensor_options()
     batch)
         echo '--progress --help' ;;
     scan)
-        echo '--dim --no-infer --shape --layout --rank --format --top --checks --strict --help' ;;
+        echo '--dim --no-infer --shape --feature-level --layout --rank --format --top --checks' \
+             '--strict --help' ;;
     plan)
-        echo '--dim --io --skip-unknown --shape --alignment --format --name --top --help' ;;
+        echo '--dim --device --io --skip-unknown --shape --feature-level --alignment --format' \
+             '--name --top --help' ;;
     nodes)
         echo '--dim --shape --feature-level --format --require --help' ;;
     dtypes)

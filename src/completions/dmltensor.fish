@@ -58,11 +58,12 @@ __dmltensor_opt 'size offset locate map validate view' --dtype 'data type (defau
 __dmltensor_opt 'size offset locate map validate view' --rank 'add leading size-1 dims up to rank R (3,5 with --rank 4 is 1,1,3,5)' $ranks
 __dmltensor_opt 'size offset locate map validate view' --sizes 'sizes in logical order (NCHW for rank 4), each 1..4294967295 (required)'
 __dmltensor_opt 'scan plan nodes' --dim 'ONNX models: bind the symbolic dim NAME to VALUE (1..4294967295) in every tensor; repeat for each symbol, any number of times (--dim batch=8)'
+__dmltensor_opt 'plan' --device 'ONNX models: dml plans only the tensors in DirectML memory (outputs of nodes on DirectML, as nodes places them); the CPU\'s and the copies are counted'
 __dmltensor_opt 'plan' --io 'ONNX models: the main graph\'s inputs (alive from step 0) and outputs (alive to the last step) are placed too' -
 __dmltensor_opt 'plan' --skip-unknown 'ONNX models: leave out a tensor whose size is unknown instead of stopping (exit 2)' -
 __dmltensor_opt 'scan' --no-infer 'ONNX models: only the values the model declares, no shape inference (no activation records; a declared value keeps its own shape)' -
 __dmltensor_opt 'scan plan nodes' --shape 'ONNX models: the whole shape of the main graph\'s value NAME (an input, say), anonymous dims too (--shape state=2,1,128); repeat for each value'
-__dmltensor_opt 'nodes' --feature-level 'DirectML feature level whose operator tensor rules apply (5_1, 6.4 or DML_FEATURE_LEVEL_6_4; default: the newest the tables hold)'
+__dmltensor_opt 'scan plan nodes' --feature-level 'ONNX models: DirectML feature level whose operator tensor rules decide each node\'s placement (5_1, 6.4 or DML_FEATURE_LEVEL_6_4; default: the newest the tables hold)'
 __dmltensor_opt 'scan' --layout 'ONNX models: strides of this memory order (nhwc, col-major, ...) for each tensor of a rank it fits; the others keep row-major, with a note' $layouts
 __dmltensor_opt 'scan' --rank 'ONNX models: add leading size-1 dims to each tensor up to rank R (a larger rank is left as it is, with a note)' $ranks
 # Layout

@@ -503,7 +503,9 @@ bool dmlt_ep_run(const struct onnx_model *model, const struct onnx_infer *inf,
     count_copies(&st);
     for (size_t i = 0; i < r->n_nodes; i++)
         r->placements[r->nodes[i].placement]++;
-    ep_values_free(&st);
+    r->values_ = st.vals; /* kept for dmlt_ep_value_placement */
+    r->values_mask_ = st.mask;
+    st.vals = NULL;
     if (group(r))
         return true;
 oom:
@@ -515,6 +517,7 @@ oom:
 void dmlt_ep_free(struct dmlt_ep_result *r)
 {
     free(r->nodes), free(r->graph_first), free(r->reasons), free(r->failures), free(r->text);
+    free(r->values_);
     memset(r, 0, sizeof *r);
 }
 
@@ -530,4 +533,35 @@ const struct dmlt_ep_node *dmlt_ep_node_at(const struct dmlt_ep_result *r, uint3
     if (graph >= r->model->n_graphs || index >= r->model->graphs[graph].n_nodes)
         return NULL;
     return &r->nodes[r->graph_first[graph] + index];
+}
+
+const char *dmlt_ep_value_placement(const struct dmlt_ep_result *r, uint32_t graph,
+                                    const char *name, size_t len)
+{
+    if (r->values_ == NULL || graph >= r->model->n_graphs || len == 0)
+        return NULL;
+    const struct ep_value *v = ep_values_find(r->values_, r->values_mask_, r->model, graph,
+                                              (struct onnx_bytes){(const uint8_t *)name, len});
+    if (v == NULL)
+        return NULL;
+    if (v->kind == EPV_INPUT)
+        return "input";
+    if (v->kind == EPV_INITIALIZER)
+        return "initializer";
+    return dmlt_placement_name(r->nodes[v->node].placement);
+}
+
+enum dmlt_ep_memory dmlt_ep_output_memory(const struct dmlt_ep_result *r, uint32_t graph,
+                                          uint32_t index)
+{
+    const struct dmlt_ep_node *n = dmlt_ep_node_at(r, graph, index);
+    if (n == NULL)
+        return DMLT_MEM_UNKNOWN;
+    if (n->placement == DMLT_PLACE_FOLDED)
+        return DMLT_MEM_FOLDED;
+    if (n->placement == DMLT_PLACE_FAILS)
+        return DMLT_MEM_FAILS;
+    if (n->placement == DMLT_PLACE_UNKNOWN)
+        return DMLT_MEM_UNKNOWN;
+    return cpu_out(n, &r->model->graphs[graph].nodes[index]) ? DMLT_MEM_CPU : DMLT_MEM_DML;
 }

@@ -109,6 +109,8 @@ struct dmlt_ep_node {
     bool cpu_side;   /* internal: the CPU-preferred pass moved it */
 };
 
+struct ep_value;
+
 struct dmlt_ep_result {
     const struct onnx_model *model;
     const struct onnx_infer *inf;
@@ -124,9 +126,11 @@ struct dmlt_ep_result {
     char *text;
     size_t n_text, cap_text;
     size_t placements[DMLT_PLACE_COUNT];
-    size_t partitions;     /* fused graphs */
-    size_t copies;         /* values that cross between the CPU and DirectML each run */
-    const void *internal_; /* the tables kernel creation uses */
+    size_t partitions;        /* fused graphs */
+    size_t copies;            /* values that cross between the CPU and DirectML each run */
+    const void *internal_;    /* the tables kernel creation uses */
+    struct ep_value *values_; /* internal: every graph's values by name */
+    size_t values_mask_;
 };
 
 /* Decides every node. False when memory ran out (result freed then). The
@@ -141,6 +145,32 @@ uint32_t dmlt_ep_run_index(const struct dmlt_ep_result *r, uint32_t graph, uint3
 /* The node at model->graphs[graph].nodes[index]. */
 const struct dmlt_ep_node *dmlt_ep_node_at(const struct dmlt_ep_result *r, uint32_t graph,
                                            uint32_t index);
+
+/* Where the value a graph sees under a name comes from, as scan's
+ * records say it (SPEC section 12): the placement name of the node that
+ * makes it ("dml", "cpu", "folded", ...: nodes' placement of its
+ * producer), "input" (a graph input: the caller binds it, or the node
+ * that owns the subgraph), "initializer" (a weight: uploaded when the
+ * session is made), or NULL when no value of graph or its ancestors has
+ * that name. The one place scan asks. */
+const char *dmlt_ep_value_placement(const struct dmlt_ep_result *r, uint32_t graph,
+                                    const char *name, size_t len);
+
+/* Where the outputs of node model->graphs[graph].nodes[index] live
+ * while the session runs, for plan --device dml: DirectML memory (an
+ * output of a dml or dml_kernel node, but Shape's and Size's, which the
+ * provider writes to CPU memory: the same rule as `copies`), CPU memory
+ * (a cpu node's), or no memory of the run (folded: a weight), or not
+ * decided (the producer fails or is unknown). */
+enum dmlt_ep_memory {
+    DMLT_MEM_DML,
+    DMLT_MEM_CPU,
+    DMLT_MEM_FOLDED,
+    DMLT_MEM_FAILS,
+    DMLT_MEM_UNKNOWN
+};
+enum dmlt_ep_memory dmlt_ep_output_memory(const struct dmlt_ep_result *r, uint32_t graph,
+                                          uint32_t index);
 
 /* The dimension count DirectML receives for a tensor of this rank: the EP
  * pads every tensor with leading 1s to at least 4 dims. */

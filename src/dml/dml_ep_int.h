@@ -40,6 +40,11 @@ void ep_values_free(struct ep_state *st);
 struct ep_value *ep_value_find(const struct ep_state *st, uint32_t graph, struct onnx_bytes name);
 /* Graph g's own value of that name, or NULL. */
 struct ep_value *ep_value_here(const struct ep_state *st, uint32_t graph, struct onnx_bytes name);
+/* The same over a table kept in a result (dmlt_ep_result.values_). */
+struct ep_value *ep_values_find(struct ep_value *vals, size_t mask, const struct onnx_model *m,
+                                uint32_t graph, struct onnx_bytes name);
+struct ep_value *ep_values_here(struct ep_value *vals, size_t mask, uint32_t graph,
+                                struct onnx_bytes name);
 
 /* Records a reason (id an enum dmlt_ep_reason) or a note (id -1) for
  * node; false when memory ran out. */

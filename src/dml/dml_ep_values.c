@@ -21,12 +21,13 @@ static bool same(const struct ep_value *v, uint32_t graph, struct onnx_bytes nam
            (name.n == 0 || memcmp(v->name.p, name.p, name.n) == 0);
 }
 
-struct ep_value *ep_value_here(const struct ep_state *st, uint32_t graph, struct onnx_bytes name)
+struct ep_value *ep_values_here(struct ep_value *vals, size_t mask, uint32_t graph,
+                                struct onnx_bytes name)
 {
-    if (name.n == 0 || st->vals == NULL)
+    if (name.n == 0 || vals == NULL)
         return NULL;
-    for (size_t i = hash_of(graph, name) & st->mask;; i = (i + 1) & st->mask) {
-        struct ep_value *v = &st->vals[i];
+    for (size_t i = hash_of(graph, name) & mask;; i = (i + 1) & mask) {
+        struct ep_value *v = &vals[i];
         if (v->name.p == NULL)
             return NULL;
         if (same(v, graph, name))
@@ -34,15 +35,26 @@ struct ep_value *ep_value_here(const struct ep_state *st, uint32_t graph, struct
     }
 }
 
-struct ep_value *ep_value_find(const struct ep_state *st, uint32_t graph, struct onnx_bytes name)
+struct ep_value *ep_values_find(struct ep_value *vals, size_t mask, const struct onnx_model *m,
+                                uint32_t graph, struct onnx_bytes name)
 {
-    const struct onnx_graph *g = &st->r->model->graphs[graph];
+    const struct onnx_graph *g = &m->graphs[graph];
     for (;;) {
-        struct ep_value *v = ep_value_here(st, g->index, name);
+        struct ep_value *v = ep_values_here(vals, mask, g->index, name);
         if (v != NULL || g->parent == NULL)
             return v;
         g = g->parent;
     }
+}
+
+struct ep_value *ep_value_here(const struct ep_state *st, uint32_t graph, struct onnx_bytes name)
+{
+    return ep_values_here(st->vals, st->mask, graph, name);
+}
+
+struct ep_value *ep_value_find(const struct ep_state *st, uint32_t graph, struct onnx_bytes name)
+{
+    return ep_values_find(st->vals, st->mask, st->r->model, graph, name);
 }
 
 /* The slot for (graph, name): the existing one, or a new one. */
