@@ -170,9 +170,9 @@ enum onnx_step scan_sink(struct scan *s, const struct scan_record *r)
         m->failed += r->failure != NULL;
         m->broken += r->broken;
     }
-    if (!s->text)
+    if (s->multi && !s->text)
         scan_put_file_key(s, r->start);
-    if (r->model && !scan_top_keep(s, r->start, r->bytes)) {
+    if (r->model && s->top.n && !scan_top_keep(s, r->start, r->bytes)) {
         s->failed = true;
         cli_fail(s->e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
         return ONNX_STEP_FAIL;
