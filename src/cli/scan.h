@@ -105,8 +105,8 @@ struct scan {
  * into s->out from start, and what counts and ranks it. */
 struct scan_record {
     size_t start;
-    bool model;    /* an ONNX model's (then kind says which): --top ranks it */
-    unsigned kind; /* enum onnx_kind, SCAN_ACTIVATION or SCAN_FOLDED */
+    bool model;                      /* an ONNX model's (then kind says which): --top ranks it */
+    unsigned kind;                   /* enum onnx_kind, SCAN_ACTIVATION or SCAN_FOLDED */
     const dmlt_u128 *bytes;          /* its size; NULL: unknown (ranks below every known) */
     const struct cli_error *failure; /* an error that fails the run (exit 1), or NULL */
     bool broken;                     /* it breaks one of DirectML's rules (exit 1) */

@@ -619,8 +619,7 @@ static bool node_path(struct scan *s, const char *path, uint32_t graph, uint32_t
  * section 11: the order a runtime sorts the nodes in, the file's where it
  * is topological): each output that has no record of its own, as
  * inference found it, of kind folded where a runtime computes it once. */
-static enum onnx_step scan_onnx_node(void *ctx, uint32_t graph, uint32_t index,
-                                     const char *path)
+static enum onnx_step scan_onnx_node(void *ctx, uint32_t graph, uint32_t index, const char *path)
 {
     struct scan *s = ctx;
     if (s->inf.result == NULL || graph >= s->onnx_model.n_graphs ||

@@ -93,6 +93,7 @@ _dmltensor_values()
     --rank) echo '1 2 3 4 5 6 7 8' ;;
     --view) echo 'memory grid' ;;
     --checks) echo 'all failed none' ;;
+    --require) echo 'dml' ;;
     esac
 }
 # end generated: data

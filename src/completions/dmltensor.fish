@@ -120,7 +120,7 @@ __dmltensor_opt 'map' --width 'wrap a view to this many columns (default: $COLUM
 __dmltensor_opt 'plan' --name 'with --format c: prefix of the variables (default plan: planTensors, planArenaBytes, planTensorCount)'
 __dmltensor_opt 'scan plan' --top 'only the N largest tensors by bytes, largest first, in every format (scan: of each ONNX model; the summary still counts them all)'
 __dmltensor_opt 'scan' --checks 'which of validate\'s checks each record lists: all (default), failed (those that fail) or none' all failed none
-__dmltensor_opt 'nodes' --require 'dml: exit status 1 unless every node is folded or in a fused DirectML graph (graph capture needs that)'
+__dmltensor_opt 'nodes' --require 'dml: exit status 1 unless every node is folded or in a fused DirectML graph (graph capture needs that)' dml
 __dmltensor_opt 'scan' --strict 'ONNX models: exit status 1 for a tensor whose size is unknown too (an unbound or unknown dim, no shape, no type), not only for a definite DirectML problem' -
 # Other
 __dmltensor_opt 'size offset locate map validate view batch scan plan nodes dtypes layouts' --help 'show this help' -
