@@ -82,15 +82,15 @@ static const char *const kind_names[] = {
 static void add_number(cJSON *o, const struct opt_def *d)
 {
     static const char *const kinds[] = {
-        [NUM_ONE] = "one",
-        [NUM_LIST] = "list",
-        [NUM_NAMED] = "named",
-        [NUM_NAMED_LIST] = "named_list",
-        [NUM_SIGNED_LIST] = "signed_list",
-        [NUM_NAMED_SIGNED] = "named_signed",
-        [NUM_DIMS] = "dims",
+        [OPT_NUM_ONE] = "one",
+        [OPT_NUM_LIST] = "list",
+        [OPT_NUM_NAMED] = "named",
+        [OPT_NUM_NAMED_LIST] = "named_list",
+        [OPT_NUM_SIGNED_LIST] = "signed_list",
+        [OPT_NUM_NAMED_SIGNED] = "named_signed",
+        [OPT_NUM_DIMS] = "dims",
     };
-    if (d->number == NUM_NONE) {
+    if (d->number == OPT_NUM_NONE) {
         cJSON_AddNullToObject(o, "number");
         return;
     }

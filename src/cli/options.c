@@ -28,11 +28,11 @@ _Static_assert(CMD_COUNT <= 31, "command ids below TENSOR_CMDS' bit");
  * entry's keys. */
 #define U32                   UINT32_MAX
 #define U64                   UINT64_MAX
-#define NUMBER(lo, hi)        NUM_ONE, lo, hi
-#define NUMBERS(lo, hi)       NUM_LIST, lo, hi
-#define NAMED(lo, hi)         NUM_NAMED, lo, hi
-#define NAMED_NUMBERS(lo, hi) NUM_NAMED_LIST, lo, hi
-#define NOT_A_NUMBER          NUM_NONE, 0, 0
+#define NUMBER(lo, hi)        OPT_NUM_ONE, lo, hi
+#define NUMBERS(lo, hi)       OPT_NUM_LIST, lo, hi
+#define NAMED(lo, hi)         OPT_NUM_NAMED, lo, hi
+#define NAMED_NUMBERS(lo, hi) OPT_NUM_NAMED_LIST, lo, hi
+#define NOT_A_NUMBER          OPT_NUM_NONE, 0, 0
 
 /* In help order within each group (help lists them by group). A name may have
  * one entry per set of commands, so that each help says what it does there. */
@@ -48,8 +48,8 @@ static const struct opt_def options[] = {
      "the binding's SizeInBytes (DML_BUFFER_BINDING): at least TotalTensorSizeInBytes",
      "binding_size_bytes", NULL, NUMBER(0, U64)},
     {"--broadcast", "DIMS", REPEAT(t.broadcast, t.n_broadcast), GROUP_LAYOUT, TENSOR_CMDS,
-     "broadcast these dims: stride 0 (letters or indices: c, hw, 0,2)", "broadcast", NULL, NUM_DIMS,
-     0, 0},
+     "broadcast these dims: stride 0 (letters or indices: c, hw, 0,2)", "broadcast", NULL,
+     OPT_NUM_DIMS, 0, 0},
     {"--buffer-size", "BYTES", VALUE(t.buffer_size), GROUP_BUFFER, CMD_BIT(CMD_VALIDATE),
      "size of the whole buffer the range is bound in: Offset + SizeInBytes must fit",
      "buffer_size_bytes", NULL, NUMBER(0, U64)},
@@ -167,10 +167,10 @@ static const struct opt_def options[] = {
     {"--reshape", "SIZES", OPERATION(VOP_RESHAPE), GROUP_OPERATIONS, CMD_BIT(CMD_VIEW),
      "new sizes, one of them may be -1; only without a copy (NumPy's rule), else exit 1 "
      "naming the dims that cannot be merged",
-     NULL, NULL, NUM_SIGNED_LIST, 1, U32},
+     NULL, NULL, OPT_NUM_SIGNED_LIST, 1, U32},
     {"--select", "DIM=INDEX", OPERATION(VOP_SELECT), GROUP_OPERATIONS, CMD_BIT(CMD_VIEW),
      "take one index of DIM and drop the dim (negative counts from the end)", NULL, NULL,
-     NUM_NAMED_SIGNED, 0, 0},
+     OPT_NUM_NAMED_SIGNED, 0, 0},
     {"--slice", "DIM=START:STOP[:STEP]", OPERATION(VOP_SLICE), GROUP_OPERATIONS, CMD_BIT(CMD_VIEW),
      "keep part of DIM, with Python's rules (omitted: the whole dim, negative: from the end); "
      "STEP >= 1",
