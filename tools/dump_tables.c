@@ -9,7 +9,8 @@
  *   options   the option table (options.c), in its order: name, metavar
  *             (null: takes no value), group (index into groups), commands
  *             (names, in cli_commands' order), kind, repeatable, help (one
- *             record per help text: --format's is each command's own)
+ *             record per help text: --format's is each command's own),
+ *             number (null, or the numbers the value holds: kind, min, max)
  *   groups    the option groups' titles, as --help heads them
  *   formats   every --format name, in the order a hint lists them
  *   dtypes    the data types' names, by DML_TENSOR_DATA_TYPE value
@@ -75,6 +76,33 @@ static const char *const kind_names[] = {
 /* One record per entry and help text: an entry whose help is each
  * command's own (--format) gives one record per text, for the commands
  * that share it, in cli_commands' order. */
+/* "number": null, or {"kind": "one"|"list"|"named"|"named_list"|
+ * "signed_list"|"named_signed"|"dims", "min": "0", "max": "4294967295"} (the
+ * bounds as decimal text: a double holds no 2^64-1). */
+static void add_number(cJSON *o, const struct opt_def *d)
+{
+    static const char *const kinds[] = {
+        [OPT_NUM_ONE] = "one",
+        [OPT_NUM_LIST] = "list",
+        [OPT_NUM_NAMED] = "named",
+        [OPT_NUM_NAMED_LIST] = "named_list",
+        [OPT_NUM_SIGNED_LIST] = "signed_list",
+        [OPT_NUM_NAMED_SIGNED] = "named_signed",
+        [OPT_NUM_DIMS] = "dims",
+    };
+    if (d->number == OPT_NUM_NONE) {
+        cJSON_AddNullToObject(o, "number");
+        return;
+    }
+    char text[24];
+    cJSON *n = cJSON_AddObjectToObject(o, "number");
+    cJSON_AddStringToObject(n, "kind", kinds[d->number]);
+    snprintf(text, sizeof text, "%llu", (unsigned long long)d->min);
+    cJSON_AddStringToObject(n, "min", text);
+    snprintf(text, sizeof text, "%llu", (unsigned long long)d->max);
+    cJSON_AddStringToObject(n, "max", text);
+}
+
 static cJSON *options(void)
 {
     const struct opt_def *table;
@@ -107,6 +135,7 @@ static cJSON *options(void)
                     cJSON_AddItemToArray(cmds, cJSON_CreateString(cli_commands[c]->name));
             cJSON_AddStringToObject(o, "kind", kind_names[d->kind]);
             cJSON_AddBoolToObject(o, "repeatable", d->kind != OPT_FLAG && d->kind != OPT_VALUE);
+            add_number(o, d);
             cJSON_AddStringToObject(o, "help", help);
             cJSON_AddItemToArray(a, o);
         }

@@ -49,6 +49,9 @@ FIXED_VALUES = {
     "--color": ["auto", "always", "never"],
     # cmd_scan.c: --checks
     "--checks": ["all", "failed", "none"],
+    # cmd_nodes.c: --require; plan_model.c: --device
+    "--require": ["dml"],
+    "--device": ["dml"],
     "--view": ["memory", "grid"],
     # cmd_size.c's field table: the keys of `size --format json`, a
     # property also as properties.NAME

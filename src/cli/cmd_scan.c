@@ -12,15 +12,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void scan_hit(struct scan *s, const cJSON *obj)
+/* A tensor description: validate's result, or the error that keeps it
+ * unchecked, as a record. */
+static enum onnx_step scan_hit(struct scan *s, const cJSON *obj)
 {
     struct cli_error e;
-    const size_t start = s->out->len;
+    struct scan_record r = {.start = s->out->len};
     ob_putc(&s->path, '\0');
     const char *path = s->path.data;
     if (s->path.failed) /* ob_oom_seen(): the command fails "out of memory" */
-        return;
-    s->t.records++;
+        return ONNX_STEP_GO;
     ob_reset(&s->rec);
     bool ok = descriptor_from_json(obj, DESC_SCAN, s->d, &e);
     if (ok) {
@@ -30,7 +31,7 @@ static void scan_hit(struct scan *s, const cJSON *obj)
     }
     if (!ok) {
         results_error_record(s->out, NULL, path, 0, &e);
-        results_note_failure(&s->t, 0, &e);
+        r.failure = &e;
     } else {
         /* {"path":..., "dtype":..., "sizes":[...], and validate's keys} */
         struct tensor_desc td;
@@ -47,29 +48,25 @@ static void scan_hit(struct scan *s, const cJSON *obj)
         }
         ob_putc(s->out, ',');
         ob_write(s->out, s->rec.data, s->rec.len);
-        if (s->d->cfg.exit_status != CLI_EXIT_OK)
-            s->t.broken++;
+        r.broken = s->d->cfg.exit_status != CLI_EXIT_OK;
     }
-    scan_put_file_key(s, start);
     s->path.len--; /* drop the NUL again */
+    return scan_sink(s, &r);
 }
 
-static void scan_value(struct scan *s, const cJSON *v)
+/* Every tensor description in v, in document order, until the sink says
+ * stop. */
+static enum onnx_step scan_value(struct scan *s, const cJSON *v)
 {
-    if (s->failed_write)
-        return;
     if (cJSON_IsObject(v) && cJSON_GetObjectItemCaseSensitive(v, "DataType") &&
-        cJSON_GetObjectItemCaseSensitive(v, "Sizes")) {
-        scan_hit(s, v);
-        if (s->out->len >= BATCH_CHUNK && !cli_drain(s->out, s->e))
-            s->failed_write = true;
-        return; /* a tensor description holds no other */
-    }
+        cJSON_GetObjectItemCaseSensitive(v, "Sizes"))
+        return scan_hit(s, v); /* a tensor description holds no other */
     if (!cJSON_IsObject(v) && !cJSON_IsArray(v))
-        return;
+        return ONNX_STEP_GO;
     size_t mark = s->path.len;
     unsigned long i = 0;
-    for (const cJSON *c = v->child; c; c = c->next, i++) {
+    enum onnx_step step = ONNX_STEP_GO;
+    for (const cJSON *c = v->child; c && step == ONNX_STEP_GO; c = c->next, i++) {
         if (cJSON_IsObject(v)) {
             ob_json_path_key(&s->path, c->string);
         } else {
@@ -77,24 +74,23 @@ static void scan_value(struct scan *s, const cJSON *v)
             ob_u64(&s->path, i);
             ob_putc(&s->path, ']');
         }
-        scan_value(s, c);
+        step = scan_value(s, c);
         s->path.len = mark;
     }
+    return step;
 }
 
 /* ---- scan: a DxDispatch model's bindings ------------------------------------ */
 
 /* One bound tensor: validate's checks with the binding's Offset,
  * SizeInBytes and buffer size; or the error that keeps it unchecked. */
-static void scan_binding(void *ctx, const struct dxd_binding *b, const struct cli_error *err)
+static enum onnx_step scan_binding(void *ctx, const struct dxd_binding *b,
+                                   const struct cli_error *err)
 {
     struct scan *s = ctx;
-    if (s->failed_write)
-        return;
-    s->t.records++;
     s->bindings++;
     struct cli_error e;
-    const size_t start = s->out->len;
+    struct scan_record r = {.start = s->out->len};
     char offset[24], size[24], buffer[24];
     *put_u64(offset, b->offset) = '\0';
     *put_u64(size, b->size) = '\0';
@@ -124,7 +120,7 @@ static void scan_binding(void *ctx, const struct dxd_binding *b, const struct cl
         ob_putc(s->out, ',');
         render_error_member(s->out, err ? err : &e);
         ob_puts(s->out, "}\n");
-        results_note_failure(&s->t, 0, err ? err : &e);
+        r.failure = err ? err : &e;
     } else {
         /* {"path":..., "tensor_path":..., "resource":..., the tensor, the
          * binding, and validate's keys} */
@@ -152,12 +148,9 @@ static void scan_binding(void *ctx, const struct dxd_binding *b, const struct cl
         ob_puts(s->out, b->has_buffer_size ? buffer : "null");
         ob_putc(s->out, ',');
         ob_write(s->out, s->rec.data, s->rec.len);
-        if (s->d->cfg.exit_status != CLI_EXIT_OK)
-            s->t.broken++;
+        r.broken = s->d->cfg.exit_status != CLI_EXIT_OK;
     }
-    scan_put_file_key(s, start);
-    if (s->out->len >= BATCH_CHUNK && !cli_drain(s->out, s->e))
-        s->failed_write = true;
+    return scan_sink(s, &r);
 }
 
 /* ---- scan: a JSON document ------------------------------------------------- */
@@ -183,19 +176,20 @@ static bool scan_json(struct scan *s, const char *data, size_t len, struct cli_e
     const uint64_t before = s->t.records;
     s->path.len = 0;
     ob_putc(&s->path, '$');
-    scan_value(s, root);
-    bool ok = !s->failed_write;
-    if (ok && dxd_is_model(root) && !dxd_scan_bindings(root, scan_binding, s)) {
-        ok = false;
-        cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
-    }
+    enum onnx_step step = scan_value(s, root);
+    if (step == ONNX_STEP_GO && dxd_is_model(root))
+        step = dxd_scan_bindings(root, scan_binding, s);
     cJSON_Delete(root);
-    if (s->failed_write)
+    if (step == ONNX_STEP_FAIL && s->failed) { /* the sink's: s->e says why */
         *e = *s->e;
-    if (ok && s->t.records == before)
+        return false;
+    }
+    if (step == ONNX_STEP_FAIL) /* the bindings' paths could not grow */
+        return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+    if (s->t.records == before)
         cli_note(s->cfg->err,
                  "scan: no tensor description (an object with DataType and Sizes) in %s", name);
-    return ok && !s->failed_write;
+    return true;
 }
 
 /* ---- scan: one file ---------------------------------------------------------- */
@@ -285,6 +279,60 @@ static void note_unused(struct cli_config *cfg, const struct scan *s, unsigned b
                  cfg->top);
 }
 
+/* Each file in turn; one that cannot be scanned, with several files, is
+ * a record of its own (counted in *bad_files) unless the run cannot go on
+ * (a write error, out of memory). */
+static bool scan_files(struct scan *s, unsigned *bad_files, struct cli_error *e)
+{
+    for (unsigned i = 0; i < s->cfg->n_files; i++) {
+        s->file = s->cfg->files[i];
+        struct cli_error fe;
+        if (scan_file(s, &fe))
+            continue;
+        if (!s->multi || s->failed || fe.exit_code == CLI_EXIT_IO ||
+            fe.id == cli_error_name(CLI_E_OUT_OF_MEMORY)) {
+            *e = fe;
+            return false;
+        }
+        /* One file that cannot be read does not end the run. */
+        struct outbuf msg;
+        ob_init(&msg);
+        render_error_text(&msg, &fe);
+        (void)ob_flush_to(&msg, s->cfg->err);
+        ob_free(&msg);
+        (*bad_files)++;
+        if (scan_sink_file_error(s, &fe) != ONNX_STEP_GO) {
+            *e = *s->e;
+            return false;
+        }
+    }
+    return true;
+}
+
+/* After every file: the notes, the tally on stderr and the exit status. */
+static void scan_report(struct cli_config *cfg, const struct scan *s, unsigned bad_files)
+{
+    note_unused(cfg, s, bad_files);
+    results_summary(cfg, &s->t,
+                    s->onnx_files == 0
+                        ? (s->bindings ? "tensor descriptions and bindings" : "tensor descriptions")
+                    : s->onnx_files == cfg->n_files - bad_files ? "tensors"
+                                                                : "records");
+    if (s->unknown && !cfg->strict)
+        cli_note(cfg->err,
+                 "scan: %llu tensor%s of unknown size (unbound or unknown dims, no shape or no "
+                 "type): not failed (--strict fails them); the first: %s",
+                 (unsigned long long)s->unknown, s->unknown == 1 ? "" : "s",
+                 s->first_note[0] ? s->first_note : "-");
+    if (s->t.failed || s->t.broken)
+        cfg->exit_status = CLI_EXIT_RULE;
+    if (bad_files) { /* records, as batch's failed ones: exit 2 would promise no output */
+        fprintf(cfg->err, "dmltensor: scan: %u of %u files could not be scanned\n", bad_files,
+                cfg->n_files);
+        cfg->exit_status = CLI_EXIT_RULE;
+    }
+}
+
 static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 {
     const bool text = cfg->format_text != NULL && cfg->format == FMT_TEXT;
@@ -327,44 +375,7 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     if (!ok)
         cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     unsigned bad_files = 0;
-    for (unsigned i = 0; ok && i < cfg->n_files; i++) {
-        s.file = cfg->files[i];
-        struct cli_error fe;
-        if (scan_file(&s, &fe))
-            continue;
-        if (!s.multi || s.failed_write || fe.exit_code == CLI_EXIT_IO ||
-            fe.id == cli_error_name(CLI_E_OUT_OF_MEMORY)) {
-            *e = fe;
-            ok = false;
-            break;
-        }
-        /* One file that cannot be read does not end the run. */
-        struct outbuf msg;
-        ob_init(&msg);
-        render_error_text(&msg, &fe);
-        (void)ob_flush_to(&msg, cfg->err);
-        ob_free(&msg);
-        if (s.text) {
-            if (s.text_started)
-                ob_putc(out, '\n');
-            s.text_started = true;
-            ob_quoted_text(out, s.file, SIZE_MAX);
-            ob_puts(out, ": not scanned: error: ");
-            ob_puts(out, fe.id);
-            ob_putc(out, '\n');
-        } else {
-            ob_puts(out, "{\"file\":");
-            ob_json_str(out, s.file);
-            ob_putc(out, ',');
-            render_error_member(out, &fe);
-            ob_puts(out, "}\n");
-        }
-        bad_files++;
-        if (!scan_drain_if_full(&s)) {
-            *e = *s.e;
-            ok = false;
-        }
-    }
+    ok = ok && scan_files(&s, &bad_files, e);
     free(s.d);
     scan_onnx_free(&s);
     scan_top_free(&s);
@@ -373,31 +384,10 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     ob_free(&s.path);
     ob_free(&s.scratch);
     ob_free(&s.text_tmp);
-    if (!ok) {
-        onnx_options_free(&s.onnx);
-        return false;
-    }
-    note_unused(cfg, &s, bad_files);
+    if (ok)
+        scan_report(cfg, &s, bad_files);
     onnx_options_free(&s.onnx);
-    results_summary(cfg, &s.t,
-                    s.onnx_files == 0
-                        ? (s.bindings ? "tensor descriptions and bindings" : "tensor descriptions")
-                    : s.onnx_files == cfg->n_files - bad_files ? "tensors"
-                                                               : "records");
-    if (s.unknown && !cfg->strict)
-        cli_note(cfg->err,
-                 "scan: %llu tensor%s of unknown size (unbound or unknown dims, no shape or no "
-                 "type): not failed (--strict fails them); the first: %s",
-                 (unsigned long long)s.unknown, s.unknown == 1 ? "" : "s",
-                 s.first_note[0] ? s.first_note : "-");
-    if (s.t.failed || s.t.broken)
-        cfg->exit_status = CLI_EXIT_RULE;
-    if (bad_files) { /* records, as batch's failed ones: exit 2 would promise no output */
-        fprintf(cfg->err, "dmltensor: scan: %u of %u files could not be scanned\n", bad_files,
-                cfg->n_files);
-        cfg->exit_status = CLI_EXIT_RULE;
-    }
-    return true;
+    return ok;
 }
 
 const struct command cmd_scan = {

@@ -6,6 +6,8 @@
 
 #include "cli.h"
 
+#include <stdint.h>
+
 enum opt_group {
     GROUP_TENSOR,
     GROUP_LAYOUT,
@@ -27,6 +29,22 @@ enum opt_kind {
     OPT_OPERATION   /* view: op_text[] in the order given, op_kind[] its `op` */
 };
 
+/* The numbers an option's value holds, min..max each: what the tests
+ * check from the table (tools/dump_tables.c prints it; cli/hostile gives
+ * every numeric option of every command bad numbers, and wants its
+ * message to give the same largest value). The command reads the value
+ * itself, with the same bounds; an index's bound is its tensor's. */
+enum opt_number {
+    OPT_NUM_NONE,  /* no number: a name, a flag, or its own syntax (--slice, --feature-level) */
+    OPT_NUM_ONE,   /* one decimal number: --top 5 */
+    OPT_NUM_LIST,  /* a comma list of them: --sizes 2,3 */
+    OPT_NUM_NAMED, /* NAME=number: --dim N=8, --pad w=2 */
+    OPT_NUM_NAMED_LIST,   /* NAME=list: --shape x=1,3 */
+    OPT_NUM_SIGNED_LIST,  /* a list whose items may be -1: --reshape 3,-1 */
+    OPT_NUM_NAMED_SIGNED, /* NAME=integer, negative from the end: --select h=-1 (no min, max) */
+    OPT_NUM_DIMS, /* dimension indices, or the rank's letters: --broadcast 0,2 (no min, max) */
+};
+
 struct opt_def {
     const char *name;
     const char *metavar; /* NULL: takes no value (OPT_FLAG) */
@@ -43,6 +61,8 @@ struct opt_def {
      * a name only; NULL for none): snake_case, and DirectML's field name
      * (DML_BUFFER_TENSOR_DESC), which scan reads too. */
     const char *key, *directml_key;
+    enum opt_number number; /* OPT_NUM_NONE: not a number */
+    uint64_t min, max;
 };
 
 /* The table, in its order; the title of a group (--help's heading); the

@@ -108,13 +108,16 @@ static size_t put_path(char *buf, size_t cap, const char *gpath, const struct on
 /* For the walk's records: the path of the main graph input that is the
  * first unknown (the model reader does not keep inputs' places in the
  * file). */
-static bool find_input_path(void *ctx, const struct onnx_tensor *t)
+static enum onnx_step find_input_path(void *ctx, const struct onnx_tensor *t)
 {
     struct first_unknown *f = ctx;
-    if (t->kind == ONNX_INPUT && t->graph == 0 && !*f->path && t->has_name &&
-        strlen(f->name) == t->name.n && memcmp(f->name, t->name.p, t->name.n) == 0)
-        snprintf(f->path, sizeof f->path, "%s", t->path);
-    return true;
+    if (*f->path)
+        return ONNX_STEP_STOP;
+    if (t->kind != ONNX_INPUT || t->graph != 0 || !t->has_name || strlen(f->name) != t->name.n ||
+        memcmp(f->name, t->name.p, t->name.n) != 0)
+        return ONNX_STEP_GO;
+    snprintf(f->path, sizeof f->path, "%s", t->path);
+    return ONNX_STEP_STOP; /* the first is the one */
 }
 
 /* The summary's first_unknown: the first value of unknown size in
@@ -257,12 +260,12 @@ struct weights {
     dmlt_u128 sum;
 };
 
-static bool add_weight(void *ctx, const struct onnx_tensor *t)
+static enum onnx_step add_weight(void *ctx, const struct onnx_tensor *t)
 {
     struct weights *w = ctx;
     if (t->kind != ONNX_INITIALIZER && t->kind != ONNX_SPARSE_INITIALIZER &&
         t->kind != ONNX_CONSTANT)
-        return true;
+        return ONNX_STEP_GO;
     struct onnx_facts facts;
     struct cli_error ignored;
     struct tensor_desc td;
@@ -273,7 +276,7 @@ static bool add_weight(void *ctx, const struct onnx_tensor *t)
         describe_tensor(&w->p->d->cfg.t, &td, &ignored) &&
         dmlt_report_compute(&td.t, NULL, &rep, &derr) == DMLT_OK)
         (void)dmlt_u128_add(w->sum, rep.total_tensor_size_bytes, &w->sum);
-    return true;
+    return ONNX_STEP_GO;
 }
 
 /* Every graph's tensors, each graph a group (SPEC section 11): the main

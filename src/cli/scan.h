@@ -78,7 +78,7 @@ struct scan {
     struct outbuf *out, rec, path, scratch, shape;
     struct tally t;
     struct cli_error *e;
-    bool failed_write;
+    bool failed;              /* a record could not be kept or written: s->e says why */
     uint64_t bindings;        /* records of a DxDispatch model's bindings */
     const char *file;         /* the file being scanned */
     bool multi;               /* several files: each record says its file */
@@ -107,21 +107,41 @@ struct scan {
     struct dmlt_ep_result ep; /* each node's placement (SPEC section 12), for "placement" */
 };
 
+/* A record as scan_sink() takes it: rendered (a JSON line or a text row)
+ * into s->out from start, and what counts and ranks it. */
+struct scan_record {
+    size_t start;
+    bool model;                      /* an ONNX model's (then kind says which): --top ranks it */
+    unsigned kind;                   /* enum onnx_kind, SCAN_ACTIVATION or SCAN_FOLDED */
+    const dmlt_u128 *bytes;          /* its size; NULL: unknown (ranks below every known) */
+    const struct cli_error *failure; /* an error that fails the run (exit 1), or NULL */
+    bool broken;                     /* it breaks one of DirectML's rules (exit 1) */
+    bool file_error; /* scan_sink_file_error's: a file not scanned, with its "file" */
+};
+
+/* scan_out.c: the one way out for every record of scan (a JSON
+ * document's descriptions and bindings, an ONNX model's values and
+ * activations): counted (the run's tally, a model's summary), given its
+ * "file" when several files are scanned, ranked by --top, written out
+ * once s->out holds BATCH_CHUNK. An option that filters, limits or counts
+ * records is a gate here. ONNX_STEP_FAIL (s->failed, s->e says why) when
+ * it could not be kept or written. */
+enum onnx_step scan_sink(struct scan *s, const struct scan_record *r);
+/* scan_out.c: a file that could not be scanned, as a record of its own
+ * (several files: the others are scanned): {"file":..,"error":{..}}, or
+ * its line in the text, through scan_sink(). */
+enum onnx_step scan_sink_file_error(struct scan *s, const struct cli_error *fe);
 /* scan_out.c: with several files, each record carries its "file": put
  * first in the record written to s->out from start (whole, not yet
  * drained). */
 void scan_put_file_key(struct scan *s, size_t start);
 /* scan_out.c: writes s->out out once it holds BATCH_CHUNK; false (and
- * s->failed_write) when writing failed. */
+ * s->failed) when writing failed. */
 bool scan_drain_if_full(struct scan *s);
 /* scan_out.c: reads --top (exit 2 for a bad one); scan_top_free frees
  * what it keeps. */
 bool scan_top_init(struct scan *s, struct cli_error *e);
 void scan_top_free(struct scan *s);
-/* scan_out.c: with --top, takes the record written to s->out from start
- * out of it and keeps it if it is among the N largest (bytes NULL:
- * unknown); false when memory ran out. Without --top it leaves it. */
-bool scan_top_keep(struct scan *s, size_t start, const dmlt_u128 *bytes);
 /* scan_out.c: writes the records kept, the largest first (input order
  * among equals), and forgets them: before a model's summary. */
 void scan_top_flush(struct scan *s);

@@ -14,7 +14,15 @@ struct walk {
     dxd_binding_fn fn;
     void *ctx;
     struct outbuf path, tensor_path;
+    enum onnx_step step; /* fn's last answer: the walk goes on while ONNX_STEP_GO */
 };
+
+/* One binding to fn, unless it asked to stop. */
+static void call(struct walk *w, const struct dxd_binding *b, const struct cli_error *e)
+{
+    if (w->step == ONNX_STEP_GO)
+        w->step = w->fn(w->ctx, b, e);
+}
 
 static bool has_type(const cJSON *v, int type)
 {
@@ -191,31 +199,31 @@ static void bind_one(struct walk *w, const cJSON *src, const cJSON *tensor)
             cli_hint(&e,
                      "for example {\"name\": \"A\", \"elementOffset\": 4, \"elementCount\": 8}");
             e.key = "name";
-            w->fn(w->ctx, &b, &e);
+            call(w, &b, &e);
             return;
         }
         b.resource = name->valuestring;
         if (!read_opt(src, "elementOffset", &elem_offset, &e) ||
             !read_opt(src, "elementCount", &elem_count, &e) ||
             !read_opt(src, "elementSizeInBytes", &elem_size, &e)) {
-            w->fn(w->ctx, &b, &e);
+            call(w, &b, &e);
             return;
         }
     } else {
         cli_fail(&e, CLI_E_BAD_BINDING, NULL, NULL,
                  "a binding is a resource's name, an object with \"name\", or a list of those");
-        w->fn(w->ctx, &b, &e);
+        call(w, &b, &e);
         return;
     }
     const cJSON *res = cJSON_GetObjectItemCaseSensitive(w->resources, b.resource);
     if (!has_type(res, cJSON_Object)) {
         cli_fail(&e, CLI_E_RESOURCE_MISSING, NULL, b.resource,
                  "no resource named \"%.200s\" in $.resources", b.resource);
-        w->fn(w->ctx, &b, &e);
+        call(w, &b, &e);
         return;
     }
     if (!resource_size(res, &b.has_buffer_size, &b.buffer_size, &e)) {
-        w->fn(w->ctx, &b, &e);
+        call(w, &b, &e);
         return;
     }
     /* The element size, in bits: elementSizeInBytes, else the resource's
@@ -223,7 +231,7 @@ static void bind_one(struct walk *w, const cJSON *src, const cJSON *tensor)
     uint64_t bits = elem_size;
     if (bits != 0 && !u64_mul(bits, 8, &bits)) {
         out_of_range(&e, "elementSizeInBytes", "the element size");
-        w->fn(w->ctx, &b, &e);
+        call(w, &b, &e);
         return;
     }
     if (bits == 0)
@@ -235,7 +243,7 @@ static void bind_one(struct walk *w, const cJSON *src, const cJSON *tensor)
                  "the element size is unknown: the resource has no initialValuesDataType and the "
                  "tensor no DataType dmltensor knows");
         cli_hint(&e, "give elementSizeInBytes");
-        w->fn(w->ctx, &b, &e);
+        call(w, &b, &e);
         return;
     }
     /* Offset: a whole number of bytes (two 4-bit elements a byte). */
@@ -250,13 +258,13 @@ static void bind_one(struct walk *w, const cJSON *src, const cJSON *tensor)
         else
             out_of_range(&e, "elementOffset", "the binding's offset");
         e.key = "elementOffset";
-        w->fn(w->ctx, &b, &e);
+        call(w, &b, &e);
         return;
     }
     if (elem_count != 0) {
         if (!bytes_of(elem_count, bits, &b.size)) {
             out_of_range(&e, "elementCount", "the binding's size");
-            w->fn(w->ctx, &b, &e);
+            call(w, &b, &e);
             return;
         }
         b.has_size = true;
@@ -264,7 +272,7 @@ static void bind_one(struct walk *w, const cJSON *src, const cJSON *tensor)
         b.size = b.offset <= b.buffer_size ? b.buffer_size - b.offset : 0;
         b.has_size = true;
     }
-    w->fn(w->ctx, &b, NULL);
+    call(w, &b, NULL);
 }
 
 /* A dispatchable whose bindings name tensor fields: a DirectML operator. */
@@ -284,7 +292,7 @@ static const cJSON *operator_desc(const cJSON *dispatchable)
 static void bind_fields(struct walk *w, const char *name, const cJSON *desc, const cJSON *bindings)
 {
     const size_t mark = w->path.len;
-    for (const cJSON *f = bindings->child; f; f = f->next) {
+    for (const cJSON *f = bindings->child; f && w->step == ONNX_STEP_GO; f = f->next) {
         ob_json_path_key(&w->path, f->string);
         ob_reset(&w->tensor_path);
         ob_putc(&w->tensor_path, '$');
@@ -305,13 +313,13 @@ static void bind_fields(struct walk *w, const char *name, const cJSON *desc, con
             b.path = path_text(&w->path);
             cli_fail(&e, CLI_E_BINDING_COUNT, NULL, NULL, "bound to an empty list of tensors");
             e.key = f->string;
-            w->fn(w->ctx, &b, &e);
+            call(w, &b, &e);
         } else if (tensors == 0) {
             b.path = path_text(&w->path);
             cli_fail(&e, CLI_E_BINDING_FIELD, NULL, NULL,
                      "the desc of dispatchable \"%.200s\" has no tensor field of this name", name);
             e.key = f->string;
-            w->fn(w->ctx, &b, &e);
+            call(w, &b, &e);
         } else if (tensors != sources) {
             b.path = path_text(&w->path);
             b.tensor_path = path_text(&w->tensor_path);
@@ -319,11 +327,12 @@ static void bind_fields(struct walk *w, const char *name, const cJSON *desc, con
                      sources, sources == 1 ? "" : "s", tensors, tensors == 1 ? "" : "s");
             cli_hint(&e, "bind one resource to each tensor of the list, in order");
             e.key = f->string;
-            w->fn(w->ctx, &b, &e);
+            call(w, &b, &e);
         } else {
             const cJSON *src = list ? f->child : f;
             const cJSON *tensor = many ? field->child : field;
-            for (unsigned long i = 0; src && tensor; i++, src = src->next, tensor = tensor->next) {
+            for (unsigned long i = 0; src && tensor && w->step == ONNX_STEP_GO;
+                 i++, src = src->next, tensor = tensor->next) {
                 const size_t smark = w->path.len;
                 if (list)
                     push_index(&w->path, i);
@@ -338,7 +347,7 @@ static void bind_fields(struct walk *w, const char *name, const cJSON *desc, con
                              "bound to a tensor field that holds no tensor description (DataType "
                              "and Sizes)");
                     e.key = f->string;
-                    w->fn(w->ctx, &b, &e);
+                    call(w, &b, &e);
                 }
                 w->path.len = smark;
                 w->tensor_path.len = tmark;
@@ -358,18 +367,19 @@ bool dxd_is_model(const cJSON *root)
            has_type(cJSON_GetObjectItemCaseSensitive(root, "commands"), cJSON_Array);
 }
 
-bool dxd_scan_bindings(const cJSON *root, dxd_binding_fn fn, void *ctx)
+enum onnx_step dxd_scan_bindings(const cJSON *root, dxd_binding_fn fn, void *ctx)
 {
     struct walk w;
     w.resources = cJSON_GetObjectItemCaseSensitive(root, "resources");
     w.dispatchables = cJSON_GetObjectItemCaseSensitive(root, "dispatchables");
     w.fn = fn;
     w.ctx = ctx;
+    w.step = ONNX_STEP_GO;
     ob_init(&w.path);
     ob_init(&w.tensor_path);
 
     /* A dispatchable's own bindings, made when it is initialized. */
-    for (const cJSON *d = w.dispatchables->child; d; d = d->next) {
+    for (const cJSON *d = w.dispatchables->child; d && w.step == ONNX_STEP_GO; d = d->next) {
         const cJSON *desc = operator_desc(d);
         const cJSON *bindings = cJSON_GetObjectItemCaseSensitive(d, "bindings");
         if (desc == NULL || !has_type(bindings, cJSON_Object))
@@ -385,7 +395,7 @@ bool dxd_scan_bindings(const cJSON *root, dxd_binding_fn fn, void *ctx)
     /* Each dispatch command's. */
     const cJSON *commands = cJSON_GetObjectItemCaseSensitive(root, "commands");
     unsigned long i = 0;
-    for (const cJSON *c = commands->child; c; c = c->next, i++) {
+    for (const cJSON *c = commands->child; c && w.step == ONNX_STEP_GO; c = c->next, i++) {
         const cJSON *type = cJSON_GetObjectItemCaseSensitive(c, "type");
         if (!has_type(type, cJSON_String) || !equals_nocase(type->valuestring, "dispatch"))
             continue;
@@ -412,7 +422,7 @@ bool dxd_scan_bindings(const cJSON *root, dxd_binding_fn fn, void *ctx)
                 cli_fail(&e, CLI_E_DISPATCHABLE_MISSING, NULL, NULL,
                          "a dispatch command names its dispatchable");
             e.key = "dispatchable";
-            fn(ctx, &b, &e);
+            call(&w, &b, &e);
             continue;
         }
         const cJSON *desc = operator_desc(d);
@@ -424,13 +434,13 @@ bool dxd_scan_bindings(const cJSON *root, dxd_binding_fn fn, void *ctx)
             cli_fail(&e, CLI_E_BAD_BINDING, NULL, NULL,
                      "a dispatch command's bindings are an object: tensor field -> resource");
             e.key = "bindings";
-            fn(ctx, &b, &e);
+            call(&w, &b, &e);
             continue;
         }
         bind_fields(&w, d->string, desc, bindings);
     }
-    bool ok = !w.path.failed && !w.tensor_path.failed;
+    const bool oom = w.path.failed || w.tensor_path.failed;
     ob_free(&w.path);
     ob_free(&w.tensor_path);
-    return ok;
+    return oom ? ONNX_STEP_FAIL : w.step;
 }

@@ -28,6 +28,7 @@
 #define DMLT_SCAN_DXDISPATCH_H
 
 #include "errors.h"
+#include "onnx_common.h" /* enum onnx_step: what a walk's callback answers */
 
 #include <cjson/cJSON.h>
 
@@ -47,15 +48,18 @@ struct dxd_binding {
  * checked (a missing resource or dispatchable, a bad number, a field that
  * is no tensor) with e saying why; then only b->path is set (and
  * b->resource, b->tensor_path when known). */
-typedef void (*dxd_binding_fn)(void *ctx, const struct dxd_binding *b, const struct cli_error *e);
+typedef enum onnx_step (*dxd_binding_fn)(void *ctx, const struct dxd_binding *b,
+                                         const struct cli_error *e);
 
 /* Whether root is a DxDispatch model: an object with "resources" and
  * "dispatchables" objects and a "commands" list. */
 bool dxd_is_model(const cJSON *root);
 
 /* Calls fn for every binding of a tensor field, in document order: each
- * dispatchable's own bindings, then each dispatch command's. False only
- * when out of memory. */
-bool dxd_scan_bindings(const cJSON *root, dxd_binding_fn fn, void *ctx);
+ * dispatchable's own bindings, then each dispatch command's, until fn
+ * answers other than ONNX_STEP_GO (the ONNX walk's answers, which scan's
+ * callbacks all give). fn's last answer; ONNX_STEP_FAIL when out of
+ * memory too. */
+enum onnx_step dxd_scan_bindings(const cJSON *root, dxd_binding_fn fn, void *ctx);
 
 #endif

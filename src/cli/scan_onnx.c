@@ -181,13 +181,7 @@ static const char *op_text(struct outbuf *b, const struct onnx_node *n)
 static void put_onnx_head(struct scan *s, const struct rec *t, const struct onnx_facts *facts)
 {
     struct outbuf *out = s->out;
-    ob_putc(out, '{');
-    if (s->multi) {
-        ob_puts(out, "\"file\":");
-        ob_json_str(out, s->file);
-        ob_putc(out, ',');
-    }
-    ob_puts(out, "\"path\":");
+    ob_puts(out, "{\"path\":"); /* the sink puts "file" first, with several files */
     ob_json_str(out, t->path);
     ob_puts(out, ",\"name\":");
     if (t->has_name)
@@ -274,24 +268,24 @@ static void measure_label(struct scan *s, const char *label)
 
 /* The measuring walk before a table: the widest label, declared values
  * and activations. */
-static bool measure_tensor(void *ctx, const struct onnx_tensor *t)
+static enum onnx_step measure_tensor(void *ctx, const struct onnx_tensor *t)
 {
     struct scan *s = ctx;
     const struct rec r = {
         .path = t->path, .name = t->name, .has_name = t->has_name, .kind = t->kind};
     measure_label(s, label_of(s, &r));
-    return true;
+    return ONNX_STEP_GO;
 }
 
 static bool activation_output(const struct scan *s, uint32_t graph, const struct onnx_node *node,
                               uint32_t i);
 
-static bool measure_node(void *ctx, uint32_t graph, uint32_t index, const char *path)
+static enum onnx_step measure_node(void *ctx, uint32_t graph, uint32_t index, const char *path)
 {
     struct scan *s = ctx;
     if (s->session.infer == NULL || graph >= s->session.model.n_graphs ||
         index >= s->session.model.graphs[graph].n_nodes)
-        return true;
+        return ONNX_STEP_GO;
     const struct onnx_node *node = &s->session.model.graphs[graph].nodes[index];
     for (uint32_t i = 0; i < node->n_outputs; i++) {
         if (!activation_output(s, graph, node, i))
@@ -304,7 +298,7 @@ static bool measure_node(void *ctx, uint32_t graph, uint32_t index, const char *
                               .graph = graph};
         measure_label(s, label_of(s, &r));
     }
-    return true;
+    return ONNX_STEP_GO;
 }
 
 /* The largest tensor so far, for the summary. */
@@ -338,8 +332,8 @@ static void note_largest(struct scan *s, const struct rec *t, dmlt_u128 bytes)
 }
 
 /* An error record (e), counted by what it means for the exit status. */
-static bool emit_error(struct scan *s, const struct rec *t, const struct onnx_facts *facts,
-                       const struct cli_error *e)
+static enum onnx_step emit_error(struct scan *s, const struct rec *t, struct scan_record *r,
+                                 const struct onnx_facts *facts, const struct cli_error *e)
 {
     struct model_totals *m = &s->model;
     if (s->text) {
@@ -359,12 +353,12 @@ static bool emit_error(struct scan *s, const struct rec *t, const struct onnx_fa
     }
     m->empty += strcmp(e->id, cli_error_name(CLI_E_ZERO_SIZE)) == 0;
     m->not_tensors += strcmp(e->id, cli_error_name(CLI_E_NOT_A_TENSOR)) == 0;
-    if (v == ONNX_DEFINITE || (v == ONNX_UNKNOWN && s->cfg->strict)) {
-        results_note_failure(&s->t, 0, e);
-        m->failed++;
+    const bool failed = v == ONNX_DEFINITE || (v == ONNX_UNKNOWN && s->cfg->strict);
+    r->failure = failed ? e : NULL;
+    const enum onnx_step step = scan_sink(s, r);
+    if (failed)
         remember_path(s, &m->failed_paths, m->failed, t);
-    }
-    return scan_drain_if_full(s);
+    return step;
 }
 
 static void put_notes(struct outbuf *out, const struct onnx_facts *facts)
@@ -433,16 +427,12 @@ done:
 }
 
 /* A record: s->shape holds its "shape", s->d its descriptor when ok
- * (else e says why not). */
-static bool emit_record(struct scan *s, const struct rec *t, bool ok, struct onnx_facts *facts,
-                        struct cli_error *e)
+ * (else e says why not); rendered, then handed to the sink. */
+static enum onnx_step emit_record(struct scan *s, const struct rec *t, bool ok,
+                                  struct onnx_facts *facts, struct cli_error *e)
 {
     struct model_totals *m = &s->model;
-    const size_t start = s->out->len; /* --top keeps the record from here */
-    s->t.records++;
-    m->tensors++;
-    m->kinds[t->kind]++;
-    m->folded += t->kind == SCAN_FOLDED;
+    struct scan_record r = {.start = s->out->len, .model = true, .kind = t->kind};
     ob_reset(&s->rec);
     if (ok) {
         s->d->cfg.json_opened = true; /* validate's keys follow the record's */
@@ -450,7 +440,7 @@ static bool emit_record(struct scan *s, const struct rec *t, bool ok, struct onn
         ok = results_run(s->d, &s->rec, e);
     }
     if (!ok)
-        return emit_error(s, t, facts, e) && scan_top_keep(s, start, NULL);
+        return emit_error(s, t, &r, facts, e);
     const struct onnx_infer_mismatch *mm =
         t->node == NULL && t->has_name ? onnx_session_mismatch(&s->session, t->graph, t->name)
                                        : NULL;
@@ -489,11 +479,6 @@ static bool emit_record(struct scan *s, const struct rec *t, bool ok, struct onn
         ob_putc(s->out, ',');
         ob_write(s->out, s->rec.data, s->rec.len);
     }
-    if (broken) {
-        s->t.broken++;
-        m->broken++;
-        remember_path(s, &m->broken_paths, m->broken, t);
-    }
     if (t->kind == ONNX_INITIALIZER || t->kind == ONNX_SPARSE_INITIALIZER) {
         (void)dmlt_u128_add(m->initializer_bytes, bytes, &m->initializer_bytes);
         m->external += t->external;
@@ -502,7 +487,12 @@ static bool emit_record(struct scan *s, const struct rec *t, bool ok, struct onn
         (void)dmlt_u128_add(m->folded_bytes, bytes, &m->folded_bytes);
     count_sizes(m, t, has_bytes ? &bytes : NULL);
     note_largest(s, t, bytes);
-    return scan_top_keep(s, start, has_bytes ? &bytes : NULL) && scan_drain_if_full(s);
+    r.bytes = has_bytes ? &bytes : NULL;
+    r.broken = broken;
+    const enum onnx_step step = scan_sink(s, &r);
+    if (broken)
+        remember_path(s, &m->broken_paths, m->broken, t);
+    return step;
 }
 
 /* For onnx_dx_symbols: a symbol of an inferred dim, noted when unbound
@@ -572,7 +562,7 @@ static bool take_inferred(struct scan *s, const struct onnx_tensor *t, struct on
     return true;
 }
 
-static bool scan_onnx_tensor(void *ctx, const struct onnx_tensor *t)
+static enum onnx_step scan_onnx_tensor(void *ctx, const struct onnx_tensor *t)
 {
     struct scan *s = ctx;
     struct cli_error e;
@@ -644,12 +634,12 @@ static bool node_path(struct scan *s, const char *path, uint32_t graph, uint32_t
  * section 11: the order a runtime sorts the nodes in, the file's where it
  * is topological): each output that has no record of its own, as
  * inference found it, of kind folded where a runtime computes it once. */
-static bool scan_onnx_node(void *ctx, uint32_t graph, uint32_t index, const char *path)
+static enum onnx_step scan_onnx_node(void *ctx, uint32_t graph, uint32_t index, const char *path)
 {
     struct scan *s = ctx;
     if (s->session.infer == NULL || graph >= s->session.model.n_graphs ||
         index >= s->session.model.graphs[graph].n_nodes)
-        return true;
+        return ONNX_STEP_GO;
     uint32_t real = onnx_infer_order(s->session.infer, graph)->order[index];
     ob_reset(&s->path);
     if (real == index || !node_path(s, path, graph, index, real)) {
@@ -668,8 +658,11 @@ static bool scan_onnx_node(void *ctx, uint32_t graph, uint32_t index, const char
         ob_u64(&s->path, i);
         ob_puts(&s->path, "]");
         ob_putc(&s->path, '\0');
-        if (s->path.failed)
-            return false;
+        if (s->path.failed) {
+            s->failed = true;
+            cli_fail(s->e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+            return ONNX_STEP_FAIL;
+        }
         const struct onnx_infer_value *v = onnx_infer_output(s->session.infer, graph, real, i);
         const struct rec r = {.path = s->path.data,
                               .name = name,
@@ -697,10 +690,11 @@ static bool scan_onnx_node(void *ctx, uint32_t graph, uint32_t index, const char
         if (!ok && onnx_error_verdict(e.id) == ONNX_UNKNOWN) /* which earlier value it waits on */
             first_unknown_depends(&s->session.model, s->session.infer, &s->onnx, s->d, graph, node,
                                   scan_first_unknown(s), e.message, sizeof e.message);
-        if (!emit_record(s, &r, ok, &facts, &e))
-            return false;
+        const enum onnx_step step = emit_record(s, &r, ok, &facts, &e);
+        if (step != ONNX_STEP_GO)
+            return step;
     }
-    return true;
+    return ONNX_STEP_GO;
 }
 
 /* What a pass over the model's bytes may let go (the session's release). */
@@ -718,13 +712,13 @@ struct shape_pass {
     bool conflict;
 };
 
-static bool check_shape(void *ctx, const struct onnx_tensor *t)
+static enum onnx_step check_shape(void *ctx, const struct onnx_tensor *t)
 {
     struct shape_pass *p = ctx;
     if (onnx_shape_check(t, &p->s->onnx, p->e))
-        return true;
+        return ONNX_STEP_GO;
     p->conflict = true;
-    return false;
+    return ONNX_STEP_FAIL; /* p->e says why */
 }
 
 static void reset_totals(struct model_totals *m)
@@ -751,9 +745,8 @@ bool scan_onnx(struct scan *s, struct cli_error *e)
     if (s->onnx.n_shapes) {
         struct shape_pass pass = {s, e, false};
         if (!onnx_session_each(&s->session, check_shape, NULL, &pass, &oom))
-            return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
-        if (pass.conflict)
-            return false;
+            return pass.conflict ? false /* e says which */
+                                 : cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     }
     struct onnx_error oe;
     s->onnx_files++;
@@ -781,9 +774,12 @@ bool scan_onnx(struct scan *s, struct cli_error *e)
             return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
         put_text_header(s);
     }
+    /* The session's records again (the walk checked the bytes): it fails
+     * only when a record could not be kept or written (the sink's s->e)
+     * or memory ran out. */
     const bool walked = onnx_session_each(&s->session, scan_onnx_tensor, scan_onnx_node, s, &oom);
-    if (!walked || s->failed_write) {
-        if (s->failed_write)
+    if (!walked) {
+        if (s->failed)
             *e = *s->e;
         else
             cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
@@ -795,7 +791,7 @@ bool scan_onnx(struct scan *s, struct cli_error *e)
             scan_put_onnx_summary(s);
     }
     dmlt_ep_free(&s->ep);
-    return walked && !s->failed_write && scan_drain_if_full(s);
+    return walked && scan_drain_if_full(s);
 }
 
 bool scan_onnx_init(struct scan *s)

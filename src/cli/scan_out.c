@@ -30,8 +30,8 @@ void scan_put_file_key(struct scan *s, size_t start)
 bool scan_drain_if_full(struct scan *s)
 {
     if (s->out->len >= BATCH_CHUNK && !cli_drain(s->out, s->e))
-        s->failed_write = true;
-    return !s->failed_write;
+        s->failed = true;
+    return !s->failed;
 }
 
 const char *scan_kind_name(unsigned k)
@@ -86,7 +86,10 @@ static void top_sift_down(struct scan_top_entry *h, size_t n, size_t i)
     }
 }
 
-bool scan_top_keep(struct scan *s, size_t start, const dmlt_u128 *bytes)
+/* --top: takes the record written to s->out from start out of it and
+ * keeps it if it is among the N largest (bytes NULL: unknown); false when
+ * memory ran out. Without --top it leaves it. */
+static bool scan_top_keep(struct scan *s, size_t start, const dmlt_u128 *bytes)
 {
     struct scan_top *t = &s->top;
     if (t->n == 0 || s->out->failed || s->out->len < start)
@@ -145,4 +148,56 @@ void scan_top_flush(struct scan *s)
     }
     t->count = 0;
     t->seq = 0;
+}
+
+/* ---- the sink: every record of scan goes out here ---------------------------- */
+
+enum onnx_step scan_sink(struct scan *s, const struct scan_record *r)
+{
+    if (r->file_error) /* names its file; counted apart (run_scan's "N of M files") */
+        return scan_drain_if_full(s) ? ONNX_STEP_GO : ONNX_STEP_FAIL;
+    /* Counted first, whatever a filter does with it after: the tally
+     * (stderr's summary, the exit status) and the model's summary. */
+    s->t.records++;
+    if (r->failure)
+        results_note_failure(&s->t, 0, r->failure);
+    s->t.broken += r->broken;
+    if (r->model) {
+        struct model_totals *m = &s->model;
+        m->tensors++;
+        m->kinds[r->kind]++;
+        m->folded += r->kind == SCAN_FOLDED;
+        m->failed += r->failure != NULL;
+        m->broken += r->broken;
+    }
+    if (s->multi && !s->text)
+        scan_put_file_key(s, r->start);
+    if (r->model && s->top.n && !scan_top_keep(s, r->start, r->bytes)) {
+        s->failed = true;
+        cli_fail(s->e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+        return ONNX_STEP_FAIL;
+    }
+    return scan_drain_if_full(s) ? ONNX_STEP_GO : ONNX_STEP_FAIL;
+}
+
+enum onnx_step scan_sink_file_error(struct scan *s, const struct cli_error *fe)
+{
+    struct outbuf *out = s->out;
+    const struct scan_record r = {.start = out->len, .file_error = true};
+    if (s->text) {
+        if (s->text_started)
+            ob_putc(out, '\n');
+        s->text_started = true;
+        ob_quoted_text(out, s->file, SIZE_MAX);
+        ob_puts(out, ": not scanned: error: ");
+        ob_puts(out, fe->id);
+        ob_putc(out, '\n');
+    } else {
+        ob_puts(out, "{\"file\":");
+        ob_json_str(out, s->file);
+        ob_putc(out, ',');
+        render_error_member(out, fe);
+        ob_puts(out, "}\n");
+    }
+    return scan_sink(s, &r);
 }

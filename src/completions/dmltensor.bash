@@ -95,6 +95,8 @@ _dmltensor_values()
     --rank) echo '1 2 3 4 5 6 7 8' ;;
     --view) echo 'memory grid' ;;
     --checks) echo 'all failed none' ;;
+    --device) echo 'dml' ;;
+    --require) echo 'dml' ;;
     esac
 }
 # end generated: data

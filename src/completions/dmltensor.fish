@@ -58,7 +58,7 @@ __dmltensor_opt 'size offset locate map validate view' --dtype 'data type (defau
 __dmltensor_opt 'size offset locate map validate view' --rank 'add leading size-1 dims up to rank R (3,5 with --rank 4 is 1,1,3,5)' $ranks
 __dmltensor_opt 'size offset locate map validate view' --sizes 'sizes in logical order (NCHW for rank 4), each 1..4294967295 (required)'
 __dmltensor_opt 'scan plan nodes' --dim 'ONNX models: bind the symbolic dim NAME to VALUE (1..4294967295) in every tensor; repeat for each symbol, any number of times (--dim batch=8)'
-__dmltensor_opt 'plan' --device 'ONNX models: dml plans only the tensors in DirectML memory (outputs of nodes on DirectML, as nodes places them); the CPU\'s and the copies are counted'
+__dmltensor_opt 'plan' --device 'ONNX models: dml plans only the tensors in DirectML memory (outputs of nodes on DirectML, as nodes places them); the CPU\'s and the copies are counted' dml
 __dmltensor_opt 'plan' --io 'ONNX models: the main graph\'s inputs (alive from step 0) and outputs (alive to the last step) are placed too' -
 __dmltensor_opt 'plan' --skip-unknown 'ONNX models: leave out a tensor whose size is unknown instead of stopping (exit 2)' -
 __dmltensor_opt 'scan' --no-infer 'ONNX models: only the values the model declares, no shape inference (no activation records; a declared value keeps its own shape)' -
@@ -121,7 +121,7 @@ __dmltensor_opt 'map' --width 'wrap a view to this many columns (default: $COLUM
 __dmltensor_opt 'plan' --name 'with --format c: prefix of the variables (default plan: planTensors, planArenaBytes, planTensorCount)'
 __dmltensor_opt 'scan plan' --top 'only the N largest tensors by bytes, largest first, in every format (scan: of each ONNX model; the summary still counts them all)'
 __dmltensor_opt 'scan' --checks 'which of validate\'s checks each record lists: all (default), failed (those that fail) or none' all failed none
-__dmltensor_opt 'nodes' --require 'dml: exit status 1 unless every node is folded or in a fused DirectML graph (graph capture needs that)'
+__dmltensor_opt 'nodes' --require 'dml: exit status 1 unless every node is folded or in a fused DirectML graph (graph capture needs that)' dml
 __dmltensor_opt 'scan' --strict 'ONNX models: exit status 1 for a tensor whose size is unknown too (an unbound or unknown dim, no shape, no type), not only for a definite DirectML problem' -
 # Other
 __dmltensor_opt 'size offset locate map validate view batch scan plan nodes dtypes layouts' --help 'show this help' -

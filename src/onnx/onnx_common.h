@@ -5,6 +5,7 @@
 #ifndef DMLT_ONNX_COMMON_H
 #define DMLT_ONNX_COMMON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h> /* MinGW: defines __MINGW_PRINTF_FORMAT (no I/O is done) */
@@ -46,7 +47,14 @@ struct onnx_dim {
 struct onnx_error {
     size_t offset; /* the byte at fault, from the start of the file */
     char message[200];
-    bool limit; /* a limit of this reader (nesting), not damage */
+    bool limit;    /* a limit of this reader (nesting), not damage */
+    bool callback; /* a callback answered ONNX_STEP_FAIL: its caller knows why */
 };
+
+/* What a walk's callback answers: go on, stop here (no error: the walk
+ * ends as if the model ended), or stop because the callback failed (the
+ * walk fails; the callback's owner holds the reason). A callback's false
+ * used to mean both "stop" and "out of memory". */
+enum onnx_step { ONNX_STEP_GO, ONNX_STEP_STOP, ONNX_STEP_FAIL };
 
 #endif

@@ -72,29 +72,30 @@ static bool put_record(struct pass *p, unsigned char tag, const void *rec, size_
     return true;
 }
 
-static bool keep_tensor(void *ctx, const struct onnx_tensor *t)
+static enum onnx_step keep_tensor(void *ctx, const struct onnx_tensor *t)
 {
     struct onnx_tensor copy = *t;
     copy.path = NULL; /* the walk's buffer: the path follows the record */
-    return put_record(ctx, RECORD_TENSOR, &copy, sizeof copy, t->path);
+    return put_record(ctx, RECORD_TENSOR, &copy, sizeof copy, t->path) ? ONNX_STEP_GO
+                                                                       : ONNX_STEP_FAIL;
 }
 
-static bool keep_node(void *ctx, uint32_t graph, uint32_t node, const char *path)
+static enum onnx_step keep_node(void *ctx, uint32_t graph, uint32_t node, const char *path)
 {
     const struct node_record n = {graph, node};
-    return put_record(ctx, RECORD_NODE, &n, sizeof n, path);
+    return put_record(ctx, RECORD_NODE, &n, sizeof n, path) ? ONNX_STEP_GO : ONNX_STEP_FAIL;
 }
 
-static bool pass_tensor(void *ctx, const struct onnx_tensor *t)
+static enum onnx_step pass_tensor(void *ctx, const struct onnx_tensor *t)
 {
     const struct pass *p = ctx;
-    return p->fn == NULL || p->fn(p->ctx, t);
+    return p->fn == NULL ? ONNX_STEP_GO : p->fn(p->ctx, t);
 }
 
-static bool pass_node(void *ctx, uint32_t graph, uint32_t node, const char *path)
+static enum onnx_step pass_node(void *ctx, uint32_t graph, uint32_t node, const char *path)
 {
     const struct pass *p = ctx;
-    return p->node_fn == NULL || p->node_fn(p->ctx, graph, node, path);
+    return p->node_fn == NULL ? ONNX_STEP_GO : p->node_fn(p->ctx, graph, node, path);
 }
 
 bool onnx_session_open(struct onnx_session *s, const uint8_t *data, size_t len,
@@ -123,7 +124,9 @@ bool onnx_session_open(struct onnx_session *s, const uint8_t *data, size_t len,
     return walked;
 }
 
-/* The records again, from the bytes kept (the walk's order). */
+/* The records again, from the bytes kept (the walk's order): true at
+ * their end or where a callback answered ONNX_STEP_STOP, false where one
+ * answered ONNX_STEP_FAIL (its owner knows why). */
 static bool replay(const struct onnx_session *s, onnx_tensor_fn fn, onnx_node_fn node_fn, void *ctx)
 {
     size_t at = 0, released = 0;
@@ -135,8 +138,9 @@ static bool replay(const struct onnx_session *s, onnx_tensor_fn fn, onnx_node_fn
             at += sizeof t;
             t.path = (const char *)s->records + at;
             at += strlen(t.path) + 1;
-            if (fn != NULL && !fn(ctx, &t))
-                return true;
+            const enum onnx_step step = fn != NULL ? fn(ctx, &t) : ONNX_STEP_GO;
+            if (step != ONNX_STEP_GO)
+                return step == ONNX_STEP_STOP;
             /* Its message was the last read: the pages before its end may
              * go, as the walk lets them go after each field (a record
              * earlier in the file than the last starts a new pass). */
@@ -150,8 +154,10 @@ static bool replay(const struct onnx_session *s, onnx_tensor_fn fn, onnx_node_fn
             at += sizeof n;
             const char *path = (const char *)s->records + at;
             at += strlen(path) + 1;
-            if (node_fn != NULL && !node_fn(ctx, n.graph, n.node, path))
-                return true;
+            const enum onnx_step step =
+                node_fn != NULL ? node_fn(ctx, n.graph, n.node, path) : ONNX_STEP_GO;
+            if (step != ONNX_STEP_GO)
+                return step == ONNX_STEP_STOP;
         }
     }
     return true;

@@ -96,9 +96,11 @@ bool onnx_session_read(struct onnx_session *s, struct onnx_error *err, bool *out
 bool onnx_session_infer(struct onnx_session *s, const struct onnx_infer_options *options);
 
 /* The walk's records again, in the walk's order: fn for each value,
- * node_fn (may be NULL) for each node, as onnx_walk_nodes calls them; a
- * false from either stops (true is returned). False with *out_of_memory
- * only when the records were let go and walking again ran out of memory. */
+ * node_fn (may be NULL) for each node, as onnx_walk_nodes calls them.
+ * ONNX_STEP_STOP from either stops (true is returned); ONNX_STEP_FAIL
+ * stops with false (the callback's owner knows why). False with
+ * *out_of_memory when the records were let go and walking again ran out
+ * of memory. */
 bool onnx_session_each(const struct onnx_session *s, onnx_tensor_fn fn, onnx_node_fn node_fn,
                        void *ctx, bool *out_of_memory);
 

@@ -49,8 +49,18 @@ struct walk {
     uint32_t node;   /* the index of the node being walked, in its graph */
     struct onnx_error *err;
     unsigned depth;
-    bool stop;
+    bool stop;     /* a callback answered ONNX_STEP_STOP or ONNX_STEP_FAIL */
+    bool fn_fails; /* ONNX_STEP_FAIL: the walk fails */
 };
+
+/* A callback's answer: whether the walk goes on. */
+static void answer(struct walk *w, enum onnx_step step)
+{
+    if (step == ONNX_STEP_GO)
+        return;
+    w->stop = true;
+    w->fn_fails = step == ONNX_STEP_FAIL;
+}
 
 /* A repeated int64 (dims) of m: adds the count of its values, packed or
  * not, to *n. */
@@ -165,8 +175,7 @@ static bool emit(struct walk *w, struct onnx_tensor *t)
         return false;
     t->path = w->path.data;
     t->graph = w->graph;
-    if (!w->fn(w->ctx, t))
-        w->stop = true;
+    answer(w, w->fn(w->ctx, t));
     w->path.len--;
     return true;
 }
@@ -614,8 +623,7 @@ static bool walk_node(struct walk *w, const struct pb_msg *m)
         path_putc(w, '\0');
         if (w->path.failed)
             return false;
-        if (!w->node_fn(w->ctx, w->graph, w->node, w->path.data))
-            w->stop = true;
+        answer(w, w->node_fn(w->ctx, w->graph, w->node, w->path.data));
         w->path.len--;
     }
     const struct onnx_bytes out0 = pb_bytes(w->base, &output0);
@@ -815,5 +823,11 @@ bool onnx_walk_nodes(const uint8_t *data, size_t len, onnx_tensor_fn fn, onnx_no
     bool ok = walk_graph(&w, &graph, true);
     *out_of_memory = w.path.failed;
     free(w.path.data);
+    if (ok && w.fn_fails) {
+        err->callback = true;
+        static const char why[] = "the walk's callback failed";
+        memcpy(err->message, why, sizeof why);
+        return false;
+    }
     return ok && !*out_of_memory;
 }

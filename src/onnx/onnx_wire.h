@@ -75,9 +75,10 @@ const char *onnx_type_name(int32_t elem_type);
 /* "input", "output", "initializer", ... */
 const char *onnx_kind_name(enum onnx_kind kind);
 
-/* Called once per value; false stops the walk (onnx_walk then returns
- * true with *stopped set). */
-typedef bool (*onnx_tensor_fn)(void *ctx, const struct onnx_tensor *t);
+/* Called once per value: ONNX_STEP_STOP ends the walk there (onnx_walk
+ * returns true), ONNX_STEP_FAIL ends it failed (onnx_walk returns false
+ * with err->callback set). */
+typedef enum onnx_step (*onnx_tensor_fn)(void *ctx, const struct onnx_tensor *t);
 
 /* Told, after each field of the main graph, that the bytes before upto
  * are not needed until the walk comes back to them (the next pass over
@@ -87,7 +88,7 @@ typedef void (*onnx_release_fn)(void *ctx, size_t upto);
 /* Walks the ModelProto in data[0..len). fn may be NULL: a check of the
  * whole model only; release may be NULL. False with err filled when the
  * model is damaged or not a ModelProto (no graph); *out_of_memory when the
- * path could not grow. */
+ * path could not grow; err->callback when a callback failed. */
 bool onnx_walk(const uint8_t *data, size_t len, onnx_tensor_fn fn, onnx_release_fn release,
                void *ctx, struct onnx_error *err, bool *out_of_memory);
 
@@ -95,8 +96,8 @@ bool onnx_walk(const uint8_t *data, size_t len, onnx_tensor_fn fn, onnx_release_
  * the nodes before it, and before anything of its own (its Constant value,
  * its subgraphs): graph and node are the indices the model reader gives
  * (model->graphs[graph].nodes[node]), path the node's ("graph.node[7]
- * (Conv)"). false stops the walk. */
-typedef bool (*onnx_node_fn)(void *ctx, uint32_t graph, uint32_t node, const char *path);
+ * (Conv)"). It answers as onnx_tensor_fn does. */
+typedef enum onnx_step (*onnx_node_fn)(void *ctx, uint32_t graph, uint32_t node, const char *path);
 
 /* onnx_walk, with node_fn called for each node too (which needs fn). */
 bool onnx_walk_nodes(const uint8_t *data, size_t len, onnx_tensor_fn fn, onnx_node_fn node_fn,

@@ -51,12 +51,24 @@ BAD_LISTS = ["1,,2", "1,", ",1", ",", "1,,", "1, 2", "1 ,2", "1;2", "[1,2]", "1,
 # items. 10^5 items ("1,1,...", 200 KB) would be refused by execve itself.
 LONG_LIST = ",".join(["1"] * 65536)
 LONG_NUMBER = "1" * 100000
+MAX_WORD = 131071  # the longest argv word (Linux: 128 KiB with its NUL)
+# The longest number one argv word holds (Linux: 128 KiB a word, the NUL
+# and a "w=" included): a megabyte of digits cannot be an argument.
+HUGE_NUMBER = "9" * 131000
 NINE = ",".join(["1"] * 9)
+# The bad numbers every numeric option gets, with the others by kind.
+ALWAYS_BAD = ["", "-1", "1e3", "0x10", " 5", "5x", HUGE_NUMBER]
 
 
 def over(limit):
-    """Numbers just past `limit` and far past it."""
-    return [str(limit + 1), str(2**64), "99999999999999999999999", LONG_NUMBER]
+    """Numbers just past `limit` and far past it (2^63, 2^64, 10^5 digits)."""
+    past = [str(limit + 1)] + [str(n) for n in (2**63, 2**64) if n > limit + 1]
+    return past + ["99999999999999999999999", LONG_NUMBER]
+
+
+def under(low):
+    """The number just below `low`, when there is one (-1 is never a number)."""
+    return [str(low - 1)] if low > 0 else []
 
 
 # The commands and their options come from the tables (tools/dump_tables.c,
@@ -65,21 +77,21 @@ def over(limit):
 
 # The smallest valid invocation of a command; one not listed takes
 # `NAME --sizes 2,3` when it takes --sizes, else `NAME`. A command that reads
-# a FILE reads - (standard input, empty): only its options are tested.
+# a FILE reads a real one, which it reads whole without the broken option
+# (an option it did not check would not fail on an empty input only).
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+MODEL = os.path.join(DATA, "onnx", "convnet.onnx")
 BASE = {
     "offset": ["offset", "--sizes", "2,3", "--coord", "1,2"],
     "locate": ["locate", "--sizes", "2,3", "--offset", "1"],
     "view": ["view", "--sizes", "2,3", "--slice", "h=0:1"],
+    "scan": ["scan", MODEL],
+    "plan": ["plan", MODEL, "--dim", "N=2"],
+    "nodes": ["nodes", MODEL],
+    "batch": ["batch", os.path.join(DATA, "batch_mixed.jsonl")],
 }
-# Numeric options: "num" or "list" (each item checked) and their maximum.
-NUMERIC = {"--sizes": ("list", U32), "--strides": ("list", U32), "--rank": ("num", 8),
-           "--row-pitch-align": ("num", U32), "--total-size": ("num", U64),
-           "--coord": ("list", U32), "--base-offset": ("num", U64), "--offset": ("num", U64),
-           "--limit": ("num", U64), "--alignment": ("num", U32), "--flags": ("num", U32),
-           "--binding-size": ("num", U64), "--buffer-size": ("num", U64),
-           "--broadcast-to": ("list", U32)}
-# Where a command reads an option's number with other bounds than NUMERIC's.
-NUMERIC_BY_COMMAND = {("plan", "--alignment"): ("num", U64)}
+# An option that its command's base invocation would conflict with: its own.
+BASE_FOR = {("locate", "--byte-offset"): ["locate", "--sizes", "2,3"]}
 # A valid value for an option given twice (any other takes "1": the second
 # is refused before any value is read).
 GOOD = {"--dtype": "float16", "--sizes": "2,3", "--strides": "3,1", "--layout": "hw",
@@ -101,10 +113,10 @@ class Tables:
         return {o["name"]: o for o in self.options if cmd in o["commands"]}
 
     def base(self, cmd):
-        if self.commands[cmd]["args"] != "none":
-            return [cmd, "-"]
         if cmd in BASE:
             return BASE[cmd]
+        if self.commands[cmd]["args"] != "none":
+            return [cmd, "-"]
         return [cmd, "--sizes", "2,3"] if "--sizes" in self.options_of(cmd) else [cmd]
 
     def json_errors(self, argv):
@@ -139,38 +151,69 @@ def load_tables(binary, tables=None):
     return Tables(json.loads(out.decode("utf-8")))
 
 
+def bad_texts(kind, low, high, rank_list):
+    """(value, its bad part) of an option whose numbers are `kind`
+    (dmlt_dump_tables' "number"), each low..high."""
+    signed = kind in ("signed_list", "named_signed")
+    words = [b for b in ALWAYS_BAD + NOT_NUMBERS if not (signed and b == "-1")]
+    words = list(dict.fromkeys(words))  # once each, in order
+    if kind == "named_signed":  # an index of a dim: only its syntax and size
+        return [(w, w) for w in words + over(U64)]
+    if kind == "dims":  # dimension indices (or letters): below the rank, repeats allowed
+        return [(w, w) for w in words + BAD_LISTS + over(U64)]
+    limits = over(high) + under(low)
+    if rank_list:  # layouts --rank (scan's too): a rank, not a list of them
+        return [(b, b) for b in words + BAD_LISTS + ["0", "9", "1,2"] + limits]
+    if kind in ("one", "named"):
+        return [(b, b) for b in words + ["1,2"] + limits]
+    bad = [(b, b) for b in words + BAD_LISTS + limits + [LONG_LIST]]
+    if kind == "list":  # a DirectML tensor's: 8 dims at most (--shape's ONNX: more)
+        bad.append((NINE, NINE))
+    return bad + [("2," + b, b) for b in words + limits if b]
+
+
+def bad_numbers(cmd, base, opt, number, rank_list):
+    """Yields the cases of one numeric option of cmd: each bad text, alone
+    and glued with '='; each must be a usage error naming opt, quoting the
+    value as given and, past the largest, giving the largest."""
+    others = list(BASE_FOR.get((cmd, opt), base))
+    if opt in others:  # replace the option's value
+        i = others.index(opt)
+        del others[i:i + 2]
+    kind, low, high = number["kind"], int(number["min"]), int(number["max"])
+    prefix = "w=" if kind.startswith("named") else ""  # a dim of 2,3, or a symbol
+    bad = bad_texts(kind, low, high, rank_list and opt == "--rank")
+    if opt == "--flags":
+        bad += [(b, b) for b in ["fast", "owned", "DML_TENSOR_FLAG_"]]
+    if opt == "--sizes":
+        bad += [(b, None) for b in ["1,0,3", "2,4294967295,4294967295"]]
+    for j, (value, part) in enumerate(bad):
+        if len(prefix + value) > MAX_WORD:  # 65,535 items after "w=", not 65,536
+            value = value[len(prefix):]
+        past = part in over(high) and kind not in ("named_signed", "dims")  # an index
+        yield (f"{cmd} {opt} bad#{j}", others + [opt, prefix + value], True,
+               (None, opt, (prefix + value, value), high if past else None))
+    yield (f"{cmd} {opt}= empty", others + [opt + "=" + prefix], True,
+           (None, opt, (prefix, ""), None))
+    yield (f"{cmd} {opt}=5x", others + [opt + "=" + prefix + "5x"], True,
+           (None, opt, (prefix + "5x", "5x"), None))
+
+
 def generate(tables):
     """Yields (name, argv words, json_variant_ok, expected): expected is
-    None, or the (error id, option) the error must name."""
+    None, or (error id or None, option, (value as given, its bad part) or
+    None, largest or None): the error must be about that option (with that
+    id), quote the value or its bad part, and give the option's largest
+    value when the text is past it."""
     for cmd in tables.commands:
         base = tables.base(cmd)
         opts = tables.options_of(cmd)
         files = tables.commands[cmd]["args"] != "none"
-        numeric = {o: NUMERIC_BY_COMMAND.get((cmd, o), NUMERIC[o]) for o in opts if o in NUMERIC}
-        # A bad value for each numeric option.
-        for opt, (kind, limit) in numeric.items():
-            others = [w for w in base]
-            if opt in others:  # replace the option's value
-                i = others.index(opt)
-                del others[i:i + 2]
-            if "--sizes" not in opts and opt == "--rank":  # layouts: a rank to list
-                bad = NOT_NUMBERS + BAD_LISTS + ["0", "9", "1,2"] + over(limit)
-            elif kind == "num":
-                bad = NOT_NUMBERS + ["1,2"] + over(limit)
-                if opt in ("--rank", "--row-pitch-align", "--limit"):
-                    bad.append("0")
-                if opt == "--flags":
-                    bad += ["fast", "owned", "DML_TENSOR_FLAG_"]
-            else:
-                bad = NOT_NUMBERS + BAD_LISTS + over(limit) + [LONG_LIST, NINE]
-                bad += ["2," + b for b in NOT_NUMBERS + over(limit) if b]
-                if opt == "--sizes":
-                    bad += ["0", "1,0,3", "2,4294967295,4294967295"]
-            for j, value in enumerate(bad):
-                yield f"{cmd} {opt} bad#{j}", others + [opt, value], True, None
-            # The same bad value glued with '='.
-            yield f"{cmd} {opt}= empty", others + [opt + "="], True, None
-            yield f"{cmd} {opt}=-1", others + [opt + "=-1"], True, None
+        # A bad value for each numeric option: the table says which are,
+        # and their bounds.
+        for opt, o in opts.items():
+            if o["number"] is not None:
+                yield from bad_numbers(cmd, base, opt, o["number"], "--sizes" not in opts)
 
         # A value missing at the end; each option that is not repeatable
         # given twice (a flag too) is duplicate_option, naming it.
@@ -257,8 +300,6 @@ def generate(tables):
     yield "locate none", ["locate", "--sizes", "2,3"], True
     yield "locate both", ["locate", "--sizes", "2,3", "--offset", "1", "--byte-offset", "4"], True
     yield "locate limit 0", ["locate", "--sizes", "2,3", "--offset", "1", "--limit", "0"], True
-    for j, b in enumerate(NOT_NUMBERS + over(U64)):
-        yield f"locate --byte-offset bad#{j}", ["locate", "--sizes", "2,3", "--byte-offset", b], True
     yield "validate flags name", ["validate", "--sizes", "2", "--flags", "DML_TENSOR_FLAG_X"], True
     # view: each operation's malformed and refused texts (on sizes 2,3).
     view_bad = {
@@ -314,14 +355,28 @@ def with_json(argv, commands):
     return argv + ["--format", "json"]
 
 
+def quotable(text):
+    """Whether a message can be asked to quote text as given: short,
+    printable ASCII (other text is escaped or cut)."""
+    return len(text) <= 64 and all(" " <= c <= "~" for c in text)
+
+
 def check_usage(binary, argv, json_mode, strict, expected=None):
-    """Problems of a usage error; expected: the (error id, option) it must
-    name, or None."""
+    """Problems of a usage error; expected: None, or (error id or None,
+    option, bad text or None, largest or None) as generate() gives it."""
     code, out, err = run(binary, argv)
     problems = []
-    if expected and not json_mode and \
-            not err.startswith(f"dmltensor: {expected[1]}: ".encode()):
-        problems.append(f"stderr does not name {expected[1]} first: {err[:200]!r}")
+    want_id, opt, text, largest = (tuple(expected or ()) + (None,) * 4)[:4]
+    if opt and not json_mode and not err.startswith(f"dmltensor: {opt}: ".encode()):
+        problems.append(f"stderr does not name {opt} first: {err[:200]!r}")
+    # text: (the value as given, its bad part): the message quotes either
+    # (--shape x=5x: "5x"), unless the text is too long or unprintable.
+    quoted = [t for t in text or () if t is not None and quotable(t)]
+    if len(quoted) == len(text or ()) and quoted and \
+            not any(f'"{t}"'.encode() in err for t in quoted):
+        problems.append(f"stderr does not quote the bad text {text[0]!r}: {err[:200]!r}")
+    if largest is not None and str(largest).encode() not in err:
+        problems.append(f"stderr does not give {opt}'s largest value {largest}: {err[:200]!r}")
     if code != 2:
         problems.append(f"exit status {code}, expected 2")
     if not err.startswith(b"dmltensor: "):
@@ -343,12 +398,39 @@ def check_usage(binary, argv, json_mode, strict, expected=None):
                 if not isinstance(obj, dict) or set(obj) != {"error"} or \
                         not isinstance(obj["error"], dict):
                     problems.append(f"stdout is not an error object: {out[:200]!r}")
-                elif expected and (obj["error"].get("id"), obj["error"].get("option")) != \
-                        expected:
-                    problems.append(f"not the error {expected}: {out[:200]!r}")
+                elif opt and (obj["error"].get("option") != opt or
+                              (want_id and obj["error"].get("id") != want_id)):
+                    problems.append(f"not the error {want_id or 'any'} of {opt}: {out[:200]!r}")
             except ValueError as ex:
                 problems.append(f"stdout is not JSON ({ex}): {out[:200]!r}")
     return problems
+
+
+def check_undeclared(binary, tables):
+    """(name, problems) for each option with a value that the table does
+    not call numeric: if it refuses 5x as no decimal number, naming itself,
+    it reads a number, and the table must say so (or its bad numbers go
+    untested)."""
+    results = []
+    for cmd in tables.commands:
+        base = tables.base(cmd)
+        for opt, o in tables.options_of(cmd).items():
+            if o["metavar"] is None or o["number"] is not None or opt == "--format":
+                continue
+            others = list(BASE_FOR.get((cmd, opt), base))
+            if opt in others:
+                i = others.index(opt)
+                del others[i:i + 2]
+            code, _, err = run(binary, others + [opt, "5x"])
+            problems = []
+            # parse.c words a text that is no number "... is not a decimal number"
+            if code == 2 and err.startswith(f"dmltensor: {opt}: ".encode()) and \
+                    b"decimal" in err:
+                problems.append(f"{opt} reads a number ({err.decode(errors='replace').strip()})"
+                                ": the option table (options.c) should give its numbers "
+                                "(NUMBER(min, max), ...)")
+            results.append((f"{cmd} {opt}: a number or not", problems))
+    return results
 
 
 def check_io(binary):
@@ -461,7 +543,7 @@ def main():
         return 0
     failed = total = 0
     for cmd in tables.commands:  # each base invocation is valid
-        if tables.commands[cmd]["args"] != "none":
+        if tables.commands[cmd]["args"] != "none" and cmd not in BASE:
             continue  # reads standard input: only its options are tested
         total += 1
         code, _, err = run(binary, tables.base(cmd))
@@ -488,7 +570,8 @@ def main():
                 print(f"FAIL {name}{' (json)' if json_mode else ''}: dmltensor {show(v)}")
                 for p in problems:
                     print("  " + p)
-    for name, problems in check_io(binary) + check_record_limits(binary):
+    for name, problems in check_io(binary) + check_record_limits(binary) + \
+            check_undeclared(binary, tables):
         total += 1
         if problems:
             failed += 1

@@ -75,7 +75,7 @@ static void remember(struct seen *s, const struct onnx_tensor *t)
         s->n_dims++, v->rank++;
 }
 
-static bool on_value(void *ctx, const struct onnx_tensor *t)
+static enum onnx_step on_value(void *ctx, const struct onnx_tensor *t)
 {
     struct seen *s = ctx;
     s->values++;
@@ -99,7 +99,7 @@ static bool on_value(void *ctx, const struct onnx_tensor *t)
         FUZZ_CHECK(e.id != NULL && e.message[0] != '\0');
     else
         FUZZ_CHECK(s->d.cfg.t.sizes != NULL && s->d.cfg.t.dtype != NULL);
-    return s->values < 100000;
+    return s->values < 100000 ? ONNX_STEP_GO : ONNX_STEP_STOP;
 }
 
 static bool same_bytes(struct onnx_bytes a, struct onnx_bytes b)

@@ -39,6 +39,10 @@ def commands(src):
         ["scan", os.path.join(data, "dxdispatch_model.json")],
         ["scan", os.path.join(onnx, "convnet.onnx")],
         ["scan", os.path.join(onnx, "zoo.onnx"), "--format", "text"],
+        # --top keeps records in memory: a record it cannot keep fails the
+        # run (it once ended the walk early, then wrote the summary: exit 0)
+        ["scan", os.path.join(onnx, "convnet.onnx"), "--top", "2"],
+        ["scan", os.path.join(onnx, "zoo.onnx"), "--top", "3", "--format", "text"],
         ["plan", os.path.join(onnx, "convnet.onnx"), "--dim", "N=2"],
         ["plan", os.path.join(data, "plan_small.jsonl"), "--format", "svg"],
     ]

@@ -33,7 +33,7 @@ static void log_put(struct log *l, const char *s)
     l->n += k;
 }
 
-static bool log_tensor(void *ctx, const struct onnx_tensor *t)
+static enum onnx_step log_tensor(void *ctx, const struct onnx_tensor *t)
 {
     char line[1024];
     struct onnx_dim_iter it;
@@ -47,15 +47,41 @@ static bool log_tensor(void *ctx, const struct onnx_tensor *t)
              (unsigned long long)t->rank, (int)t->elem_type, (int)t->external,
              (unsigned long long)dims);
     log_put(ctx, line);
-    return true;
+    return ONNX_STEP_GO;
 }
 
-static bool log_node(void *ctx, uint32_t graph, uint32_t node, const char *path)
+static enum onnx_step log_node(void *ctx, uint32_t graph, uint32_t node, const char *path)
 {
     char line[1024];
     snprintf(line, sizeof line, "N %u %u %s\n", graph, node, path);
     log_put(ctx, line);
-    return true;
+    return ONNX_STEP_GO;
+}
+
+/* Answers GO to the first `after` values, then `then`. */
+struct stopper {
+    unsigned seen, after;
+    enum onnx_step then;
+};
+
+static enum onnx_step stop_at(void *ctx, const struct onnx_tensor *t)
+{
+    struct stopper *st = ctx;
+    (void)t;
+    return st->seen++ < st->after ? ONNX_STEP_GO : st->then;
+}
+
+/* ONNX_STEP_STOP ends a pass with true, ONNX_STEP_FAIL with false (and
+ * not out of memory), both at once: kept records and a walk again alike. */
+static void check_steps(const struct onnx_session *s)
+{
+    for (int k = 0; k < 2; k++) {
+        struct stopper st = {0, 1, k ? ONNX_STEP_FAIL : ONNX_STEP_STOP};
+        bool oom = true;
+        CHECK_EQ(onnx_session_each(s, stop_at, NULL, &st, &oom), k == 0);
+        CHECK(!oom);
+        CHECK_EQ(st.seen, 2);
+    }
 }
 
 static bool log_same(const struct log *a, const struct log *b)
@@ -167,6 +193,7 @@ static void check_model(const char *path)
     struct log walked = pass(NULL, data, len, true), walked_values = pass(NULL, data, len, false);
     CHECK(log_same(&kept, &walked));
     CHECK(log_same(&values, &walked_values));
+    check_steps(&s);
     const struct onnx_infer_dim dim = {"N", 1, 2};
     const struct onnx_infer_options opts = {&dim, 1, NULL, 0, 0};
     CHECK(onnx_session_infer(&s, &opts));
@@ -187,6 +214,7 @@ static void check_model(const char *path)
     struct log again = pass(&s, data, len, true);
     CHECK_EQ(pb_passes(PB_READER_WALK) - before, 1);
     CHECK(log_same(&again, &walked));
+    check_steps(&s);
     onnx_session_close(&s);
 
     /* The values kept without the nodes: a pass with nodes walks again. */
