@@ -200,3 +200,37 @@ bool pb_iter_next(struct pb_iter *it, struct pb_field *f, struct onnx_error *err
             next->pos = m->from; /* a field of this level: see pb_msg */
     }
 }
+
+bool pb_each_varint(const struct pb_msg *m, unsigned number, const char *what,
+                    bool (*each)(void *ctx, uint64_t v, size_t at), void *ctx, uint64_t *n,
+                    struct onnx_error *err)
+{
+    struct pb_iter it;
+    struct pb_field f;
+    pb_iter_begin(&it, m);
+    while (pb_iter_next(&it, &f, err)) {
+        if (f.number != number)
+            continue;
+        if (f.wt == PB_VARINT) {
+            if (n != NULL)
+                (*n)++;
+            if (each != NULL && !each(ctx, f.v, f.at))
+                return false;
+            continue;
+        }
+        if (!pb_want(&f, PB_LEN, what, err))
+            return false;
+        struct pb r = {m->base, f.start, f.end};
+        while (r.pos < r.end) {
+            const size_t at = r.pos;
+            uint64_t v = 0;
+            if (!pb_varint(&r, &v, err))
+                return false;
+            if (n != NULL)
+                (*n)++;
+            if (each != NULL && !each(ctx, v, at))
+                return false;
+        }
+    }
+    return !it.failed;
+}

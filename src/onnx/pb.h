@@ -98,4 +98,13 @@ bool pb_iter_next(struct pb_iter *it, struct pb_field *f, struct onnx_error *err
 /* The limit's message. */
 bool pb_too_deep(struct onnx_error *err, size_t at);
 
+/* Every value of the repeated varint field number of m, packed or not, in
+ * order: each (when not NULL) is called with it and its offset, and false
+ * from each stops the reading (false); *n (when not NULL) counts them.
+ * Damage (a wire type other than varint or length-delimited: "what has
+ * wire type...", a packed varint past its run) is an error. */
+bool pb_each_varint(const struct pb_msg *m, unsigned number, const char *what,
+                    bool (*each)(void *ctx, uint64_t v, size_t at), void *ctx, uint64_t *n,
+                    struct onnx_error *err);
+
 #endif
