@@ -36,14 +36,20 @@ bool reader_oom(struct reader *r);
  * are never touched again (a name next to a weight would bring back the
  * weight's pages). An empty text when memory ran out (the arena says so). */
 struct onnx_bytes reader_text(struct reader *r, const struct pb_field *f);
+/* Bytes of the file, copied likewise. */
+struct onnx_bytes reader_bytes(struct reader *r, struct onnx_bytes b);
 
-/* The counts the model holds are uint32_t: one more than that is refused. */
+/* The counts the model holds are uint32_t: one more than that is refused
+ * (at byte at, naming what). */
 bool count_one(struct reader *r, uint32_t *n, size_t at, const char *what);
+/* count (a validator's) into *n, or that error. */
+bool count_fits(struct reader *r, uint64_t count, size_t at, const char *what, uint32_t *n);
 
-/* A repeated int64 field of m (packed or not, in any mix): its values,
- * allocated in the arena. */
-bool read_int64s(struct reader *r, const struct pb_msg *m, unsigned number, const char *what,
-                 uint32_t *n, const int64_t **values);
+/* The count values (its validator counted them) of the repeated int64
+ * field number of m (packed or not, in any mix), allocated in the arena;
+ * more than UINT32_MAX is an error at byte at, naming what. */
+bool read_int64s(struct reader *r, const struct pb_msg *m, unsigned number, uint64_t count,
+                 size_t at, const char *what, uint32_t *n, const int64_t **values);
 /* The last occurrence of a length-delimited field of m (a string), or
  * none; *given says whether there was one. */
 bool read_last_bytes(struct reader *r, const struct pb_msg *m, unsigned number, const char *what,

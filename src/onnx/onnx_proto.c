@@ -470,8 +470,8 @@ bool onnx_check_value_info(const struct pb_msg *m, struct onnx_value_info_msg *v
     }
     if (it.failed)
         return false;
-    struct pb_msg type;
     if (!v->has_type)
         return true;
-    return pb_sub(m, ONNXF_VALUE_INFO_TYPE, &type, err) && onnx_check_type(&type, &v->type, err);
+    return pb_sub(m, ONNXF_VALUE_INFO_TYPE, &v->type_msg, err) &&
+           onnx_check_type(&v->type_msg, &v->type, err);
 }

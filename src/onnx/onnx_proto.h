@@ -210,6 +210,7 @@ bool onnx_check_type(const struct pb_msg *m, struct onnx_type_msg *v, struct onn
 struct onnx_value_info_msg {
     bool has_name, has_type;
     struct pb_field name;
+    struct pb_msg type_msg; /* has_type: the TypeProto, merged */
     struct onnx_type_msg type;
 };
 bool onnx_check_value_info(const struct pb_msg *m, struct onnx_value_info_msg *v,
