@@ -37,13 +37,13 @@ bool reader_oom(struct reader *r);
  * weight's pages). An empty text when memory ran out (the arena says so). */
 struct onnx_bytes reader_text(struct reader *r, const struct pb_field *f);
 /* Bytes of the file, copied likewise. */
-struct onnx_bytes reader_bytes(struct reader *r, struct onnx_bytes b);
+struct onnx_bytes onnx__reader_bytes(struct reader *r, struct onnx_bytes b);
 
 /* The counts the model holds are uint32_t: one more than that is refused
  * (at byte at, naming what). */
 bool count_one(struct reader *r, uint32_t *n, size_t at, const char *what);
 /* count (a validator's) into *n, or that error. */
-bool count_fits(struct reader *r, uint64_t count, size_t at, const char *what, uint32_t *n);
+bool onnx__count_fits(struct reader *r, uint64_t count, size_t at, const char *what, uint32_t *n);
 
 /* The count values (its validator counted them) of the repeated int64
  * field number of m (packed or not, in any mix), allocated in the arena;

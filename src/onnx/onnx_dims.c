@@ -49,7 +49,7 @@ bool onnx_dims_next(struct onnx_dim_iter *it, struct onnx_dim *d)
             continue;
         it->i++;
         if (t->form == ONNX_DIMS_SHAPE) {
-            (void)onnx_read_dim(t->dims.base, &f, d, NULL); /* the walk checked it */
+            (void)onnx__read_dim(t->dims.base, &f, d, NULL); /* the walk checked it */
             return true;
         }
         if (f.wt == PB_VARINT) {

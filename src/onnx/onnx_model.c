@@ -140,7 +140,7 @@ static bool read_graph(struct model_reader *mr, const struct pb_msg *m, uint32_t
 static bool read_floats(struct reader *r, const struct pb_msg *m, uint64_t count,
                         struct onnx_attr *a)
 {
-    if (!count_fits(r, count, m->start, "floats", &a->n_floats))
+    if (!onnx__count_fits(r, count, m->start, "floats", &a->n_floats))
         return false;
     float *v = arena_alloc(r->arena, a->n_floats, sizeof *v);
     if (v == NULL)
@@ -155,8 +155,8 @@ static bool read_floats(struct reader *r, const struct pb_msg *m, uint64_t count
         const size_t start = f.wt == PB_LEN ? f.start : f.end - 4;
         for (size_t at = start; at < f.end && n < a->n_floats; at += 4) {
             const uint8_t *p = r->base + at;
-            const uint32_t bits = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-                                  (uint32_t)p[3] << 24;
+            const uint32_t bits =
+                (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
             memcpy(&v[n++], &bits, sizeof bits);
         }
     }
@@ -178,9 +178,9 @@ static bool attr_scalars(struct reader *r, const struct pb_msg *m, const struct 
     if (v->has_s)
         a->s = reader_text(r, &v->s);
     a->has_s = v->has_s;
-    return count_fits(r, v->n_strings, m->start, "strings", &a->n_strings) &&
-           count_fits(r, v->n_tensors, m->start, "tensors", &a->n_tensors) &&
-           count_fits(r, v->n_graphs, m->start, "graphs", &a->n_graphs) &&
+    return onnx__count_fits(r, v->n_strings, m->start, "strings", &a->n_strings) &&
+           onnx__count_fits(r, v->n_tensors, m->start, "tensors", &a->n_tensors) &&
+           onnx__count_fits(r, v->n_graphs, m->start, "graphs", &a->n_graphs) &&
            read_int64s(r, m, ONNXF_ATTR_INTS, v->n_ints, m->start, "AttributeProto.ints",
                        &a->n_ints, &a->ints) &&
            read_floats(r, m, v->n_floats, a);
@@ -210,11 +210,11 @@ static bool attr_lists(struct model_reader *mr, const struct pb_msg *m, struct o
         if (f.number == ONNXF_ATTR_STRINGS) {
             strings[ns++] = reader_text(r, &f);
         } else if (f.number == ONNXF_ATTR_TENSORS) {
-            if (!onnx_element(m, &f, &e, r->err) || !read_tensor(r, &e, &tensors[nt++]))
+            if (!onnx__element(m, &f, &e, r->err) || !read_tensor(r, &e, &tensors[nt++]))
                 return false;
         } else if (f.number == ONNXF_ATTR_GRAPHS) {
             uint32_t index = 0;
-            if (!onnx_element(m, &f, &e, r->err) || !read_graph(mr, &e, graph, owner, &index) ||
+            if (!onnx__element(m, &f, &e, r->err) || !read_graph(mr, &e, graph, owner, &index) ||
                 !later(mr, &graphs[ng++], index))
                 return false;
         }
@@ -222,30 +222,32 @@ static bool attr_lists(struct model_reader *mr, const struct pb_msg *m, struct o
     return !it.failed;
 }
 
+/* An attribute's t or sparse_tensor (field), merged. */
+static bool attr_tensor(struct reader *r, const struct pb_msg *m, unsigned field,
+                        const struct onnx_tensor_data **out)
+{
+    struct onnx_tensor_data *t = arena_alloc(r->arena, 1, sizeof *t);
+    if (t == NULL)
+        return reader_oom(r);
+    struct pb_msg sub;
+    if (!pb_sub(m, field, &sub, r->err) ||
+        !(field == ONNXF_ATTR_T ? read_tensor(r, &sub, t) : read_sparse(r, &sub, t)))
+        return false;
+    *out = t;
+    return true;
+}
+
 static bool read_attr(struct model_reader *mr, const struct pb_msg *m, uint32_t graph,
                       const struct onnx_node *owner, struct onnx_attr *a)
 {
     struct reader *r = &mr->r;
     struct onnx_attr_msg v;
-    if (!onnx_check_attribute(m, &v, r->err) || !attr_scalars(r, m, &v, a))
+    if (!onnx__check_attribute(m, &v, r->err) || !attr_scalars(r, m, &v, a))
+        return false;
+    if ((v.has_t && !attr_tensor(r, m, ONNXF_ATTR_T, &a->t)) ||
+        (v.has_sparse_tensor && !attr_tensor(r, m, ONNXF_ATTR_SPARSE_TENSOR, &a->sparse_tensor)))
         return false;
     struct pb_msg sub;
-    if (v.has_t) {
-        struct onnx_tensor_data *t = arena_alloc(r->arena, 1, sizeof *t);
-        if (t == NULL)
-            return reader_oom(r);
-        if (!pb_sub(m, ONNXF_ATTR_T, &sub, r->err) || !read_tensor(r, &sub, t))
-            return false;
-        a->t = t;
-    }
-    if (v.has_sparse_tensor) {
-        struct onnx_tensor_data *t = arena_alloc(r->arena, 1, sizeof *t);
-        if (t == NULL)
-            return reader_oom(r);
-        if (!pb_sub(m, ONNXF_ATTR_SPARSE_TENSOR, &sub, r->err) || !read_sparse(r, &sub, t))
-            return false;
-        a->sparse_tensor = t;
-    }
     if (v.has_g) {
         uint32_t index = 0;
         if (!pb_sub(m, ONNXF_ATTR_G, &sub, r->err) || !read_graph(mr, &sub, graph, owner, &index) ||
@@ -260,10 +262,10 @@ static bool read_node(struct model_reader *mr, const struct pb_msg *m, uint32_t 
 {
     struct reader *r = &mr->r;
     struct onnx_node_msg v;
-    if (!onnx_check_node(m, &v, r->err) ||
-        !count_fits(r, v.n_inputs, m->start, "inputs", &node->n_inputs) ||
-        !count_fits(r, v.n_outputs, m->start, "outputs", &node->n_outputs) ||
-        !count_fits(r, v.n_attributes, m->start, "attributes", &node->n_attrs))
+    if (!onnx__check_node(m, &v, r->err) ||
+        !onnx__count_fits(r, v.n_inputs, m->start, "inputs", &node->n_inputs) ||
+        !onnx__count_fits(r, v.n_outputs, m->start, "outputs", &node->n_outputs) ||
+        !onnx__count_fits(r, v.n_attributes, m->start, "attributes", &node->n_attrs))
         return false;
     /* Text is copied where it is kept: names, op_type, domain (not an
      * attribute's bytes, nor a doc_string). */
@@ -300,7 +302,7 @@ static bool read_node(struct model_reader *mr, const struct pb_msg *m, uint32_t 
     pb_iter_begin(&it, m);
     while (pb_iter_next(&it, &f, r->err))
         if (f.number == ONNXF_NODE_ATTRIBUTE &&
-            (!onnx_element(m, &f, &e, r->err) || !read_attr(mr, &e, graph, node, &attrs[na++])))
+            (!onnx__element(m, &f, &e, r->err) || !read_attr(mr, &e, graph, node, &attrs[na++])))
             return false;
     return !it.failed;
 }
@@ -329,7 +331,7 @@ static bool read_graph(struct model_reader *mr, const struct pb_msg *m, uint32_t
     pb_iter_begin(&it, m);
     while (pb_iter_next(&it, &f, r->err)) {
         bool ok = true;
-        (void)onnx_graph_field(&f, &ok, r->err);
+        (void)onnx__graph_field(&f, &ok, r->err);
         if (!ok || (f.number == ONNXF_GRAPH_NODE && !count_one(r, &nn, f.at, "nodes")) ||
             (f.number == ONNXF_GRAPH_OUTPUT && !count_one(r, &no, f.at, "outputs")))
             return false;
@@ -348,11 +350,11 @@ static bool read_graph(struct model_reader *mr, const struct pb_msg *m, uint32_t
     while (pb_iter_next(&it, &f, r->err)) {
         release(mr, *index == 0, f.at);
         if (f.number == ONNXF_GRAPH_NODE) {
-            if (!onnx_element(m, &f, &e, r->err) || !read_node(mr, &e, *index, &nodes[i++]))
+            if (!onnx__element(m, &f, &e, r->err) || !read_node(mr, &e, *index, &nodes[i++]))
                 return false;
             g->n_nodes = i;
         } else if (f.number == ONNXF_GRAPH_OUTPUT) {
-            if (!onnx_element(m, &f, &e, r->err) || !read_value_info(r, &e, &outputs[o]) ||
+            if (!onnx__element(m, &f, &e, r->err) || !read_value_info(r, &e, &outputs[o]) ||
                 !names_add(mr, outputs[o].name))
                 return false;
             g->n_outputs = ++o;
@@ -395,7 +397,7 @@ static bool values_of(struct model_reader *mr, const struct pb_msg *m, unsigned 
         release(mr, main, f.at);
         if (f.number != field)
             continue;
-        if (!onnx_element(m, &f, &e, r->err) || !value_name(r, &e, field, &name))
+        if (!onnx__element(m, &f, &e, r->err) || !value_name(r, &e, field, &name))
             return false;
         /* A subgraph's inputs are positional (a Loop's or Scan's body
          * binds them by index): every one is kept, named or not. */
@@ -452,8 +454,8 @@ static bool model_fields(struct model_reader *mr, const struct pb_msg *root,
 {
     struct reader *r = &mr->r;
     struct onnx_model_msg v;
-    if (!onnx_check_model(root, &v, r->err) ||
-        !count_fits(r, v.n_opsets, root->start, "opsets", &model->n_opsets))
+    if (!onnx__check_model(root, &v, r->err) ||
+        !onnx__count_fits(r, v.n_opsets, root->start, "opsets", &model->n_opsets))
         return false;
     model->ir_version = (int64_t)v.ir_version;
     if (v.has_producer_name)
@@ -473,9 +475,9 @@ static bool model_fields(struct model_reader *mr, const struct pb_msg *root,
             continue;
         struct onnx_opset *o = &opsets[k++];
         struct onnx_bytes domain;
-        (void)onnx_check_opset(r->base, &f, &domain, &o->version, NULL); /* checked */
+        (void)onnx__check_opset(r->base, &f, &domain, &o->version, NULL); /* checked */
         if (domain.p != NULL)
-            o->domain = reader_bytes(r, domain);
+            o->domain = onnx__reader_bytes(r, domain);
     }
     *graph = v.graph;
     return true;
@@ -596,7 +598,7 @@ const struct onnx_attr *onnx_node_attr(const struct onnx_node *node, const char 
 
 bool onnx_node_is_constant(const struct onnx_node *n)
 {
-    return onnx_is_constant_op(n->op_type, n->domain);
+    return onnx__is_constant_op(n->op_type, n->domain);
 }
 
 bool onnx_graph_has_initializer(const struct onnx_graph *g, struct onnx_bytes name)

@@ -7,8 +7,8 @@
 
 #include <string.h>
 
-bool onnx_element(const struct pb_msg *m, const struct pb_field *f, struct pb_msg *e,
-                  struct onnx_error *err)
+bool onnx__element(const struct pb_msg *m, const struct pb_field *f, struct pb_msg *e,
+                   struct onnx_error *err)
 {
     if (pb_depth(m) + 1 > PB_MAX_DEPTH)
         return pb_too_deep(err, f->at);
@@ -18,8 +18,8 @@ bool onnx_element(const struct pb_msg *m, const struct pb_field *f, struct pb_ms
 
 /* ---- ModelProto, OperatorSetIdProto, GraphProto --------------------------------- */
 
-bool onnx_check_opset(const uint8_t *base, const struct pb_field *f, struct onnx_bytes *domain,
-                      int64_t *version, struct onnx_error *err)
+bool onnx__check_opset(const uint8_t *base, const struct pb_field *f, struct onnx_bytes *domain,
+                       int64_t *version, struct onnx_error *err)
 {
     struct pb r = {base, f->start, f->end};
     struct pb_field g;
@@ -42,7 +42,7 @@ bool onnx_check_opset(const uint8_t *base, const struct pb_field *f, struct onnx
     return true;
 }
 
-bool onnx_check_model(const struct pb_msg *root, struct onnx_model_msg *v, struct onnx_error *err)
+bool onnx__check_model(const struct pb_msg *root, struct onnx_model_msg *v, struct onnx_error *err)
 {
     memset(v, 0, sizeof *v);
     struct pb_iter it;
@@ -74,7 +74,7 @@ bool onnx_check_model(const struct pb_msg *root, struct onnx_model_msg *v, struc
             break;
         case ONNXF_MODEL_OPSET_IMPORT:
             ok = pb_want(&f, PB_LEN, "ModelProto.opset_import", err) &&
-                 onnx_check_opset(root->base, &f, &domain, &version, err);
+                 onnx__check_opset(root->base, &f, &domain, &version, err);
             v->n_opsets++;
             break;
         default:
@@ -90,7 +90,7 @@ bool onnx_check_model(const struct pb_msg *root, struct onnx_model_msg *v, struc
     return pb_sub(root, ONNXF_MODEL_GRAPH, &v->graph, err);
 }
 
-bool onnx_graph_field(const struct pb_field *f, bool *ok, struct onnx_error *err)
+bool onnx__graph_field(const struct pb_field *f, bool *ok, struct onnx_error *err)
 {
     switch (f->number) {
     case ONNXF_GRAPH_NODE:
@@ -109,7 +109,7 @@ bool onnx_graph_field(const struct pb_field *f, bool *ok, struct onnx_error *err
 
 /* ---- NodeProto, AttributeProto ---------------------------------------------------- */
 
-bool onnx_check_node(const struct pb_msg *m, struct onnx_node_msg *v, struct onnx_error *err)
+bool onnx__check_node(const struct pb_msg *m, struct onnx_node_msg *v, struct onnx_error *err)
 {
     static const char *const what[] = {NULL,
                                        "NodeProto.input",
@@ -160,7 +160,7 @@ bool onnx_check_node(const struct pb_msg *m, struct onnx_node_msg *v, struct onn
     return !it.failed;
 }
 
-bool onnx_is_constant_op(struct onnx_bytes op_type, struct onnx_bytes domain)
+bool onnx__is_constant_op(struct onnx_bytes op_type, struct onnx_bytes domain)
 {
     return onnx_bytes_is(op_type, "Constant") && onnx_default_domain(domain);
 }
@@ -246,7 +246,7 @@ static bool attr_field(const uint8_t *base, const struct pb_field *f, struct onn
     }
 }
 
-bool onnx_check_attribute(const struct pb_msg *m, struct onnx_attr_msg *v, struct onnx_error *err)
+bool onnx__check_attribute(const struct pb_msg *m, struct onnx_attr_msg *v, struct onnx_error *err)
 {
     memset(v, 0, sizeof *v);
     struct pb_iter it;
@@ -260,7 +260,7 @@ bool onnx_check_attribute(const struct pb_msg *m, struct onnx_attr_msg *v, struc
 
 /* ---- TensorProto, SparseTensorProto --------------------------------------------- */
 
-bool onnx_check_tensor(const struct pb_msg *m, struct onnx_tensor_msg *v, struct onnx_error *err)
+bool onnx__check_tensor(const struct pb_msg *m, struct onnx_tensor_msg *v, struct onnx_error *err)
 {
     memset(v, 0, sizeof *v);
     struct pb_iter it;
@@ -297,11 +297,11 @@ bool onnx_check_tensor(const struct pb_msg *m, struct onnx_tensor_msg *v, struct
         if (!ok)
             return false;
     }
-    return !it.failed && pb_each_varint(m, ONNXF_TENSOR_DIMS, "TensorProto.dims", NULL, NULL,
-                                        &v->rank, err);
+    return !it.failed && onnx__pb_each_varint(m, ONNXF_TENSOR_DIMS, "TensorProto.dims", NULL, NULL,
+                                              &v->rank, err);
 }
 
-bool onnx_check_sparse(const struct pb_msg *m, struct onnx_sparse_msg *v, struct onnx_error *err)
+bool onnx__check_sparse(const struct pb_msg *m, struct onnx_sparse_msg *v, struct onnx_error *err)
 {
     memset(v, 0, sizeof *v);
     struct pb_iter it;
@@ -320,16 +320,16 @@ bool onnx_check_sparse(const struct pb_msg *m, struct onnx_sparse_msg *v, struct
         return false;
     struct pb_msg values;
     if (v->has_values && (!pb_sub(m, ONNXF_SPARSE_VALUES, &values, err) ||
-                          !onnx_check_tensor(&values, &v->values, err)))
+                          !onnx__check_tensor(&values, &v->values, err)))
         return false;
-    return pb_each_varint(m, ONNXF_SPARSE_DIMS, "SparseTensorProto.dims", NULL, NULL, &v->rank,
-                          err);
+    return onnx__pb_each_varint(m, ONNXF_SPARSE_DIMS, "SparseTensorProto.dims", NULL, NULL,
+                                &v->rank, err);
 }
 
 /* ---- TypeProto, its tensor type, TensorShapeProto, ValueInfoProto --------------- */
 
-bool onnx_read_dim(const uint8_t *base, const struct pb_field *f, struct onnx_dim *d,
-                   struct onnx_error *err)
+bool onnx__read_dim(const uint8_t *base, const struct pb_field *f, struct onnx_dim *d,
+                    struct onnx_error *err)
 {
     struct pb r = {base, f->start, f->end};
     struct pb_field g;
@@ -372,7 +372,7 @@ static bool check_shape(const struct pb_msg *m, uint64_t *rank, struct onnx_erro
             return pb_too_deep(err, f.at);
         (*rank)++;
         struct onnx_dim d;
-        if (!onnx_read_dim(m->base, &f, &d, err))
+        if (!onnx__read_dim(m->base, &f, &d, err))
             return false;
     }
     return !it.failed;
@@ -399,10 +399,11 @@ static bool check_tensor_type(const struct pb_msg *m, struct onnx_type_msg *v,
     }
     if (it.failed || !v->has_shape)
         return !it.failed;
-    return pb_sub(m, ONNXF_TENSOR_TYPE_SHAPE, &v->shape, err) && check_shape(&v->shape, &v->rank, err);
+    return pb_sub(m, ONNXF_TENSOR_TYPE_SHAPE, &v->shape, err) &&
+           check_shape(&v->shape, &v->rank, err);
 }
 
-bool onnx_check_type(const struct pb_msg *m, struct onnx_type_msg *v, struct onnx_error *err)
+bool onnx__check_type(const struct pb_msg *m, struct onnx_type_msg *v, struct onnx_error *err)
 {
     memset(v, 0, sizeof *v);
     v->value = ONNX_V_OTHER_TYPE;
@@ -449,8 +450,8 @@ bool onnx_check_type(const struct pb_msg *m, struct onnx_type_msg *v, struct onn
     return check_tensor_type(&tensor, v, err);
 }
 
-bool onnx_check_value_info(const struct pb_msg *m, struct onnx_value_info_msg *v,
-                           struct onnx_error *err)
+bool onnx__check_value_info(const struct pb_msg *m, struct onnx_value_info_msg *v,
+                            struct onnx_error *err)
 {
     v->has_name = v->has_type = false;
     struct pb_iter it;
@@ -473,5 +474,5 @@ bool onnx_check_value_info(const struct pb_msg *m, struct onnx_value_info_msg *v
     if (!v->has_type)
         return true;
     return pb_sub(m, ONNXF_VALUE_INFO_TYPE, &v->type_msg, err) &&
-           onnx_check_type(&v->type_msg, &v->type, err);
+           onnx__check_type(&v->type_msg, &v->type, err);
 }

@@ -1,26 +1,27 @@
 /* onnx_sniff.c - see onnx_sniff.h. */
 #include "onnx_sniff.h"
 
+#include "onnx_proto.h"
 #include "pb.h"
 
-/* ModelProto's fields (onnx.proto, ONNX 1.18): their numbers and wire
- * types; a model's first field is one of them. */
+/* ModelProto's fields (onnx_proto.h): their numbers and wire types; a
+ * model's first field is one of them. */
 static bool model_field(uint64_t number, unsigned wt)
 {
     switch (number) {
-    case 1: /* ir_version */
-    case 5: /* model_version */
+    case ONNXF_MODEL_IR_VERSION:
+    case ONNXF_MODEL_MODEL_VERSION:
         return wt == PB_VARINT;
-    case 2:  /* producer_name */
-    case 3:  /* producer_version */
-    case 4:  /* domain */
-    case 6:  /* doc_string */
-    case 7:  /* graph */
-    case 8:  /* opset_import */
-    case 14: /* metadata_props */
-    case 20: /* training_info */
-    case 25: /* functions */
-    case 26: /* configuration */
+    case ONNXF_MODEL_PRODUCER_NAME:
+    case ONNXF_MODEL_PRODUCER_VERSION:
+    case ONNXF_MODEL_DOMAIN:
+    case ONNXF_MODEL_DOC_STRING:
+    case ONNXF_MODEL_GRAPH:
+    case ONNXF_MODEL_OPSET_IMPORT:
+    case ONNXF_MODEL_METADATA_PROPS:
+    case ONNXF_MODEL_TRAINING_INFO:
+    case ONNXF_MODEL_FUNCTIONS:
+    case ONNXF_MODEL_CONFIGURATION:
         return wt == PB_LEN;
     default:
         return false;

@@ -88,7 +88,7 @@ bool reader_oom(struct reader *r)
     return pb_fail(r->err, 0, "out of memory");
 }
 
-bool count_fits(struct reader *r, uint64_t count, size_t at, const char *what, uint32_t *n)
+bool onnx__count_fits(struct reader *r, uint64_t count, size_t at, const char *what, uint32_t *n)
 {
     if (count > UINT32_MAX)
         return pb_fail(r->err, at, "more than %u %s", UINT32_MAX, what);
@@ -117,21 +117,21 @@ static bool int64s_each(void *ctx, uint64_t v, size_t at)
 bool read_int64s(struct reader *r, const struct pb_msg *m, unsigned number, uint64_t count,
                  size_t at, const char *what, uint32_t *n, const int64_t **values)
 {
-    if (!count_fits(r, count, at, what, n))
+    if (!onnx__count_fits(r, count, at, what, n))
         return false;
     int64_t *v = arena_alloc(r->arena, (size_t)count, sizeof *v);
     if (v == NULL)
         return reader_oom(r);
     int64_t *next = v;
     struct onnx_error ignored; /* checked by the message's validator */
-    if (!pb_each_varint(m, number, what, int64s_each, &next, NULL, &ignored) ||
+    if (!onnx__pb_each_varint(m, number, what, int64s_each, &next, NULL, &ignored) ||
         next != v + count)
         return pb_fail(r->err, at, "%s: not as counted", what); /* never */
     *values = v;
     return true;
 }
 
-struct onnx_bytes reader_bytes(struct reader *r, struct onnx_bytes b)
+struct onnx_bytes onnx__reader_bytes(struct reader *r, struct onnx_bytes b)
 {
     static const uint8_t none[1] = {0};
     uint8_t *copy = arena_alloc(r->arena, b.n ? b.n : 1, 1);
@@ -144,7 +144,7 @@ struct onnx_bytes reader_bytes(struct reader *r, struct onnx_bytes b)
 
 struct onnx_bytes reader_text(struct reader *r, const struct pb_field *f)
 {
-    return reader_bytes(r, pb_bytes(r->base, f));
+    return onnx__reader_bytes(r, pb_bytes(r->base, f));
 }
 
 bool read_last_bytes(struct reader *r, const struct pb_msg *m, unsigned number, const char *what,
@@ -334,15 +334,15 @@ static bool read_values(struct reader *r, const struct pb_msg *m, struct onnx_te
                 return true;
         }
     } else {
-        const unsigned field = t->elem_type == 7                   ? ONNXF_TENSOR_INT64_DATA
+        const unsigned field = t->elem_type == 7                 ? ONNXF_TENSOR_INT64_DATA
                                : size == 8 || t->elem_type == 12 ? ONNXF_TENSOR_UINT64_DATA
                                                                  : ONNXF_TENSOR_INT32_DATA;
         struct typed s = {t->elem_type, 0, (uint32_t)count, v, true};
         /* Tensor data is not checked (the walk skips it unread): data this
          * reader cannot take (a wrong wire type) leaves the values out. */
         struct onnx_error ignored;
-        if (!pb_each_varint(m, field, "a TensorProto data field", typed_each, &s, NULL,
-                            &ignored) ||
+        if (!onnx__pb_each_varint(m, field, "a TensorProto data field", typed_each, &s, NULL,
+                                  &ignored) ||
             !s.ok || s.n != count)
             return true;
     }
@@ -357,7 +357,7 @@ static bool read_values(struct reader *r, const struct pb_msg *m, struct onnx_te
 bool read_tensor(struct reader *r, const struct pb_msg *m, struct onnx_tensor_data *t)
 {
     struct onnx_tensor_msg v;
-    if (!onnx_check_tensor(m, &v, r->err))
+    if (!onnx__check_tensor(m, &v, r->err))
         return false;
     t->elem_type = v.data_type;
     if (v.has_name)
@@ -372,7 +372,7 @@ bool read_tensor(struct reader *r, const struct pb_msg *m, struct onnx_tensor_da
 bool read_sparse(struct reader *r, const struct pb_msg *m, struct onnx_tensor_data *t)
 {
     struct onnx_sparse_msg v;
-    if (!onnx_check_sparse(m, &v, r->err))
+    if (!onnx__check_sparse(m, &v, r->err))
         return false;
     if (v.has_values) {
         t->name = v.values.has_name ? reader_text(r, &v.values.name) : (struct onnx_bytes){0};
@@ -387,7 +387,7 @@ bool read_sparse(struct reader *r, const struct pb_msg *m, struct onnx_tensor_da
 static bool read_shape(struct reader *r, const struct onnx_type_msg *v, struct onnx_type *t)
 {
     uint32_t rank = 0;
-    if (!count_fits(r, v->rank, v->shape.start, "dims", &rank))
+    if (!onnx__count_fits(r, v->rank, v->shape.start, "dims", &rank))
         return false;
     struct onnx_dim *dims = arena_alloc(r->arena, (size_t)v->rank, sizeof *dims);
     if (dims == NULL)
@@ -400,9 +400,9 @@ static bool read_shape(struct reader *r, const struct onnx_type_msg *v, struct o
         if (f.number != ONNXF_SHAPE_DIM)
             continue;
         struct onnx_dim *d = &dims[n++];
-        (void)onnx_read_dim(r->base, &f, d, NULL); /* checked by onnx_check_type */
+        (void)onnx__read_dim(r->base, &f, d, NULL); /* checked by onnx__check_type */
         if (d->param.p != NULL)
-            d->param = reader_bytes(r, d->param);
+            d->param = onnx__reader_bytes(r, d->param);
     }
     t->rank = n;
     t->dims = dims;
@@ -445,7 +445,7 @@ static bool read_elem_type(struct reader *r, const struct pb_msg *m, const struc
         return reader_oom(r);
     memset(e, 0, sizeof *e);
     struct onnx_type_msg ev;
-    if (onnx_check_type(&inner, &ev, &ignored) && type_from(&quiet, &inner, &ev, e) &&
+    if (onnx__check_type(&inner, &ev, &ignored) && type_from(&quiet, &inner, &ev, e) &&
         e->value == ONNX_V_TENSOR)
         t->elem = e;
     return !r->arena->failed || reader_oom(r);
@@ -471,13 +471,13 @@ static bool type_from(struct reader *r, const struct pb_msg *m, const struct onn
 bool read_type(struct reader *r, const struct pb_msg *m, struct onnx_type *t)
 {
     struct onnx_type_msg v;
-    return onnx_check_type(m, &v, r->err) && type_from(r, m, &v, t);
+    return onnx__check_type(m, &v, r->err) && type_from(r, m, &v, t);
 }
 
 bool read_value_info(struct reader *r, const struct pb_msg *m, struct onnx_value_info *vi)
 {
     struct onnx_value_info_msg v;
-    if (!onnx_check_value_info(m, &v, r->err))
+    if (!onnx__check_value_info(m, &v, r->err))
         return false;
     if (v.has_name)
         vi->name = reader_text(r, &v.name);

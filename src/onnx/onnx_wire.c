@@ -119,7 +119,7 @@ static bool emit(struct walk *w, struct onnx_tensor *t)
 static bool read_tensor(struct walk *w, const struct pb_msg *m, struct onnx_tensor *t)
 {
     struct onnx_tensor_msg v;
-    if (!onnx_check_tensor(m, &v, w->err))
+    if (!onnx__check_tensor(m, &v, w->err))
         return false;
     t->value = ONNX_V_TENSOR;
     t->form = ONNX_DIMS_REPEAT;
@@ -142,7 +142,7 @@ static bool read_tensor(struct walk *w, const struct pb_msg *m, struct onnx_tens
 static bool read_sparse(struct walk *w, const struct pb_msg *m, struct onnx_tensor *t)
 {
     struct onnx_sparse_msg v;
-    if (!onnx_check_sparse(m, &v, w->err))
+    if (!onnx__check_sparse(m, &v, w->err))
         return false;
     if (v.has_values) {
         t->has_elem_type = v.values.has_data_type;
@@ -184,7 +184,7 @@ static bool walk_value_info(struct walk *w, const struct pb_msg *m, enum onnx_ki
     t.value = ONNX_V_UNTYPED;
     t.form = ONNX_DIMS_NONE;
     struct onnx_value_info_msg v;
-    if (!onnx_check_value_info(m, &v, w->err))
+    if (!onnx__check_value_info(m, &v, w->err))
         return false;
     if (v.has_name) {
         t.name = pb_bytes(w->base, &v.name);
@@ -204,9 +204,9 @@ static const struct {
     int32_t elem_type; /* TensorProto.DataType */
     unsigned field;    /* AttributeProto's */
 } constant_values[] = {
-    {"value_float", 1, ONNXF_ATTR_F},       {"value_floats", 1, ONNXF_ATTR_FLOATS},
-    {"value_int", 7, ONNXF_ATTR_I},         {"value_ints", 7, ONNXF_ATTR_INTS},
-    {"value_string", 8, ONNXF_ATTR_S},      {"value_strings", 8, ONNXF_ATTR_STRINGS},
+    {"value_float", 1, ONNXF_ATTR_F},  {"value_floats", 1, ONNXF_ATTR_FLOATS},
+    {"value_int", 7, ONNXF_ATTR_I},    {"value_ints", 7, ONNXF_ATTR_INTS},
+    {"value_string", 8, ONNXF_ATTR_S}, {"value_strings", 8, ONNXF_ATTR_STRINGS},
 };
 
 /* A Constant's value_* attribute as a record: a scalar, or a list of its
@@ -222,14 +222,29 @@ static bool constant_value(struct walk *w, const struct onnx_attr_msg *a, struct
         t->has_elem_type = true;
         t->elem_type = constant_values[i].elem_type;
         t->form = ONNX_DIMS_COUNT;
-        t->rank = field == ONNXF_ATTR_FLOATS || field == ONNXF_ATTR_INTS ||
-                  field == ONNXF_ATTR_STRINGS;
+        t->rank =
+            field == ONNXF_ATTR_FLOATS || field == ONNXF_ATTR_INTS || field == ONNXF_ATTR_STRINGS;
         t->count = field == ONNXF_ATTR_FLOATS ? a->n_floats
                    : field == ONNXF_ATTR_INTS ? a->n_ints
                                               : a->n_strings;
         return emit(w, t);
     }
     return true;
+}
+
+/* A Constant's value (its attribute's t) or sparse_value (sparse_tensor)
+ * as its record, named by t (the node's output). */
+static bool constant_tensor(struct walk *w, const struct pb_msg *m, unsigned field,
+                            const struct onnx_tensor *t)
+{
+    struct onnx_tensor v = *t;
+    struct pb_msg sub;
+    if (!pb_sub(m, field, &sub, w->err) ||
+        !(field == ONNXF_ATTR_T ? read_tensor(w, &sub, &v) : read_sparse(w, &sub, &v)))
+        return false;
+    v.name = t->name;
+    v.has_name = t->has_name;
+    return emit(w, &v);
 }
 
 /* The tensors of an attribute: t and sparse_tensor (a Constant's value and
@@ -250,29 +265,12 @@ static bool attribute_tensors(struct walk *w, const struct pb_msg *m, const stru
     pb_iter_begin(&it, m);
     while (pb_iter_next(&it, &f, w->err))
         if (f.number == ONNXF_ATTR_TENSORS &&
-            (!onnx_element(m, &f, &sub, w->err) || !read_tensor(w, &sub, &v)))
+            (!onnx__element(m, &f, &sub, w->err) || !read_tensor(w, &sub, &v)))
             return false;
     if (it.failed)
         return false;
-    v = *t;
-    if (value && a->has_t) {
-        if (!pb_sub(m, ONNXF_ATTR_T, &sub, w->err) || !read_tensor(w, &sub, &v))
-            return false;
-        v.name = t->name;
-        v.has_name = t->has_name;
-        if (!emit(w, &v))
-            return false;
-    }
-    v = *t;
-    if (sparse && a->has_sparse_tensor) {
-        if (!pb_sub(m, ONNXF_ATTR_SPARSE_TENSOR, &sub, w->err) || !read_sparse(w, &sub, &v))
-            return false;
-        v.name = t->name;
-        v.has_name = t->has_name;
-        if (!emit(w, &v))
-            return false;
-    }
-    return true;
+    return (!value || !a->has_t || constant_tensor(w, m, ONNXF_ATTR_T, t)) &&
+           (!sparse || !a->has_sparse_tensor || constant_tensor(w, m, ONNXF_ATTR_SPARSE_TENSOR, t));
 }
 
 /* An attribute: for a Constant node, its value; then the graphs in it. */
@@ -280,7 +278,7 @@ static bool walk_attribute(struct walk *w, const struct pb_msg *m, bool constant
                            const struct onnx_bytes *output0)
 {
     struct onnx_attr_msg a;
-    if (!onnx_check_attribute(m, &a, w->err))
+    if (!onnx__check_attribute(m, &a, w->err))
         return false;
     const size_t mark = w->path.len;
     path_putc(w, '.');
@@ -300,7 +298,8 @@ static bool walk_attribute(struct walk *w, const struct pb_msg *m, bool constant
         (constant && !constant_value(w, &a, &t)))
         return false;
     struct pb_msg sub;
-    if (a.has_g && !w->stop && (!pb_sub(m, ONNXF_ATTR_G, &sub, w->err) || !walk_graph(w, &sub, false)))
+    if (a.has_g && !w->stop &&
+        (!pb_sub(m, ONNXF_ATTR_G, &sub, w->err) || !walk_graph(w, &sub, false)))
         return false;
     struct pb_iter it;
     struct pb_field f;
@@ -313,7 +312,7 @@ static bool walk_attribute(struct walk *w, const struct pb_msg *m, bool constant
         path_putc(w, '[');
         path_u64(w, graphs++);
         path_putc(w, ']');
-        if (!onnx_element(m, &f, &sub, w->err) || !walk_graph(w, &sub, false))
+        if (!onnx__element(m, &f, &sub, w->err) || !walk_graph(w, &sub, false))
             return false;
         w->path.len = at;
     }
@@ -326,10 +325,10 @@ static bool walk_attribute(struct walk *w, const struct pb_msg *m, bool constant
 static bool walk_node(struct walk *w, const struct pb_msg *m)
 {
     struct onnx_node_msg v;
-    if (!onnx_check_node(m, &v, w->err))
+    if (!onnx__check_node(m, &v, w->err))
         return false;
     const struct onnx_bytes op = pb_bytes(w->base, &v.op_type);
-    const bool constant = v.has_op_type && onnx_is_constant_op(op, pb_bytes(w->base, &v.domain));
+    const bool constant = v.has_op_type && onnx__is_constant_op(op, pb_bytes(w->base, &v.domain));
     const size_t mark = w->path.len;
     if (v.has_op_type) {
         path_puts(w, " (");
@@ -351,7 +350,7 @@ static bool walk_node(struct walk *w, const struct pb_msg *m)
     pb_iter_begin(&it, m);
     while (!w->stop && pb_iter_next(&it, &f, w->err))
         if (f.number == ONNXF_NODE_ATTRIBUTE &&
-            (!onnx_element(m, &f, &e, w->err) ||
+            (!onnx__element(m, &f, &e, w->err) ||
              !walk_attribute(w, &e, constant, v.has_output ? &out0 : NULL)))
             return false;
     if (it.failed)
@@ -375,7 +374,7 @@ enum { N_PASSES = sizeof passes / sizeof *passes };
 static bool graph_field(struct walk *w, const struct pb_msg *m, const struct pb_field *f)
 {
     struct pb_msg e;
-    if (!onnx_element(m, f, &e, w->err))
+    if (!onnx__element(m, f, &e, w->err))
         return false;
     struct onnx_tensor t;
     memset(&t, 0, sizeof t);
@@ -462,7 +461,7 @@ static bool walk_graph_passes(struct walk *w, const struct pb_msg *m, bool main)
             /* a check reads every kind in one pass */
             bool ok = true;
             const bool mine = (w->fn == NULL || f.number == passes[p].field) &&
-                              onnx_graph_field(&f, &ok, w->err);
+                              onnx__graph_field(&f, &ok, w->err);
             if (!ok)
                 return false;
             if (mine) {
@@ -504,7 +503,7 @@ bool onnx_walk_nodes(const uint8_t *data, size_t len, onnx_tensor_fn fn, onnx_no
     memset(err, 0, sizeof *err);
     const struct pb_msg root = pb_root(data, 0, len, 0);
     struct onnx_model_msg model;
-    if (!onnx_check_model(&root, &model, err))
+    if (!onnx__check_model(&root, &model, err))
         return false;
     path_puts(&w, "graph");
     bool ok = walk_graph(&w, &model.graph, true);

@@ -201,9 +201,9 @@ bool pb_iter_next(struct pb_iter *it, struct pb_field *f, struct onnx_error *err
     }
 }
 
-bool pb_each_varint(const struct pb_msg *m, unsigned number, const char *what,
-                    bool (*each)(void *ctx, uint64_t v, size_t at), void *ctx, uint64_t *n,
-                    struct onnx_error *err)
+bool onnx__pb_each_varint(const struct pb_msg *m, unsigned number, const char *what,
+                          bool (*each)(void *ctx, uint64_t v, size_t at), void *ctx, uint64_t *n,
+                          struct onnx_error *err)
 {
     struct pb_iter it;
     struct pb_field f;

@@ -103,8 +103,8 @@ bool pb_too_deep(struct onnx_error *err, size_t at);
  * from each stops the reading (false); *n (when not NULL) counts them.
  * Damage (a wire type other than varint or length-delimited: "what has
  * wire type...", a packed varint past its run) is an error. */
-bool pb_each_varint(const struct pb_msg *m, unsigned number, const char *what,
-                    bool (*each)(void *ctx, uint64_t v, size_t at), void *ctx, uint64_t *n,
-                    struct onnx_error *err);
+bool onnx__pb_each_varint(const struct pb_msg *m, unsigned number, const char *what,
+                          bool (*each)(void *ctx, uint64_t v, size_t at), void *ctx, uint64_t *n,
+                          struct onnx_error *err);
 
 #endif
