@@ -46,15 +46,10 @@ static const char *text_of(struct render *rd, struct onnx_bytes t)
     return rd->tmp.failed ? "" : rd->tmp.data;
 }
 
-static bool default_domain(struct onnx_bytes d)
-{
-    return d.n == 0 || (d.n == 7 && memcmp(d.p, "ai.onnx", 7) == 0);
-}
-
 /* "Conv", or "com.microsoft.FusedMatMul" outside the default domain. */
 static void put_op(struct outbuf *b, const struct onnx_node *node)
 {
-    if (!default_domain(node->domain)) {
+    if (!onnx_default_domain(node->domain)) {
         ob_write(b, (const char *)node->domain.p, node->domain.n);
         ob_putc(b, '.');
     }
@@ -64,11 +59,8 @@ static void put_op(struct outbuf *b, const struct onnx_node *node)
 static void count_op(struct op_counts *c, const struct onnx_node *node)
 {
     for (size_t i = 0; i < c->n; i++)
-        if (c->at[i].op.n == node->op_type.n && c->at[i].domain.n == node->domain.n &&
-            (node->op_type.n == 0 ||
-             memcmp(c->at[i].op.p, node->op_type.p, node->op_type.n) == 0) &&
-            (node->domain.n == 0 ||
-             memcmp(c->at[i].domain.p, node->domain.p, node->domain.n) == 0)) {
+        if (onnx_bytes_eq(c->at[i].op, node->op_type) &&
+            onnx_bytes_eq(c->at[i].domain, node->domain)) {
             c->at[i].n++;
             return;
         }
@@ -282,8 +274,8 @@ static void put_record_csv(struct render *rd, const struct dmlt_ep_node *n, cons
     csv_field(b, text_of(rd, node->name));
     ob_putc(b, ',');
     snprintf(op, sizeof op, "%s%s%.*s",
-             default_domain(node->domain) ? "" : text_of(rd, node->domain),
-             default_domain(node->domain) ? "" : ".",
+             onnx_default_domain(node->domain) ? "" : text_of(rd, node->domain),
+             onnx_default_domain(node->domain) ? "" : ".",
              (int)(node->op_type.n < 200 ? node->op_type.n : 200), (const char *)node->op_type.p);
     csv_field(b, op);
     ob_putc(b, ',');
@@ -414,7 +406,7 @@ static void put_op_counts(struct render *rd, const char *key, const struct op_co
     for (size_t i = 0; i < c->n; i++) {
         struct outbuf op;
         ob_init(&op);
-        if (!default_domain(c->at[i].domain)) {
+        if (!onnx_default_domain(c->at[i].domain)) {
             ob_write(&op, (const char *)c->at[i].domain.p, c->at[i].domain.n);
             ob_putc(&op, '.');
         }
