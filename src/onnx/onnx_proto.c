@@ -90,23 +90,6 @@ bool onnx__check_model(const struct pb_msg *root, struct onnx_model_msg *v, stru
     return pb_sub(root, ONNXF_MODEL_GRAPH, &v->graph, err);
 }
 
-bool onnx__graph_field(const struct pb_field *f, bool *ok, struct onnx_error *err)
-{
-    switch (f->number) {
-    case ONNXF_GRAPH_NODE:
-    case ONNXF_GRAPH_INITIALIZER:
-    case ONNXF_GRAPH_INPUT:
-    case ONNXF_GRAPH_OUTPUT:
-    case ONNXF_GRAPH_VALUE_INFO:
-    case ONNXF_GRAPH_SPARSE_INITIALIZER:
-        *ok = pb_want(f, PB_LEN, "a GraphProto field", err);
-        return true;
-    default:
-        *ok = true;
-        return false;
-    }
-}
-
 /* ---- NodeProto, AttributeProto ---------------------------------------------------- */
 
 bool onnx__check_node(const struct pb_msg *m, struct onnx_node_msg *v, struct onnx_error *err)
@@ -166,8 +149,9 @@ bool onnx__is_constant_op(struct onnx_bytes op_type, struct onnx_bytes domain)
 }
 
 /* AttributeProto's repeated scalars: floats (fixed32, packed or not, in
- * whole values) and ints (varints, packed or not), counted. */
-static bool attr_numbers(const uint8_t *base, const struct pb_field *f, struct onnx_attr_msg *v,
+ * whole values) and ints (varints; a packed run is read after the other
+ * fields: *packed), counted. */
+static bool attr_numbers(const struct pb_field *f, struct onnx_attr_msg *v, bool *packed,
                          struct onnx_error *err)
 {
     if (f->number == ONNXF_ATTR_FLOATS) {
@@ -187,20 +171,12 @@ static bool attr_numbers(const uint8_t *base, const struct pb_field *f, struct o
         v->n_ints++;
         return true;
     }
-    if (!pb_want(f, PB_LEN, "AttributeProto.ints", err))
-        return false;
-    struct pb r = {base, f->start, f->end};
-    while (r.pos < r.end) {
-        uint64_t x;
-        if (!pb_varint(&r, &x, err))
-            return false;
-        v->n_ints++;
-    }
-    return true;
+    *packed = true;
+    return pb_want(f, PB_LEN, "AttributeProto.ints", err);
 }
 
 /* One field of an AttributeProto into v. */
-static bool attr_field(const uint8_t *base, const struct pb_field *f, struct onnx_attr_msg *v,
+static bool attr_field(const struct pb_field *f, struct onnx_attr_msg *v, bool *packed,
                        struct onnx_error *err)
 {
     switch (f->number) {
@@ -240,7 +216,7 @@ static bool attr_field(const uint8_t *base, const struct pb_field *f, struct onn
         return pb_want(f, PB_LEN, "an AttributeProto field", err);
     case ONNXF_ATTR_FLOATS:
     case ONNXF_ATTR_INTS:
-        return attr_numbers(base, f, v, err);
+        return attr_numbers(f, v, packed, err);
     default:
         return true;
     }
@@ -251,11 +227,18 @@ bool onnx__check_attribute(const struct pb_msg *m, struct onnx_attr_msg *v, stru
     memset(v, 0, sizeof *v);
     struct pb_iter it;
     struct pb_field f;
+    bool packed = false;
     pb_iter_begin(&it, m);
     while (pb_iter_next(&it, &f, err))
-        if (!attr_field(m->base, &f, v, err))
+        if (!attr_field(&f, v, &packed, err))
             return false;
-    return !it.failed;
+    if (it.failed)
+        return false;
+    if (!packed) /* the common case: exporters write ints unpacked (onnx.proto is proto2) */
+        return true;
+    v->n_ints = 0;
+    return onnx__pb_each_varint(m, ONNXF_ATTR_INTS, "AttributeProto.ints", NULL, NULL, &v->n_ints,
+                                err);
 }
 
 /* ---- TensorProto, SparseTensorProto --------------------------------------------- */
@@ -357,8 +340,9 @@ bool onnx__read_dim(const uint8_t *base, const struct pb_field *f, struct onnx_d
     return true;
 }
 
-/* TensorShapeProto (merged): its dims counted, each Dimension checked. */
-static bool check_shape(const struct pb_msg *m, uint64_t *rank, struct onnx_error *err)
+/* TensorShapeProto (merged): its dims counted, each Dimension checked,
+ * the first ONNX_VIEW_DIMS kept. */
+static bool check_shape(const struct pb_msg *m, struct onnx_type_msg *v, struct onnx_error *err)
 {
     struct pb_iter it;
     struct pb_field f;
@@ -370,10 +354,12 @@ static bool check_shape(const struct pb_msg *m, uint64_t *rank, struct onnx_erro
             return false;
         if (pb_depth(m) + 1 > PB_MAX_DEPTH)
             return pb_too_deep(err, f.at);
-        (*rank)++;
         struct onnx_dim d;
         if (!onnx__read_dim(m->base, &f, &d, err))
             return false;
+        if (v->rank < ONNX_VIEW_DIMS)
+            v->dims[v->rank] = d;
+        v->rank++;
     }
     return !it.failed;
 }
@@ -399,8 +385,7 @@ static bool check_tensor_type(const struct pb_msg *m, struct onnx_type_msg *v,
     }
     if (it.failed || !v->has_shape)
         return !it.failed;
-    return pb_sub(m, ONNXF_TENSOR_TYPE_SHAPE, &v->shape, err) &&
-           check_shape(&v->shape, &v->rank, err);
+    return pb_sub(m, ONNXF_TENSOR_TYPE_SHAPE, &v->shape, err) && check_shape(&v->shape, v, err);
 }
 
 bool onnx__check_type(const struct pb_msg *m, struct onnx_type_msg *v, struct onnx_error *err)

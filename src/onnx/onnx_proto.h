@@ -152,8 +152,23 @@ bool onnx__check_opset(const uint8_t *base, const struct pb_field *f, struct onn
 /* A field of a GraphProto: true when it is one of the repeated messages the
  * readers read (node, initializer, input, output, value_info,
  * sparse_initializer), whose wire type it then checks (*err filled if
- * wrong: *ok false). */
-bool onnx__graph_field(const struct pb_field *f, bool *ok, struct onnx_error *err);
+ * wrong: *ok false). Inline: the readers ask it of every field of a graph. */
+static inline bool onnx__graph_field(const struct pb_field *f, bool *ok, struct onnx_error *err)
+{
+    switch (f->number) {
+    case ONNXF_GRAPH_NODE:
+    case ONNXF_GRAPH_INITIALIZER:
+    case ONNXF_GRAPH_INPUT:
+    case ONNXF_GRAPH_OUTPUT:
+    case ONNXF_GRAPH_VALUE_INFO:
+    case ONNXF_GRAPH_SPARSE_INITIALIZER:
+        *ok = f->wt == PB_LEN || pb_want(f, PB_LEN, "a GraphProto field", err);
+        return true;
+    default:
+        *ok = true;
+        return false;
+    }
+}
 
 /* NodeProto: its strings and how many of each repeated field. */
 struct onnx_node_msg {
@@ -198,6 +213,7 @@ struct onnx_sparse_msg {
 };
 bool onnx__check_sparse(const struct pb_msg *m, struct onnx_sparse_msg *v, struct onnx_error *err);
 
+#define ONNX_VIEW_DIMS 8
 /* TypeProto: its oneof's case (a case given after another clears it), and
  * for a tensor (or sparse tensor) type its elem_type and shape: the shape
  * checked whole, its dims counted. */
@@ -209,6 +225,9 @@ struct onnx_type_msg {
     int32_t elem_type;
     struct pb_msg shape; /* has_shape: TensorShapeProto, merged */
     uint64_t rank;
+    /* the first dims as onnx__read_dim reads them (param in the model):
+     * a reader of at most ONNX_VIEW_DIMS dims need not read them again */
+    struct onnx_dim dims[ONNX_VIEW_DIMS];
 };
 bool onnx__check_type(const struct pb_msg *m, struct onnx_type_msg *v, struct onnx_error *err);
 

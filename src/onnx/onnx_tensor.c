@@ -396,11 +396,17 @@ static bool read_shape(struct reader *r, const struct onnx_type_msg *v, struct o
     struct pb_iter it;
     struct pb_field f;
     pb_iter_begin(&it, &v->shape);
-    while (n < rank && pb_iter_next(&it, &f, NULL)) {
-        if (f.number != ONNXF_SHAPE_DIM)
+    while (n < rank) {
+        if (rank <= ONNX_VIEW_DIMS) {
+            dims[n] = v->dims[n]; /* read by onnx__check_type */
+        } else if (!pb_iter_next(&it, &f, NULL)) {
+            break;
+        } else if (f.number != ONNXF_SHAPE_DIM) {
             continue;
+        } else {
+            (void)onnx__read_dim(r->base, &f, &dims[n], NULL); /* checked by onnx__check_type */
+        }
         struct onnx_dim *d = &dims[n++];
-        (void)onnx__read_dim(r->base, &f, d, NULL); /* checked by onnx__check_type */
         if (d->param.p != NULL)
             d->param = onnx__reader_bytes(r, d->param);
     }
