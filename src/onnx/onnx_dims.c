@@ -16,7 +16,7 @@ void onnx_dims_begin(const struct onnx_tensor *t, struct onnx_dim_iter *it)
     it->packed.base = t->dims.base;
     it->packed.pos = it->packed.end = 0;
     if (t->form == ONNX_DIMS_REPEAT || t->form == ONNX_DIMS_SHAPE)
-        pb_iter_begin(&it->fields, &t->dims);
+        onnx__pb_iter_begin(&it->fields, &t->dims);
 }
 
 bool onnx_dims_next(struct onnx_dim_iter *it, struct onnx_dim *d)
@@ -37,13 +37,13 @@ bool onnx_dims_next(struct onnx_dim_iter *it, struct onnx_dim *d)
     uint64_t v = 0;
     for (;;) {
         if (t->form == ONNX_DIMS_REPEAT && it->packed.pos < it->packed.end) {
-            if (!pb_varint(&it->packed, &v, NULL))
+            if (!onnx__pb_varint(&it->packed, &v, NULL))
                 return false;
             it->i++;
             d->value = (int64_t)v;
             return true;
         }
-        if (!pb_iter_next(&it->fields, &f, NULL))
+        if (!onnx__pb_iter_next(&it->fields, &f, NULL))
             return false;
         if (f.number != (t->form == ONNX_DIMS_SHAPE ? ONNXF_SHAPE_DIM : t->field))
             continue;

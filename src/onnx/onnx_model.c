@@ -61,7 +61,7 @@ static bool grow(struct arena *a, void **p, size_t *cap, size_t n, size_t size)
     if (n < *cap)
         return true;
     const size_t c = *cap ? *cap * 2 : 16;
-    if (c > SIZE_MAX / size / 2 || !arena_charge(a, (c - *cap) * size))
+    if (c > SIZE_MAX / size / 2 || !onnx__arena_charge(a, (c - *cap) * size))
         return false;
     void *q = realloc(*p, c * size);
     if (q == NULL)
@@ -94,11 +94,11 @@ static bool names_add(struct model_reader *mr, struct onnx_bytes b)
     if (s->n + 1 > s->cap / 2) {
         const size_t cap = s->cap ? s->cap * 2 : 1024;
         struct name_slot *slots =
-            cap < SIZE_MAX / sizeof *slots && arena_charge(mr->r.arena, cap * sizeof *slots)
+            cap < SIZE_MAX / sizeof *slots && onnx__arena_charge(mr->r.arena, cap * sizeof *slots)
                 ? calloc(cap, sizeof *slots)
                 : NULL;
         if (slots == NULL)
-            return reader_oom(&mr->r);
+            return onnx__reader_oom(&mr->r);
         struct name_set bigger = {slots, cap, s->n};
         for (size_t i = 0; i < s->cap; i++)
             if (s->slots[i].name.p != NULL)
@@ -126,7 +126,7 @@ static bool names_have(const struct name_set *s, struct onnx_bytes b)
 static bool later(struct model_reader *mr, const struct onnx_graph **slot, uint32_t index)
 {
     if (!grow(mr->r.arena, (void **)&mr->fixups, &mr->cap_fixups, mr->n_fixups, sizeof *mr->fixups))
-        return reader_oom(&mr->r);
+        return onnx__reader_oom(&mr->r);
     mr->fixups[mr->n_fixups].slot = slot;
     mr->fixups[mr->n_fixups++].index = index;
     return true;
@@ -142,14 +142,14 @@ static bool read_floats(struct reader *r, const struct pb_msg *m, uint64_t count
 {
     if (!onnx__count_fits(r, count, m->start, "floats", &a->n_floats))
         return false;
-    float *v = arena_alloc(r->arena, a->n_floats, sizeof *v);
+    float *v = onnx__arena_alloc(r->arena, a->n_floats, sizeof *v);
     if (v == NULL)
-        return reader_oom(r);
+        return onnx__reader_oom(r);
     uint32_t n = 0;
     struct pb_iter it;
     struct pb_field f;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, NULL)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, NULL)) {
         if (f.number != ONNXF_ATTR_FLOATS)
             continue;
         const size_t start = f.wt == PB_LEN ? f.start : f.end - 4;
@@ -169,20 +169,20 @@ static bool attr_scalars(struct reader *r, const struct pb_msg *m, const struct 
                          struct onnx_attr *a)
 {
     if (v->has_name)
-        a->name = reader_text(r, &v->name);
+        a->name = onnx__reader_text(r, &v->name);
     a->type = (enum onnx_attr_type)v->type;
     memcpy(&a->f, &v->f_bits, sizeof a->f);
     a->has_f = v->has_f;
     a->i = v->i;
     a->has_i = v->has_i;
     if (v->has_s)
-        a->s = reader_text(r, &v->s);
+        a->s = onnx__reader_text(r, &v->s);
     a->has_s = v->has_s;
     return onnx__count_fits(r, v->n_strings, m->start, "strings", &a->n_strings) &&
            onnx__count_fits(r, v->n_tensors, m->start, "tensors", &a->n_tensors) &&
            onnx__count_fits(r, v->n_graphs, m->start, "graphs", &a->n_graphs) &&
-           read_int64s(r, m, ONNXF_ATTR_INTS, v->n_ints, m->start, "AttributeProto.ints",
-                       &a->n_ints, &a->ints) &&
+           onnx__read_int64s(r, m, ONNXF_ATTR_INTS, v->n_ints, m->start, "AttributeProto.ints",
+                             &a->n_ints, &a->ints) &&
            read_floats(r, m, v->n_floats, a);
 }
 
@@ -191,13 +191,13 @@ static bool attr_lists(struct model_reader *mr, const struct pb_msg *m, struct o
                        uint32_t graph, const struct onnx_node *owner)
 {
     struct reader *r = &mr->r;
-    struct onnx_bytes *strings = arena_alloc(r->arena, a->n_strings, sizeof *strings);
-    struct onnx_tensor_data *tensors = arena_alloc(r->arena, a->n_tensors, sizeof *tensors);
+    struct onnx_bytes *strings = onnx__arena_alloc(r->arena, a->n_strings, sizeof *strings);
+    struct onnx_tensor_data *tensors = onnx__arena_alloc(r->arena, a->n_tensors, sizeof *tensors);
     /* pointers to the graphs (they live in model->graphs) */
-    const struct onnx_graph **graphs =
-        arena_alloc(r->arena, a->n_graphs, sizeof *graphs); // NOLINT(bugprone-sizeof-expression)
+    const struct onnx_graph **graphs = onnx__arena_alloc(
+        r->arena, a->n_graphs, sizeof *graphs); // NOLINT(bugprone-sizeof-expression)
     if (strings == NULL || tensors == NULL || graphs == NULL)
-        return reader_oom(r);
+        return onnx__reader_oom(r);
     a->strings = strings;
     a->tensors = tensors;
     a->graphs = graphs;
@@ -205,12 +205,12 @@ static bool attr_lists(struct model_reader *mr, const struct pb_msg *m, struct o
     struct pb_iter it;
     struct pb_field f;
     struct pb_msg e;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, r->err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, r->err)) {
         if (f.number == ONNXF_ATTR_STRINGS) {
-            strings[ns++] = reader_text(r, &f);
+            strings[ns++] = onnx__reader_text(r, &f);
         } else if (f.number == ONNXF_ATTR_TENSORS) {
-            if (!onnx__element(m, &f, &e, r->err) || !read_tensor(r, &e, &tensors[nt++]))
+            if (!onnx__element(m, &f, &e, r->err) || !onnx__read_tensor(r, &e, &tensors[nt++]))
                 return false;
         } else if (f.number == ONNXF_ATTR_GRAPHS) {
             uint32_t index = 0;
@@ -226,12 +226,12 @@ static bool attr_lists(struct model_reader *mr, const struct pb_msg *m, struct o
 static bool attr_tensor(struct reader *r, const struct pb_msg *m, unsigned field,
                         const struct onnx_tensor_data **out)
 {
-    struct onnx_tensor_data *t = arena_alloc(r->arena, 1, sizeof *t);
+    struct onnx_tensor_data *t = onnx__arena_alloc(r->arena, 1, sizeof *t);
     if (t == NULL)
-        return reader_oom(r);
+        return onnx__reader_oom(r);
     struct pb_msg sub;
-    if (!pb_sub(m, field, &sub, r->err) ||
-        !(field == ONNXF_ATTR_T ? read_tensor(r, &sub, t) : read_sparse(r, &sub, t)))
+    if (!onnx__pb_sub(m, field, &sub, r->err) ||
+        !(field == ONNXF_ATTR_T ? onnx__read_tensor(r, &sub, t) : onnx__read_sparse(r, &sub, t)))
         return false;
     *out = t;
     return true;
@@ -250,8 +250,8 @@ static bool read_attr(struct model_reader *mr, const struct pb_msg *m, uint32_t 
     struct pb_msg sub;
     if (v.has_g) {
         uint32_t index = 0;
-        if (!pb_sub(m, ONNXF_ATTR_G, &sub, r->err) || !read_graph(mr, &sub, graph, owner, &index) ||
-            !later(mr, &a->g, index))
+        if (!onnx__pb_sub(m, ONNXF_ATTR_G, &sub, r->err) ||
+            !read_graph(mr, &sub, graph, owner, &index) || !later(mr, &a->g, index))
             return false;
     }
     return attr_lists(mr, m, a, graph, owner);
@@ -270,28 +270,28 @@ static bool read_node(struct model_reader *mr, const struct pb_msg *m, uint32_t 
     /* Text is copied where it is kept: names, op_type, domain (not an
      * attribute's bytes, nor a doc_string). */
     if (v.has_name)
-        node->name = reader_text(r, &v.name);
+        node->name = onnx__reader_text(r, &v.name);
     if (v.has_op_type)
-        node->op_type = reader_text(r, &v.op_type);
+        node->op_type = onnx__reader_text(r, &v.op_type);
     if (v.has_domain)
-        node->domain = reader_text(r, &v.domain);
-    struct onnx_bytes *inputs = arena_alloc(r->arena, node->n_inputs, sizeof *inputs);
-    struct onnx_bytes *outputs = arena_alloc(r->arena, node->n_outputs, sizeof *outputs);
-    struct onnx_attr *attrs = arena_alloc(r->arena, node->n_attrs, sizeof *attrs);
+        node->domain = onnx__reader_text(r, &v.domain);
+    struct onnx_bytes *inputs = onnx__arena_alloc(r->arena, node->n_inputs, sizeof *inputs);
+    struct onnx_bytes *outputs = onnx__arena_alloc(r->arena, node->n_outputs, sizeof *outputs);
+    struct onnx_attr *attrs = onnx__arena_alloc(r->arena, node->n_attrs, sizeof *attrs);
     if (inputs == NULL || outputs == NULL || attrs == NULL)
-        return reader_oom(r);
+        return onnx__reader_oom(r);
     node->inputs = inputs;
     node->outputs = outputs;
     node->attrs = attrs;
     uint32_t ni = 0, no = 0;
     struct pb_iter it;
     struct pb_field f;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, r->err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, r->err)) {
         struct onnx_bytes *to = f.number == ONNXF_NODE_INPUT    ? &inputs[ni++]
                                 : f.number == ONNXF_NODE_OUTPUT ? &outputs[no++]
                                                                 : NULL;
-        if (to != NULL && !names_add(mr, *to = reader_text(r, &f)))
+        if (to != NULL && !names_add(mr, *to = onnx__reader_text(r, &f)))
             return false;
     }
     if (it.failed)
@@ -299,8 +299,8 @@ static bool read_node(struct model_reader *mr, const struct pb_msg *m, uint32_t 
     /* The attributes last: their graphs read after the node's names. */
     uint32_t na = 0;
     struct pb_msg e;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, r->err))
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, r->err))
         if (f.number == ONNXF_NODE_ATTRIBUTE &&
             (!onnx__element(m, &f, &e, r->err) || !read_attr(mr, &e, graph, node, &attrs[na++])))
             return false;
@@ -311,13 +311,13 @@ static bool read_graph(struct model_reader *mr, const struct pb_msg *m, uint32_t
                        const struct onnx_node *owner, uint32_t *index)
 {
     struct reader *r = &mr->r;
-    struct onnx_graph *g = arena_alloc(r->arena, 1, sizeof *g);
+    struct onnx_graph *g = onnx__arena_alloc(r->arena, 1, sizeof *g);
     if (g == NULL)
-        return reader_oom(r);
+        return onnx__reader_oom(r);
     if (mr->n_graphs >= UINT32_MAX)
-        return pb_fail(r->err, m->start, "more than %u graphs", UINT32_MAX);
+        return onnx__pb_fail(r->err, m->start, "more than %u graphs", UINT32_MAX);
     if (!grow(mr->r.arena, (void **)&mr->graphs, &mr->cap_graphs, mr->n_graphs, sizeof *mr->graphs))
-        return reader_oom(r);
+        return onnx__reader_oom(r);
     *index = (uint32_t)mr->n_graphs;
     mr->graphs[mr->n_graphs].g = g;
     mr->graphs[mr->n_graphs].msg = *m;
@@ -328,33 +328,33 @@ static bool read_graph(struct model_reader *mr, const struct pb_msg *m, uint32_t
     struct pb_field f;
     struct pb_msg e;
     uint32_t nn = 0, no = 0;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, r->err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, r->err)) {
         bool ok = true;
         (void)onnx__graph_field(&f, &ok, r->err);
-        if (!ok || (f.number == ONNXF_GRAPH_NODE && !count_one(r, &nn, f.at, "nodes")) ||
-            (f.number == ONNXF_GRAPH_OUTPUT && !count_one(r, &no, f.at, "outputs")))
+        if (!ok || (f.number == ONNXF_GRAPH_NODE && !onnx__count_one(r, &nn, f.at, "nodes")) ||
+            (f.number == ONNXF_GRAPH_OUTPUT && !onnx__count_one(r, &no, f.at, "outputs")))
             return false;
         release(mr, *index == 0, f.end);
     }
     if (it.failed)
         return false;
-    struct onnx_node *nodes = arena_alloc(r->arena, nn, sizeof *nodes);
-    struct onnx_value_info *outputs = arena_alloc(r->arena, no, sizeof *outputs);
+    struct onnx_node *nodes = onnx__arena_alloc(r->arena, nn, sizeof *nodes);
+    struct onnx_value_info *outputs = onnx__arena_alloc(r->arena, no, sizeof *outputs);
     if (nodes == NULL || outputs == NULL)
-        return reader_oom(r);
+        return onnx__reader_oom(r);
     g->nodes = nodes;
     g->outputs = outputs;
     uint32_t i = 0, o = 0;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, r->err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, r->err)) {
         release(mr, *index == 0, f.at);
         if (f.number == ONNXF_GRAPH_NODE) {
             if (!onnx__element(m, &f, &e, r->err) || !read_node(mr, &e, *index, &nodes[i++]))
                 return false;
             g->n_nodes = i;
         } else if (f.number == ONNXF_GRAPH_OUTPUT) {
-            if (!onnx__element(m, &f, &e, r->err) || !read_value_info(r, &e, &outputs[o]) ||
+            if (!onnx__element(m, &f, &e, r->err) || !onnx__read_value_info(r, &e, &outputs[o]) ||
                 !names_add(mr, outputs[o].name))
                 return false;
             g->n_outputs = ++o;
@@ -373,11 +373,12 @@ static bool value_name(struct reader *r, const struct pb_msg *e, unsigned field,
     name->p = NULL;
     name->n = 0;
     if (field == ONNXF_GRAPH_SPARSE_INITIALIZER)
-        return pb_sub(e, ONNXF_SPARSE_VALUES, &values, r->err) &&
-               read_last_bytes(r, &values, ONNXF_TENSOR_NAME, "TensorProto.name", name, &given);
+        return onnx__pb_sub(e, ONNXF_SPARSE_VALUES, &values, r->err) &&
+               onnx__read_last_bytes(r, &values, ONNXF_TENSOR_NAME, "TensorProto.name", name,
+                                     &given);
     if (field == ONNXF_GRAPH_INITIALIZER)
-        return read_last_bytes(r, e, ONNXF_TENSOR_NAME, "TensorProto.name", name, &given);
-    return read_last_bytes(r, e, ONNXF_VALUE_INFO_NAME, "ValueInfoProto.name", name, &given);
+        return onnx__read_last_bytes(r, e, ONNXF_TENSOR_NAME, "TensorProto.name", name, &given);
+    return onnx__read_last_bytes(r, e, ONNXF_VALUE_INFO_NAME, "ValueInfoProto.name", name, &given);
 }
 
 /* The graph's values of field `field` that a node or an output names:
@@ -392,8 +393,8 @@ static bool values_of(struct model_reader *mr, const struct pb_msg *m, unsigned 
     struct pb_field f;
     struct pb_msg e;
     struct onnx_bytes name;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, r->err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, r->err)) {
         release(mr, main, f.at);
         if (f.number != field)
             continue;
@@ -405,13 +406,13 @@ static bool values_of(struct model_reader *mr, const struct pb_msg *m, unsigned 
             continue;
         bool ok;
         if (vi == NULL && td == NULL)
-            ok = count_one(r, k, f.at, "values");
+            ok = onnx__count_one(r, k, f.at, "values");
         else if (vi != NULL)
-            ok = read_value_info(r, &e, &vi[(*k)++]);
+            ok = onnx__read_value_info(r, &e, &vi[(*k)++]);
         else if (field == ONNXF_GRAPH_INITIALIZER)
-            ok = read_tensor(r, &e, &td[(*k)++]);
+            ok = onnx__read_tensor(r, &e, &td[(*k)++]);
         else
-            ok = read_sparse(r, &e, &td[(*k)++]);
+            ok = onnx__read_sparse(r, &e, &td[(*k)++]);
         if (!ok)
             return false;
     }
@@ -431,11 +432,11 @@ static bool graph_values(struct model_reader *mr, const struct graph_slot *s)
         !values_of(mr, m, ONNXF_GRAPH_INITIALIZER, &n_init, NULL, NULL) ||
         !values_of(mr, m, ONNXF_GRAPH_SPARSE_INITIALIZER, &n_init, NULL, NULL))
         return false;
-    struct onnx_value_info *in = arena_alloc(r->arena, n_in, sizeof *in);
-    struct onnx_value_info *vi = arena_alloc(r->arena, n_vi, sizeof *vi);
-    struct onnx_tensor_data *init = arena_alloc(r->arena, n_init, sizeof *init);
+    struct onnx_value_info *in = onnx__arena_alloc(r->arena, n_in, sizeof *in);
+    struct onnx_value_info *vi = onnx__arena_alloc(r->arena, n_vi, sizeof *vi);
+    struct onnx_tensor_data *init = onnx__arena_alloc(r->arena, n_init, sizeof *init);
     if (in == NULL || vi == NULL || init == NULL)
-        return reader_oom(r);
+        return onnx__reader_oom(r);
     g->inputs = in;
     g->value_info = vi;
     g->initializers = init;
@@ -459,18 +460,18 @@ static bool model_fields(struct model_reader *mr, const struct pb_msg *root,
         return false;
     model->ir_version = (int64_t)v.ir_version;
     if (v.has_producer_name)
-        model->producer_name = reader_text(r, &v.producer_name);
+        model->producer_name = onnx__reader_text(r, &v.producer_name);
     if (v.has_producer_version)
-        model->producer_version = reader_text(r, &v.producer_version);
-    struct onnx_opset *opsets = arena_alloc(r->arena, model->n_opsets, sizeof *opsets);
+        model->producer_version = onnx__reader_text(r, &v.producer_version);
+    struct onnx_opset *opsets = onnx__arena_alloc(r->arena, model->n_opsets, sizeof *opsets);
     if (opsets == NULL)
-        return reader_oom(r);
+        return onnx__reader_oom(r);
     model->opsets = opsets;
     uint32_t k = 0;
     struct pb_iter it;
     struct pb_field f;
-    pb_iter_begin(&it, root);
-    while (k < model->n_opsets && pb_iter_next(&it, &f, NULL)) {
+    onnx__pb_iter_begin(&it, root);
+    while (k < model->n_opsets && onnx__pb_iter_next(&it, &f, NULL)) {
         if (f.number != ONNXF_MODEL_OPSET_IMPORT)
             continue;
         struct onnx_opset *o = &opsets[k++];
@@ -486,9 +487,9 @@ static bool model_fields(struct model_reader *mr, const struct pb_msg *root,
 /* The graphs in their final array (pre-order), and every pointer to one. */
 static bool place_graphs(struct model_reader *mr, struct onnx_model *model)
 {
-    struct onnx_graph *graphs = arena_alloc(mr->r.arena, mr->n_graphs, sizeof *graphs);
+    struct onnx_graph *graphs = onnx__arena_alloc(mr->r.arena, mr->n_graphs, sizeof *graphs);
     if (graphs == NULL)
-        return reader_oom(&mr->r);
+        return onnx__reader_oom(&mr->r);
     for (size_t i = 0; i < mr->n_graphs; i++) {
         graphs[i] = *mr->graphs[i].g;
         const uint32_t p = mr->graphs[i].parent;
@@ -534,7 +535,7 @@ bool onnx_model_read_capped(const uint8_t *data, size_t len, size_t max_memory,
     struct arena *arena = calloc(1, sizeof *arena);
     if (arena == NULL) {
         *out_of_memory = true;
-        return pb_fail(err, 0, "out of memory");
+        return onnx__pb_fail(err, 0, "out of memory");
     }
     model->arena_ = arena;
     arena->limit = max_memory;
@@ -545,7 +546,7 @@ bool onnx_model_read_capped(const uint8_t *data, size_t len, size_t max_memory,
     mr.release_ctx = release_ctx;
     mr.r.arena = arena;
     mr.r.err = err;
-    const struct pb_msg root = pb_root(data, 0, len, 0);
+    const struct pb_msg root = onnx__pb_root(data, 0, len, 0);
     struct pb_msg graph = root; /* model_fields sets it */
     uint32_t main_graph = 0;
     bool ok = model_fields(&mr, &root, model, &graph) &&
@@ -554,13 +555,13 @@ bool onnx_model_read_capped(const uint8_t *data, size_t len, size_t max_memory,
         ok = graph_values(&mr, &mr.graphs[i]);
     ok = ok && place_graphs(&mr, model);
     if (ok && arena->failed) /* a text that could not be copied */
-        ok = reader_oom(&mr.r);
+        ok = onnx__reader_oom(&mr.r);
     free(mr.names.slots);
     free(mr.graphs);
     free(mr.fixups);
     if (!ok && arena->over) { /* the cap, not malloc: a limit of this reader */
-        pb_fail(err, 0, "reading its graphs takes more than %zu bytes (%zu MiB)", max_memory,
-                max_memory >> 20);
+        onnx__pb_fail(err, 0, "reading its graphs takes more than %zu bytes (%zu MiB)", max_memory,
+                      max_memory >> 20);
         err->limit = true;
     }
     if (!ok) {
@@ -573,7 +574,7 @@ bool onnx_model_read_capped(const uint8_t *data, size_t len, size_t max_memory,
 void onnx_model_free(struct onnx_model *model)
 {
     if (model->arena_ != NULL) {
-        arena_free(model->arena_);
+        onnx__arena_free(model->arena_);
         free(model->arena_);
     }
     memset(model, 0, sizeof *model);

@@ -10,9 +10,9 @@
 bool onnx__element(const struct pb_msg *m, const struct pb_field *f, struct pb_msg *e,
                    struct onnx_error *err)
 {
-    if (pb_depth(m) + 1 > PB_MAX_DEPTH)
-        return pb_too_deep(err, f->at);
-    *e = pb_root(m->base, f->start, f->end, pb_depth(m) + 1);
+    if (onnx__pb_depth(m) + 1 > PB_MAX_DEPTH)
+        return onnx__pb_too_deep(err, f->at);
+    *e = onnx__pb_root(m->base, f->start, f->end, onnx__pb_depth(m) + 1);
     return true;
 }
 
@@ -27,14 +27,14 @@ bool onnx__check_opset(const uint8_t *base, const struct pb_field *f, struct onn
     domain->n = 0;
     *version = 0;
     while (r.pos < r.end) {
-        if (!pb_next(&r, &g, err))
+        if (!onnx__pb_next(&r, &g, err))
             return false;
         if (g.number == ONNXF_OPSET_DOMAIN) {
-            if (!pb_want(&g, PB_LEN, "OperatorSetIdProto.domain", err))
+            if (!onnx__pb_want(&g, PB_LEN, "OperatorSetIdProto.domain", err))
                 return false;
-            *domain = pb_bytes(base, &g);
+            *domain = onnx__pb_bytes(base, &g);
         } else if (g.number == ONNXF_OPSET_VERSION) {
-            if (!pb_want(&g, PB_VARINT, "OperatorSetIdProto.version", err))
+            if (!onnx__pb_want(&g, PB_VARINT, "OperatorSetIdProto.version", err))
                 return false;
             *version = (int64_t)g.v;
         }
@@ -48,19 +48,19 @@ bool onnx__check_model(const struct pb_msg *root, struct onnx_model_msg *v, stru
     struct pb_iter it;
     struct pb_field f;
     bool has_graph = false;
-    pb_iter_begin(&it, root);
-    while (pb_iter_next(&it, &f, err)) {
+    onnx__pb_iter_begin(&it, root);
+    while (onnx__pb_iter_next(&it, &f, err)) {
         struct onnx_bytes domain;
         int64_t version;
         bool ok = true;
         switch (f.number) {
         case ONNXF_MODEL_IR_VERSION:
-            ok = pb_want(&f, PB_VARINT, "ModelProto.ir_version", err);
+            ok = onnx__pb_want(&f, PB_VARINT, "ModelProto.ir_version", err);
             v->ir_version = f.v;
             break;
         case ONNXF_MODEL_PRODUCER_NAME:
         case ONNXF_MODEL_PRODUCER_VERSION:
-            ok = pb_want(&f, PB_LEN, "ModelProto.producer_name", err);
+            ok = onnx__pb_want(&f, PB_LEN, "ModelProto.producer_name", err);
             if (f.number == ONNXF_MODEL_PRODUCER_NAME) {
                 v->producer_name = f;
                 v->has_producer_name = true;
@@ -70,10 +70,10 @@ bool onnx__check_model(const struct pb_msg *root, struct onnx_model_msg *v, stru
             }
             break;
         case ONNXF_MODEL_GRAPH:
-            ok = has_graph = pb_want(&f, PB_LEN, "ModelProto.graph", err);
+            ok = has_graph = onnx__pb_want(&f, PB_LEN, "ModelProto.graph", err);
             break;
         case ONNXF_MODEL_OPSET_IMPORT:
-            ok = pb_want(&f, PB_LEN, "ModelProto.opset_import", err) &&
+            ok = onnx__pb_want(&f, PB_LEN, "ModelProto.opset_import", err) &&
                  onnx__check_opset(root->base, &f, &domain, &version, err);
             v->n_opsets++;
             break;
@@ -86,8 +86,8 @@ bool onnx__check_model(const struct pb_msg *root, struct onnx_model_msg *v, stru
     if (it.failed)
         return false;
     if (!has_graph)
-        return pb_fail(err, root->end, "no graph (ModelProto field %d)", ONNXF_MODEL_GRAPH);
-    return pb_sub(root, ONNXF_MODEL_GRAPH, &v->graph, err);
+        return onnx__pb_fail(err, root->end, "no graph (ModelProto field %d)", ONNXF_MODEL_GRAPH);
+    return onnx__pb_sub(root, ONNXF_MODEL_GRAPH, &v->graph, err);
 }
 
 /* ---- NodeProto, AttributeProto ---------------------------------------------------- */
@@ -105,11 +105,11 @@ bool onnx__check_node(const struct pb_msg *m, struct onnx_node_msg *v, struct on
     memset(v, 0, sizeof *v);
     struct pb_iter it;
     struct pb_field f;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, err)) {
         if (f.number >= sizeof what / sizeof *what)
             continue;
-        if (!pb_want(&f, PB_LEN, what[f.number], err))
+        if (!onnx__pb_want(&f, PB_LEN, what[f.number], err))
             return false;
         switch (f.number) {
         case ONNXF_NODE_INPUT:
@@ -159,11 +159,12 @@ static bool attr_numbers(const struct pb_field *f, struct onnx_attr_msg *v, bool
             v->n_floats++;
             return true;
         }
-        if (!pb_want(f, PB_LEN, "AttributeProto.floats", err))
+        if (!onnx__pb_want(f, PB_LEN, "AttributeProto.floats", err))
             return false;
         if ((f->end - f->start) % 4 != 0)
-            return pb_fail(err, f->at, "AttributeProto.floats: %zu bytes, not a multiple of 4",
-                           f->end - f->start);
+            return onnx__pb_fail(err, f->at,
+                                 "AttributeProto.floats: %zu bytes, not a multiple of 4",
+                                 f->end - f->start);
         v->n_floats += (f->end - f->start) / 4;
         return true;
     }
@@ -172,7 +173,7 @@ static bool attr_numbers(const struct pb_field *f, struct onnx_attr_msg *v, bool
         return true;
     }
     *packed = true;
-    return pb_want(f, PB_LEN, "AttributeProto.ints", err);
+    return onnx__pb_want(f, PB_LEN, "AttributeProto.ints", err);
 }
 
 /* One field of an AttributeProto into v. */
@@ -183,18 +184,18 @@ static bool attr_field(const struct pb_field *f, struct onnx_attr_msg *v, bool *
     case ONNXF_ATTR_NAME:
         v->name = *f;
         v->has_name = true;
-        return pb_want(f, PB_LEN, "AttributeProto.name", err);
+        return onnx__pb_want(f, PB_LEN, "AttributeProto.name", err);
     case ONNXF_ATTR_F:
         v->f_bits = (uint32_t)f->v;
         v->has_f = true;
-        return pb_want(f, PB_FIXED32, "AttributeProto.f", err);
+        return onnx__pb_want(f, PB_FIXED32, "AttributeProto.f", err);
     case ONNXF_ATTR_I:
         v->i = (int64_t)f->v;
         v->has_i = true;
-        return pb_want(f, PB_VARINT, "AttributeProto.i", err);
+        return onnx__pb_want(f, PB_VARINT, "AttributeProto.i", err);
     case ONNXF_ATTR_TYPE:
         v->type = (int32_t)(uint32_t)f->v;
-        return pb_want(f, PB_VARINT, "AttributeProto.type", err);
+        return onnx__pb_want(f, PB_VARINT, "AttributeProto.type", err);
     case ONNXF_ATTR_S:
     case ONNXF_ATTR_T:
     case ONNXF_ATTR_G:
@@ -213,7 +214,7 @@ static bool attr_field(const struct pb_field *f, struct onnx_attr_msg *v, bool *
         v->n_strings += f->number == ONNXF_ATTR_STRINGS;
         v->n_tensors += f->number == ONNXF_ATTR_TENSORS;
         v->n_graphs += f->number == ONNXF_ATTR_GRAPHS;
-        return pb_want(f, PB_LEN, "an AttributeProto field", err);
+        return onnx__pb_want(f, PB_LEN, "an AttributeProto field", err);
     case ONNXF_ATTR_FLOATS:
     case ONNXF_ATTR_INTS:
         return attr_numbers(f, v, packed, err);
@@ -228,8 +229,8 @@ bool onnx__check_attribute(const struct pb_msg *m, struct onnx_attr_msg *v, stru
     struct pb_iter it;
     struct pb_field f;
     bool packed = false;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, err))
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, err))
         if (!attr_field(&f, v, &packed, err))
             return false;
     if (it.failed)
@@ -248,31 +249,31 @@ bool onnx__check_tensor(const struct pb_msg *m, struct onnx_tensor_msg *v, struc
     memset(v, 0, sizeof *v);
     struct pb_iter it;
     struct pb_field f;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, err)) {
         bool ok = true;
         switch (f.number) {
         case ONNXF_TENSOR_DATA_TYPE:
-            ok = pb_want(&f, PB_VARINT, "TensorProto.data_type", err);
+            ok = onnx__pb_want(&f, PB_VARINT, "TensorProto.data_type", err);
             v->has_data_type = true;
             v->data_type = (int32_t)(uint32_t)f.v;
             break;
         case ONNXF_TENSOR_NAME:
-            ok = pb_want(&f, PB_LEN, "TensorProto.name", err);
+            ok = onnx__pb_want(&f, PB_LEN, "TensorProto.name", err);
             v->name = f;
             v->has_name = true;
             break;
         case ONNXF_TENSOR_DATA_LOCATION:
-            ok = pb_want(&f, PB_VARINT, "TensorProto.data_location", err);
+            ok = onnx__pb_want(&f, PB_VARINT, "TensorProto.data_location", err);
             v->external = f.v == ONNX_DATA_LOCATION_EXTERNAL;
             break;
         case ONNXF_TENSOR_RAW_DATA:
-            ok = pb_want(&f, PB_LEN, "TensorProto.raw_data", err);
+            ok = onnx__pb_want(&f, PB_LEN, "TensorProto.raw_data", err);
             v->raw_data = f;
             v->has_raw_data = true;
             break;
         case ONNXF_TENSOR_EXTERNAL_DATA:
-            ok = pb_want(&f, PB_LEN, "TensorProto.external_data", err);
+            ok = onnx__pb_want(&f, PB_LEN, "TensorProto.external_data", err);
             break;
         default:
             break; /* dims below; the data fields and the rest: skipped unread */
@@ -289,20 +290,20 @@ bool onnx__check_sparse(const struct pb_msg *m, struct onnx_sparse_msg *v, struc
     memset(v, 0, sizeof *v);
     struct pb_iter it;
     struct pb_field f;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, err)) {
         if (f.number == ONNXF_SPARSE_VALUES &&
-            !pb_want(&f, PB_LEN, "SparseTensorProto.values", err))
+            !onnx__pb_want(&f, PB_LEN, "SparseTensorProto.values", err))
             return false;
         if (f.number == ONNXF_SPARSE_INDICES &&
-            !pb_want(&f, PB_LEN, "SparseTensorProto.indices", err))
+            !onnx__pb_want(&f, PB_LEN, "SparseTensorProto.indices", err))
             return false;
         v->has_values = v->has_values || f.number == ONNXF_SPARSE_VALUES;
     }
     if (it.failed)
         return false;
     struct pb_msg values;
-    if (v->has_values && (!pb_sub(m, ONNXF_SPARSE_VALUES, &values, err) ||
+    if (v->has_values && (!onnx__pb_sub(m, ONNXF_SPARSE_VALUES, &values, err) ||
                           !onnx__check_tensor(&values, &v->values, err)))
         return false;
     return onnx__pb_each_varint(m, ONNXF_SPARSE_DIMS, "SparseTensorProto.dims", NULL, NULL,
@@ -318,21 +319,21 @@ bool onnx__read_dim(const uint8_t *base, const struct pb_field *f, struct onnx_d
     struct pb_field g;
     d->kind = ONNX_DIM_UNKNOWN;
     while (r.pos < r.end) {
-        if (!pb_next(&r, &g, err))
+        if (!onnx__pb_next(&r, &g, err))
             return false;
         if (g.number == ONNXF_DIMENSION_DIM_VALUE) {
-            if (!pb_want(&g, PB_VARINT, "Dimension.dim_value", err))
+            if (!onnx__pb_want(&g, PB_VARINT, "Dimension.dim_value", err))
                 return false;
             d->kind = ONNX_DIM_VALUE;
             d->value = (int64_t)g.v;
             d->param.p = NULL;
             d->param.n = 0;
         } else if (g.number == ONNXF_DIMENSION_DIM_PARAM) {
-            if (!pb_want(&g, PB_LEN, "Dimension.dim_param", err))
+            if (!onnx__pb_want(&g, PB_LEN, "Dimension.dim_param", err))
                 return false;
             d->kind = ONNX_DIM_PARAM;
             d->value = 0;
-            d->param = pb_bytes(base, &g);
+            d->param = onnx__pb_bytes(base, &g);
         }
     }
     if (d->kind == ONNX_DIM_PARAM && d->param.n == 0)
@@ -346,14 +347,14 @@ static bool check_shape(const struct pb_msg *m, struct onnx_type_msg *v, struct 
 {
     struct pb_iter it;
     struct pb_field f;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, err)) {
         if (f.number != ONNXF_SHAPE_DIM)
             continue;
-        if (!pb_want(&f, PB_LEN, "TensorShapeProto.dim", err))
+        if (!onnx__pb_want(&f, PB_LEN, "TensorShapeProto.dim", err))
             return false;
-        if (pb_depth(m) + 1 > PB_MAX_DEPTH)
-            return pb_too_deep(err, f.at);
+        if (onnx__pb_depth(m) + 1 > PB_MAX_DEPTH)
+            return onnx__pb_too_deep(err, f.at);
         struct onnx_dim d;
         if (!onnx__read_dim(m->base, &f, &d, err))
             return false;
@@ -370,22 +371,23 @@ static bool check_tensor_type(const struct pb_msg *m, struct onnx_type_msg *v,
 {
     struct pb_iter it;
     struct pb_field f;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, err)) {
         if (f.number == ONNXF_TENSOR_TYPE_ELEM_TYPE) {
-            if (!pb_want(&f, PB_VARINT, "TypeProto.Tensor.elem_type", err))
+            if (!onnx__pb_want(&f, PB_VARINT, "TypeProto.Tensor.elem_type", err))
                 return false;
             v->has_elem_type = true;
             v->elem_type = (int32_t)(uint32_t)f.v;
         } else if (f.number == ONNXF_TENSOR_TYPE_SHAPE) {
-            if (!pb_want(&f, PB_LEN, "TypeProto.Tensor.shape", err))
+            if (!onnx__pb_want(&f, PB_LEN, "TypeProto.Tensor.shape", err))
                 return false;
             v->has_shape = true;
         }
     }
     if (it.failed || !v->has_shape)
         return !it.failed;
-    return pb_sub(m, ONNXF_TENSOR_TYPE_SHAPE, &v->shape, err) && check_shape(&v->shape, v, err);
+    return onnx__pb_sub(m, ONNXF_TENSOR_TYPE_SHAPE, &v->shape, err) &&
+           check_shape(&v->shape, v, err);
 }
 
 bool onnx__check_type(const struct pb_msg *m, struct onnx_type_msg *v, struct onnx_error *err)
@@ -395,8 +397,8 @@ bool onnx__check_type(const struct pb_msg *m, struct onnx_type_msg *v, struct on
     v->from = m->from;
     struct pb_iter it;
     struct pb_field f;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, err)) {
         enum onnx_value value;
         switch (f.number) {
         case ONNXF_TYPE_TENSOR_TYPE:
@@ -417,7 +419,7 @@ bool onnx__check_type(const struct pb_msg *m, struct onnx_type_msg *v, struct on
         default:
             continue;
         }
-        if (!pb_want(&f, PB_LEN, "a TypeProto case", err))
+        if (!onnx__pb_want(&f, PB_LEN, "a TypeProto case", err))
             return false;
         if (f.number != v->which)
             v->from = f.at; /* another case: the earlier ones are cleared */
@@ -429,7 +431,7 @@ bool onnx__check_type(const struct pb_msg *m, struct onnx_type_msg *v, struct on
     if (v->which != ONNXF_TYPE_TENSOR_TYPE && v->which != ONNXF_TYPE_SPARSE_TENSOR_TYPE)
         return true;
     struct pb_msg tensor;
-    if (!pb_sub(m, v->which, &tensor, err))
+    if (!onnx__pb_sub(m, v->which, &tensor, err))
         return false;
     tensor.from = v->from;
     return check_tensor_type(&tensor, v, err);
@@ -441,15 +443,15 @@ bool onnx__check_value_info(const struct pb_msg *m, struct onnx_value_info_msg *
     v->has_name = v->has_type = false;
     struct pb_iter it;
     struct pb_field f;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, err)) {
         if (f.number == ONNXF_VALUE_INFO_NAME) {
-            if (!pb_want(&f, PB_LEN, "ValueInfoProto.name", err))
+            if (!onnx__pb_want(&f, PB_LEN, "ValueInfoProto.name", err))
                 return false;
             v->name = f;
             v->has_name = true;
         } else if (f.number == ONNXF_VALUE_INFO_TYPE) {
-            if (!pb_want(&f, PB_LEN, "ValueInfoProto.type", err))
+            if (!onnx__pb_want(&f, PB_LEN, "ValueInfoProto.type", err))
                 return false;
             v->has_type = true;
         }
@@ -458,6 +460,6 @@ bool onnx__check_value_info(const struct pb_msg *m, struct onnx_value_info_msg *
         return false;
     if (!v->has_type)
         return true;
-    return pb_sub(m, ONNXF_VALUE_INFO_TYPE, &v->type_msg, err) &&
+    return onnx__pb_sub(m, ONNXF_VALUE_INFO_TYPE, &v->type_msg, err) &&
            onnx__check_type(&v->type_msg, &v->type, err);
 }

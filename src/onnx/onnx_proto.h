@@ -162,7 +162,7 @@ static inline bool onnx__graph_field(const struct pb_field *f, bool *ok, struct 
     case ONNXF_GRAPH_OUTPUT:
     case ONNXF_GRAPH_VALUE_INFO:
     case ONNXF_GRAPH_SPARSE_INITIALIZER:
-        *ok = f->wt == PB_LEN || pb_want(f, PB_LEN, "a GraphProto field", err);
+        *ok = f->wt == PB_LEN || onnx__pb_want(f, PB_LEN, "a GraphProto field", err);
         return true;
     default:
         *ok = true;

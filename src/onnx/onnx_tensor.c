@@ -21,7 +21,7 @@ struct arena_chunk {
 
 enum { CHUNK_UNITS = 4096 }; /* 64 KiB with 16-byte units */
 
-bool arena_charge(struct arena *a, size_t bytes)
+bool onnx__arena_charge(struct arena *a, size_t bytes)
 {
     if (bytes > a->limit || a->bytes > a->limit - bytes) {
         a->failed = true;
@@ -32,7 +32,7 @@ bool arena_charge(struct arena *a, size_t bytes)
     return true;
 }
 
-void *arena_alloc(struct arena *a, size_t n, size_t size)
+void *onnx__arena_alloc(struct arena *a, size_t n, size_t size)
 {
     if (a->failed)
         return NULL;
@@ -51,7 +51,7 @@ void *arena_alloc(struct arena *a, size_t n, size_t size)
             a->failed = true;
             return NULL;
         }
-        c = arena_charge(a, sizeof *c + cap * unit) ? malloc(sizeof *c + cap * unit) : NULL;
+        c = onnx__arena_charge(a, sizeof *c + cap * unit) ? malloc(sizeof *c + cap * unit) : NULL;
         if (c == NULL) {
             a->failed = true;
             return NULL;
@@ -73,7 +73,7 @@ void *arena_alloc(struct arena *a, size_t n, size_t size)
     return p;
 }
 
-void arena_free(struct arena *a)
+void onnx__arena_free(struct arena *a)
 {
     while (a->head != NULL) {
         struct arena_chunk *next = a->head->next;
@@ -82,24 +82,24 @@ void arena_free(struct arena *a)
     }
 }
 
-bool reader_oom(struct reader *r)
+bool onnx__reader_oom(struct reader *r)
 {
     r->arena->failed = true;
-    return pb_fail(r->err, 0, "out of memory");
+    return onnx__pb_fail(r->err, 0, "out of memory");
 }
 
 bool onnx__count_fits(struct reader *r, uint64_t count, size_t at, const char *what, uint32_t *n)
 {
     if (count > UINT32_MAX)
-        return pb_fail(r->err, at, "more than %u %s", UINT32_MAX, what);
+        return onnx__pb_fail(r->err, at, "more than %u %s", UINT32_MAX, what);
     *n = (uint32_t)count;
     return true;
 }
 
-bool count_one(struct reader *r, uint32_t *n, size_t at, const char *what)
+bool onnx__count_one(struct reader *r, uint32_t *n, size_t at, const char *what)
 {
     if (*n == UINT32_MAX)
-        return pb_fail(r->err, at, "more than %u %s", UINT32_MAX, what);
+        return onnx__pb_fail(r->err, at, "more than %u %s", UINT32_MAX, what);
     (*n)++;
     return true;
 }
@@ -114,19 +114,19 @@ static bool int64s_each(void *ctx, uint64_t v, size_t at)
     return true;
 }
 
-bool read_int64s(struct reader *r, const struct pb_msg *m, unsigned number, uint64_t count,
-                 size_t at, const char *what, uint32_t *n, const int64_t **values)
+bool onnx__read_int64s(struct reader *r, const struct pb_msg *m, unsigned number, uint64_t count,
+                       size_t at, const char *what, uint32_t *n, const int64_t **values)
 {
     if (!onnx__count_fits(r, count, at, what, n))
         return false;
-    int64_t *v = arena_alloc(r->arena, (size_t)count, sizeof *v);
+    int64_t *v = onnx__arena_alloc(r->arena, (size_t)count, sizeof *v);
     if (v == NULL)
-        return reader_oom(r);
+        return onnx__reader_oom(r);
     int64_t *next = v;
     struct onnx_error ignored; /* checked by the message's validator */
     if (!onnx__pb_each_varint(m, number, what, int64s_each, &next, NULL, &ignored) ||
         next != v + count)
-        return pb_fail(r->err, at, "%s: not as counted", what); /* never */
+        return onnx__pb_fail(r->err, at, "%s: not as counted", what); /* never */
     *values = v;
     return true;
 }
@@ -134,7 +134,7 @@ bool read_int64s(struct reader *r, const struct pb_msg *m, unsigned number, uint
 struct onnx_bytes onnx__reader_bytes(struct reader *r, struct onnx_bytes b)
 {
     static const uint8_t none[1] = {0};
-    uint8_t *copy = arena_alloc(r->arena, b.n ? b.n : 1, 1);
+    uint8_t *copy = onnx__arena_alloc(r->arena, b.n ? b.n : 1, 1);
     if (copy == NULL)
         return (struct onnx_bytes){none, 0};
     if (b.n)
@@ -142,24 +142,24 @@ struct onnx_bytes onnx__reader_bytes(struct reader *r, struct onnx_bytes b)
     return (struct onnx_bytes){copy, b.n};
 }
 
-struct onnx_bytes reader_text(struct reader *r, const struct pb_field *f)
+struct onnx_bytes onnx__reader_text(struct reader *r, const struct pb_field *f)
 {
-    return onnx__reader_bytes(r, pb_bytes(r->base, f));
+    return onnx__reader_bytes(r, onnx__pb_bytes(r->base, f));
 }
 
-bool read_last_bytes(struct reader *r, const struct pb_msg *m, unsigned number, const char *what,
-                     struct onnx_bytes *b, bool *given)
+bool onnx__read_last_bytes(struct reader *r, const struct pb_msg *m, unsigned number,
+                           const char *what, struct onnx_bytes *b, bool *given)
 {
     struct pb_iter it;
     struct pb_field f;
     *given = false;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, r->err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, r->err)) {
         if (f.number != number)
             continue;
-        if (!pb_want(&f, PB_LEN, what, r->err))
+        if (!onnx__pb_want(&f, PB_LEN, what, r->err))
             return false;
-        *b = pb_bytes(r->base, &f); /* a name to look up, not kept: not copied */
+        *b = onnx__pb_bytes(r->base, &f); /* a name to look up, not kept: not copied */
         *given = true;
     }
     return !it.failed;
@@ -260,9 +260,9 @@ static float float_at(const uint8_t *p)
 static bool read_floats(struct reader *r, const struct pb_msg *m, struct onnx_tensor_data *t,
                         const struct onnx_bytes *raw, bool has_raw, uint32_t count)
 {
-    float *v = arena_alloc(r->arena, count + 1, sizeof *v);
+    float *v = onnx__arena_alloc(r->arena, count + 1, sizeof *v);
     if (v == NULL)
-        return reader_oom(r);
+        return onnx__reader_oom(r);
     uint32_t n = 0;
     if (has_raw) {
         if (raw->n != (size_t)count * 4)
@@ -273,8 +273,8 @@ static bool read_floats(struct reader *r, const struct pb_msg *m, struct onnx_te
         struct onnx_error ignored;
         struct pb_iter it;
         struct pb_field f;
-        pb_iter_begin(&it, m);
-        while (pb_iter_next(&it, &f, &ignored)) {
+        onnx__pb_iter_begin(&it, m);
+        while (onnx__pb_iter_next(&it, &f, &ignored)) {
             if (f.number != ONNXF_TENSOR_FLOAT_DATA)
                 continue;
             if (f.wt != PB_LEN && f.wt != PB_FIXED32)
@@ -320,9 +320,9 @@ static bool read_values(struct reader *r, const struct pb_msg *m, struct onnx_te
     }
     if (is_float)
         return read_floats(r, m, t, raw, has_raw, (uint32_t)count);
-    int64_t *v = arena_alloc(r->arena, (size_t)count, sizeof *v);
+    int64_t *v = onnx__arena_alloc(r->arena, (size_t)count, sizeof *v);
     if (v == NULL)
-        return reader_oom(r);
+        return onnx__reader_oom(r);
     if (has_raw) {
         if (raw->n != count * size)
             return true;
@@ -354,33 +354,33 @@ static bool read_values(struct reader *r, const struct pb_msg *m, struct onnx_te
 
 /* ---- messages: their validators' views (onnx_proto.h) into the model -------- */
 
-bool read_tensor(struct reader *r, const struct pb_msg *m, struct onnx_tensor_data *t)
+bool onnx__read_tensor(struct reader *r, const struct pb_msg *m, struct onnx_tensor_data *t)
 {
     struct onnx_tensor_msg v;
     if (!onnx__check_tensor(m, &v, r->err))
         return false;
     t->elem_type = v.data_type;
     if (v.has_name)
-        t->name = reader_text(r, &v.name);
+        t->name = onnx__reader_text(r, &v.name);
     t->external = v.external;
-    const struct onnx_bytes raw = pb_bytes(r->base, &v.raw_data);
-    return read_int64s(r, m, ONNXF_TENSOR_DIMS, v.rank, m->start, "TensorProto.dims", &t->rank,
-                       &t->dims) &&
+    const struct onnx_bytes raw = onnx__pb_bytes(r->base, &v.raw_data);
+    return onnx__read_int64s(r, m, ONNXF_TENSOR_DIMS, v.rank, m->start, "TensorProto.dims",
+                             &t->rank, &t->dims) &&
            read_values(r, m, t, &raw, v.has_raw_data);
 }
 
-bool read_sparse(struct reader *r, const struct pb_msg *m, struct onnx_tensor_data *t)
+bool onnx__read_sparse(struct reader *r, const struct pb_msg *m, struct onnx_tensor_data *t)
 {
     struct onnx_sparse_msg v;
     if (!onnx__check_sparse(m, &v, r->err))
         return false;
     if (v.has_values) {
-        t->name = v.values.has_name ? reader_text(r, &v.values.name) : (struct onnx_bytes){0};
+        t->name = v.values.has_name ? onnx__reader_text(r, &v.values.name) : (struct onnx_bytes){0};
         t->elem_type = v.values.data_type;
     }
     t->sparse = true;
-    return read_int64s(r, m, ONNXF_SPARSE_DIMS, v.rank, m->start, "SparseTensorProto.dims",
-                       &t->rank, &t->dims);
+    return onnx__read_int64s(r, m, ONNXF_SPARSE_DIMS, v.rank, m->start, "SparseTensorProto.dims",
+                             &t->rank, &t->dims);
 }
 
 /* A tensor type's dims (TensorShapeProto, merged), the symbols copied. */
@@ -389,17 +389,17 @@ static bool read_shape(struct reader *r, const struct onnx_type_msg *v, struct o
     uint32_t rank = 0;
     if (!onnx__count_fits(r, v->rank, v->shape.start, "dims", &rank))
         return false;
-    struct onnx_dim *dims = arena_alloc(r->arena, (size_t)v->rank, sizeof *dims);
+    struct onnx_dim *dims = onnx__arena_alloc(r->arena, (size_t)v->rank, sizeof *dims);
     if (dims == NULL)
-        return reader_oom(r);
+        return onnx__reader_oom(r);
     uint32_t n = 0;
     struct pb_iter it;
     struct pb_field f;
-    pb_iter_begin(&it, &v->shape);
+    onnx__pb_iter_begin(&it, &v->shape);
     while (n < rank) {
         if (rank <= ONNX_VIEW_DIMS) {
             dims[n] = v->dims[n]; /* read by onnx__check_type */
-        } else if (!pb_iter_next(&it, &f, NULL)) {
+        } else if (!onnx__pb_iter_next(&it, &f, NULL)) {
             break;
         } else if (f.number != ONNXF_SHAPE_DIM) {
             continue;
@@ -430,31 +430,31 @@ static bool read_elem_type(struct reader *r, const struct pb_msg *m, const struc
     quiet.err = &ignored;
     struct pb_msg outer, inner;
     /* outer, its elem_type, that type's tensor_type and its shape */
-    if (m->n_path + 4 > PB_MAX_PATH || pb_depth(m) + 4 > PB_MAX_DEPTH ||
-        !pb_sub(m, v->which, &outer, &ignored))
+    if (m->n_path + 4 > PB_MAX_PATH || onnx__pb_depth(m) + 4 > PB_MAX_DEPTH ||
+        !onnx__pb_sub(m, v->which, &outer, &ignored))
         return true;
     outer.from = v->from;
     struct pb_iter it;
     struct pb_field f;
     bool has = false;
-    pb_iter_begin(&it, &outer);
-    while (pb_iter_next(&it, &f, &ignored))
+    onnx__pb_iter_begin(&it, &outer);
+    while (onnx__pb_iter_next(&it, &f, &ignored))
         if (f.number == ONNXF_SEQUENCE_ELEM_TYPE) {
             if (f.wt != PB_LEN)
                 return true;
             has = true;
         }
-    if (it.failed || !has || !pb_sub(&outer, ONNXF_SEQUENCE_ELEM_TYPE, &inner, &ignored))
+    if (it.failed || !has || !onnx__pb_sub(&outer, ONNXF_SEQUENCE_ELEM_TYPE, &inner, &ignored))
         return true;
-    struct onnx_type *e = arena_alloc(r->arena, 1, sizeof *e);
+    struct onnx_type *e = onnx__arena_alloc(r->arena, 1, sizeof *e);
     if (e == NULL)
-        return reader_oom(r);
+        return onnx__reader_oom(r);
     memset(e, 0, sizeof *e);
     struct onnx_type_msg ev;
     if (onnx__check_type(&inner, &ev, &ignored) && type_from(&quiet, &inner, &ev, e) &&
         e->value == ONNX_V_TENSOR)
         t->elem = e;
-    return !r->arena->failed || reader_oom(r);
+    return !r->arena->failed || onnx__reader_oom(r);
 }
 
 /* A TypeProto m, checked into v, as the model's type. */
@@ -474,19 +474,19 @@ static bool type_from(struct reader *r, const struct pb_msg *m, const struct onn
     return !v->has_shape || read_shape(r, v, t);
 }
 
-bool read_type(struct reader *r, const struct pb_msg *m, struct onnx_type *t)
+bool onnx__read_type(struct reader *r, const struct pb_msg *m, struct onnx_type *t)
 {
     struct onnx_type_msg v;
     return onnx__check_type(m, &v, r->err) && type_from(r, m, &v, t);
 }
 
-bool read_value_info(struct reader *r, const struct pb_msg *m, struct onnx_value_info *vi)
+bool onnx__read_value_info(struct reader *r, const struct pb_msg *m, struct onnx_value_info *vi)
 {
     struct onnx_value_info_msg v;
     if (!onnx__check_value_info(m, &v, r->err))
         return false;
     if (v.has_name)
-        vi->name = reader_text(r, &v.name);
+        vi->name = onnx__reader_text(r, &v.name);
     vi->type.value = ONNX_V_UNTYPED;
     return !v.has_type || type_from(r, &v.type_msg, &v.type, &vi->type);
 }

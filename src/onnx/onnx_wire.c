@@ -131,7 +131,7 @@ static bool read_tensor(struct walk *w, const struct pb_msg *m, struct onnx_tens
         t->elem_type = v.data_type;
     }
     if (v.has_name) {
-        t->name = pb_bytes(w->base, &v.name);
+        t->name = onnx__pb_bytes(w->base, &v.name);
         t->has_name = true;
     }
     t->external = v.external;
@@ -147,7 +147,8 @@ static bool read_sparse(struct walk *w, const struct pb_msg *m, struct onnx_tens
     if (v.has_values) {
         t->has_elem_type = v.values.has_data_type;
         t->elem_type = v.values.data_type;
-        t->name = v.values.has_name ? pb_bytes(w->base, &v.values.name) : (struct onnx_bytes){0};
+        t->name =
+            v.values.has_name ? onnx__pb_bytes(w->base, &v.values.name) : (struct onnx_bytes){0};
         t->has_name = v.values.has_name;
     }
     t->value = ONNX_V_SPARSE_TENSOR;
@@ -187,7 +188,7 @@ static bool walk_value_info(struct walk *w, const struct pb_msg *m, enum onnx_ki
     if (!onnx__check_value_info(m, &v, w->err))
         return false;
     if (v.has_name) {
-        t.name = pb_bytes(w->base, &v.name);
+        t.name = onnx__pb_bytes(w->base, &v.name);
         t.has_name = true;
     }
     if (v.has_type)
@@ -213,7 +214,7 @@ static const struct {
  * count. */
 static bool constant_value(struct walk *w, const struct onnx_attr_msg *a, struct onnx_tensor *t)
 {
-    const struct onnx_bytes name = pb_bytes(w->base, &a->name);
+    const struct onnx_bytes name = onnx__pb_bytes(w->base, &a->name);
     for (size_t i = 0; i < sizeof constant_values / sizeof *constant_values; i++) {
         if (!onnx_bytes_is(name, constant_values[i].name))
             continue;
@@ -239,7 +240,7 @@ static bool constant_tensor(struct walk *w, const struct pb_msg *m, unsigned fie
 {
     struct onnx_tensor v = *t;
     struct pb_msg sub;
-    if (!pb_sub(m, field, &sub, w->err) ||
+    if (!onnx__pb_sub(m, field, &sub, w->err) ||
         !(field == ONNXF_ATTR_T ? read_tensor(w, &sub, &v) : read_sparse(w, &sub, &v)))
         return false;
     v.name = t->name;
@@ -255,15 +256,16 @@ static bool attribute_tensors(struct walk *w, const struct pb_msg *m, const stru
 {
     struct onnx_tensor v = *t;
     struct pb_msg sub;
-    if (a->has_t && !value && (!pb_sub(m, ONNXF_ATTR_T, &sub, w->err) || !read_tensor(w, &sub, &v)))
+    if (a->has_t && !value &&
+        (!onnx__pb_sub(m, ONNXF_ATTR_T, &sub, w->err) || !read_tensor(w, &sub, &v)))
         return false;
     if (a->has_sparse_tensor && !sparse &&
-        (!pb_sub(m, ONNXF_ATTR_SPARSE_TENSOR, &sub, w->err) || !read_sparse(w, &sub, &v)))
+        (!onnx__pb_sub(m, ONNXF_ATTR_SPARSE_TENSOR, &sub, w->err) || !read_sparse(w, &sub, &v)))
         return false;
     struct pb_iter it;
     struct pb_field f;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, w->err))
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, w->err))
         if (f.number == ONNXF_ATTR_TENSORS &&
             (!onnx__element(m, &f, &sub, w->err) || !read_tensor(w, &sub, &v)))
             return false;
@@ -291,7 +293,7 @@ static bool walk_attribute(struct walk *w, const struct pb_msg *m, bool constant
         t.name = *output0;
         t.has_name = true;
     }
-    const struct onnx_bytes name = pb_bytes(w->base, &a.name);
+    const struct onnx_bytes name = onnx__pb_bytes(w->base, &a.name);
     constant = constant && a.has_name;
     if (!attribute_tensors(w, m, &a, constant && onnx_bytes_is(name, "value"),
                            constant && onnx_bytes_is(name, "sparse_value"), &t) ||
@@ -299,13 +301,13 @@ static bool walk_attribute(struct walk *w, const struct pb_msg *m, bool constant
         return false;
     struct pb_msg sub;
     if (a.has_g && !w->stop &&
-        (!pb_sub(m, ONNXF_ATTR_G, &sub, w->err) || !walk_graph(w, &sub, false)))
+        (!onnx__pb_sub(m, ONNXF_ATTR_G, &sub, w->err) || !walk_graph(w, &sub, false)))
         return false;
     struct pb_iter it;
     struct pb_field f;
     uint64_t graphs = 0;
-    pb_iter_begin(&it, m);
-    while (!w->stop && pb_iter_next(&it, &f, w->err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (!w->stop && onnx__pb_iter_next(&it, &f, w->err)) {
         if (f.number != ONNXF_ATTR_GRAPHS)
             continue;
         const size_t at = w->path.len;
@@ -327,8 +329,9 @@ static bool walk_node(struct walk *w, const struct pb_msg *m)
     struct onnx_node_msg v;
     if (!onnx__check_node(m, &v, w->err))
         return false;
-    const struct onnx_bytes op = pb_bytes(w->base, &v.op_type);
-    const bool constant = v.has_op_type && onnx__is_constant_op(op, pb_bytes(w->base, &v.domain));
+    const struct onnx_bytes op = onnx__pb_bytes(w->base, &v.op_type);
+    const bool constant =
+        v.has_op_type && onnx__is_constant_op(op, onnx__pb_bytes(w->base, &v.domain));
     const size_t mark = w->path.len;
     if (v.has_op_type) {
         path_puts(w, " (");
@@ -343,12 +346,12 @@ static bool walk_node(struct walk *w, const struct pb_msg *m)
             w->stop = true;
         w->path.len--;
     }
-    const struct onnx_bytes out0 = pb_bytes(w->base, &v.output0);
+    const struct onnx_bytes out0 = onnx__pb_bytes(w->base, &v.output0);
     struct pb_iter it;
     struct pb_field f;
     struct pb_msg e;
-    pb_iter_begin(&it, m);
-    while (!w->stop && pb_iter_next(&it, &f, w->err))
+    onnx__pb_iter_begin(&it, m);
+    while (!w->stop && onnx__pb_iter_next(&it, &f, w->err))
         if (f.number == ONNXF_NODE_ATTRIBUTE &&
             (!onnx__element(m, &f, &e, w->err) ||
              !walk_attribute(w, &e, constant, v.has_output ? &out0 : NULL)))
@@ -408,8 +411,8 @@ static bool graph_spans(struct walk *w, const struct pb_msg *m, bool main, size_
     }
     struct pb_iter it;
     struct pb_field f;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, w->err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, w->err)) {
         for (size_t p = 0; p < N_PASSES; p++) {
             if (f.number != passes[p].field)
                 continue;
@@ -456,8 +459,8 @@ static bool walk_graph_passes(struct walk *w, const struct pb_msg *m, bool main)
         struct pb_iter it;
         struct pb_field f;
         uint64_t i = 0;
-        pb_iter_begin(&it, &span);
-        while (!w->stop && pb_iter_next(&it, &f, w->err)) {
+        onnx__pb_iter_begin(&it, &span);
+        while (!w->stop && onnx__pb_iter_next(&it, &f, w->err)) {
             /* a check reads every kind in one pass */
             bool ok = true;
             const bool mine = (w->fn == NULL || f.number == passes[p].field) &&
@@ -501,7 +504,7 @@ bool onnx_walk_nodes(const uint8_t *data, size_t len, onnx_tensor_fn fn, onnx_no
     w.err = err;
     *out_of_memory = false;
     memset(err, 0, sizeof *err);
-    const struct pb_msg root = pb_root(data, 0, len, 0);
+    const struct pb_msg root = onnx__pb_root(data, 0, len, 0);
     struct onnx_model_msg model;
     if (!onnx__check_model(&root, &model, err))
         return false;
