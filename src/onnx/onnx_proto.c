@@ -317,7 +317,10 @@ bool onnx__read_dim(const uint8_t *base, const struct pb_field *f, struct onnx_d
 {
     struct pb r = {base, f->start, f->end};
     struct pb_field g;
-    d->kind = ONNX_DIM_UNKNOWN;
+    d->kind = ONNX_DIM_UNKNOWN; /* neither case given */
+    d->value = 0;
+    d->param.p = NULL;
+    d->param.n = 0;
     while (r.pos < r.end) {
         if (!onnx__pb_next(&r, &g, err))
             return false;
