@@ -46,9 +46,10 @@ static const char *text_of(struct render *rd, struct onnx_bytes t)
     return rd->tmp.failed ? "" : rd->tmp.data;
 }
 
+/* onnx_common.h's rule, under this file's old name */
 static bool default_domain(struct onnx_bytes d)
 {
-    return d.n == 0 || (d.n == 7 && memcmp(d.p, "ai.onnx", 7) == 0);
+    return onnx_default_domain(d);
 }
 
 /* "Conv", or "com.microsoft.FusedMatMul" outside the default domain. */
@@ -64,11 +65,8 @@ static void put_op(struct outbuf *b, const struct onnx_node *node)
 static void count_op(struct op_counts *c, const struct onnx_node *node)
 {
     for (size_t i = 0; i < c->n; i++)
-        if (c->at[i].op.n == node->op_type.n && c->at[i].domain.n == node->domain.n &&
-            (node->op_type.n == 0 ||
-             memcmp(c->at[i].op.p, node->op_type.p, node->op_type.n) == 0) &&
-            (node->domain.n == 0 ||
-             memcmp(c->at[i].domain.p, node->domain.p, node->domain.n) == 0)) {
+        if (onnx_bytes_eq(c->at[i].op, node->op_type) &&
+            onnx_bytes_eq(c->at[i].domain, node->domain)) {
             c->at[i].n++;
             return;
         }

@@ -18,32 +18,20 @@ struct op_table {
     size_t mask;
 };
 
+/* onnx_common.h's rule, under this file's old name */
 static bool default_domain(struct onnx_bytes d)
 {
-    return d.n == 0 || (d.n == 7 && memcmp(d.p, "ai.onnx", 7) == 0);
-}
-
-static bool same(struct onnx_bytes a, struct onnx_bytes b)
-{
-    return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0);
-}
-
-static uint64_t hash_bytes(uint64_t h, struct onnx_bytes b)
-{
-    for (size_t i = 0; i < b.n; i++)
-        h = (h ^ b.p[i]) * 1099511628211u; /* FNV-1a */
-    return h;
+    return onnx_default_domain(d);
 }
 
 static void count_op(struct op_table *t, const struct onnx_node *node)
 {
     struct onnx_bytes domain =
         default_domain(node->domain) ? (struct onnx_bytes){NULL, 0} : node->domain;
-    size_t i =
-        (size_t)hash_bytes(hash_bytes(14695981039346656037u, domain), node->op_type) & t->mask;
+    size_t i = (size_t)onnx_hash_more(onnx_hash(domain), node->op_type) & t->mask;
     for (; t->slot[i]; i = (i + 1) & t->mask) {
         struct op_count *c = &t->ops[t->slot[i] - 1];
-        if (same(c->domain, domain) && same(c->op_type, node->op_type)) {
+        if (onnx_bytes_eq(c->domain, domain) && onnx_bytes_eq(c->op_type, node->op_type)) {
             c->count++;
             return;
         }
@@ -70,8 +58,8 @@ static bool count_opsets(const struct onnx_model *m, struct op_table *t)
     }
     for (uint32_t k = 0; k < m->n_opsets; k++) {
         const struct onnx_bytes domain = m->opsets[k].domain;
-        size_t i = (size_t)hash_bytes(14695981039346656037u, domain) & t->mask;
-        while (t->slot[i] && !same(t->ops[t->slot[i] - 1].op_type, domain))
+        size_t i = (size_t)onnx_hash(domain) & t->mask;
+        while (t->slot[i] && !onnx_bytes_eq(t->ops[t->slot[i] - 1].op_type, domain))
             i = (i + 1) & t->mask;
         if (t->slot[i] == 0) {
             t->ops[t->n] = (struct op_count){{NULL, 0}, domain, 0};

@@ -43,8 +43,7 @@ const char *dmlt_ep_source(void)
 
 static bool is(struct onnx_bytes a, const char *s)
 {
-    size_t n = strlen(s);
-    return a.n == n && memcmp(a.p, s, n) == 0;
+    return onnx_bytes_is(a, s);
 }
 
 static bool has_subgraph(const struct onnx_node *node)
@@ -53,11 +52,6 @@ static bool has_subgraph(const struct onnx_node *node)
         if (node->attrs[a].g != NULL || node->attrs[a].n_graphs)
             return true;
     return false;
-}
-
-static bool default_domain(struct onnx_bytes d)
-{
-    return d.n == 0 || is(d, "ai.onnx");
 }
 
 /* SPEC section 11's folding, as the ONNX layer decides it (onnx_fold.c,
@@ -149,7 +143,7 @@ static void cpu_preferred(struct ep_state *st, uint32_t g)
         const struct onnx_node *node = &gr->nodes[k];
         if (n->placement == DMLT_PLACE_FOLDED || n->placement == DMLT_PLACE_UNKNOWN)
             continue;
-        if (n->has_kernel && default_domain(node->domain) &&
+        if (n->has_kernel && onnx_default_domain(node->domain) &&
             (is(node->op_type, "Shape") || is(node->op_type, "Size") ||
              is(node->op_type, "SequenceLength")))
             mark_outputs(st, n, false, true); /* AbiCustomRegistry: output on the CPU */
@@ -407,7 +401,7 @@ static bool fuse_and_create(struct ep_state *st)
 static bool cpu_out(const struct dmlt_ep_node *n, const struct onnx_node *node)
 {
     return n->placement == DMLT_PLACE_CPU ||
-           (default_domain(node->domain) &&
+           (onnx_default_domain(node->domain) &&
             (is(node->op_type, "Shape") || is(node->op_type, "Size")));
 }
 

@@ -11,8 +11,7 @@
 
 static bool is(struct onnx_bytes a, const char *s)
 {
-    size_t n = strlen(s);
-    return a.n == n && memcmp(a.p, s, n) == 0;
+    return onnx_bytes_is(a, s);
 }
 
 static int64_t attr_int(const struct onnx_node *node, const char *name, int64_t dflt)

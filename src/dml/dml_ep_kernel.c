@@ -30,17 +30,12 @@ static struct onnx_bytes norm_domain(struct onnx_bytes d)
     return d;
 }
 
-static bool same_bytes(struct onnx_bytes a, struct onnx_bytes b)
-{
-    return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0);
-}
-
 /* The model's opset import for domain (the last given); 0 when none. */
 static int64_t opset_of(const struct onnx_model *m, struct onnx_bytes domain)
 {
     int64_t v = 0;
     for (uint32_t i = 0; i < m->n_opsets; i++)
-        if (same_bytes(norm_domain(m->opsets[i].domain), domain))
+        if (onnx_bytes_eq(norm_domain(m->opsets[i].domain), domain))
             v = m->opsets[i].version;
     return v;
 }

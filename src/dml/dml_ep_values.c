@@ -9,16 +9,12 @@
 
 static uint64_t hash_of(uint32_t graph, struct onnx_bytes name)
 {
-    uint64_t h = 1469598103934665603ull ^ graph;
-    for (size_t i = 0; i < name.n; i++)
-        h = (h ^ name.p[i]) * 1099511628211ull;
-    return h;
+    return onnx_hash_more(ONNX_HASH_SEED ^ graph, name);
 }
 
 static bool same(const struct ep_value *v, uint32_t graph, struct onnx_bytes name)
 {
-    return v->graph == graph && v->name.n == name.n &&
-           (name.n == 0 || memcmp(v->name.p, name.p, name.n) == 0);
+    return v->graph == graph && onnx_bytes_eq(v->name, name);
 }
 
 struct ep_value *ep_values_here(struct ep_value *vals, size_t mask, uint32_t graph,
@@ -76,8 +72,7 @@ static struct ep_value *slot(struct ep_state *st, uint32_t graph, struct onnx_by
 static bool is_main_input(const struct onnx_graph *g, struct onnx_bytes name)
 {
     for (uint32_t i = 0; i < g->n_inputs; i++)
-        if (g->inputs[i].name.n == name.n &&
-            (name.n == 0 || memcmp(g->inputs[i].name.p, name.p, name.n) == 0))
+        if (onnx_bytes_eq(g->inputs[i].name, name))
             return true;
     return false;
 }
@@ -305,7 +300,7 @@ const struct dmlt_dml_mapping *dmlt_ep_mapping(const struct dmlt_ep_result *r,
     const struct onnx_node *node = &r->model->graphs[n->graph].nodes[n->index];
     char key[160];
     struct onnx_bytes d = node->domain;
-    if (d.n == 7 && memcmp(d.p, "ai.onnx", 7) == 0)
+    if (onnx_default_domain(d))
         d.n = 0;
     *count = 0;
     if (d.n + node->op_type.n + 2 > sizeof key)

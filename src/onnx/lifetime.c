@@ -30,16 +30,9 @@ struct ctx {
     bool oom;
 };
 
-static bool same(struct onnx_bytes a, struct onnx_bytes b)
-{
-    return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0);
-}
-
 static size_t hash(struct onnx_bytes b)
 {
-    uint64_t h = 14695981039346656037u; /* FNV-1a */
-    for (size_t i = 0; i < b.n; i++)
-        h = (h ^ b.p[i]) * 1099511628211u;
+    const uint64_t h = onnx_hash(b);
     return (size_t)(h ^ (h >> 32));
 }
 
@@ -49,7 +42,7 @@ static size_t slot_of(struct ctx *c, struct onnx_bytes name)
     size_t s = hash(name) & c->mask;
     for (;; s = (s + 1) & c->mask) {
         c->probes++;
-        if (c->slots[s] == 0 || same(c->e[c->slots[s] - 1].name, name))
+        if (c->slots[s] == 0 || onnx_bytes_eq(c->e[c->slots[s] - 1].name, name))
             return s;
     }
 }

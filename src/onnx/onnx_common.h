@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h> /* MinGW: defines __MINGW_PRINTF_FORMAT (no I/O is done) */
+#include <string.h>
 
 #if defined(__MINGW_PRINTF_FORMAT) /* MinGW's C99 printf (__USE_MINGW_ANSI_STDIO) */
 #define ONNX_PRINTF(f, a) __attribute__((format(__MINGW_PRINTF_FORMAT, f, a)))
@@ -23,6 +24,38 @@ struct onnx_bytes {
     const uint8_t *p;
     size_t n;
 };
+
+/* ---- names: hashed and compared here only -------------------------------- */
+
+/* FNV-1a over b, from h (ONNX_HASH_SEED to begin; a hash to go on with
+ * another text: a pair of names hashes as one). */
+#define ONNX_HASH_SEED 14695981039346656037u
+static inline uint64_t onnx_hash_more(uint64_t h, struct onnx_bytes b)
+{
+    for (size_t i = 0; i < b.n; i++)
+        h = (h ^ b.p[i]) * 1099511628211u;
+    return h;
+}
+static inline uint64_t onnx_hash(struct onnx_bytes b)
+{
+    return onnx_hash_more(ONNX_HASH_SEED, b);
+}
+/* The same bytes (p may be NULL when n is 0). */
+static inline bool onnx_bytes_eq(struct onnx_bytes a, struct onnx_bytes b)
+{
+    return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0);
+}
+/* b is the text s. */
+static inline bool onnx_bytes_is(struct onnx_bytes b, const char *s)
+{
+    const struct onnx_bytes t = {(const uint8_t *)s, strlen(s)};
+    return onnx_bytes_eq(b, t);
+}
+/* ONNX's default domain: "" or "ai.onnx". */
+static inline bool onnx_default_domain(struct onnx_bytes d)
+{
+    return d.n == 0 || onnx_bytes_is(d, "ai.onnx");
+}
 
 /* What a value is: a tensor, or (TypeProto's other cases) not one. */
 enum onnx_value {

@@ -24,19 +24,13 @@ struct sort {
     bool fill; /* second pass: write the edges */
 };
 
-static size_t hash(const uint8_t *p, size_t n)
-{
-    uint64_t h = 14695981039346656037u; /* FNV-1a */
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 1099511628211u;
-    return (size_t)(h ^ (h >> 32));
-}
-
 static struct prod *slot_of(const struct sort *s, const uint8_t *p, size_t n)
 {
-    for (size_t i = hash(p, n) & s->mask;; i = (i + 1) & s->mask) {
+    const struct onnx_bytes b = {p, n};
+    const uint64_t h = onnx_hash(b);
+    for (size_t i = (size_t)(h ^ (h >> 32)) & s->mask;; i = (i + 1) & s->mask) {
         struct prod *e = &s->map[i];
-        if (e->node == UINT32_MAX || (e->n == n && (n == 0 || memcmp(e->p, p, n) == 0)))
+        if (e->node == UINT32_MAX || onnx_bytes_eq((struct onnx_bytes){e->p, e->n}, b))
             return e;
     }
 }

@@ -119,7 +119,7 @@ bool onnx_session_open(struct onnx_session *s, const uint8_t *data, size_t len,
                                         pass_release, &p, err, out_of_memory);
     if (p.out_of_memory) { /* a record could not be kept: the walk stopped */
         *out_of_memory = true;
-        return pb_fail(err, 0, "out of memory");
+        return onnx__pb_fail(err, 0, "out of memory");
     }
     return walked;
 }
@@ -186,22 +186,13 @@ bool onnx_session_read(struct onnx_session *s, struct onnx_error *err, bool *out
 
 /* ---- the names each graph declares, the mismatches ----------------------- */
 
-static uint64_t name_hash(uint32_t graph, struct onnx_bytes name)
-{
-    uint64_t h = 14695981039346656037u ^ graph; /* FNV-1a */
-    for (size_t i = 0; i < name.n; i++)
-        h = (h ^ name.p[i]) * 1099511628211u;
-    return h;
-}
-
 /* name's slot in set (*found: it is there), or the empty slot it takes. */
 static size_t slot_of(const struct onnx_session_name *set, size_t mask, uint32_t graph,
                       struct onnx_bytes name, bool *found)
 {
-    size_t i = (size_t)name_hash(graph, name) & mask;
+    size_t i = (size_t)onnx_hash_more(ONNX_HASH_SEED ^ graph, name) & mask;
     for (; set[i].name.p; i = (i + 1) & mask)
-        if (set[i].graph == graph && set[i].name.n == name.n &&
-            memcmp(set[i].name.p, name.p, name.n) == 0) {
+        if (set[i].graph == graph && onnx_bytes_eq(set[i].name, name)) {
             *found = true;
             return i;
         }

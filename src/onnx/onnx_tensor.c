@@ -2,18 +2,11 @@
  * (onnx_model.c reads the graphs around them), and its arena. Each message
  * is read as protobuf reads it (pb.h's struct pb_msg: every occurrence of
  * a message field, in order): the last scalar wins, repeated fields append
- * (packed or not), a message field given twice is merged. Field numbers
- * are onnx.proto's:
- *
- *   TensorProto       dims 1, data_type 2, float_data 4, int32_data 5, int64_data 7,
- *                     name 8, raw_data 9, uint64_data 11, data_location 14
- *   SparseTensorProto values 1, indices 2, dims 3
- *   ValueInfoProto    name 1, type 2
- *   TypeProto         tensor_type 1, sequence_type 4, map_type 5,
- *                     sparse_tensor_type 8, optional_type 9 (a oneof)
- *   TypeProto.Tensor  elem_type 1, shape 2 (SparseTensor: the same)
- *   TensorShapeProto  dim 1; Dimension dim_value 1, dim_param 2 (a oneof) */
+ * (packed or not), a message field given twice is merged. Each message is
+ * checked by its validator (onnx_proto.h, the walk's too), whose view is
+ * read into the model here. */
 #include "model_read.h"
+#include "onnx_proto.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +21,7 @@ struct arena_chunk {
 
 enum { CHUNK_UNITS = 4096 }; /* 64 KiB with 16-byte units */
 
-bool arena_charge(struct arena *a, size_t bytes)
+bool onnx__arena_charge(struct arena *a, size_t bytes)
 {
     if (bytes > a->limit || a->bytes > a->limit - bytes) {
         a->failed = true;
@@ -39,7 +32,7 @@ bool arena_charge(struct arena *a, size_t bytes)
     return true;
 }
 
-void *arena_alloc(struct arena *a, size_t n, size_t size)
+void *onnx__arena_alloc(struct arena *a, size_t n, size_t size)
 {
     if (a->failed)
         return NULL;
@@ -58,7 +51,7 @@ void *arena_alloc(struct arena *a, size_t n, size_t size)
             a->failed = true;
             return NULL;
         }
-        c = arena_charge(a, sizeof *c + cap * unit) ? malloc(sizeof *c + cap * unit) : NULL;
+        c = onnx__arena_charge(a, sizeof *c + cap * unit) ? malloc(sizeof *c + cap * unit) : NULL;
         if (c == NULL) {
             a->failed = true;
             return NULL;
@@ -80,7 +73,7 @@ void *arena_alloc(struct arena *a, size_t n, size_t size)
     return p;
 }
 
-void arena_free(struct arena *a)
+void onnx__arena_free(struct arena *a)
 {
     while (a->head != NULL) {
         struct arena_chunk *next = a->head->next;
@@ -89,111 +82,84 @@ void arena_free(struct arena *a)
     }
 }
 
-bool reader_oom(struct reader *r)
+bool onnx__reader_oom(struct reader *r)
 {
     r->arena->failed = true;
-    return pb_fail(r->err, 0, "out of memory");
+    return onnx__pb_fail(r->err, 0, "out of memory");
 }
 
-bool count_one(struct reader *r, uint32_t *n, size_t at, const char *what)
+bool onnx__count_fits(struct reader *r, uint64_t count, size_t at, const char *what, uint32_t *n)
+{
+    if (count > UINT32_MAX)
+        return onnx__pb_fail(r->err, at, "more than %u %s", UINT32_MAX, what);
+    *n = (uint32_t)count;
+    return true;
+}
+
+bool onnx__count_one(struct reader *r, uint32_t *n, size_t at, const char *what)
 {
     if (*n == UINT32_MAX)
-        return pb_fail(r->err, at, "more than %u %s", UINT32_MAX, what);
+        return onnx__pb_fail(r->err, at, "more than %u %s", UINT32_MAX, what);
     (*n)++;
     return true;
 }
 
 /* ---- repeated and last fields ------------------------------------------- */
 
-/* Calls each for every value of a repeated varint field, packed or not. */
-static bool each_varint(struct reader *r, const struct pb_msg *m, unsigned number, const char *what,
-                        bool (*each)(void *ctx, uint64_t v, size_t at), void *ctx)
-{
-    struct pb_iter it;
-    struct pb_field f;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, r->err)) {
-        if (f.number != number)
-            continue;
-        if (f.wt == PB_VARINT) {
-            if (!each(ctx, f.v, f.at))
-                return false;
-            continue;
-        }
-        if (!pb_want(&f, PB_LEN, what, r->err))
-            return false;
-        struct pb p = {r->base, f.start, f.end};
-        while (p.pos < p.end) {
-            const size_t at = p.pos;
-            uint64_t v = 0;
-            if (!pb_varint(&p, &v, r->err) || !each(ctx, v, at))
-                return false;
-        }
-    }
-    return !it.failed;
-}
-
-struct int64s {
-    struct reader *r;
-    const char *what;
-    uint32_t n;
-    int64_t *values; /* NULL while counting */
-};
-
 static bool int64s_each(void *ctx, uint64_t v, size_t at)
 {
-    struct int64s *s = ctx;
-    if (s->values != NULL) {
-        s->values[s->n++] = (int64_t)v;
-        return true;
-    }
-    return count_one(s->r, &s->n, at, s->what);
+    (void)at;
+    int64_t **next = ctx;
+    *(*next)++ = (int64_t)v;
+    return true;
 }
 
-bool read_int64s(struct reader *r, const struct pb_msg *m, unsigned number, const char *what,
-                 uint32_t *n, const int64_t **values)
+bool onnx__read_int64s(struct reader *r, const struct pb_msg *m, unsigned number, uint64_t count,
+                       size_t at, const char *what, uint32_t *n, const int64_t **values)
 {
-    struct int64s s = {r, what, 0, NULL};
-    if (!each_varint(r, m, number, what, int64s_each, &s))
+    if (!onnx__count_fits(r, count, at, what, n))
         return false;
-    int64_t *v = arena_alloc(r->arena, s.n, sizeof *v);
+    int64_t *v = onnx__arena_alloc(r->arena, (size_t)count, sizeof *v);
     if (v == NULL)
-        return reader_oom(r);
-    const uint32_t count = s.n;
-    s.n = 0;
-    s.values = v;
-    if (!each_varint(r, m, number, what, int64s_each, &s))
-        return false;
-    *n = count;
+        return onnx__reader_oom(r);
+    int64_t *next = v;
+    struct onnx_error ignored; /* checked by the message's validator */
+    if (!onnx__pb_each_varint(m, number, what, int64s_each, &next, NULL, &ignored) ||
+        next != v + count)
+        return onnx__pb_fail(r->err, at, "%s: not as counted", what); /* never */
     *values = v;
     return true;
 }
 
-struct onnx_bytes reader_text(struct reader *r, const struct pb_field *f)
+struct onnx_bytes onnx__reader_bytes(struct reader *r, struct onnx_bytes b)
 {
     static const uint8_t none[1] = {0};
-    const size_t n = f->end - f->start;
-    uint8_t *copy = arena_alloc(r->arena, n ? n : 1, 1);
+    uint8_t *copy = onnx__arena_alloc(r->arena, b.n ? b.n : 1, 1);
     if (copy == NULL)
         return (struct onnx_bytes){none, 0};
-    if (n)
-        memcpy(copy, r->base + f->start, n);
-    return (struct onnx_bytes){copy, n};
+    if (b.n)
+        memcpy(copy, b.p, b.n);
+    return (struct onnx_bytes){copy, b.n};
 }
 
-bool read_last_bytes(struct reader *r, const struct pb_msg *m, unsigned number, const char *what,
-                     struct onnx_bytes *b, bool *given)
+struct onnx_bytes onnx__reader_text(struct reader *r, const struct pb_field *f)
+{
+    return onnx__reader_bytes(r, onnx__pb_bytes(r->base, f));
+}
+
+bool onnx__read_last_bytes(struct reader *r, const struct pb_msg *m, unsigned number,
+                           const char *what, struct onnx_bytes *b, bool *given)
 {
     struct pb_iter it;
     struct pb_field f;
     *given = false;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, r->err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, r->err)) {
         if (f.number != number)
             continue;
-        if (!pb_want(&f, PB_LEN, what, r->err))
+        if (!onnx__pb_want(&f, PB_LEN, what, r->err))
             return false;
-        *b = pb_bytes(r->base, &f); /* a name to look up, not kept: not copied */
+        *b = onnx__pb_bytes(r->base, &f); /* a name to look up, not kept: not copied */
         *given = true;
     }
     return !it.failed;
@@ -294,9 +260,9 @@ static float float_at(const uint8_t *p)
 static bool read_floats(struct reader *r, const struct pb_msg *m, struct onnx_tensor_data *t,
                         const struct onnx_bytes *raw, bool has_raw, uint32_t count)
 {
-    float *v = arena_alloc(r->arena, count + 1, sizeof *v);
+    float *v = onnx__arena_alloc(r->arena, count + 1, sizeof *v);
     if (v == NULL)
-        return reader_oom(r);
+        return onnx__reader_oom(r);
     uint32_t n = 0;
     if (has_raw) {
         if (raw->n != (size_t)count * 4)
@@ -307,9 +273,9 @@ static bool read_floats(struct reader *r, const struct pb_msg *m, struct onnx_te
         struct onnx_error ignored;
         struct pb_iter it;
         struct pb_field f;
-        pb_iter_begin(&it, m);
-        while (pb_iter_next(&it, &f, &ignored)) {
-            if (f.number != 4)
+        onnx__pb_iter_begin(&it, m);
+        while (onnx__pb_iter_next(&it, &f, &ignored)) {
+            if (f.number != ONNXF_TENSOR_FLOAT_DATA)
                 continue;
             if (f.wt != PB_LEN && f.wt != PB_FIXED32)
                 return true;
@@ -354,9 +320,9 @@ static bool read_values(struct reader *r, const struct pb_msg *m, struct onnx_te
     }
     if (is_float)
         return read_floats(r, m, t, raw, has_raw, (uint32_t)count);
-    int64_t *v = arena_alloc(r->arena, (size_t)count, sizeof *v);
+    int64_t *v = onnx__arena_alloc(r->arena, (size_t)count, sizeof *v);
     if (v == NULL)
-        return reader_oom(r);
+        return onnx__reader_oom(r);
     if (has_raw) {
         if (raw->n != count * size)
             return true;
@@ -368,15 +334,16 @@ static bool read_values(struct reader *r, const struct pb_msg *m, struct onnx_te
                 return true;
         }
     } else {
-        const unsigned field = t->elem_type == 7 ? 7 : size == 8 || t->elem_type == 12 ? 11 : 5;
+        const unsigned field = t->elem_type == 7                 ? ONNXF_TENSOR_INT64_DATA
+                               : size == 8 || t->elem_type == 12 ? ONNXF_TENSOR_UINT64_DATA
+                                                                 : ONNXF_TENSOR_INT32_DATA;
         struct typed s = {t->elem_type, 0, (uint32_t)count, v, true};
         /* Tensor data is not checked (the walk skips it unread): data this
          * reader cannot take (a wrong wire type) leaves the values out. */
         struct onnx_error ignored;
-        struct reader quiet = *r;
-        quiet.err = &ignored;
-        if (!each_varint(&quiet, m, field, "a TensorProto data field", typed_each, &s) || !s.ok ||
-            s.n != count)
+        if (!onnx__pb_each_varint(m, field, "a TensorProto data field", typed_each, &s, NULL,
+                                  &ignored) ||
+            !s.ok || s.n != count)
             return true;
     }
     t->has_values = true;
@@ -385,170 +352,77 @@ static bool read_values(struct reader *r, const struct pb_msg *m, struct onnx_te
     return true;
 }
 
-/* ---- messages -------------------------------------------------------------- */
+/* ---- messages: their validators' views (onnx_proto.h) into the model -------- */
 
-bool read_tensor(struct reader *r, const struct pb_msg *m, struct onnx_tensor_data *t)
+bool onnx__read_tensor(struct reader *r, const struct pb_msg *m, struct onnx_tensor_data *t)
 {
-    struct pb_iter it;
-    struct pb_field f;
-    struct onnx_bytes raw = {NULL, 0};
-    bool has_raw = false;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, r->err)) {
-        bool ok = true;
-        switch (f.number) {
-        case 2:
-            ok = pb_want(&f, PB_VARINT, "TensorProto.data_type", r->err);
-            t->elem_type = (int32_t)(uint32_t)f.v;
-            break;
-        case 8:
-            ok = pb_want(&f, PB_LEN, "TensorProto.name", r->err);
-            t->name = reader_text(r, &f);
-            break;
-        case 14:
-            ok = pb_want(&f, PB_VARINT, "TensorProto.data_location", r->err);
-            t->external = f.v == 1;
-            break;
-        case 9:
-            ok = pb_want(&f, PB_LEN, "TensorProto.raw_data", r->err);
-            raw = pb_bytes(r->base, &f);
-            has_raw = true;
-            break;
-        case 13:
-            ok = pb_want(&f, PB_LEN, "TensorProto.external_data", r->err);
-            break;
-        default:
-            break; /* dims below; the data fields when the values are read */
-        }
-        if (!ok)
-            return false;
-    }
-    if (it.failed || !read_int64s(r, m, 1, "TensorProto.dims", &t->rank, &t->dims))
+    struct onnx_tensor_msg v;
+    if (!onnx__check_tensor(m, &v, r->err))
         return false;
-    return read_values(r, m, t, &raw, has_raw);
+    t->elem_type = v.data_type;
+    if (v.has_name)
+        t->name = onnx__reader_text(r, &v.name);
+    t->external = v.external;
+    const struct onnx_bytes raw = onnx__pb_bytes(r->base, &v.raw_data);
+    return onnx__read_int64s(r, m, ONNXF_TENSOR_DIMS, v.rank, m->start, "TensorProto.dims",
+                             &t->rank, &t->dims) &&
+           read_values(r, m, t, &raw, v.has_raw_data);
 }
 
-bool read_sparse(struct reader *r, const struct pb_msg *m, struct onnx_tensor_data *t)
+bool onnx__read_sparse(struct reader *r, const struct pb_msg *m, struct onnx_tensor_data *t)
 {
-    struct pb_iter it;
-    struct pb_field f;
-    bool has_values = false;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, r->err)) {
-        if (f.number == 1 && !pb_want(&f, PB_LEN, "SparseTensorProto.values", r->err))
-            return false;
-        if (f.number == 2 && !pb_want(&f, PB_LEN, "SparseTensorProto.indices", r->err))
-            return false;
-        has_values = has_values || f.number == 1;
-    }
-    if (it.failed)
+    struct onnx_sparse_msg v;
+    if (!onnx__check_sparse(m, &v, r->err))
         return false;
-    struct pb_msg values;
-    if (has_values) {
-        struct onnx_tensor_data v;
-        memset(&v, 0, sizeof v);
-        if (!pb_sub(m, 1, &values, r->err) || !read_tensor(r, &values, &v))
-            return false;
-        t->name = v.name;
-        t->elem_type = v.elem_type;
+    if (v.has_values) {
+        t->name = v.values.has_name ? onnx__reader_text(r, &v.values.name) : (struct onnx_bytes){0};
+        t->elem_type = v.values.data_type;
     }
     t->sparse = true;
-    return read_int64s(r, m, 3, "SparseTensorProto.dims", &t->rank, &t->dims);
+    return onnx__read_int64s(r, m, ONNXF_SPARSE_DIMS, v.rank, m->start, "SparseTensorProto.dims",
+                             &t->rank, &t->dims);
 }
 
-/* A Dimension (an element of TensorShapeProto.dim): its oneof's last case. */
-static bool read_dim(struct reader *r, const struct pb_field *d, struct onnx_dim *dim)
+/* A tensor type's dims (TensorShapeProto, merged), the symbols copied. */
+static bool read_shape(struct reader *r, const struct onnx_type_msg *v, struct onnx_type *t)
 {
-    struct pb p = {r->base, d->start, d->end};
-    struct pb_field g;
-    dim->kind = ONNX_DIM_UNKNOWN;
-    while (p.pos < p.end) {
-        if (!pb_next(&p, &g, r->err))
-            return false;
-        if (g.number == 1) {
-            if (!pb_want(&g, PB_VARINT, "Dimension.dim_value", r->err))
-                return false;
-            dim->kind = ONNX_DIM_VALUE;
-            dim->value = (int64_t)g.v;
-            dim->param.p = NULL;
-            dim->param.n = 0;
-        } else if (g.number == 2) {
-            if (!pb_want(&g, PB_LEN, "Dimension.dim_param", r->err))
-                return false;
-            dim->kind = ONNX_DIM_PARAM;
-            dim->value = 0;
-            dim->param = reader_text(r, &g);
-        }
-    }
-    if (dim->kind == ONNX_DIM_PARAM && dim->param.n == 0)
-        dim->kind = ONNX_DIM_UNKNOWN; /* an empty symbol names nothing */
-    return true;
-}
-
-/* TensorShapeProto (merged): its dims in order. */
-static bool read_shape(struct reader *r, const struct pb_msg *shape, struct onnx_type *t)
-{
-    for (int pass = 0; pass < 2; pass++) {
-        struct onnx_dim *dims = NULL;
-        if (pass == 1 && (dims = arena_alloc(r->arena, t->rank, sizeof *dims)) == NULL)
-            return reader_oom(r);
-        uint32_t n = 0;
-        struct pb_iter it;
-        struct pb_field f;
-        pb_iter_begin(&it, shape);
-        while (pb_iter_next(&it, &f, r->err)) {
-            if (f.number != 1)
-                continue;
-            if (!pb_want(&f, PB_LEN, "TensorShapeProto.dim", r->err))
-                return false;
-            if (pass == 0) {
-                if (!count_one(r, &n, f.at, "dims"))
-                    return false;
-            } else if (pb_depth(shape) + 1 > PB_MAX_DEPTH) {
-                return pb_too_deep(r->err, f.at);
-            } else if (!read_dim(r, &f, &dims[n++])) {
-                return false;
-            }
-        }
-        if (it.failed)
-            return false;
-        t->rank = n;
-        t->dims = dims;
-    }
-    return true;
-}
-
-/* TypeProto.Tensor or .SparseTensor (merged): elem_type and shape. */
-static bool read_tensor_type(struct reader *r, const struct pb_msg *m, struct onnx_type *t)
-{
+    uint32_t rank = 0;
+    if (!onnx__count_fits(r, v->rank, v->shape.start, "dims", &rank))
+        return false;
+    struct onnx_dim *dims = onnx__arena_alloc(r->arena, (size_t)v->rank, sizeof *dims);
+    if (dims == NULL)
+        return onnx__reader_oom(r);
+    uint32_t n = 0;
     struct pb_iter it;
     struct pb_field f;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, r->err)) {
-        if (f.number == 1) {
-            if (!pb_want(&f, PB_VARINT, "TypeProto.Tensor.elem_type", r->err))
-                return false;
-            t->has_elem_type = true;
-            t->elem_type = (int32_t)(uint32_t)f.v;
-        } else if (f.number == 2) {
-            if (!pb_want(&f, PB_LEN, "TypeProto.Tensor.shape", r->err))
-                return false;
-            t->has_shape = true;
+    onnx__pb_iter_begin(&it, &v->shape);
+    while (n < rank) {
+        if (rank <= ONNX_VIEW_DIMS) {
+            dims[n] = v->dims[n]; /* read by onnx__check_type */
+        } else if (!onnx__pb_iter_next(&it, &f, NULL)) {
+            break;
+        } else if (f.number != ONNXF_SHAPE_DIM) {
+            continue;
+        } else {
+            (void)onnx__read_dim(r->base, &f, &dims[n], NULL); /* checked by onnx__check_type */
         }
+        struct onnx_dim *d = &dims[n++];
+        if (d->param.p != NULL)
+            d->param = onnx__reader_bytes(r, d->param);
     }
-    if (it.failed)
-        return false;
-    struct pb_msg shape;
-    if (t->has_shape && (!pb_sub(m, 2, &shape, r->err) || !read_shape(r, &shape, t)))
-        return false;
+    t->rank = n;
+    t->dims = dims;
     return true;
 }
 
-/* TypeProto.Sequence's or .Optional's elem_type (field 1) when it is a
- * tensor type, into t->elem. Read quietly and only where its path fits:
- * what it cannot read (damage, nesting past PB_MAX_PATH) leaves elem
- * NULL, and the model reads as it did without it. */
-static bool read_elem_type(struct reader *r, const struct pb_msg *m, unsigned which, size_t from,
+static bool type_from(struct reader *r, const struct pb_msg *m, const struct onnx_type_msg *v,
+                      struct onnx_type *t);
+
+/* TypeProto.Sequence's or .Optional's elem_type when it is a tensor type,
+ * into t->elem. Read quietly and only where its path fits: what it cannot
+ * read (damage, nesting past PB_MAX_PATH) leaves elem NULL, and the model
+ * reads as it did without it. */
+static bool read_elem_type(struct reader *r, const struct pb_msg *m, const struct onnx_type_msg *v,
                            struct onnx_type *t)
 {
     struct onnx_error ignored;
@@ -556,102 +430,63 @@ static bool read_elem_type(struct reader *r, const struct pb_msg *m, unsigned wh
     quiet.err = &ignored;
     struct pb_msg outer, inner;
     /* outer, its elem_type, that type's tensor_type and its shape */
-    if (m->n_path + 4 > PB_MAX_PATH || pb_depth(m) + 4 > PB_MAX_DEPTH ||
-        !pb_sub(m, which, &outer, &ignored))
+    if (m->n_path + 4 > PB_MAX_PATH || onnx__pb_depth(m) + 4 > PB_MAX_DEPTH ||
+        !onnx__pb_sub(m, v->which, &outer, &ignored))
         return true;
-    outer.from = from;
+    outer.from = v->from;
     struct pb_iter it;
     struct pb_field f;
     bool has = false;
-    pb_iter_begin(&it, &outer);
-    while (pb_iter_next(&it, &f, &ignored))
-        if (f.number == 1) {
+    onnx__pb_iter_begin(&it, &outer);
+    while (onnx__pb_iter_next(&it, &f, &ignored))
+        if (f.number == ONNXF_SEQUENCE_ELEM_TYPE) {
             if (f.wt != PB_LEN)
                 return true;
             has = true;
         }
-    if (it.failed || !has || !pb_sub(&outer, 1, &inner, &ignored))
+    if (it.failed || !has || !onnx__pb_sub(&outer, ONNXF_SEQUENCE_ELEM_TYPE, &inner, &ignored))
         return true;
-    struct onnx_type *e = arena_alloc(r->arena, 1, sizeof *e);
+    struct onnx_type *e = onnx__arena_alloc(r->arena, 1, sizeof *e);
     if (e == NULL)
-        return reader_oom(r);
+        return onnx__reader_oom(r);
     memset(e, 0, sizeof *e);
-    if (read_type(&quiet, &inner, e) && e->value == ONNX_V_TENSOR)
+    struct onnx_type_msg ev;
+    if (onnx__check_type(&inner, &ev, &ignored) && type_from(&quiet, &inner, &ev, e) &&
+        e->value == ONNX_V_TENSOR)
         t->elem = e;
-    return !r->arena->failed || reader_oom(r);
+    return !r->arena->failed || onnx__reader_oom(r);
 }
 
-bool read_type(struct reader *r, const struct pb_msg *m, struct onnx_type *t)
+/* A TypeProto m, checked into v, as the model's type. */
+static bool type_from(struct reader *r, const struct pb_msg *m, const struct onnx_type_msg *v,
+                      struct onnx_type *t)
 {
-    struct pb_iter it;
-    struct pb_field f;
-    unsigned which = 0; /* the oneof's field */
-    size_t from = m->from;
-    t->value = ONNX_V_OTHER_TYPE;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, r->err)) {
-        enum onnx_value v;
-        switch (f.number) {
-        case 1:
-            v = ONNX_V_TENSOR;
-            break;
-        case 4:
-            v = ONNX_V_SEQUENCE;
-            break;
-        case 5:
-            v = ONNX_V_MAP;
-            break;
-        case 8:
-            v = ONNX_V_SPARSE_TYPE;
-            break;
-        case 9:
-            v = ONNX_V_OPTIONAL;
-            break;
-        default:
-            continue;
-        }
-        if (!pb_want(&f, PB_LEN, "a TypeProto case", r->err))
-            return false;
-        if (f.number != which)
-            from = f.at; /* another case: the earlier ones are cleared */
-        which = f.number;
-        t->value = v;
-    }
-    if (it.failed)
-        return false;
-    if (which == 4 || which == 9)
-        return read_elem_type(r, m, which, from, t);
-    if (which != 1 && which != 8)
+    t->value = v->value;
+    if (v->which == ONNXF_TYPE_SEQUENCE_TYPE || v->which == ONNXF_TYPE_OPTIONAL_TYPE)
+        return read_elem_type(r, m, v, t);
+    if (v->which != ONNXF_TYPE_TENSOR_TYPE && v->which != ONNXF_TYPE_SPARSE_TENSOR_TYPE)
         return true;
-    struct pb_msg tensor;
-    if (!pb_sub(m, which, &tensor, r->err))
-        return false;
-    tensor.from = from;
-    return read_tensor_type(r, &tensor, t);
+    if (v->has_elem_type) {
+        t->has_elem_type = true;
+        t->elem_type = v->elem_type;
+    }
+    t->has_shape = v->has_shape;
+    return !v->has_shape || read_shape(r, v, t);
 }
 
-bool read_value_info(struct reader *r, const struct pb_msg *m, struct onnx_value_info *v)
+bool onnx__read_type(struct reader *r, const struct pb_msg *m, struct onnx_type *t)
 {
-    struct pb_iter it;
-    struct pb_field f;
-    bool typed = false;
-    v->type.value = ONNX_V_UNTYPED;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, r->err)) {
-        if (f.number == 1) {
-            if (!pb_want(&f, PB_LEN, "ValueInfoProto.name", r->err))
-                return false;
-            v->name = reader_text(r, &f);
-        } else if (f.number == 2) {
-            if (!pb_want(&f, PB_LEN, "ValueInfoProto.type", r->err))
-                return false;
-            typed = true;
-        }
-    }
-    if (it.failed)
+    struct onnx_type_msg v;
+    return onnx__check_type(m, &v, r->err) && type_from(r, m, &v, t);
+}
+
+bool onnx__read_value_info(struct reader *r, const struct pb_msg *m, struct onnx_value_info *vi)
+{
+    struct onnx_value_info_msg v;
+    if (!onnx__check_value_info(m, &v, r->err))
         return false;
-    struct pb_msg type;
-    if (typed && (!pb_sub(m, 2, &type, r->err) || !read_type(r, &type, &v->type)))
-        return false;
-    return true;
+    if (v.has_name)
+        vi->name = onnx__reader_text(r, &v.name);
+    vi->type.value = ONNX_V_UNTYPED;
+    return !v.has_type || type_from(r, &v.type_msg, &v.type, &vi->type);
 }

@@ -1,30 +1,10 @@
 /* onnx_wire.c - an ONNX model's tensors from the protobuf wire format, in
- * place (see onnx_wire.h). Field numbers are those of onnx.proto (Debian's
- * libonnx-dev ships it as /usr/include/onnx/onnx.proto):
- *
- *   ModelProto       graph 7
- *   GraphProto       node 1, initializer 5, input 11, output 12,
- *                    value_info 13, sparse_initializer 15
- *   NodeProto        input 1, output 2, name 3, op_type 4, attribute 5,
- *                    domain 7
- *   AttributeProto   name 1, f 2, i 3, s 4, t 5, g 6, floats 7, ints 8,
- *                    strings 9, tensors 10, graphs 11, type 20,
- *                    sparse_tensor 22, sparse_tensors 23
- *   TensorProto      dims 1 (packed or not), data_type 2, name 8,
- *                    data_location 14; raw_data 9, the typed data fields
- *                    and external_data 13 skipped by length, unread
- *   SparseTensorProto values 1 (a TensorProto), indices 2, dims 3
- *   ValueInfoProto   name 1, type 2
- *   TypeProto        tensor_type 1; sequence_type 4, map_type 5,
- *                    sparse_tensor_type 8, optional_type 9 (not tensors)
- *   TypeProto.Tensor elem_type 1, shape 2
- *   TensorShapeProto dim 1; Dimension dim_value 1, dim_param 2
- *
- * Fields this reader does not know are skipped by their wire type, and
- * checked as far as that goes (a length inside its message, a varint of at
- * most 10 bytes). Every read is bounded by the end of the enclosing
- * message, which is bounded by the file. */
+ * place (see onnx_wire.h). Each message is read by its validator
+ * (onnx_proto.h: the field numbers of onnx.proto, the model reader's
+ * too), whose view this file turns into records: a value's name, type and
+ * dims point into the model. */
 #include "onnx_wire.h"
+#include "onnx_proto.h"
 #include "pb.h"
 
 #include <stdlib.h>
@@ -60,34 +40,6 @@ static void answer(struct walk *w, enum onnx_step step)
         return;
     w->stop = true;
     w->fn_fails = step == ONNX_STEP_FAIL;
-}
-
-/* A repeated int64 (dims) of m: adds the count of its values, packed or
- * not, to *n. */
-static bool count_int64s(struct walk *w, const struct pb_msg *m, unsigned number, const char *what,
-                         uint64_t *n)
-{
-    struct pb_iter it;
-    struct pb_field f;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, w->err)) {
-        if (f.number != number)
-            continue;
-        if (f.wt == PB_VARINT) {
-            (*n)++;
-            continue;
-        }
-        if (!pb_want(&f, PB_LEN, what, w->err))
-            return false;
-        struct pb r = {w->base, f.start, f.end};
-        while (r.pos < r.end) {
-            uint64_t v;
-            if (!pb_varint(&r, &v, w->err))
-                return false;
-            (*n)++;
-        }
-    }
-    return !it.failed;
 }
 
 /* ---- the path ------------------------------------------------------------ */
@@ -155,17 +107,6 @@ static void path_push_index(struct walk *w, const char *name, uint64_t i)
     path_putc(w, ']');
 }
 
-/* An element of a repeated message field of m (a node, a value...): a
- * message of its own, one level deeper. */
-static bool element(struct walk *w, const struct pb_msg *m, const struct pb_field *f,
-                    struct pb_msg *e)
-{
-    if (pb_depth(m) + 1 > PB_MAX_DEPTH)
-        return pb_too_deep(w->err, f->at);
-    *e = pb_root(w->base, f->start, f->end, pb_depth(m) + 1);
-    return true;
-}
-
 static bool emit(struct walk *w, struct onnx_tensor *t)
 {
     if (w->fn == NULL)
@@ -180,192 +121,69 @@ static bool emit(struct walk *w, struct onnx_tensor *t)
     return true;
 }
 
-/* ---- messages ------------------------------------------------------------ */
+/* ---- messages: their validators' views as records ------------------------- */
 
 /* A TensorProto (merged): its type, dims, name, and whether its data is
  * external. */
 static bool read_tensor(struct walk *w, const struct pb_msg *m, struct onnx_tensor *t)
 {
+    struct onnx_tensor_msg v;
+    if (!onnx__check_tensor(m, &v, w->err))
+        return false;
     t->value = ONNX_V_TENSOR;
     t->form = ONNX_DIMS_REPEAT;
     t->dims = *m;
-    t->field = 1;
-    t->rank = 0;
-    struct pb_iter it;
-    struct pb_field f;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, w->err)) {
-        bool ok = true;
-        switch (f.number) {
-        case 2:
-            ok = pb_want(&f, PB_VARINT, "TensorProto.data_type", w->err);
-            t->has_elem_type = true;
-            t->elem_type = (int32_t)(uint32_t)f.v;
-            break;
-        case 8:
-            ok = pb_want(&f, PB_LEN, "TensorProto.name", w->err);
-            t->name = pb_bytes(w->base, &f);
-            t->has_name = true;
-            break;
-        case 14:
-            ok = pb_want(&f, PB_VARINT, "TensorProto.data_location", w->err);
-            t->external = f.v == 1;
-            break;
-        case 9:
-        case 13:
-            ok = pb_want(&f, PB_LEN,
-                         f.number == 9 ? "TensorProto.raw_data" : "TensorProto.external_data",
-                         w->err);
-            break;
-        default:
-            break; /* dims below; the data fields and the rest: skipped unread */
-        }
-        if (!ok)
-            return false;
+    t->field = ONNXF_TENSOR_DIMS;
+    t->rank = v.rank;
+    if (v.has_data_type) {
+        t->has_elem_type = true;
+        t->elem_type = v.data_type;
     }
-    return !it.failed && count_int64s(w, m, 1, "TensorProto.dims", &t->rank);
+    if (v.has_name) {
+        t->name = onnx__pb_bytes(w->base, &v.name);
+        t->has_name = true;
+    }
+    t->external = v.external;
+    return true;
 }
 
 /* A SparseTensorProto (merged): the dense dims, the values' type and name. */
 static bool read_sparse(struct walk *w, const struct pb_msg *m, struct onnx_tensor *t)
 {
-    struct pb_iter it;
-    struct pb_field f;
-    bool has_values = false;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, w->err)) {
-        if (f.number == 1 && !pb_want(&f, PB_LEN, "SparseTensorProto.values", w->err))
-            return false;
-        if (f.number == 2 && !pb_want(&f, PB_LEN, "SparseTensorProto.indices", w->err))
-            return false;
-        has_values = has_values || f.number == 1;
-    }
-    if (it.failed)
+    struct onnx_sparse_msg v;
+    if (!onnx__check_sparse(m, &v, w->err))
         return false;
-    if (has_values) {
-        struct pb_msg vm;
-        struct onnx_tensor values;
-        memset(&values, 0, sizeof values);
-        if (!pb_sub(m, 1, &vm, w->err) || !read_tensor(w, &vm, &values))
-            return false;
-        t->has_elem_type = values.has_elem_type;
-        t->elem_type = values.elem_type;
-        t->name = values.name;
-        t->has_name = values.has_name;
+    if (v.has_values) {
+        t->has_elem_type = v.values.has_data_type;
+        t->elem_type = v.values.data_type;
+        t->name =
+            v.values.has_name ? onnx__pb_bytes(w->base, &v.values.name) : (struct onnx_bytes){0};
+        t->has_name = v.values.has_name;
     }
     t->value = ONNX_V_SPARSE_TENSOR;
     t->form = ONNX_DIMS_REPEAT;
     t->dims = *m;
-    t->field = 3;
-    t->rank = 0;
-    return count_int64s(w, m, 3, "SparseTensorProto.dims", &t->rank);
-}
-
-/* A TensorShapeProto (merged): its dims counted, each Dimension checked. */
-static bool read_shape(struct walk *w, const struct pb_msg *m, struct onnx_tensor *t)
-{
-    struct pb_iter it;
-    struct pb_field f, g;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, w->err)) {
-        if (f.number != 1)
-            continue;
-        if (!pb_want(&f, PB_LEN, "TensorShapeProto.dim", w->err))
-            return false;
-        if (pb_depth(m) + 1 > PB_MAX_DEPTH)
-            return pb_too_deep(w->err, f.at);
-        t->rank++;
-        struct pb d = {w->base, f.start, f.end};
-        while (d.pos < d.end) {
-            if (!pb_next(&d, &g, w->err))
-                return false;
-            if ((g.number == 1 && !pb_want(&g, PB_VARINT, "Dimension.dim_value", w->err)) ||
-                (g.number == 2 && !pb_want(&g, PB_LEN, "Dimension.dim_param", w->err)))
-                return false;
-        }
-    }
-    return !it.failed;
-}
-
-/* TypeProto.Tensor (merged): elem_type and shape. */
-static bool read_tensor_type(struct walk *w, const struct pb_msg *m, struct onnx_tensor *t)
-{
-    struct pb_iter it;
-    struct pb_field f;
-    bool has_shape = false;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, w->err)) {
-        if (f.number == 1) {
-            if (!pb_want(&f, PB_VARINT, "TypeProto.Tensor.elem_type", w->err))
-                return false;
-            t->has_elem_type = true;
-            t->elem_type = (int32_t)(uint32_t)f.v;
-        } else if (f.number == 2) {
-            if (!pb_want(&f, PB_LEN, "TypeProto.Tensor.shape", w->err))
-                return false;
-            has_shape = true;
-        }
-    }
-    if (it.failed || !has_shape)
-        return !it.failed;
-    t->form = ONNX_DIMS_SHAPE;
-    return pb_sub(m, 2, &t->dims, w->err) && read_shape(w, &t->dims, t);
+    t->field = ONNXF_SPARSE_DIMS;
+    t->rank = v.rank;
+    return true;
 }
 
 /* A TypeProto (merged): a tensor's element type and shape, or what else it
- * is. Its cases are a oneof: a case given after another clears it. */
-static bool read_type(struct walk *w, const struct pb_msg *m, struct onnx_tensor *t)
+ * is (a sparse tensor type is no DirectML tensor, but checked whole). */
+static void type_record(const struct onnx_type_msg *v, struct onnx_tensor *t)
 {
-    struct pb_iter it;
-    struct pb_field f;
-    unsigned which = 0;
-    size_t from = m->from;
-    t->value = ONNX_V_OTHER_TYPE;
-    t->has_elem_type = false;
-    t->form = ONNX_DIMS_NONE;
-    t->rank = 0;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, w->err)) {
-        enum onnx_value v;
-        switch (f.number) {
-        case 1:
-            v = ONNX_V_TENSOR;
-            break;
-        case 4:
-            v = ONNX_V_SEQUENCE;
-            break;
-        case 5:
-            v = ONNX_V_MAP;
-            break;
-        case 8:
-            v = ONNX_V_SPARSE_TYPE;
-            break;
-        case 9:
-            v = ONNX_V_OPTIONAL;
-            break;
-        default:
-            continue;
-        }
-        if (!pb_want(&f, PB_LEN, "a TypeProto case", w->err))
-            return false;
-        if (f.number != which)
-            from = f.at;
-        which = f.number;
-        t->value = v;
+    t->value = v->value;
+    if (v->which != ONNXF_TYPE_TENSOR_TYPE)
+        return;
+    if (v->has_elem_type) {
+        t->has_elem_type = true;
+        t->elem_type = v->elem_type;
     }
-    if (it.failed || (which != 1 && which != 8))
-        return !it.failed;
-    struct pb_msg tensor;
-    if (!pb_sub(m, which, &tensor, w->err))
-        return false;
-    tensor.from = from;
-    if (which == 1)
-        return read_tensor_type(w, &tensor, t);
-    /* sparse_tensor_type: no DirectML tensor, but checked as the model
-     * reader reads it */
-    struct onnx_tensor sparse;
-    memset(&sparse, 0, sizeof sparse);
-    return read_tensor_type(w, &tensor, &sparse);
+    if (v->has_shape) {
+        t->form = ONNX_DIMS_SHAPE;
+        t->dims = v->shape;
+        t->rank = v->rank;
+    }
 }
 
 static bool walk_value_info(struct walk *w, const struct pb_msg *m, enum onnx_kind kind)
@@ -375,27 +193,15 @@ static bool walk_value_info(struct walk *w, const struct pb_msg *m, enum onnx_ki
     t.kind = kind;
     t.value = ONNX_V_UNTYPED;
     t.form = ONNX_DIMS_NONE;
-    struct pb_iter it;
-    struct pb_field f;
-    bool typed = false;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, w->err)) {
-        if (f.number == 1) {
-            if (!pb_want(&f, PB_LEN, "ValueInfoProto.name", w->err))
-                return false;
-            t.name = pb_bytes(w->base, &f);
-            t.has_name = true;
-        } else if (f.number == 2) {
-            if (!pb_want(&f, PB_LEN, "ValueInfoProto.type", w->err))
-                return false;
-            typed = true;
-        }
+    struct onnx_value_info_msg v;
+    if (!onnx__check_value_info(m, &v, w->err))
+        return false;
+    if (v.has_name) {
+        t.name = onnx__pb_bytes(w->base, &v.name);
+        t.has_name = true;
     }
-    if (it.failed)
-        return false;
-    struct pb_msg type;
-    if (typed && (!pb_sub(m, 2, &type, w->err) || !read_type(w, &type, &t)))
-        return false;
+    if (v.has_type)
+        type_record(&v.type, &t);
     return emit(w, &t);
 }
 
@@ -407,116 +213,88 @@ static const struct {
     const char *name;
     int32_t elem_type; /* TensorProto.DataType */
     unsigned field;    /* AttributeProto's */
-    bool list;
 } constant_values[] = {
-    {"value_float", 1, 2, false}, {"value_floats", 1, 7, true},  {"value_int", 7, 3, false},
-    {"value_ints", 7, 8, true},   {"value_string", 8, 4, false}, {"value_strings", 8, 9, true},
+    {"value_float", 1, ONNXF_ATTR_F},  {"value_floats", 1, ONNXF_ATTR_FLOATS},
+    {"value_int", 7, ONNXF_ATTR_I},    {"value_ints", 7, ONNXF_ATTR_INTS},
+    {"value_string", 8, ONNXF_ATTR_S}, {"value_strings", 8, ONNXF_ATTR_STRINGS},
 };
 
-/* An attribute's fields, their wire types checked: its name (the last),
- * which message fields it has, and (a value_* of a Constant) the count of
- * field `count_field`'s values. */
-static bool attribute_fields(struct walk *w, const struct pb_msg *m, struct pb_field *name,
-                             bool *has_name, unsigned *has)
+/* A Constant's value_* attribute as a record: a scalar, or a list of its
+ * count. */
+static bool constant_value(struct walk *w, const struct onnx_attr_msg *a, struct onnx_tensor *t)
 {
-    struct pb_iter it;
-    struct pb_field f;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, w->err)) {
-        bool ok = true;
-        switch (f.number) {
-        case 1:
-            ok = pb_want(&f, PB_LEN, "AttributeProto.name", w->err);
-            *name = f;
-            *has_name = true;
-            break;
-        case 2:
-            ok = pb_want(&f, PB_FIXED32, "AttributeProto.f", w->err);
-            break;
-        case 3:
-        case 20:
-            ok = pb_want(&f, PB_VARINT, f.number == 3 ? "AttributeProto.i" : "AttributeProto.type",
-                         w->err);
-            break;
-        case 4:
-        case 5:
-        case 6:
-        case 9:
-        case 10:
-        case 11:
-        case 22:
-        case 23:
-            ok = pb_want(&f, PB_LEN, "an AttributeProto field", w->err);
-            if (f.number == 5 || f.number == 6 || f.number == 22)
-                *has |= 1u << (f.number == 22 ? 7 : f.number);
-            break;
-        case 7:
-            if (f.wt != PB_FIXED32)
-                ok = pb_want(&f, PB_LEN, "AttributeProto.floats", w->err);
-            if (ok && f.wt == PB_LEN && (f.end - f.start) % 4 != 0)
-                ok = pb_fail(w->err, f.at, "AttributeProto.floats: %zu bytes, not a multiple of 4",
-                             f.end - f.start);
-            break;
-        case 8:
-            if (f.wt != PB_VARINT)
-                ok = pb_want(&f, PB_LEN, "AttributeProto.ints", w->err);
-            break;
-        default:
-            break;
-        }
-        if (!ok)
-            return false;
+    const struct onnx_bytes name = onnx__pb_bytes(w->base, &a->name);
+    for (size_t i = 0; i < sizeof constant_values / sizeof *constant_values; i++) {
+        if (!onnx_bytes_is(name, constant_values[i].name))
+            continue;
+        const unsigned field = constant_values[i].field;
+        t->value = ONNX_V_TENSOR;
+        t->has_elem_type = true;
+        t->elem_type = constant_values[i].elem_type;
+        t->form = ONNX_DIMS_COUNT;
+        t->rank =
+            field == ONNXF_ATTR_FLOATS || field == ONNXF_ATTR_INTS || field == ONNXF_ATTR_STRINGS;
+        t->count = field == ONNXF_ATTR_FLOATS ? a->n_floats
+                   : field == ONNXF_ATTR_INTS ? a->n_ints
+                                              : a->n_strings;
+        return emit(w, t);
     }
-    return !it.failed;
+    return true;
 }
 
-/* The count of a Constant's value_* list (or 1 for a scalar given). */
-static bool constant_count(struct walk *w, const struct pb_msg *m, unsigned field, uint64_t *count)
+/* A Constant's value (its attribute's t) or sparse_value (sparse_tensor)
+ * as its record, named by t (the node's output). */
+static bool constant_tensor(struct walk *w, const struct pb_msg *m, unsigned field,
+                            const struct onnx_tensor *t)
 {
-    if (field == 8)
-        return count_int64s(w, m, 8, "AttributeProto.ints", count);
-    struct pb_iter it;
-    struct pb_field f;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, w->err))
-        if (f.number == field)
-            *count += f.number == 7 && f.wt == PB_LEN ? (f.end - f.start) / 4 : 1;
-    return !it.failed;
-}
-
-/* The tensors of an attribute that are no Constant's value (t, tensors,
- * sparse_tensor), read for their damage only: as the model reader does. */
-static bool check_tensors(struct walk *w, const struct pb_msg *m, unsigned has, bool value)
-{
-    struct onnx_tensor t;
+    struct onnx_tensor v = *t;
     struct pb_msg sub;
-    memset(&t, 0, sizeof t);
-    if (!value && (has & 1u << 5) && (!pb_sub(m, 5, &sub, w->err) || !read_tensor(w, &sub, &t)))
+    if (!onnx__pb_sub(m, field, &sub, w->err) ||
+        !(field == ONNXF_ATTR_T ? read_tensor(w, &sub, &v) : read_sparse(w, &sub, &v)))
         return false;
-    if (!value && (has & 1u << 7) && (!pb_sub(m, 22, &sub, w->err) || !read_sparse(w, &sub, &t)))
+    v.name = t->name;
+    v.has_name = t->has_name;
+    return emit(w, &v);
+}
+
+/* The tensors of an attribute: t and sparse_tensor (a Constant's value and
+ * sparse_value records), tensors (checked), as the model reader reads
+ * them. */
+static bool attribute_tensors(struct walk *w, const struct pb_msg *m, const struct onnx_attr_msg *a,
+                              bool value, bool sparse, const struct onnx_tensor *t)
+{
+    struct onnx_tensor v = *t;
+    struct pb_msg sub;
+    if (a->has_t && !value &&
+        (!onnx__pb_sub(m, ONNXF_ATTR_T, &sub, w->err) || !read_tensor(w, &sub, &v)))
+        return false;
+    if (a->has_sparse_tensor && !sparse &&
+        (!onnx__pb_sub(m, ONNXF_ATTR_SPARSE_TENSOR, &sub, w->err) || !read_sparse(w, &sub, &v)))
         return false;
     struct pb_iter it;
     struct pb_field f;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, w->err))
-        if (f.number == 10 && (!element(w, m, &f, &sub) || !read_tensor(w, &sub, &t)))
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, w->err))
+        if (f.number == ONNXF_ATTR_TENSORS &&
+            (!onnx__element(m, &f, &sub, w->err) || !read_tensor(w, &sub, &v)))
             return false;
-    return !it.failed;
+    if (it.failed)
+        return false;
+    return (!value || !a->has_t || constant_tensor(w, m, ONNXF_ATTR_T, t)) &&
+           (!sparse || !a->has_sparse_tensor || constant_tensor(w, m, ONNXF_ATTR_SPARSE_TENSOR, t));
 }
 
 /* An attribute: for a Constant node, its value; then the graphs in it. */
 static bool walk_attribute(struct walk *w, const struct pb_msg *m, bool constant,
                            const struct onnx_bytes *output0)
 {
-    struct pb_field name = {0};
-    bool has_name = false;
-    unsigned has = 0; /* bits: 5 t, 6 g, 7 sparse_tensor */
-    if (!attribute_fields(w, m, &name, &has_name, &has))
+    struct onnx_attr_msg a;
+    if (!onnx__check_attribute(m, &a, w->err))
         return false;
     const size_t mark = w->path.len;
     path_putc(w, '.');
-    if (has_name)
-        path_put_bytes(w, w->base + name.start, name.end - name.start);
+    if (a.has_name)
+        path_put_bytes(w, w->base + a.name.start, a.name.end - a.name.start);
     struct onnx_tensor t;
     memset(&t, 0, sizeof t);
     t.kind = ONNX_CONSTANT;
@@ -524,55 +302,28 @@ static bool walk_attribute(struct walk *w, const struct pb_msg *m, bool constant
         t.name = *output0;
         t.has_name = true;
     }
-    const bool value = constant && has_name && pb_bytes_are(w->base, &name, "value");
-    const bool sparse = constant && has_name && pb_bytes_are(w->base, &name, "sparse_value");
-    struct pb_msg sub;
-    if (!check_tensors(w, m, has, value || sparse))
+    const struct onnx_bytes name = onnx__pb_bytes(w->base, &a.name);
+    constant = constant && a.has_name;
+    if (!attribute_tensors(w, m, &a, constant && onnx_bytes_is(name, "value"),
+                           constant && onnx_bytes_is(name, "sparse_value"), &t) ||
+        (constant && !constant_value(w, &a, &t)))
         return false;
-    if (value && (has & 1u << 5)) {
-        struct onnx_tensor v = t;
-        if (!pb_sub(m, 5, &sub, w->err) || !read_tensor(w, &sub, &v))
-            return false;
-        v.name = t.name;
-        v.has_name = t.has_name;
-        if (!emit(w, &v))
-            return false;
-    }
-    if (sparse && (has & 1u << 7)) {
-        struct onnx_tensor v = t;
-        if (!pb_sub(m, 22, &sub, w->err) || !read_sparse(w, &sub, &v))
-            return false;
-        v.name = t.name;
-        v.has_name = t.has_name;
-        if (!emit(w, &v))
-            return false;
-    }
-    for (size_t i = 0; constant && has_name && i < sizeof constant_values / sizeof *constant_values;
-         i++) {
-        if (!pb_bytes_are(w->base, &name, constant_values[i].name))
-            continue;
-        t.value = ONNX_V_TENSOR;
-        t.has_elem_type = true;
-        t.elem_type = constant_values[i].elem_type;
-        t.form = ONNX_DIMS_COUNT;
-        t.rank = constant_values[i].list ? 1 : 0;
-        if (!constant_count(w, m, constant_values[i].field, &t.count) || !emit(w, &t))
-            return false;
-    }
-    if ((has & 1u << 6) && !w->stop && (!pb_sub(m, 6, &sub, w->err) || !walk_graph(w, &sub, false)))
+    struct pb_msg sub;
+    if (a.has_g && !w->stop &&
+        (!onnx__pb_sub(m, ONNXF_ATTR_G, &sub, w->err) || !walk_graph(w, &sub, false)))
         return false;
     struct pb_iter it;
     struct pb_field f;
     uint64_t graphs = 0;
-    pb_iter_begin(&it, m);
-    while (!w->stop && pb_iter_next(&it, &f, w->err)) {
-        if (f.number != 11)
+    onnx__pb_iter_begin(&it, m);
+    while (!w->stop && onnx__pb_iter_next(&it, &f, w->err)) {
+        if (f.number != ONNXF_ATTR_GRAPHS)
             continue;
         const size_t at = w->path.len;
         path_putc(w, '[');
         path_u64(w, graphs++);
         path_putc(w, ']');
-        if (!element(w, m, &f, &sub) || !walk_graph(w, &sub, false))
+        if (!onnx__element(m, &f, &sub, w->err) || !walk_graph(w, &sub, false))
             return false;
         w->path.len = at;
     }
@@ -584,39 +335,16 @@ static bool walk_attribute(struct walk *w, const struct pb_msg *m, bool constant
 
 static bool walk_node(struct walk *w, const struct pb_msg *m)
 {
-    static const char *const what[] = {NULL,
-                                       "NodeProto.input",
-                                       "NodeProto.output",
-                                       "NodeProto.name",
-                                       "NodeProto.op_type",
-                                       "NodeProto.attribute",
-                                       "NodeProto.doc_string",
-                                       "NodeProto.domain"};
-    struct pb_iter it;
-    struct pb_field f, op = {0}, domain = {0}, output0 = {0};
-    bool has_op = false, has_output = false;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, w->err)) {
-        if (f.number >= 1 && f.number <= 7 && !pb_want(&f, PB_LEN, what[f.number], w->err))
-            return false;
-        if (f.number == 2 && !has_output) {
-            output0 = f;
-            has_output = true;
-        } else if (f.number == 4) {
-            op = f;
-            has_op = true;
-        } else if (f.number == 7) {
-            domain = f;
-        }
-    }
-    if (it.failed)
+    struct onnx_node_msg v;
+    if (!onnx__check_node(m, &v, w->err))
         return false;
-    const bool constant = has_op && pb_bytes_are(w->base, &op, "Constant") &&
-                          (domain.end == domain.start || pb_bytes_are(w->base, &domain, "ai.onnx"));
+    const struct onnx_bytes op = onnx__pb_bytes(w->base, &v.op_type);
+    const bool constant =
+        v.has_op_type && onnx__is_constant_op(op, onnx__pb_bytes(w->base, &v.domain));
     const size_t mark = w->path.len;
-    if (has_op) {
+    if (v.has_op_type) {
         path_puts(w, " (");
-        path_put_bytes(w, w->base + op.start, op.end - op.start);
+        path_put_bytes(w, op.p, op.n);
         path_putc(w, ')');
     }
     if (w->node_fn) { /* before the node's subgraphs, after nothing of it */
@@ -626,12 +354,15 @@ static bool walk_node(struct walk *w, const struct pb_msg *m)
         answer(w, w->node_fn(w->ctx, w->graph, w->node, w->path.data));
         w->path.len--;
     }
-    const struct onnx_bytes out0 = pb_bytes(w->base, &output0);
+    const struct onnx_bytes out0 = onnx__pb_bytes(w->base, &v.output0);
+    struct pb_iter it;
+    struct pb_field f;
     struct pb_msg e;
-    pb_iter_begin(&it, m);
-    while (!w->stop && pb_iter_next(&it, &f, w->err))
-        if (f.number == 5 &&
-            (!element(w, m, &f, &e) || !walk_attribute(w, &e, constant, has_output ? &out0 : NULL)))
+    onnx__pb_iter_begin(&it, m);
+    while (!w->stop && onnx__pb_iter_next(&it, &f, w->err))
+        if (f.number == ONNXF_NODE_ATTRIBUTE &&
+            (!onnx__element(m, &f, &e, w->err) ||
+             !walk_attribute(w, &e, constant, v.has_output ? &out0 : NULL)))
             return false;
     if (it.failed)
         return false;
@@ -642,29 +373,33 @@ static bool walk_node(struct walk *w, const struct pb_msg *m)
 static const struct {
     unsigned field;
     const char *name;
-} passes[] = {{11, "input"},      {12, "output"}, {5, "initializer"}, {15, "sparse_initializer"},
-              {13, "value_info"}, {1, "node"}};
+} passes[] = {{ONNXF_GRAPH_INPUT, "input"},
+              {ONNXF_GRAPH_OUTPUT, "output"},
+              {ONNXF_GRAPH_INITIALIZER, "initializer"},
+              {ONNXF_GRAPH_SPARSE_INITIALIZER, "sparse_initializer"},
+              {ONNXF_GRAPH_VALUE_INFO, "value_info"},
+              {ONNXF_GRAPH_NODE, "node"}};
 enum { N_PASSES = sizeof passes / sizeof *passes };
 
 /* One field of a graph: its value's record, or its node's. */
 static bool graph_field(struct walk *w, const struct pb_msg *m, const struct pb_field *f)
 {
     struct pb_msg e;
-    if (!element(w, m, f, &e))
+    if (!onnx__element(m, f, &e, w->err))
         return false;
     struct onnx_tensor t;
     memset(&t, 0, sizeof t);
     switch (f->number) {
-    case 11:
+    case ONNXF_GRAPH_INPUT:
         return walk_value_info(w, &e, ONNX_INPUT);
-    case 12:
+    case ONNXF_GRAPH_OUTPUT:
         return walk_value_info(w, &e, ONNX_OUTPUT);
-    case 13:
+    case ONNXF_GRAPH_VALUE_INFO:
         return walk_value_info(w, &e, ONNX_VALUE_INFO);
-    case 5:
+    case ONNXF_GRAPH_INITIALIZER:
         t.kind = ONNX_INITIALIZER;
         return read_tensor(w, &e, &t) && emit(w, &t);
-    case 15:
+    case ONNXF_GRAPH_SPARSE_INITIALIZER:
         t.kind = ONNX_SPARSE_INITIALIZER;
         return read_sparse(w, &e, &t) && emit(w, &t);
     default:
@@ -684,8 +419,8 @@ static bool graph_spans(struct walk *w, const struct pb_msg *m, bool main, size_
     }
     struct pb_iter it;
     struct pb_field f;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, w->err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, w->err)) {
         for (size_t p = 0; p < N_PASSES; p++) {
             if (f.number != passes[p].field)
                 continue;
@@ -732,12 +467,13 @@ static bool walk_graph_passes(struct walk *w, const struct pb_msg *m, bool main)
         struct pb_iter it;
         struct pb_field f;
         uint64_t i = 0;
-        pb_iter_begin(&it, &span);
-        while (!w->stop && pb_iter_next(&it, &f, w->err)) {
-            bool mine = f.number == passes[p].field;
-            for (size_t q = 0; !w->fn && q < N_PASSES; q++)
-                mine = mine || f.number == passes[q].field;
-            if (mine && !pb_want(&f, PB_LEN, "a GraphProto field", w->err))
+        onnx__pb_iter_begin(&it, &span);
+        while (!w->stop && onnx__pb_iter_next(&it, &f, w->err)) {
+            /* a check reads every kind in one pass */
+            bool ok = true;
+            const bool mine = (w->fn == NULL || f.number == passes[p].field) &&
+                              onnx__graph_field(&f, &ok, w->err);
+            if (!ok)
                 return false;
             if (mine) {
                 const size_t mark = w->path.len;
@@ -754,44 +490,6 @@ static bool walk_graph_passes(struct walk *w, const struct pb_msg *m, bool main)
             return false;
     }
     return true;
-}
-
-/* ModelProto's fields (those the model reader reads, checked as it
- * checks them); the graph's message. */
-static bool model_fields(struct walk *w, const struct pb_msg *root, struct pb_msg *graph)
-{
-    struct pb_iter it;
-    struct pb_field f, g;
-    bool has_graph = false;
-    pb_iter_begin(&it, root);
-    while (pb_iter_next(&it, &f, w->err)) {
-        bool ok = true;
-        if (f.number == 1)
-            ok = pb_want(&f, PB_VARINT, "ModelProto.ir_version", w->err);
-        else if (f.number == 2 || f.number == 3)
-            ok = pb_want(&f, PB_LEN, "ModelProto.producer_name", w->err);
-        else if (f.number == 7)
-            ok = has_graph = pb_want(&f, PB_LEN, "ModelProto.graph", w->err);
-        else if (f.number == 8)
-            ok = pb_want(&f, PB_LEN, "ModelProto.opset_import", w->err);
-        if (!ok)
-            return false;
-        if (f.number != 8)
-            continue;
-        struct pb r = {w->base, f.start, f.end};
-        while (r.pos < r.end) {
-            if (!pb_next(&r, &g, w->err))
-                return false;
-            if ((g.number == 1 && !pb_want(&g, PB_LEN, "OperatorSetIdProto.domain", w->err)) ||
-                (g.number == 2 && !pb_want(&g, PB_VARINT, "OperatorSetIdProto.version", w->err)))
-                return false;
-        }
-    }
-    if (it.failed)
-        return false;
-    if (!has_graph)
-        return pb_fail(w->err, root->end, "no graph (ModelProto field 7)");
-    return pb_sub(root, 7, graph, w->err);
 }
 
 bool onnx_walk(const uint8_t *data, size_t len, onnx_tensor_fn fn, onnx_release_fn release,
@@ -815,12 +513,12 @@ bool onnx_walk_nodes(const uint8_t *data, size_t len, onnx_tensor_fn fn, onnx_no
     *out_of_memory = false;
     memset(err, 0, sizeof *err);
     pb_count_pass(PB_READER_WALK);
-    const struct pb_msg root = pb_root(data, 0, len, 0);
-    struct pb_msg graph;
-    if (!model_fields(&w, &root, &graph))
+    const struct pb_msg root = onnx__pb_root(data, 0, len, 0);
+    struct onnx_model_msg model;
+    if (!onnx__check_model(&root, &model, err))
         return false;
     path_puts(&w, "graph");
-    bool ok = walk_graph(&w, &graph, true);
+    bool ok = walk_graph(&w, &model.graph, true);
     *out_of_memory = w.path.failed;
     free(w.path.data);
     if (ok && w.fn_fails) {

@@ -6,6 +6,7 @@ set(DMLT_ONNX_SOURCES
   src/onnx/onnx_dims.c
   src/onnx/onnx_model.c
   src/onnx/onnx_order.c
+  src/onnx/onnx_proto.c
   src/onnx/onnx_sniff.c
   src/onnx/onnx_tensor.c
   src/onnx/onnx_wire.c
