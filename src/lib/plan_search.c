@@ -52,7 +52,8 @@ struct srch {
     uint32_t *cuts;       /* by section s: the unplaced tensors alive at s and s + 1 */
     uint32_t *ov_at, *ov; /* by position: the tensors beside it, ov[ov_at[p]..ov_at[p + 1]) */
     uint32_t *mem_at, *mem; /* by section: the tensors alive there, likewise */
-    uint64_t *minoff;     /* by position: the lowest offset it may take */
+    uint64_t *minoff;     /* by position: the lowest offset it may take (UINT64_MAX: placed) */
+    uint64_t *at;         /* by position: its offset once placed */
     uint8_t *placed;      /* by position */
     uint64_t *total;      /* by section: the sizes still to place there (< 2^64: the bound fits) */
     uint32_t *log_idx;    /* minoff changes: which */
@@ -75,10 +76,10 @@ size_t dmlt__search_scratch(size_t n)
     if (n > DMLT__SEARCH_N)
         return 0;
     const size_t s = sections_for(n);
-    /* per tensor: cf, cl, ranks, ov_at, minoff, out, placed, keys, tmp;
+    /* per tensor: cf, cl, ranks, ov_at, minoff, at, out, placed, keys, tmp;
      * per section: total, cuts, mem_at; the lists: n^2 overlaps, n x
      * sections members, n^2 minoff changes (12 bytes), n^2 candidates */
-    return n * ((2 + HEURISTICS + 1) * 4 + 8 + 8 + 1 + sizeof(struct keys) + sizeof(struct cand)) +
+    return n * ((2 + HEURISTICS + 1) * 4 + 8 + 8 + 8 + 1 + sizeof(struct keys) + sizeof(struct cand)) +
            s * (8 + 4 + 4) + n * n * 4 + n * s * 4 + n * n * 12 + n * n * sizeof(struct cand) +
            160;
 }
@@ -92,7 +93,8 @@ static void carve(struct srch *s, void *scratch)
     s->keys = (struct keys *)(void *)(s->tmp + n);
     s->total = (uint64_t *)(void *)(s->keys + n);
     s->minoff = s->total + c;
-    s->out = s->minoff + n;
+    s->at = s->minoff + n;
+    s->out = s->at + n;
     s->log_old = s->out + n;
     s->log_idx = (uint32_t *)(s->log_old + n * n);
     s->cf = s->log_idx + n * n;
@@ -188,7 +190,7 @@ static void lists(struct srch *s)
 static void setup(struct srch *s)
 {
     const struct dmlt__plan_node *x = s->nodes;
-    uint64_t *v = s->out; /* 2n entries: the endpoints, sorted (out is n, minoff after it) */
+    uint64_t *v = s->out; /* 2n entries: the endpoints, sorted (out, then the log) */
     size_t m = 0;
     for (size_t p = 0; p < s->n; p++) {
         const uint64_t e[2] = {x[p].first, x[p].last};
@@ -211,7 +213,8 @@ static void setup(struct srch *s)
         s->cl[p] = (uint32_t)find(v, t, x[p].last);
     }
     for (size_t p = 0; p < s->n; p++) {
-        s->minoff[p] = 0;
+        s->minoff[p] = x[p].size ? 0 : UINT64_MAX;
+        s->at[p] = 0;
         s->placed[p] = x[p].size == 0;
     }
     for (size_t c = 0; c < t; c++) {
@@ -235,8 +238,8 @@ static bool section_holds(struct srch *s, size_t c, uint64_t off)
     uint64_t low = UINT64_MAX;
     for (uint32_t i = s->mem_at[c]; i < s->mem_at[c + 1]; i++) {
         const uint32_t q = s->mem[i];
-        if (!s->placed[q] && s->minoff[q] < low)
-            low = s->minoff[q];
+        const uint64_t o = s->minoff[q]; /* UINT64_MAX once placed */
+        low = o < low ? o : low;
     }
     s->work += s->mem_at[c + 1] - s->mem_at[c];
     if (low == UINT64_MAX)
@@ -246,21 +249,34 @@ static bool section_holds(struct srch *s, size_t c, uint64_t off)
     return s->total[c] <= s->cap && low <= s->cap - s->total[c];
 }
 
-/* The bound after a placement at off in sections [lo, hi): every section
- * against off (the offsets only rise from here), and those of [a, b] (where
- * some lowest offset or sum changed) against their lowest offset. */
-static bool bound_holds(struct srch *s, size_t lo, size_t hi, size_t a, size_t b, uint64_t off)
+/* The bound after p's placement at off in sections [lo, hi): every
+ * section against off (when it rose: the offsets only rise from here), and
+ * those of [a, b], where some lowest offset rose, against their lowest
+ * offset. Outside p's steps each of those holds a tensor beside p whose
+ * lowest offset rose to p's aligned top: the lowest offset there is at most
+ * that, so a section with room for it above that holds (no scan). */
+static bool bound_holds(struct srch *s, size_t lo, size_t hi, size_t p, size_t a, size_t b,
+                        uint64_t last_off)
 {
+    const uint64_t off = s->at[p];
     const uint64_t room = off <= s->cap ? s->cap - off : 0;
-    for (size_t c = lo; c < hi; c++)
+    for (size_t c = lo; c < hi && off != last_off; c++)
         if (s->total[c] > room)
             return false;
-    s->work += hi - lo;
+    s->work += off != last_off ? hi - lo : 0;
+    uint64_t above; /* p's aligned top: at most the capacity (checked by the caller) */
+    if (!dmlt__round_up(off + s->nodes[p].size, s->align, &above) || above > s->cap)
+        above = s->cap;
+    const uint64_t room_above = s->cap - above;
     if (a < lo)
         a = lo;
-    for (size_t c = a; c <= b && c < hi; c++)
+    for (size_t c = a; c <= b && c < hi; c++) {
+        if ((c < s->cf[p] || c > s->cl[p]) && s->total[c] <= room_above)
+            continue;
         if (!section_holds(s, c, off))
             return false;
+    }
+    s->work += b - a + 1;
     return true;
 }
 
@@ -275,6 +291,8 @@ static void put(struct srch *s, size_t p, uint64_t off, bool *hatless, size_t *a
     if (!dmlt__round_up(top, s->align, &above))
         above = UINT64_MAX;
     s->placed[p] = 1;
+    s->at[p] = off;
+    s->minoff[p] = UINT64_MAX; /* out of the sections' lowest offsets */
     *hatless = true;
     *a = s->cf[p];
     *b = s->cl[p];
@@ -311,6 +329,7 @@ static void take_back(struct srch *s, size_t p, size_t log_mark)
         s->minoff[s->log_idx[s->n_log]] = s->log_old[s->n_log];
     }
     s->placed[p] = 0;
+    s->minoff[p] = s->at[p];
 }
 
 static bool cand_before(const struct cand *a, const struct cand *b)
@@ -406,7 +425,7 @@ static int dfs(struct srch *s, size_t d, size_t lo, size_t hi, uint64_t last_off
     if (m == 0) { /* this part done: the offsets of the placed */
         for (size_t p = 0; p < s->n; p++)
             if (s->placed[p])
-                s->out[p] = x[p].size ? s->minoff[p] : 0;
+                s->out[p] = s->at[p];
         s->work += s->n;
         return FOUND;
     }
@@ -426,8 +445,8 @@ static int dfs(struct srch *s, size_t d, size_t lo, size_t hi, uint64_t last_off
         const size_t mark = s->n_log;
         bool hatless;
         size_t a, b;
-        put(s, c, off, &hatless, &a, &b); /* minoff[c] stays its offset */
-        int r = bound_holds(s, lo, hi, a, b, off)
+        put(s, c, off, &hatless, &a, &b);
+        int r = bound_holds(s, lo, hi, c, a, b, last_off)
                     ? solve_range(s, d + 1, lo, hi, off, (int64_t)list[i].rank)
                     : NOT_FOUND;
         take_back(s, c, mark);
@@ -449,7 +468,9 @@ int dmlt__search(struct dmlt__plan_node *nodes, size_t n, uint64_t align, uint64
     rank_all(&s);
     /* each order in turn with a limit that doubles, as minimalloc's round
      * robin: a search that ends without its limit decides */
-    int r = bound_holds(&s, 0, s.t, 0, s.t ? s.t - 1 : 0, 0) ? ABORTED : NOT_FOUND;
+    int r = ABORTED; /* unless a step's tensors alone pass the capacity */
+    for (size_t c = 0; c < s.t; c++)
+        r = s.total[c] > cap ? NOT_FOUND : r;
     for (uint64_t limit = 4096 * (uint64_t)n; r == ABORTED && s.work < budget; limit *= 2) {
         for (unsigned h = 0; h < HEURISTICS && r == ABORTED && s.work < budget; h++) {
             s.rank = s.ranks + h * n;
