@@ -21,8 +21,11 @@
 #define BUMP_ROUNDS    256                 /* moves of the tensor on top, at most */
 #define SMALL_SORT     48                  /* neighbours sorted in place up to this many */
 #define SKY_MORE_MAX   65536u              /* more orders of the skyline up to this many tensors */
-#define SEARCH_BUDGET  ((uint64_t)1 << 28) /* the capacity search's work, at most */
-#define SEARCH_PROBE   ((uint64_t)1 << 26) /* the work of one capacity tried */
+#ifndef SEARCH_BUDGET
+#define SEARCH_BUDGET  ((uint64_t)1 << 30) /* the capacity search's work, at most */
+#define SEARCH_FIRST   ((uint64_t)1 << 28) /* the work of the lower bound tried */
+#define SEARCH_PROBE   ((uint64_t)1 << 26) /* the work of one capacity tried after it */
+#endif
 #define GREEDY_SHARE   1 /* greedy and improvement may take this many times the skyline's work */
 
 typedef struct dmlt__plan_node node_t;
@@ -565,8 +568,9 @@ static void search_capacity(struct ws *w, uint64_t offsets[], struct dmlt_plan_r
         const uint64_t cap = lo == w->target ? lo : lo + (hi - lo) / 2;
         uint64_t used = 0;
         const uint64_t left = budget - spent;
+        const uint64_t probe = lo == w->target ? SEARCH_FIRST : SEARCH_PROBE;
         const int found = dmlt__search(w->nodes, w->n, w->align, cap, w->scratch,
-                                       left < SEARCH_PROBE ? left : SEARCH_PROBE, &used);
+                                       left < probe ? left : probe, &used);
         spent += used;
         w->work += used;
         if (found <= 0) { /* none below cap, or none found in time: higher */
