@@ -21,11 +21,8 @@
 #define BUMP_ROUNDS    256                 /* moves of the tensor on top, at most */
 #define SMALL_SORT     48                  /* neighbours sorted in place up to this many */
 #define SKY_MORE_MAX   65536u              /* more orders of the skyline up to this many tensors */
-#ifndef SEARCH_BUDGET
 #define SEARCH_BUDGET  ((uint64_t)1 << 30) /* the capacity search's work, at most */
-#define SEARCH_FIRST   ((uint64_t)1 << 28) /* the work of the lower bound tried */
-#define SEARCH_PROBE   ((uint64_t)1 << 26) /* the work of one capacity tried after it */
-#endif
+#define SEARCH_PER     ((uint64_t)1 << 23) /* and at most this much a tensor */
 #define GREEDY_SHARE   1 /* greedy and improvement may take this many times the skyline's work */
 
 typedef struct dmlt__plan_node node_t;
@@ -553,13 +550,20 @@ static void skyline(struct ws *w, uint64_t offsets[], struct dmlt_plan_result *r
 
 /* The yes/no search (plan_search.c) at the aligned lower bound, then, while
  * it proves a capacity infeasible, halfway up to the best plan so far: the
- * least capacity within SEARCH_BUDGET units of work. */
+ * least capacity within search_budget() units of work: a quarter of it at
+ * the lower bound, a sixteenth each capacity after. */
+static uint64_t search_budget(size_t n)
+{
+    return n < SEARCH_BUDGET / SEARCH_PER ? n * SEARCH_PER : SEARCH_BUDGET;
+}
+
 static void search_capacity(struct ws *w, uint64_t offsets[], struct dmlt_plan_result *r)
 {
     if (w->n > DMLT__SEARCH_N)
         return;
     uint64_t lo = w->target, hi = w->best_arena - 1, spent = 0;
-    uint64_t budget = SEARCH_BUDGET; /* and what is left of the caller's */
+    uint64_t budget = search_budget(w->n); /* and what is left of the caller's */
+    const uint64_t first = budget / 4, probe_each = budget / 16;
     if (w->work >= w->budget)
         return;
     if (w->budget - w->work < budget)
@@ -568,7 +572,7 @@ static void search_capacity(struct ws *w, uint64_t offsets[], struct dmlt_plan_r
         const uint64_t cap = lo == w->target ? lo : lo + (hi - lo) / 2;
         uint64_t used = 0;
         const uint64_t left = budget - spent;
-        const uint64_t probe = lo == w->target ? SEARCH_FIRST : SEARCH_PROBE;
+        const uint64_t probe = lo == w->target ? first : probe_each;
         const int found = dmlt__search(w->nodes, w->n, w->align, cap, w->scratch,
                                        left < probe ? left : probe, &used);
         spent += used;
@@ -601,7 +605,8 @@ static bool place_all(struct ws *w, const struct dmlt_plan_tensor t[], unsigned 
          * SKY_MORE_MAX tensors), 2^24, and the capacity search's budget
          * (up to DMLT__SEARCH_N tensors). */
         const uint64_t more = (w->n <= SKY_MORE_MAX ? w->work * GREEDY_SHARE : 0) +
-                              ((uint64_t)1 << 24) + (w->n <= DMLT__SEARCH_N ? SEARCH_BUDGET : 0);
+                              ((uint64_t)1 << 24) +
+                              (w->n <= DMLT__SEARCH_N ? search_budget(w->n) : 0);
         if (w->work <= (UINT64_MAX >> 5) && w->work + more < w->budget)
             w->budget = w->work + more;
     }

@@ -46,21 +46,21 @@ struct srch {
     struct dmlt__plan_node *nodes;
     size_t n, t;
     uint64_t align, cap;
-    uint32_t *cf, *cl;    /* by position: first, last section */
-    uint32_t *ranks;      /* HEURISTICS x n: the rank of each (0 first) in each order */
-    const uint32_t *rank; /* the order of this search */
-    uint32_t *cuts;       /* by section s: the unplaced tensors alive at s and s + 1 */
-    uint32_t *ov_at, *ov; /* by position: the tensors beside it, ov[ov_at[p]..ov_at[p + 1]) */
+    uint32_t *cf, *cl;      /* by position: first, last section */
+    uint32_t *ranks;        /* HEURISTICS x n: the rank of each (0 first) in each order */
+    const uint32_t *rank;   /* the order of this search */
+    uint32_t *cuts;         /* by section s: the unplaced tensors alive at s and s + 1 */
+    uint32_t *ov_at, *ov;   /* by position: the tensors beside it, ov[ov_at[p]..ov_at[p + 1]) */
     uint32_t *mem_at, *mem; /* by section: the tensors alive there, likewise */
-    uint64_t *minoff;     /* by position: the lowest offset it may take (UINT64_MAX: placed) */
-    uint64_t *at;         /* by position: its offset once placed */
-    uint8_t *placed;      /* by position */
-    uint64_t *total;      /* by section: the sizes still to place there (< 2^64: the bound fits) */
-    uint32_t *log_idx;    /* minoff changes: which */
-    uint64_t *log_old;    /* and the value before */
+    uint64_t *minoff;       /* by position: the lowest offset it may take (UINT64_MAX: placed) */
+    uint64_t *at;           /* by position: its offset once placed */
+    uint8_t *placed;        /* by position */
+    uint64_t *total;   /* by section: the sizes still to place there (< 2^64: the bound fits) */
+    uint32_t *log_idx; /* minoff changes: which */
+    uint64_t *log_old; /* and the value before */
     size_t n_log;
-    struct cand *cands;   /* n lists of n: the candidates of the node at each depth */
-    struct cand *tmp;     /* n: the candidates whose offset rose */
+    struct cand *cands; /* n lists of n: the candidates of the node at each depth */
+    struct cand *tmp;   /* n: the candidates whose offset rose */
     uint64_t work, budget;
     uint64_t *out;     /* by position: the offsets of the plan found */
     struct keys *keys; /* by position: the preorders' keys */
@@ -79,9 +79,9 @@ size_t dmlt__search_scratch(size_t n)
     /* per tensor: cf, cl, ranks, ov_at, minoff, at, out, placed, keys, tmp;
      * per section: total, cuts, mem_at; the lists: n^2 overlaps, n x
      * sections members, n^2 minoff changes (12 bytes), n^2 candidates */
-    return n * ((2 + HEURISTICS + 1) * 4 + 8 + 8 + 8 + 1 + sizeof(struct keys) + sizeof(struct cand)) +
-           s * (8 + 4 + 4) + n * n * 4 + n * s * 4 + n * n * 12 + n * n * sizeof(struct cand) +
-           160;
+    return n * ((2 + HEURISTICS + 1) * 4 + 8 + 8 + 8 + 1 + sizeof(struct keys) +
+                sizeof(struct cand)) +
+           s * (8 + 4 + 4) + n * n * 4 + n * s * 4 + n * n * 12 + n * n * sizeof(struct cand) + 160;
 }
 
 static void carve(struct srch *s, void *scratch)
@@ -416,8 +416,7 @@ static int solve_range(struct srch *s, size_t d, size_t lo, size_t hi, uint64_t 
     return FOUND;
 }
 
-static int dfs(struct srch *s, size_t d, size_t lo, size_t hi, uint64_t last_off,
-               int64_t last_rank)
+static int dfs(struct srch *s, size_t d, size_t lo, size_t hi, uint64_t last_off, int64_t last_rank)
 {
     const struct dmlt__plan_node *x = s->nodes;
     uint64_t min_height; /* the lowest top an unplaced tensor can reach */

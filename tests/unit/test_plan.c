@@ -318,10 +318,10 @@ static void test_search_large(void)
             for (int again = 0; again < 2; again++) {
                 for (size_t i = 0; i < n; i++)
                     nodes[i] = (struct dmlt__plan_node){T[i].first, T[i].last, T[i].size_bytes,
-                                                        0, 0, (uint32_t)i};
+                                                        0,          0,         (uint32_t)i};
                 uint64_t work = 0;
-                res[again] = dmlt__search(nodes, n, align, caps[k], scratch, (uint64_t)1 << 23,
-                                          &work);
+                res[again] =
+                    dmlt__search(nodes, n, align, caps[k], scratch, (uint64_t)1 << 23, &work);
                 for (size_t i = 0; i < n; i++) {
                     OFF[i] = nodes[i].off;
                     if (again == 1 && res[0] == 1)
