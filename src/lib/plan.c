@@ -356,9 +356,19 @@ static bool keep(struct ws *w, uint64_t arena, uint64_t offsets[], enum dmlt_pla
 }
 
 /* The order of strategy s in w->order: positions, ties by position (the
- * order of first steps, then of the caller's indices). */
-static void order_for(struct ws *w, enum dmlt_plan_strategy s)
+ * order of first steps, then of the caller's indices). Its sort counts as
+ * work (n log2 n comparisons); false, and no sort, when that would pass the
+ * budget: the order could not be placed anyway (a million tensors: the
+ * skyline's plan stands, without four sorts of the million). */
+static bool order_for(struct ws *w, enum dmlt_plan_strategy s)
 {
+    uint64_t lg = 1;
+    while (lg < 64 && ((uint64_t)1 << lg) < w->n)
+        lg++;
+    const uint64_t cost = (uint64_t)w->n * lg; /* n < 2^32 */
+    if (w->work > w->budget || cost > w->budget - w->work)
+        return false;
+    w->work += cost;
     for (size_t p = 0; p < w->n; p++) {
         const node_t *x = &w->nodes[p];
         const uint64_t life = x->last - x->first;
@@ -375,6 +385,7 @@ static void order_for(struct ws *w, enum dmlt_plan_strategy s)
         }
     }
     dmlt__plan_sort(w->order, w->tmp, w->n, w->key, s == DMLT_PLAN_GREEDY_SIZE ? NULL : w->key2);
+    return true;
 }
 
 /* ---- improvement --------------------------------------------------------- */
@@ -482,7 +493,9 @@ static void improve(struct ws *w, uint64_t offsets[], struct dmlt_plan_result *r
         DMLT_PLAN_GREEDY_AREA, DMLT_PLAN_GREEDY_LIFETIME, DMLT_PLAN_GREEDY_FIRST_FIT};
     for (size_t q = 0; q < sizeof orders / sizeof orders[0] && w->best_arena > w->target; q++) {
         uint64_t arena;
-        order_for(w, orders[q] == DMLT_PLAN_GREEDY_FIRST_FIT ? DMLT_PLAN_GREEDY_SIZE : orders[q]);
+        if (!order_for(w,
+                       orders[q] == DMLT_PLAN_GREEDY_FIRST_FIT ? DMLT_PLAN_GREEDY_SIZE : orders[q]))
+            break;
         if (run(w, orders[q] == DMLT_PLAN_GREEDY_FIRST_FIT, w->best_arena, &arena))
             keep(w, arena, offsets, orders[q], r);
     }
@@ -611,8 +624,8 @@ static bool place_all(struct ws *w, const struct dmlt_plan_tensor t[], unsigned 
             w->budget = w->work + more;
     }
     uint64_t arena;
-    order_for(w, DMLT_PLAN_GREEDY_SIZE);
-    if (w->best_arena > w->target && run(w, false, UINT64_MAX, &arena)) {
+    if (w->best_arena > w->target && order_for(w, DMLT_PLAN_GREEDY_SIZE) &&
+        run(w, false, UINT64_MAX, &arena)) {
         r->greedy_arena_bytes = arena;
         keep(w, arena, offsets, DMLT_PLAN_GREEDY_SIZE, r);
     }
