@@ -292,6 +292,55 @@ static void test_search_decides(void)
     printf("capacity search: a plan at the optimum in %u, none below it in %u\n", found, refused);
 }
 
+/* The planner's sort (plan_sort.c: a merge sort, and a radix sort for long
+ * runs of increasing indices by one key) against a reference: insertion by
+ * (key, key2, index), on inputs in increasing order and shuffled, keys of
+ * few values and of any 64 bits. */
+static void test_sort(void)
+{
+    enum { M = 3000 };
+    static uint32_t a[M], tmp[M], ref[M];
+    static uint64_t key[M], key2[M];
+    for (int iter = 0; iter < 60; iter++) {
+        const size_t m = iter < 6 ? (size_t)iter : 1 + check_rand() % M;
+        const unsigned kind = (unsigned)(check_rand() % 3);
+        for (size_t i = 0; i < m; i++) {
+            const uint64_t r = ((uint64_t)check_rand() << 32) ^ check_rand();
+            key[i] = kind == 0 ? r % 5 : kind == 1 ? r : r << 40;
+            key2[i] = check_rand() % 3;
+            a[i] = (uint32_t)i;
+        }
+        if (iter % 2) /* shuffled: no radix, the merge sort's ties by index */
+            for (size_t i = m; i > 1; i--) {
+                const size_t j = check_rand() % i;
+                const uint32_t x = a[i - 1];
+                a[i - 1] = a[j];
+                a[j] = x;
+            }
+        const uint64_t *k2 = iter % 3 == 0 ? key2 : NULL;
+        for (size_t i = 0; i < m; i++) { /* the reference: insertion */
+            size_t j = i;
+            const uint32_t x = a[i];
+            while (j > 0) {
+                const uint32_t y = ref[j - 1];
+                const bool after = key[y] != key[x]       ? key[y] > key[x]
+                                   : k2 && k2[y] != k2[x] ? k2[y] > k2[x]
+                                                          : y > x;
+                if (!after)
+                    break;
+                ref[j] = y;
+                j--;
+            }
+            ref[j] = x;
+        }
+        dmlt__plan_sort(a, tmp, m, key, k2);
+        bool same = true;
+        for (size_t i = 0; i < m; i++)
+            same &= a[i] == ref[i];
+        CHECK(same);
+    }
+}
+
 /* The capacity search on plans of 20 to 300 tensors, too many for brute
  * force: at the arena of a plan the planner made (checked above: a plan
  * exists there) it must never answer "none", and every plan it finds is
@@ -612,6 +661,7 @@ int main(void)
     test_edges();
     test_errors();
     test_bruteforce();
+    test_sort();
     test_search_decides();
     test_search_large();
     test_huge();
