@@ -59,7 +59,7 @@ struct srch {
     uint32_t *log_idx; /* minoff changes: which */
     uint64_t *log_old; /* and the value before */
     size_t n_log;
-    struct cand *cands; /* n lists of n: the candidates of the node at each depth */
+    struct cand *cands; /* n + 1 lists of n: the candidates of the node at each depth (0..n) */
     struct cand *tmp;   /* n: the candidates whose offset rose */
     uint64_t work, budget;
     uint64_t *out;     /* by position: the offsets of the plan found */
@@ -81,7 +81,8 @@ size_t dmlt__search_scratch(size_t n)
      * sections members, n^2 minoff changes (12 bytes), n^2 candidates */
     return n * ((2 + HEURISTICS + 1) * 4 + 8 + 8 + 8 + 1 + sizeof(struct keys) +
                 sizeof(struct cand)) +
-           s * (8 + 4 + 4) + n * n * 4 + n * s * 4 + n * n * 12 + n * n * sizeof(struct cand) + 160;
+           s * (8 + 4 + 4) + n * n * 4 + n * s * 4 + n * n * 12 +
+           (n + 1) * n * sizeof(struct cand) + 160;
 }
 
 static void carve(struct srch *s, void *scratch)
@@ -89,7 +90,7 @@ static void carve(struct srch *s, void *scratch)
     const size_t n = s->n, c = sections_for(n);
     uint8_t *p = (uint8_t *)(((uintptr_t)scratch + 15u) & ~(uintptr_t)15u);
     s->cands = (struct cand *)(void *)p;
-    s->tmp = s->cands + n * n;
+    s->tmp = s->cands + (n + 1) * n;
     s->keys = (struct keys *)(void *)(s->tmp + n);
     s->total = (uint64_t *)(void *)(s->keys + n);
     s->minoff = s->total + c;
