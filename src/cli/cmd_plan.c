@@ -208,7 +208,8 @@ static bool read_fields(struct reader *r, cJSON *root, struct planned *p, struct
     while (k) {
         cJSON *next = k->next;
         size_t i = 0;
-        while (i < sizeof keys / sizeof keys[0] && strcmp(k->string, keys[i]) != 0)
+        while (i < sizeof keys / sizeof keys[0] && /* the first byte first: a million records */
+               (k->string[0] != keys[i][0] || strcmp(k->string, keys[i]) != 0))
             i++;
         if (i == sizeof keys / sizeof keys[0] && cJSON_IsNull(k) &&
             (strcmp(k->string, "dtype") == 0 || strcmp(k->string, "sizes") == 0)) {

@@ -21,8 +21,8 @@
 #define BUMP_ROUNDS    256                 /* moves of the tensor on top, at most */
 #define SMALL_SORT     48                  /* neighbours sorted in place up to this many */
 #define SKY_MORE_MAX   65536u              /* more orders of the skyline up to this many tensors */
-#define SEARCH_BUDGET  ((uint64_t)1 << 28) /* the capacity search's work, at most */
-#define SEARCH_PROBE   ((uint64_t)1 << 26) /* the work of one capacity tried */
+#define SEARCH_BUDGET  ((uint64_t)1 << 30) /* the capacity search's work, at most */
+#define SEARCH_PER     ((uint64_t)1 << 23) /* and at most this much a tensor */
 #define GREEDY_SHARE   1 /* greedy and improvement may take this many times the skyline's work */
 
 typedef struct dmlt__plan_node node_t;
@@ -356,9 +356,19 @@ static bool keep(struct ws *w, uint64_t arena, uint64_t offsets[], enum dmlt_pla
 }
 
 /* The order of strategy s in w->order: positions, ties by position (the
- * order of first steps, then of the caller's indices). */
-static void order_for(struct ws *w, enum dmlt_plan_strategy s)
+ * order of first steps, then of the caller's indices). Its sort counts as
+ * work (n log2 n comparisons); false, and no sort, when that would pass the
+ * budget: the order could not be placed anyway (a million tensors: the
+ * skyline's plan stands, without four sorts of the million). */
+static bool order_for(struct ws *w, enum dmlt_plan_strategy s)
 {
+    uint64_t lg = 1;
+    while (lg < 64 && ((uint64_t)1 << lg) < w->n)
+        lg++;
+    const uint64_t cost = (uint64_t)w->n * lg; /* n < 2^32 */
+    if (w->work > w->budget || cost > w->budget - w->work)
+        return false;
+    w->work += cost;
     for (size_t p = 0; p < w->n; p++) {
         const node_t *x = &w->nodes[p];
         const uint64_t life = x->last - x->first;
@@ -375,6 +385,7 @@ static void order_for(struct ws *w, enum dmlt_plan_strategy s)
         }
     }
     dmlt__plan_sort(w->order, w->tmp, w->n, w->key, s == DMLT_PLAN_GREEDY_SIZE ? NULL : w->key2);
+    return true;
 }
 
 /* ---- improvement --------------------------------------------------------- */
@@ -482,7 +493,9 @@ static void improve(struct ws *w, uint64_t offsets[], struct dmlt_plan_result *r
         DMLT_PLAN_GREEDY_AREA, DMLT_PLAN_GREEDY_LIFETIME, DMLT_PLAN_GREEDY_FIRST_FIT};
     for (size_t q = 0; q < sizeof orders / sizeof orders[0] && w->best_arena > w->target; q++) {
         uint64_t arena;
-        order_for(w, orders[q] == DMLT_PLAN_GREEDY_FIRST_FIT ? DMLT_PLAN_GREEDY_SIZE : orders[q]);
+        if (!order_for(w,
+                       orders[q] == DMLT_PLAN_GREEDY_FIRST_FIT ? DMLT_PLAN_GREEDY_SIZE : orders[q]))
+            break;
         if (run(w, orders[q] == DMLT_PLAN_GREEDY_FIRST_FIT, w->best_arena, &arena))
             keep(w, arena, offsets, orders[q], r);
     }
@@ -550,13 +563,20 @@ static void skyline(struct ws *w, uint64_t offsets[], struct dmlt_plan_result *r
 
 /* The yes/no search (plan_search.c) at the aligned lower bound, then, while
  * it proves a capacity infeasible, halfway up to the best plan so far: the
- * least capacity within SEARCH_BUDGET units of work. */
+ * least capacity within search_budget() units of work: a quarter of it at
+ * the lower bound, a sixteenth each capacity after. */
+static uint64_t search_budget(size_t n)
+{
+    return n < SEARCH_BUDGET / SEARCH_PER ? n * SEARCH_PER : SEARCH_BUDGET;
+}
+
 static void search_capacity(struct ws *w, uint64_t offsets[], struct dmlt_plan_result *r)
 {
     if (w->n > DMLT__SEARCH_N)
         return;
     uint64_t lo = w->target, hi = w->best_arena - 1, spent = 0;
-    uint64_t budget = SEARCH_BUDGET; /* and what is left of the caller's */
+    uint64_t budget = search_budget(w->n); /* and what is left of the caller's */
+    const uint64_t first = budget / 4, probe_each = budget / 16;
     if (w->work >= w->budget)
         return;
     if (w->budget - w->work < budget)
@@ -565,8 +585,9 @@ static void search_capacity(struct ws *w, uint64_t offsets[], struct dmlt_plan_r
         const uint64_t cap = lo == w->target ? lo : lo + (hi - lo) / 2;
         uint64_t used = 0;
         const uint64_t left = budget - spent;
+        const uint64_t probe = lo == w->target ? first : probe_each;
         const int found = dmlt__search(w->nodes, w->n, w->align, cap, w->scratch,
-                                       left < SEARCH_PROBE ? left : SEARCH_PROBE, &used);
+                                       left < probe ? left : probe, &used);
         spent += used;
         w->work += used;
         if (found <= 0) { /* none below cap, or none found in time: higher */
@@ -597,13 +618,14 @@ static bool place_all(struct ws *w, const struct dmlt_plan_tensor t[], unsigned 
          * SKY_MORE_MAX tensors), 2^24, and the capacity search's budget
          * (up to DMLT__SEARCH_N tensors). */
         const uint64_t more = (w->n <= SKY_MORE_MAX ? w->work * GREEDY_SHARE : 0) +
-                              ((uint64_t)1 << 24) + (w->n <= DMLT__SEARCH_N ? SEARCH_BUDGET : 0);
+                              ((uint64_t)1 << 24) +
+                              (w->n <= DMLT__SEARCH_N ? search_budget(w->n) : 0);
         if (w->work <= (UINT64_MAX >> 5) && w->work + more < w->budget)
             w->budget = w->work + more;
     }
     uint64_t arena;
-    order_for(w, DMLT_PLAN_GREEDY_SIZE);
-    if (w->best_arena > w->target && run(w, false, UINT64_MAX, &arena)) {
+    if (w->best_arena > w->target && order_for(w, DMLT_PLAN_GREEDY_SIZE) &&
+        run(w, false, UINT64_MAX, &arena)) {
         r->greedy_arena_bytes = arena;
         keep(w, arena, offsets, DMLT_PLAN_GREEDY_SIZE, r);
     }

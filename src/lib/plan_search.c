@@ -5,12 +5,15 @@
  *  - canonical placement: tensors are placed in nondecreasing order of
  *    (offset, rank), each at its lowest offset above every placed tensor
  *    alive beside it (some optimal plan is reached this way);
- *  - candidates by that lowest offset, then by rank (longest lifetime, then
- *    largest size);
+ *  - candidates by that lowest offset, then by rank (the preorder), kept
+ *    sorted from node to node: a child's list is its parent's, less the
+ *    tensor placed, with the few whose lowest offset rose merged back in;
  *  - the section bound: at every step (section), the tensors still to
  *    place that are alive there stack above both the current offset and
- *    the top of the placed ones there: that sum must stay within the
- *    capacity;
+ *    the lowest offset any of them may take: that sum must stay within the
+ *    capacity. Checked incrementally: a placement changes the lowest
+ *    offsets only of the tensors beside it, so only their sections are
+ *    looked at again (each section's tensors listed once, in setup);
  *  - dominance: a tensor whose lowest offset is at or above the lowest top
  *    any unplaced tensor could reach would leave a gap that one fills;
  *  - a tensor alive beside no unplaced one ("hatless") that fails ends the
@@ -33,23 +36,31 @@ struct keys {
     wu128 area, total;
 };
 
+/* A candidate: its lowest offset when the list was sorted, its rank. */
+struct cand {
+    uint64_t off;
+    uint32_t rank, pos;
+};
+
 struct srch {
     struct dmlt__plan_node *nodes;
-    size_t n, t, nz;
+    size_t n, t;
     uint64_t align, cap;
-    uint32_t *cf, *cl;    /* by position: first, last coordinate */
-    uint32_t *ranks;      /* HEURISTICS x n: the rank of each (0 first) in each order */
-    const uint32_t *rank; /* the order of this search */
-    uint32_t *cuts;       /* by section s: the unplaced tensors alive at s and s + 1 */
-    uint64_t *minoff;     /* by position: the lowest offset it may take */
-    uint8_t *placed;      /* by position */
-    uint64_t *floor;      /* by section: the top of the placed tensors there */
-    uint64_t *low;        /* by section: the lowest offset an unplaced one there may take */
-    wu128 *total;         /* by section: the sizes still to place there */
-    uint32_t *log_idx;    /* minoff changes: which */
-    uint64_t *log_old;    /* and the value before; floors before, in a second stack */
-    uint64_t *flog;
-    size_t n_log, n_flog;
+    uint32_t *cf, *cl;      /* by position: first, last section */
+    uint32_t *ranks;        /* HEURISTICS x n: the rank of each (0 first) in each order */
+    const uint32_t *rank;   /* the order of this search */
+    uint32_t *cuts;         /* by section s: the unplaced tensors alive at s and s + 1 */
+    uint32_t *ov_at, *ov;   /* by position: the tensors beside it, ov[ov_at[p]..ov_at[p + 1]) */
+    uint32_t *mem_at, *mem; /* by section: the tensors alive there, likewise */
+    uint64_t *minoff;       /* by position: the lowest offset it may take (UINT64_MAX: placed) */
+    uint64_t *at;           /* by position: its offset once placed */
+    uint8_t *placed;        /* by position */
+    uint64_t *total;   /* by section: the sizes still to place there (< 2^64: the bound fits) */
+    uint32_t *log_idx; /* minoff changes: which */
+    uint64_t *log_old; /* and the value before */
+    size_t n_log;
+    struct cand *cands; /* n + 1 lists of n: the candidates of the node at each depth (0..n) */
+    struct cand *tmp;   /* n: the candidates whose offset rose */
     uint64_t work, budget;
     uint64_t *out;     /* by position: the offsets of the plan found */
     struct keys *keys; /* by position: the preorders' keys */
@@ -65,30 +76,37 @@ size_t dmlt__search_scratch(size_t n)
     if (n > DMLT__SEARCH_N)
         return 0;
     const size_t s = sections_for(n);
-    /* per tensor: 3 u32, minoff, out, placed; per section: floor, total;
-     * the logs: n^2 minoff changes (12 bytes), n x sections floors */
-    return n * (2 * 4 + HEURISTICS * 4 + 8 + 8 + 1) + s * (8 + 8 + 16 + 4) + n * n * 12 +
-           n * s * 8 + n * sizeof(struct keys) + 96;
+    /* per tensor: cf, cl, ranks, ov_at, minoff, at, out, placed, keys, tmp;
+     * per section: total, cuts, mem_at; the lists: n^2 overlaps, n x
+     * sections members, n^2 minoff changes (12 bytes), n^2 candidates */
+    return n * ((2 + HEURISTICS + 1) * 4 + 8 + 8 + 8 + 1 + sizeof(struct keys) +
+                sizeof(struct cand)) +
+           s * (8 + 4 + 4) + n * n * 4 + n * s * 4 + n * n * 12 +
+           (n + 1) * n * sizeof(struct cand) + 160;
 }
 
 static void carve(struct srch *s, void *scratch)
 {
     const size_t n = s->n, c = sections_for(n);
     uint8_t *p = (uint8_t *)(((uintptr_t)scratch + 15u) & ~(uintptr_t)15u);
-    s->total = (wu128 *)(void *)p;
-    s->floor = (uint64_t *)(s->total + c);
-    s->low = s->floor + c;
-    s->minoff = s->low + c;
-    s->out = s->minoff + n;
+    s->cands = (struct cand *)(void *)p;
+    s->tmp = s->cands + (n + 1) * n;
+    s->keys = (struct keys *)(void *)(s->tmp + n);
+    s->total = (uint64_t *)(void *)(s->keys + n);
+    s->minoff = s->total + c;
+    s->at = s->minoff + n;
+    s->out = s->at + n;
     s->log_old = s->out + n;
-    s->flog = s->log_old + n * n;
-    s->log_idx = (uint32_t *)(s->flog + n * c);
+    s->log_idx = (uint32_t *)(s->log_old + n * n);
     s->cf = s->log_idx + n * n;
     s->cl = s->cf + n;
     s->ranks = s->cl + n;
     s->cuts = s->ranks + HEURISTICS * n;
-    s->placed = (uint8_t *)(s->cuts + c);
-    s->keys = (struct keys *)(void *)(((uintptr_t)(s->placed + n) + 15u) & ~(uintptr_t)15u);
+    s->ov_at = s->cuts + c;
+    s->ov = s->ov_at + n + 1;
+    s->mem_at = s->ov + n * n;
+    s->mem = s->mem_at + c + 1;
+    s->placed = (uint8_t *)(s->mem + n * c);
 }
 
 static size_t find(const uint64_t *v, size_t m, uint64_t x)
@@ -130,8 +148,8 @@ static void rank_all(struct srch *s)
         k[p].area = w_add64(k[p].area, x[p].size);
         k[p].total = w_u64(0);
         for (uint32_t c = s->cf[p]; c <= s->cl[p]; c++)
-            if (w_lt(k[p].total, s->total[c]))
-                k[p].total = s->total[c];
+            if (w_lt(k[p].total, w_u64(s->total[c])))
+                k[p].total = w_u64(s->total[c]);
     }
     for (unsigned h = 0; h < HEURISTICS; h++)
         for (size_t p = 0; p < s->n; p++) {
@@ -143,13 +161,37 @@ static void rank_all(struct srch *s)
     s->work += HEURISTICS * (uint64_t)s->n * s->n;
 }
 
-/* The sections (the distinct first and last steps), each tensor's, its
- * rank, and the sizes alive in each section. n is small (at most
- * DMLT__SEARCH_N): plain quadratic loops. */
+/* The lists: for each tensor (of nonzero size) the others beside it, for
+ * each section the tensors alive there. */
+static void lists(struct srch *s)
+{
+    const struct dmlt__plan_node *x = s->nodes;
+    size_t m = 0;
+    for (size_t p = 0; p < s->n; p++) {
+        s->ov_at[p] = (uint32_t)m;
+        for (size_t q = 0; q < s->n && x[p].size; q++)
+            if (q != p && x[q].size && s->cf[q] <= s->cl[p] && s->cf[p] <= s->cl[q])
+                s->ov[m++] = (uint32_t)q;
+    }
+    s->ov_at[s->n] = (uint32_t)m;
+    m = 0;
+    for (size_t c = 0; c < s->t; c++) {
+        s->mem_at[c] = (uint32_t)m;
+        for (size_t p = 0; p < s->n; p++)
+            if (x[p].size && s->cf[p] <= c && c <= s->cl[p])
+                s->mem[m++] = (uint32_t)p;
+    }
+    s->mem_at[s->t] = (uint32_t)m;
+    s->work += (uint64_t)s->n * (s->n + s->t);
+}
+
+/* The sections (the distinct first and last steps), each tensor's, and the
+ * sizes alive in each section. n is small (at most DMLT__SEARCH_N): plain
+ * quadratic loops. */
 static void setup(struct srch *s)
 {
     const struct dmlt__plan_node *x = s->nodes;
-    uint64_t *v = s->floor; /* 2n + 1 entries: the endpoints, sorted */
+    uint64_t *v = s->out; /* 2n entries: the endpoints, sorted (out, then the log) */
     size_t m = 0;
     for (size_t p = 0; p < s->n; p++) {
         const uint64_t e[2] = {x[p].first, x[p].last};
@@ -167,58 +209,82 @@ static void setup(struct srch *s)
         if (t == 0 || v[t - 1] != v[i])
             v[t++] = v[i];
     s->t = t;
-    s->nz = 0;
     for (size_t p = 0; p < s->n; p++) {
         s->cf[p] = (uint32_t)find(v, t, x[p].first);
         s->cl[p] = (uint32_t)find(v, t, x[p].last);
-        s->minoff[p] = 0;
+    }
+    for (size_t p = 0; p < s->n; p++) {
+        s->minoff[p] = x[p].size ? 0 : UINT64_MAX;
+        s->at[p] = 0;
         s->placed[p] = x[p].size == 0;
-        s->nz += x[p].size != 0;
     }
     for (size_t c = 0; c < t; c++) {
-        s->floor[c] = 0;
-        s->total[c] = w_u64(0);
+        s->total[c] = 0;
         s->cuts[c] = 0;
     }
     for (size_t p = 0; p < s->n; p++) {
         for (uint32_t c = s->cf[p]; c <= s->cl[p] && x[p].size; c++) {
-            s->total[c] = w_add64(s->total[c], x[p].size);
+            s->total[c] += x[p].size; /* at most the lower bound: the caller's cap */
             s->cuts[c] += c < s->cl[p];
         }
     }
     s->work += (uint64_t)s->n * s->n + (uint64_t)s->n * t;
 }
 
-/* The section bound with the next tensor placed at off: at each section,
- * the tensors still to place there stack above the lowest offset any of
- * them may take (minimalloc's floor of the unallocated), and above off. */
-static bool bound_holds(struct srch *s, size_t lo, size_t hi, uint64_t off)
+/* The section bound at section c with the tensor just placed at off: the
+ * tensors still to place there stack above the lowest offset any of them
+ * may take (minimalloc's floor of the unallocated) and above off. */
+static bool section_holds(struct srch *s, size_t c, uint64_t off)
 {
-    for (size_t c = lo; c < hi; c++)
-        s->low[c] = UINT64_MAX;
-    for (size_t q = 0; q < s->n; q++) {
-        if (s->placed[q] || s->cf[q] < lo || s->cl[q] >= hi)
-            continue;
-        for (uint32_t c = s->cf[q]; c <= s->cl[q]; c++)
-            if (s->minoff[q] < s->low[c])
-                s->low[c] = s->minoff[q];
-        s->work += s->cl[q] - s->cf[q] + 1;
+    uint64_t low = UINT64_MAX;
+    for (uint32_t i = s->mem_at[c]; i < s->mem_at[c + 1]; i++) {
+        const uint32_t q = s->mem[i];
+        const uint64_t o = s->minoff[q]; /* UINT64_MAX once placed */
+        low = o < low ? o : low;
     }
-    s->work += hi - lo + s->n;
-    for (size_t c = lo; c < hi; c++) {
-        if (s->low[c] == UINT64_MAX)
-            continue; /* nothing left to place there */
-        const uint64_t f = s->low[c] > off ? s->low[c] : off;
-        if (w_lt(w_u64(s->cap), w_add64(s->total[c], f)))
+    s->work += s->mem_at[c + 1] - s->mem_at[c];
+    if (low == UINT64_MAX)
+        return true; /* nothing left to place there */
+    if (low < off)
+        low = off;
+    return s->total[c] <= s->cap && low <= s->cap - s->total[c];
+}
+
+/* The bound after p's placement at off in sections [lo, hi): every
+ * section against off (when it rose: the offsets only rise from here), and
+ * those of [a, b], where some lowest offset rose, against their lowest
+ * offset. Outside p's steps each of those holds a tensor beside p whose
+ * lowest offset rose to p's aligned top: the lowest offset there is at most
+ * that, so a section with room for it above that holds (no scan). */
+static bool bound_holds(struct srch *s, size_t lo, size_t hi, size_t p, size_t a, size_t b,
+                        uint64_t last_off)
+{
+    const uint64_t off = s->at[p];
+    const uint64_t room = off <= s->cap ? s->cap - off : 0;
+    for (size_t c = lo; c < hi && off != last_off; c++)
+        if (s->total[c] > room)
+            return false;
+    s->work += off != last_off ? hi - lo : 0;
+    uint64_t above; /* p's aligned top: at most the capacity (checked by the caller) */
+    if (!dmlt__round_up(off + s->nodes[p].size, s->align, &above) || above > s->cap)
+        above = s->cap;
+    const uint64_t room_above = s->cap - above;
+    if (a < lo)
+        a = lo;
+    for (size_t c = a; c <= b && c < hi; c++) {
+        if ((c < s->cf[p] || c > s->cl[p]) && s->total[c] <= room_above)
+            continue;
+        if (!section_holds(s, c, off))
             return false;
     }
+    s->work += b - a + 1;
     return true;
 }
 
 /* Places p at off: the lowest offsets of the unplaced beside it rise to its
- * aligned top, the floors of its sections to its top. *hatless: it is
- * beside no unplaced tensor. */
-static void put(struct srch *s, size_t p, uint64_t off, bool *hatless)
+ * aligned top, its sections' sums fall. *hatless: it is beside no unplaced
+ * tensor; [*a, *b] the sections where something changed. */
+static void put(struct srch *s, size_t p, uint64_t off, bool *hatless, size_t *a, size_t *b)
 {
     const struct dmlt__plan_node *x = s->nodes;
     const uint64_t top = off + x[p].size; /* checked by the caller */
@@ -226,31 +292,37 @@ static void put(struct srch *s, size_t p, uint64_t off, bool *hatless)
     if (!dmlt__round_up(top, s->align, &above))
         above = UINT64_MAX;
     s->placed[p] = 1;
+    s->at[p] = off;
+    s->minoff[p] = UINT64_MAX; /* out of the sections' lowest offsets */
     *hatless = true;
-    for (size_t q = 0; q < s->n; q++) {
-        if (s->placed[q] || s->cf[q] > s->cl[p] || s->cf[p] > s->cl[q])
+    *a = s->cf[p];
+    *b = s->cl[p];
+    for (uint32_t i = s->ov_at[p]; i < s->ov_at[p + 1]; i++) {
+        const uint32_t q = s->ov[i];
+        if (s->placed[q])
             continue;
         *hatless = false;
         if (s->minoff[q] < above) {
-            s->log_idx[s->n_log] = (uint32_t)q;
+            s->log_idx[s->n_log] = q;
             s->log_old[s->n_log++] = s->minoff[q];
             s->minoff[q] = above;
+            if (s->cf[q] < *a)
+                *a = s->cf[q];
+            if (s->cl[q] > *b)
+                *b = s->cl[q];
         }
     }
     for (uint32_t c = s->cf[p]; c <= s->cl[p]; c++) {
-        s->flog[s->n_flog++] = s->floor[c];
-        s->floor[c] = top;
-        s->total[c] = w_sub(s->total[c], w_u64(x[p].size));
+        s->total[c] -= x[p].size;
         s->cuts[c] -= c < s->cl[p];
     }
-    s->work += s->n + (s->cl[p] - s->cf[p] + 1);
+    s->work += s->ov_at[p + 1] - s->ov_at[p] + (s->cl[p] - s->cf[p] + 1);
 }
 
 static void take_back(struct srch *s, size_t p, size_t log_mark)
 {
-    for (uint32_t c = s->cl[p] + 1; c-- > s->cf[p];) {
-        s->floor[c] = s->flog[--s->n_flog];
-        s->total[c] = w_add64(s->total[c], s->nodes[p].size);
+    for (uint32_t c = s->cf[p]; c <= s->cl[p]; c++) {
+        s->total[c] += s->nodes[p].size;
         s->cuts[c] += c < s->cl[p];
     }
     while (s->n_log > log_mark) {
@@ -258,45 +330,86 @@ static void take_back(struct srch *s, size_t p, size_t log_mark)
         s->minoff[s->log_idx[s->n_log]] = s->log_old[s->n_log];
     }
     s->placed[p] = 0;
+    s->minoff[p] = s->at[p];
 }
 
-/* The unplaced tensor next after (off, rank) in the order of (lowest
- * offset, rank), or SIZE_MAX. */
-static size_t next_candidate(struct srch *s, size_t lo, size_t hi, uint64_t off, int64_t rank)
+static bool cand_before(const struct cand *a, const struct cand *b)
 {
-    size_t at = SIZE_MAX;
-    for (size_t q = 0; q < s->n; q++) {
+    return a->off < b->off || (a->off == b->off && a->rank < b->rank);
+}
+
+/* The candidates of the node at depth d (sections [lo, hi)) in
+ * s->cands[d n ..): those of the node above it (all tensors at depth 0)
+ * unplaced and within the sections, by (lowest offset, rank): the ones
+ * whose offset did not change stay in order, the others are sorted and
+ * merged in. *min_height: the lowest top any of them can reach. */
+static size_t candidates(struct srch *s, size_t d, size_t lo, size_t hi, uint64_t *min_height)
+{
+    struct cand *out = s->cands + d * s->n, *moved = s->tmp;
+    const struct cand *in = d ? s->cands + (d - 1) * s->n : NULL;
+    size_t m = 0, k = 0, m_in = s->n;
+    *min_height = UINT64_MAX;
+    for (size_t i = 0; i < m_in; i++) {
+        const uint32_t q = d ? in[i].pos : (uint32_t)i;
+        if (q == UINT32_MAX) {
+            m_in = i;
+            break; /* the end of the list above */
+        }
         if (s->placed[q] || s->cf[q] < lo || s->cl[q] >= hi)
             continue;
-        const uint64_t o = s->minoff[q];
-        const int64_t r = s->rank[q];
-        if (o < off || (o == off && r <= rank))
+        const struct cand e = {s->minoff[q], s->rank[q], q};
+        const uint64_t size = s->nodes[q].size;
+        const uint64_t h = e.off > UINT64_MAX - size ? UINT64_MAX : e.off + size;
+        if (h < *min_height)
+            *min_height = h;
+        if (d && e.off == in[i].off) {
+            out[m++] = e; /* in order */
             continue;
-        if (at == SIZE_MAX || o < s->minoff[at] || (o == s->minoff[at] && r < s->rank[at]))
-            at = q;
+        }
+        size_t j = k++; /* insertion: few move at a node */
+        while (j > 0 && cand_before(&e, &moved[j - 1])) {
+            moved[j] = moved[j - 1];
+            j--;
+        }
+        moved[j] = e;
+        s->work += k - j;
     }
-    s->work += s->n;
-    return at;
+    s->work += m_in;
+    /* merge moved[0..k) into out[0..m), from the back */
+    size_t i = m, j = k, w = m + k;
+    while (j > 0) {
+        if (i > 0 && cand_before(&moved[j - 1], &out[i - 1]))
+            out[--w] = out[--i];
+        else
+            out[--w] = moved[--j];
+    }
+    m += k;
+    if (m < s->n)
+        out[m].pos = UINT32_MAX;
+    s->work += k;
+    return m;
 }
 
-static int dfs(struct srch *s, size_t lo, size_t hi, uint64_t last_off, int64_t last_rank);
+static int dfs(struct srch *s, size_t d, size_t lo, size_t hi, uint64_t last_off,
+               int64_t last_rank);
 
-/* Sections [lo, hi) after a placement: split where no unplaced tensor
- * crosses from a section to the next (minimalloc's dynamic decomposition),
- * each part searched on its own from its start; else the search goes on. */
-static int solve_range(struct srch *s, size_t lo, size_t hi, uint64_t off, int64_t rank)
+/* Sections [lo, hi) after a placement at depth d: split where no unplaced
+ * tensor crosses from a section to the next (minimalloc's dynamic
+ * decomposition), each part searched on its own from its start; else the
+ * search goes on. */
+static int solve_range(struct srch *s, size_t d, size_t lo, size_t hi, uint64_t off, int64_t rank)
 {
     size_t cut = lo;
     while (cut + 1 < hi && s->cuts[cut] != 0)
         cut++;
     s->work += cut - lo + 1;
     if (cut + 1 >= hi)
-        return dfs(s, lo, hi, off, rank);
+        return dfs(s, d, lo, hi, off, rank);
     for (size_t a = lo; a < hi;) {
         size_t b = a;
         while (b + 1 < hi && s->cuts[b] != 0)
             b++;
-        const int r = dfs(s, a, b + 1, 0, -1);
+        const int r = dfs(s, d, a, b + 1, 0, -1);
         if (r != FOUND)
             return r;
         a = b + 1;
@@ -304,43 +417,38 @@ static int solve_range(struct srch *s, size_t lo, size_t hi, uint64_t off, int64
     return FOUND;
 }
 
-static int dfs(struct srch *s, size_t lo, size_t hi, uint64_t last_off, int64_t last_rank)
+static int dfs(struct srch *s, size_t d, size_t lo, size_t hi, uint64_t last_off, int64_t last_rank)
 {
     const struct dmlt__plan_node *x = s->nodes;
-    wu128 min_height = w_max(); /* the lowest top an unplaced tensor can reach */
-    bool any = false;
-    for (size_t q = 0; q < s->n; q++) {
-        if (s->placed[q] || s->cf[q] < lo || s->cl[q] >= hi)
-            continue;
-        any = true;
-        if (w_lt(w_add64(w_u64(s->minoff[q]), x[q].size), min_height))
-            min_height = w_add64(w_u64(s->minoff[q]), x[q].size);
-    }
-    s->work += s->n;
-    if (!any) { /* this part done: the offsets of the placed */
+    uint64_t min_height; /* the lowest top an unplaced tensor can reach */
+    const size_t m = candidates(s, d, lo, hi, &min_height);
+    if (m == 0) { /* this part done: the offsets of the placed */
         for (size_t p = 0; p < s->n; p++)
             if (s->placed[p])
-                s->out[p] = x[p].size ? s->minoff[p] : 0;
+                s->out[p] = s->at[p];
+        s->work += s->n;
         return FOUND;
     }
     if (s->work > s->budget)
         return ABORTED;
-    uint64_t off = last_off;
-    int64_t rank = last_rank;
-    for (;;) {
-        const size_t c = next_candidate(s, lo, hi, off, rank);
-        if (c == SIZE_MAX)
-            break;
-        off = s->minoff[c];
-        rank = s->rank[c];
-        if (!w_lt(w_u64(off), min_height))
+    const struct cand *list = s->cands + d * s->n;
+    for (size_t i = 0; i < m; i++) {
+        const uint64_t off = list[i].off;
+        const size_t c = list[i].pos;
+        s->work++;
+        if (off < last_off || (off == last_off && (int64_t)list[i].rank <= last_rank))
+            continue; /* canonical: placed in order of (offset, rank) */
+        if (off >= min_height)
             break; /* dominated: it and every later one would leave a gap */
         if (x[c].size > s->cap || off > s->cap - x[c].size)
             continue;
         const size_t mark = s->n_log;
         bool hatless;
-        put(s, c, off, &hatless); /* minoff[c] stays its offset */
-        int r = bound_holds(s, lo, hi, off) ? solve_range(s, lo, hi, off, rank) : NOT_FOUND;
+        size_t a, b;
+        put(s, c, off, &hatless, &a, &b);
+        int r = bound_holds(s, lo, hi, c, a, b, last_off)
+                    ? solve_range(s, d + 1, lo, hi, off, (int64_t)list[i].rank)
+                    : NOT_FOUND;
         take_back(s, c, mark);
         if (r != NOT_FOUND)
             return r;
@@ -356,17 +464,20 @@ int dmlt__search(struct dmlt__plan_node *nodes, size_t n, uint64_t align, uint64
     struct srch s = {.nodes = nodes, .n = n, .align = align, .cap = cap};
     carve(&s, scratch);
     setup(&s);
+    lists(&s);
     rank_all(&s);
     /* each order in turn with a limit that doubles, as minimalloc's round
      * robin: a search that ends without its limit decides */
-    int r = ABORTED;
+    int r = ABORTED; /* unless a step's tensors alone pass the capacity */
+    for (size_t c = 0; c < s.t; c++)
+        r = s.total[c] > cap ? NOT_FOUND : r;
     for (uint64_t limit = 4096 * (uint64_t)n; r == ABORTED && s.work < budget; limit *= 2) {
         for (unsigned h = 0; h < HEURISTICS && r == ABORTED && s.work < budget; h++) {
             s.rank = s.ranks + h * n;
             s.budget = s.work + limit < budget ? s.work + limit : budget;
             for (size_t p = 0; p < n; p++)
                 s.out[p] = 0;
-            r = solve_range(&s, 0, s.t, 0, -1);
+            r = solve_range(&s, 0, 0, s.t, 0, -1);
         }
     }
     *work += s.work;

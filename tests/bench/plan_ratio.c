@@ -6,7 +6,9 @@
  *   NAME TENSORS LOWER_BOUND GREEDY_RATIO PLAN_RATIO GREEDY_S PLAN_S STRATEGY
  *   GREEDY_WORK PLAN_WORK
  * Usage: dmlt_bench_plan [N] (N: the random instances' tensors, default
- * 1000000). */
+ * 1000000); dmlt_bench_plan --csv FILE... (minimalloc's CSV, alignment 1);
+ * dmlt_bench_plan --csv-at-bound FILE... (the same, exit status 1 unless
+ * every plan is at its lower bound: ctest's plan/minimalloc_at_bound). */
 #include "dmltensor.h"
 
 #include <stdio.h>
@@ -50,19 +52,22 @@ static int plan(const struct dmlt_plan_tensor *t, size_t n, unsigned flags,
     return st != DMLT_OK;
 }
 
-static void report(const char *name, const struct dmlt_plan_tensor *t, size_t n)
+/* One line for the instance; 1 when the planner's arena is above the
+ * lower bound (or it failed), else 0. */
+static int report(const char *name, const struct dmlt_plan_tensor *t, size_t n)
 {
     struct dmlt_plan_result g, p;
     double gs, ps;
     if (plan(t, n, DMLT_PLAN_ONLY_GREEDY, &g, &gs) || plan(t, n, 0, &p, &ps)) {
         printf("%s: the planner failed\n", name);
-        return;
+        return 1;
     }
     printf("%-26s %8zu %14llu %8.4f %8.4f %7.3f %7.3f %d %.1f %.1f\n", name, n,
            (unsigned long long)p.lower_bound_bytes,
            (double)g.arena_bytes / (double)g.lower_bound_bytes,
            (double)p.arena_bytes / (double)p.lower_bound_bytes, gs, ps, (int)p.strategy,
            (double)g.work / (double)n, (double)p.work / (double)n);
+    return p.arena_bytes > p.lower_bound_bytes;
 }
 
 /* A chain of blocks like ConvNeXt's: each block's input stays alive over
@@ -136,16 +141,21 @@ static size_t read_csv(const char *path, struct dmlt_plan_tensor *t, size_t cap)
 
 int main(int argc, char **argv)
 {
-    if (argc > 1 && strcmp(argv[1], "--csv") == 0) { /* alignment 1, as minimalloc's */
+    /* --csv: alignment 1, as minimalloc's; --csv-at-bound: the same, and the
+     * exit status 1 unless every plan is at its lower bound (a test) */
+    const bool at_bound = argc > 1 && strcmp(argv[1], "--csv-at-bound") == 0;
+    if (argc > 1 && (strcmp(argv[1], "--csv") == 0 || at_bound)) {
         static struct dmlt_plan_tensor c[4096];
+        int above = 0;
         alignment = 1;
         printf("%-26s %8s %14s %8s %8s %7s %7s %s %s %s\n", "instance", "tensors", "lower_bound",
                "greedy", "planner", "greedy_s", "plan_s", "strategy", "greedy_work", "plan_work");
         for (int i = 2; i < argc; i++) {
             const char *name = strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i];
-            report(name, c, read_csv(argv[i], c, 4096));
+            const size_t n = read_csv(argv[i], c, 4096);
+            above |= n == 0 || report(name, c, n);
         }
-        return 0;
+        return at_bound ? above : 0;
     }
     size_t big = argc > 1 ? (size_t)strtoull(argv[1], NULL, 10) : 1000000;
     struct dmlt_plan_tensor *t = malloc((big > 4096 ? big : 4096) * sizeof *t);

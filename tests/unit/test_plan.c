@@ -292,6 +292,111 @@ static void test_search_decides(void)
     printf("capacity search: a plan at the optimum in %u, none below it in %u\n", found, refused);
 }
 
+/* The planner's sort (plan_sort.c: a merge sort, and a radix sort for long
+ * runs of increasing indices by one key) against a reference: insertion by
+ * (key, key2, index), on inputs in increasing order and shuffled, keys of
+ * few values and of any 64 bits. */
+static void test_sort(void)
+{
+    enum { M = 3000 };
+    static uint32_t a[M], tmp[M], ref[M];
+    static uint64_t key[M], key2[M];
+    for (int iter = 0; iter < 60; iter++) {
+        const size_t m = iter < 6 ? (size_t)iter : 1 + check_rand() % M;
+        const unsigned kind = (unsigned)(check_rand() % 3);
+        for (size_t i = 0; i < m; i++) {
+            const uint64_t r = ((uint64_t)check_rand() << 32) ^ check_rand();
+            key[i] = kind == 0 ? r % 5 : kind == 1 ? r : r << 40;
+            key2[i] = check_rand() % 3;
+            a[i] = (uint32_t)i;
+        }
+        if (iter % 2) /* shuffled: no radix, the merge sort's ties by index */
+            for (size_t i = m; i > 1; i--) {
+                const size_t j = check_rand() % i;
+                const uint32_t x = a[i - 1];
+                a[i - 1] = a[j];
+                a[j] = x;
+            }
+        const uint64_t *k2 = iter % 3 == 0 ? key2 : NULL;
+        for (size_t i = 0; i < m; i++) { /* the reference: insertion */
+            size_t j = i;
+            const uint32_t x = a[i];
+            while (j > 0) {
+                const uint32_t y = ref[j - 1];
+                const bool after = key[y] != key[x]       ? key[y] > key[x]
+                                   : k2 && k2[y] != k2[x] ? k2[y] > k2[x]
+                                                          : y > x;
+                if (!after)
+                    break;
+                ref[j] = y;
+                j--;
+            }
+            ref[j] = x;
+        }
+        dmlt__plan_sort(a, tmp, m, key, k2);
+        bool same = true;
+        for (size_t i = 0; i < m; i++)
+            same &= a[i] == ref[i];
+        CHECK(same);
+    }
+}
+
+/* The capacity search on plans of 20 to 300 tensors, too many for brute
+ * force: at the arena of a plan the planner made (checked above: a plan
+ * exists there) it must never answer "none", and every plan it finds is
+ * checked like any and is the same twice; at the lower bound, likewise any
+ * plan it finds. */
+static void test_search_large(void)
+{
+    static struct dmlt__plan_node nodes[300];
+    static uint64_t first_off[300];
+    unsigned found = 0;
+    for (int iter = 0; iter < 40; iter++) {
+        size_t n = 20 + check_rand() % 281;
+        uint64_t align = (uint64_t)1 << (check_rand() % 5);
+        random_plan(n, 5 + check_rand() % 200, 1 + check_rand() % 5000);
+        struct dmlt_plan_result r;
+        if (!CHECK_EQ(plan(n, align, 0, 0, &r), DMLT_OK) || !check_plan(n, align, OFF, &r))
+            continue;
+        void *scratch = malloc(dmlt__search_scratch(n));
+        if (!CHECK(scratch != NULL))
+            return;
+        const uint64_t caps[2] = {r.arena_bytes, r.aligned_lower_bound_bytes};
+        for (int k = 0; k < 2; k++) {
+            int res[2];
+            for (int again = 0; again < 2; again++) {
+                for (size_t i = 0; i < n; i++)
+                    nodes[i] = (struct dmlt__plan_node){T[i].first, T[i].last, T[i].size_bytes,
+                                                        0,          0,         (uint32_t)i};
+                uint64_t work = 0;
+                res[again] =
+                    dmlt__search(nodes, n, align, caps[k], scratch, (uint64_t)1 << 23, &work);
+                for (size_t i = 0; i < n; i++) {
+                    OFF[i] = nodes[i].off;
+                    if (again == 1 && res[0] == 1)
+                        CHECK_EQ(OFF[i], first_off[i]);
+                    first_off[i] = OFF[i];
+                }
+            }
+            CHECK_EQ(res[0], res[1]);
+            if (k == 0)
+                CHECK(res[0] != 0); /* a plan exists at the planner's arena */
+            if (res[0] != 1)
+                continue;
+            found++;
+            struct dmlt_plan_result q = r;
+            q.arena_bytes = 0;
+            for (size_t i = 0; i < n; i++)
+                if (T[i].size_bytes && OFF[i] + T[i].size_bytes > q.arena_bytes)
+                    q.arena_bytes = OFF[i] + T[i].size_bytes;
+            CHECK(q.arena_bytes <= caps[k]);
+            check_plan(n, align, OFF, &q);
+        }
+        free(scratch);
+    }
+    printf("capacity search on 20 to 300 tensors: %u plans found, each checked\n", found);
+}
+
 /* Sizes near 2^64 / n (their sum just fits): the planner's plan checked
  * and at the brute-force optimum. */
 static void test_huge(void)
@@ -556,7 +661,9 @@ int main(void)
     test_edges();
     test_errors();
     test_bruteforce();
+    test_sort();
     test_search_decides();
+    test_search_large();
     test_huge();
     test_all_alive();
     test_random_large();
