@@ -15,7 +15,7 @@ void onnx_dims_begin(const struct onnx_tensor *t, struct onnx_dim_iter *it)
     it->packed.base = t->dims.base;
     it->packed.pos = it->packed.end = 0;
     if (t->form == ONNX_DIMS_REPEAT || t->form == ONNX_DIMS_SHAPE)
-        pb_iter_begin(&it->fields, &t->dims);
+        onnx__pb_iter_begin(&it->fields, &t->dims);
 }
 
 /* A Dimension: its oneof's last case. */
@@ -24,7 +24,7 @@ static void read_dim(const uint8_t *base, const struct pb_field *f, struct onnx_
     struct pb m = {base, f->start, f->end};
     struct pb_field g;
     d->kind = ONNX_DIM_UNKNOWN;
-    while (m.pos < m.end && pb_next(&m, &g, NULL)) {
+    while (m.pos < m.end && onnx__pb_next(&m, &g, NULL)) {
         if (g.number == 1) {
             d->kind = ONNX_DIM_VALUE;
             d->value = (int64_t)g.v;
@@ -33,7 +33,7 @@ static void read_dim(const uint8_t *base, const struct pb_field *f, struct onnx_
         } else if (g.number == 2) {
             d->kind = ONNX_DIM_PARAM;
             d->value = 0;
-            d->param = pb_bytes(base, &g);
+            d->param = onnx__pb_bytes(base, &g);
         }
     }
     if (d->kind == ONNX_DIM_PARAM && d->param.n == 0)
@@ -58,13 +58,13 @@ bool onnx_dims_next(struct onnx_dim_iter *it, struct onnx_dim *d)
     uint64_t v = 0;
     for (;;) {
         if (t->form == ONNX_DIMS_REPEAT && it->packed.pos < it->packed.end) {
-            if (!pb_varint(&it->packed, &v, NULL))
+            if (!onnx__pb_varint(&it->packed, &v, NULL))
                 return false;
             it->i++;
             d->value = (int64_t)v;
             return true;
         }
-        if (!pb_iter_next(&it->fields, &f, NULL))
+        if (!onnx__pb_iter_next(&it->fields, &f, NULL))
             return false;
         if (f.number != (t->form == ONNX_DIMS_SHAPE ? 1 : t->field))
             continue;

@@ -70,7 +70,7 @@ static bool grow(struct arena *a, void **p, size_t *cap, size_t n, size_t size)
     if (n < *cap)
         return true;
     const size_t c = *cap ? *cap * 2 : 16;
-    if (c > SIZE_MAX / size / 2 || !arena_charge(a, (c - *cap) * size))
+    if (c > SIZE_MAX / size / 2 || !onnx__arena_charge(a, (c - *cap) * size))
         return false;
     void *q = realloc(*p, c * size);
     if (q == NULL)
@@ -112,11 +112,11 @@ static bool names_add(struct model_reader *mr, struct onnx_bytes b)
     if (s->n + 1 > s->cap / 2) {
         const size_t cap = s->cap ? s->cap * 2 : 1024;
         struct name_slot *slots =
-            cap < SIZE_MAX / sizeof *slots && arena_charge(mr->r.arena, cap * sizeof *slots)
+            cap < SIZE_MAX / sizeof *slots && onnx__arena_charge(mr->r.arena, cap * sizeof *slots)
                 ? calloc(cap, sizeof *slots)
                 : NULL;
         if (slots == NULL)
-            return reader_oom(&mr->r);
+            return onnx__reader_oom(&mr->r);
         struct name_set bigger = {slots, cap, s->n};
         for (size_t i = 0; i < s->cap; i++)
             if (s->slots[i].name.p != NULL)
@@ -145,16 +145,16 @@ static bool names_have(const struct name_set *s, struct onnx_bytes b)
 static bool element(struct reader *r, const struct pb_msg *m, const struct pb_field *f,
                     struct pb_msg *e)
 {
-    if (pb_depth(m) + 1 > PB_MAX_DEPTH)
-        return pb_too_deep(r->err, f->at);
-    *e = pb_root(r->base, f->start, f->end, pb_depth(m) + 1);
+    if (onnx__pb_depth(m) + 1 > PB_MAX_DEPTH)
+        return onnx__pb_too_deep(r->err, f->at);
+    *e = onnx__pb_root(r->base, f->start, f->end, onnx__pb_depth(m) + 1);
     return true;
 }
 
 static bool later(struct model_reader *mr, const struct onnx_graph **slot, uint32_t index)
 {
     if (!grow(mr->r.arena, (void **)&mr->fixups, &mr->cap_fixups, mr->n_fixups, sizeof *mr->fixups))
-        return reader_oom(&mr->r);
+        return onnx__reader_oom(&mr->r);
     mr->fixups[mr->n_fixups].slot = slot;
     mr->fixups[mr->n_fixups++].index = index;
     return true;
@@ -168,18 +168,18 @@ static bool read_floats(struct reader *r, const struct pb_msg *m, struct onnx_at
 {
     float *v = NULL;
     for (int pass = 0; pass < 2; pass++) {
-        if (pass == 1 && (v = arena_alloc(r->arena, a->n_floats, sizeof *v)) == NULL)
-            return reader_oom(r);
+        if (pass == 1 && (v = onnx__arena_alloc(r->arena, a->n_floats, sizeof *v)) == NULL)
+            return onnx__reader_oom(r);
         uint32_t n = 0;
         struct pb_iter it;
         struct pb_field f;
-        pb_iter_begin(&it, m);
-        while (pb_iter_next(&it, &f, r->err)) {
+        onnx__pb_iter_begin(&it, m);
+        while (onnx__pb_iter_next(&it, &f, r->err)) {
             if (f.number != 7)
                 continue;
             const size_t start = f.wt == PB_LEN ? f.start : f.end - 4;
             for (size_t at = start; at < f.end; at += 4) {
-                if (pass == 0 && !count_one(r, &n, at, "floats"))
+                if (pass == 0 && !onnx__count_one(r, &n, at, "floats"))
                     return false;
                 if (pass == 1) {
                     const uint8_t *p = r->base + at;
@@ -204,24 +204,24 @@ static bool attr_fields(struct reader *r, const struct pb_msg *m, struct onnx_at
 {
     struct pb_iter it;
     struct pb_field f;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, r->err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, r->err)) {
         bool ok = true;
         switch (f.number) {
         case 1:
-            ok = pb_want(&f, PB_LEN, "AttributeProto.name", r->err);
-            a->name = reader_text(r, &f);
+            ok = onnx__pb_want(&f, PB_LEN, "AttributeProto.name", r->err);
+            a->name = onnx__reader_text(r, &f);
             break;
         case 2:
-            ok = pb_want(&f, PB_FIXED32, "AttributeProto.f", r->err);
+            ok = onnx__pb_want(&f, PB_FIXED32, "AttributeProto.f", r->err);
             const uint32_t bits = (uint32_t)f.v;
             memcpy(&a->f, &bits, sizeof bits);
             a->has_f = true;
             break;
         case 3:
         case 20:
-            ok = pb_want(&f, PB_VARINT, f.number == 3 ? "AttributeProto.i" : "AttributeProto.type",
-                         r->err);
+            ok = onnx__pb_want(&f, PB_VARINT,
+                               f.number == 3 ? "AttributeProto.i" : "AttributeProto.type", r->err);
             if (f.number == 3) {
                 a->i = (int64_t)f.v;
                 a->has_i = true;
@@ -237,31 +237,32 @@ static bool attr_fields(struct reader *r, const struct pb_msg *m, struct onnx_at
         case 11:
         case 22:
         case 23:
-            ok = pb_want(&f, PB_LEN, "an AttributeProto field", r->err);
+            ok = onnx__pb_want(&f, PB_LEN, "an AttributeProto field", r->err);
             if (f.number == 4) {
-                a->s = reader_text(r, &f);
+                a->s = onnx__reader_text(r, &f);
                 a->has_s = true;
             }
             *has_t = *has_t || f.number == 5;
             *has_g = *has_g || f.number == 6;
             *has_sparse = *has_sparse || f.number == 22;
             if (ok && f.number == 9)
-                ok = count_one(r, &a->n_strings, f.at, "strings");
+                ok = onnx__count_one(r, &a->n_strings, f.at, "strings");
             if (ok && f.number == 10)
-                ok = count_one(r, &a->n_tensors, f.at, "tensors");
+                ok = onnx__count_one(r, &a->n_tensors, f.at, "tensors");
             if (ok && f.number == 11)
-                ok = count_one(r, &a->n_graphs, f.at, "graphs");
+                ok = onnx__count_one(r, &a->n_graphs, f.at, "graphs");
             break;
         case 7:
             if (f.wt != PB_FIXED32)
-                ok = pb_want(&f, PB_LEN, "AttributeProto.floats", r->err);
+                ok = onnx__pb_want(&f, PB_LEN, "AttributeProto.floats", r->err);
             if (ok && f.wt == PB_LEN && (f.end - f.start) % 4 != 0)
-                ok = pb_fail(r->err, f.at, "AttributeProto.floats: %zu bytes, not a multiple of 4",
-                             f.end - f.start);
+                ok = onnx__pb_fail(r->err, f.at,
+                                   "AttributeProto.floats: %zu bytes, not a multiple of 4",
+                                   f.end - f.start);
             break;
         case 8:
             if (f.wt != PB_VARINT)
-                ok = pb_want(&f, PB_LEN, "AttributeProto.ints", r->err);
+                ok = onnx__pb_want(&f, PB_LEN, "AttributeProto.ints", r->err);
             break;
         default:
             break;
@@ -277,13 +278,13 @@ static bool attr_lists(struct model_reader *mr, const struct pb_msg *m, struct o
                        uint32_t graph, const struct onnx_node *owner)
 {
     struct reader *r = &mr->r;
-    struct onnx_bytes *strings = arena_alloc(r->arena, a->n_strings, sizeof *strings);
-    struct onnx_tensor_data *tensors = arena_alloc(r->arena, a->n_tensors, sizeof *tensors);
+    struct onnx_bytes *strings = onnx__arena_alloc(r->arena, a->n_strings, sizeof *strings);
+    struct onnx_tensor_data *tensors = onnx__arena_alloc(r->arena, a->n_tensors, sizeof *tensors);
     /* pointers to the graphs (they live in model->graphs) */
-    const struct onnx_graph **graphs =
-        arena_alloc(r->arena, a->n_graphs, sizeof *graphs); // NOLINT(bugprone-sizeof-expression)
+    const struct onnx_graph **graphs = onnx__arena_alloc(
+        r->arena, a->n_graphs, sizeof *graphs); // NOLINT(bugprone-sizeof-expression)
     if (strings == NULL || tensors == NULL || graphs == NULL)
-        return reader_oom(r);
+        return onnx__reader_oom(r);
     a->strings = strings;
     a->tensors = tensors;
     a->graphs = graphs;
@@ -291,12 +292,12 @@ static bool attr_lists(struct model_reader *mr, const struct pb_msg *m, struct o
     struct pb_iter it;
     struct pb_field f;
     struct pb_msg e;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, r->err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, r->err)) {
         if (f.number == 9) {
-            strings[ns++] = reader_text(r, &f);
+            strings[ns++] = onnx__reader_text(r, &f);
         } else if (f.number == 10) {
-            if (!element(r, m, &f, &e) || !read_tensor(r, &e, &tensors[nt++]))
+            if (!element(r, m, &f, &e) || !onnx__read_tensor(r, &e, &tensors[nt++]))
                 return false;
         } else if (f.number == 11) {
             uint32_t index = 0;
@@ -314,28 +315,29 @@ static bool read_attr(struct model_reader *mr, const struct pb_msg *m, uint32_t 
     struct reader *r = &mr->r;
     bool has_t = false, has_g = false, has_sparse = false;
     if (!attr_fields(r, m, a, &has_t, &has_g, &has_sparse) ||
-        !read_int64s(r, m, 8, "AttributeProto.ints", &a->n_ints, &a->ints) || !read_floats(r, m, a))
+        !onnx__read_int64s(r, m, 8, "AttributeProto.ints", &a->n_ints, &a->ints) ||
+        !read_floats(r, m, a))
         return false;
     struct pb_msg sub;
     if (has_t) {
-        struct onnx_tensor_data *t = arena_alloc(r->arena, 1, sizeof *t);
+        struct onnx_tensor_data *t = onnx__arena_alloc(r->arena, 1, sizeof *t);
         if (t == NULL)
-            return reader_oom(r);
-        if (!pb_sub(m, 5, &sub, r->err) || !read_tensor(r, &sub, t))
+            return onnx__reader_oom(r);
+        if (!onnx__pb_sub(m, 5, &sub, r->err) || !onnx__read_tensor(r, &sub, t))
             return false;
         a->t = t;
     }
     if (has_sparse) {
-        struct onnx_tensor_data *t = arena_alloc(r->arena, 1, sizeof *t);
+        struct onnx_tensor_data *t = onnx__arena_alloc(r->arena, 1, sizeof *t);
         if (t == NULL)
-            return reader_oom(r);
-        if (!pb_sub(m, 22, &sub, r->err) || !read_sparse(r, &sub, t))
+            return onnx__reader_oom(r);
+        if (!onnx__pb_sub(m, 22, &sub, r->err) || !onnx__read_sparse(r, &sub, t))
             return false;
         a->sparse_tensor = t;
     }
     if (has_g) {
         uint32_t index = 0;
-        if (!pb_sub(m, 6, &sub, r->err) || !read_graph(mr, &sub, graph, owner, &index) ||
+        if (!onnx__pb_sub(m, 6, &sub, r->err) || !read_graph(mr, &sub, graph, owner, &index) ||
             !later(mr, &a->g, index))
             return false;
     }
@@ -358,11 +360,11 @@ static bool read_node(struct model_reader *mr, const struct pb_msg *m, uint32_t 
     struct onnx_attr *attrs = NULL;
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1) {
-            inputs = arena_alloc(r->arena, node->n_inputs, sizeof *inputs);
-            outputs = arena_alloc(r->arena, node->n_outputs, sizeof *outputs);
-            attrs = arena_alloc(r->arena, node->n_attrs, sizeof *attrs);
+            inputs = onnx__arena_alloc(r->arena, node->n_inputs, sizeof *inputs);
+            outputs = onnx__arena_alloc(r->arena, node->n_outputs, sizeof *outputs);
+            attrs = onnx__arena_alloc(r->arena, node->n_attrs, sizeof *attrs);
             if (inputs == NULL || outputs == NULL || attrs == NULL)
-                return reader_oom(r);
+                return onnx__reader_oom(r);
             node->inputs = inputs;
             node->outputs = outputs;
             node->attrs = attrs;
@@ -370,23 +372,24 @@ static bool read_node(struct model_reader *mr, const struct pb_msg *m, uint32_t 
         uint32_t ni = 0, no = 0, na = 0;
         struct pb_iter it;
         struct pb_field f;
-        pb_iter_begin(&it, m);
-        while (pb_iter_next(&it, &f, r->err)) {
+        onnx__pb_iter_begin(&it, m);
+        while (onnx__pb_iter_next(&it, &f, r->err)) {
             if (f.number > 7)
                 continue;
-            if (!pb_want(&f, PB_LEN, what[f.number], r->err))
+            if (!onnx__pb_want(&f, PB_LEN, what[f.number], r->err))
                 return false;
             /* Text is copied where it is kept: names, op_type, domain (not
              * an attribute's bytes, nor a doc_string). */
             const bool kept = f.number == 3 || f.number == 4 || f.number == 7 ||
                               ((f.number == 1 || f.number == 2) && pass != 0);
-            const struct onnx_bytes b = kept ? reader_text(r, &f) : pb_bytes(r->base, &f);
+            const struct onnx_bytes b =
+                kept ? onnx__reader_text(r, &f) : onnx__pb_bytes(r->base, &f);
             bool ok = true;
             if (f.number == 1)
-                ok = pass == 0 ? count_one(r, &ni, f.at, "inputs")
+                ok = pass == 0 ? onnx__count_one(r, &ni, f.at, "inputs")
                                : ((inputs[ni++] = b), names_add(mr, b));
             else if (f.number == 2)
-                ok = pass == 0 ? count_one(r, &no, f.at, "outputs")
+                ok = pass == 0 ? onnx__count_one(r, &no, f.at, "outputs")
                                : ((outputs[no++] = b), names_add(mr, b));
             else if (f.number == 3)
                 node->name = b;
@@ -395,7 +398,7 @@ static bool read_node(struct model_reader *mr, const struct pb_msg *m, uint32_t 
             else if (f.number == 7)
                 node->domain = b;
             else if (f.number == 5 && pass == 0)
-                ok = count_one(r, &na, f.at, "attributes");
+                ok = onnx__count_one(r, &na, f.at, "attributes");
             if (!ok)
                 return false;
         }
@@ -411,8 +414,8 @@ static bool read_node(struct model_reader *mr, const struct pb_msg *m, uint32_t 
     struct pb_iter it;
     struct pb_field f;
     struct pb_msg e;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, r->err))
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, r->err))
         if (f.number == 5 &&
             (!element(r, m, &f, &e) || !read_attr(mr, &e, graph, node, &attrs[na++])))
             return false;
@@ -423,13 +426,13 @@ static bool read_graph(struct model_reader *mr, const struct pb_msg *m, uint32_t
                        const struct onnx_node *owner, uint32_t *index)
 {
     struct reader *r = &mr->r;
-    struct onnx_graph *g = arena_alloc(r->arena, 1, sizeof *g);
+    struct onnx_graph *g = onnx__arena_alloc(r->arena, 1, sizeof *g);
     if (g == NULL)
-        return reader_oom(r);
+        return onnx__reader_oom(r);
     if (mr->n_graphs >= UINT32_MAX)
-        return pb_fail(r->err, m->start, "more than %u graphs", UINT32_MAX);
+        return onnx__pb_fail(r->err, m->start, "more than %u graphs", UINT32_MAX);
     if (!grow(mr->r.arena, (void **)&mr->graphs, &mr->cap_graphs, mr->n_graphs, sizeof *mr->graphs))
-        return reader_oom(r);
+        return onnx__reader_oom(r);
     *index = (uint32_t)mr->n_graphs;
     mr->graphs[mr->n_graphs].g = g;
     mr->graphs[mr->n_graphs].msg = *m;
@@ -440,35 +443,35 @@ static bool read_graph(struct model_reader *mr, const struct pb_msg *m, uint32_t
     struct pb_field f;
     struct pb_msg e;
     uint32_t nn = 0, no = 0;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, r->err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, r->err)) {
         const unsigned n = f.number;
         if ((n == 1 || n == 5 || n == 11 || n == 12 || n == 13 || n == 15) &&
-            !pb_want(&f, PB_LEN, "a GraphProto field", r->err))
+            !onnx__pb_want(&f, PB_LEN, "a GraphProto field", r->err))
             return false;
-        if ((n == 1 && !count_one(r, &nn, f.at, "nodes")) ||
-            (n == 12 && !count_one(r, &no, f.at, "outputs")))
+        if ((n == 1 && !onnx__count_one(r, &nn, f.at, "nodes")) ||
+            (n == 12 && !onnx__count_one(r, &no, f.at, "outputs")))
             return false;
         release(mr, *index == 0, f.end);
     }
     if (it.failed)
         return false;
-    struct onnx_node *nodes = arena_alloc(r->arena, nn, sizeof *nodes);
-    struct onnx_value_info *outputs = arena_alloc(r->arena, no, sizeof *outputs);
+    struct onnx_node *nodes = onnx__arena_alloc(r->arena, nn, sizeof *nodes);
+    struct onnx_value_info *outputs = onnx__arena_alloc(r->arena, no, sizeof *outputs);
     if (nodes == NULL || outputs == NULL)
-        return reader_oom(r);
+        return onnx__reader_oom(r);
     g->nodes = nodes;
     g->outputs = outputs;
     uint32_t i = 0, o = 0;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, r->err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, r->err)) {
         release(mr, *index == 0, f.at);
         if (f.number == 1) {
             if (!element(r, m, &f, &e) || !read_node(mr, &e, *index, &nodes[i++]))
                 return false;
             g->n_nodes = i;
         } else if (f.number == 12) {
-            if (!element(r, m, &f, &e) || !read_value_info(r, &e, &outputs[o]) ||
+            if (!element(r, m, &f, &e) || !onnx__read_value_info(r, &e, &outputs[o]) ||
                 !names_add(mr, outputs[o].name))
                 return false;
             g->n_outputs = ++o;
@@ -487,10 +490,11 @@ static bool value_name(struct reader *r, const struct pb_msg *e, unsigned field,
     name->p = NULL;
     name->n = 0;
     if (field == 15)
-        return pb_sub(e, 1, &values, r->err) &&
-               read_last_bytes(r, &values, 8, "TensorProto.name", name, &given);
-    return read_last_bytes(r, e, field == 5 ? 8 : 1,
-                           field == 5 ? "TensorProto.name" : "ValueInfoProto.name", name, &given);
+        return onnx__pb_sub(e, 1, &values, r->err) &&
+               onnx__read_last_bytes(r, &values, 8, "TensorProto.name", name, &given);
+    return onnx__read_last_bytes(r, e, field == 5 ? 8 : 1,
+                                 field == 5 ? "TensorProto.name" : "ValueInfoProto.name", name,
+                                 &given);
 }
 
 /* The graph's values of field `field` that a node or an output names:
@@ -505,8 +509,8 @@ static bool values_of(struct model_reader *mr, const struct pb_msg *m, unsigned 
     struct pb_field f;
     struct pb_msg e;
     struct onnx_bytes name;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, r->err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, r->err)) {
         release(mr, main, f.at);
         if (f.number != field)
             continue;
@@ -518,13 +522,13 @@ static bool values_of(struct model_reader *mr, const struct pb_msg *m, unsigned 
             continue;
         bool ok;
         if (vi == NULL && td == NULL)
-            ok = count_one(r, k, f.at, "values");
+            ok = onnx__count_one(r, k, f.at, "values");
         else if (vi != NULL)
-            ok = read_value_info(r, &e, &vi[(*k)++]);
+            ok = onnx__read_value_info(r, &e, &vi[(*k)++]);
         else if (field == 5)
-            ok = read_tensor(r, &e, &td[(*k)++]);
+            ok = onnx__read_tensor(r, &e, &td[(*k)++]);
         else
-            ok = read_sparse(r, &e, &td[(*k)++]);
+            ok = onnx__read_sparse(r, &e, &td[(*k)++]);
         if (!ok)
             return false;
     }
@@ -542,11 +546,11 @@ static bool graph_values(struct model_reader *mr, const struct graph_slot *s)
     if (!values_of(mr, m, 11, &n_in, NULL, NULL) || !values_of(mr, m, 13, &n_vi, NULL, NULL) ||
         !values_of(mr, m, 5, &n_init, NULL, NULL) || !values_of(mr, m, 15, &n_init, NULL, NULL))
         return false;
-    struct onnx_value_info *in = arena_alloc(r->arena, n_in, sizeof *in);
-    struct onnx_value_info *vi = arena_alloc(r->arena, n_vi, sizeof *vi);
-    struct onnx_tensor_data *init = arena_alloc(r->arena, n_init, sizeof *init);
+    struct onnx_value_info *in = onnx__arena_alloc(r->arena, n_in, sizeof *in);
+    struct onnx_value_info *vi = onnx__arena_alloc(r->arena, n_vi, sizeof *vi);
+    struct onnx_tensor_data *init = onnx__arena_alloc(r->arena, n_init, sizeof *init);
     if (in == NULL || vi == NULL || init == NULL)
-        return reader_oom(r);
+        return onnx__reader_oom(r);
     g->inputs = in;
     g->value_info = vi;
     g->initializers = init;
@@ -567,40 +571,40 @@ static bool model_fields(struct model_reader *mr, const struct pb_msg *root,
     struct pb_field f;
     struct pb_msg e;
     bool has_graph = false;
-    pb_iter_begin(&it, root);
-    while (pb_iter_next(&it, &f, r->err)) {
+    onnx__pb_iter_begin(&it, root);
+    while (onnx__pb_iter_next(&it, &f, r->err)) {
         if (f.number == 1) {
-            if (!pb_want(&f, PB_VARINT, "ModelProto.ir_version", r->err))
+            if (!onnx__pb_want(&f, PB_VARINT, "ModelProto.ir_version", r->err))
                 return false;
             model->ir_version = (int64_t)f.v;
         } else if (f.number == 2 || f.number == 3) {
-            if (!pb_want(&f, PB_LEN, "ModelProto.producer_name", r->err))
+            if (!onnx__pb_want(&f, PB_LEN, "ModelProto.producer_name", r->err))
                 return false;
             if (f.number == 2)
-                model->producer_name = reader_text(r, &f);
+                model->producer_name = onnx__reader_text(r, &f);
             else
-                model->producer_version = reader_text(r, &f);
+                model->producer_version = onnx__reader_text(r, &f);
         } else if (f.number == 7) {
-            if (!pb_want(&f, PB_LEN, "ModelProto.graph", r->err))
+            if (!onnx__pb_want(&f, PB_LEN, "ModelProto.graph", r->err))
                 return false;
             has_graph = true;
         } else if (f.number == 8) {
-            if (!pb_want(&f, PB_LEN, "ModelProto.opset_import", r->err) ||
-                !count_one(r, &model->n_opsets, f.at, "opsets"))
+            if (!onnx__pb_want(&f, PB_LEN, "ModelProto.opset_import", r->err) ||
+                !onnx__count_one(r, &model->n_opsets, f.at, "opsets"))
                 return false;
         }
     }
     if (it.failed)
         return false;
     if (!has_graph)
-        return pb_fail(r->err, root->end, "no graph (ModelProto field 7)");
-    struct onnx_opset *opsets = arena_alloc(r->arena, model->n_opsets, sizeof *opsets);
+        return onnx__pb_fail(r->err, root->end, "no graph (ModelProto field 7)");
+    struct onnx_opset *opsets = onnx__arena_alloc(r->arena, model->n_opsets, sizeof *opsets);
     if (opsets == NULL)
-        return reader_oom(r);
+        return onnx__reader_oom(r);
     model->opsets = opsets;
     uint32_t k = 0;
-    pb_iter_begin(&it, root);
-    while (pb_iter_next(&it, &f, r->err)) {
+    onnx__pb_iter_begin(&it, root);
+    while (onnx__pb_iter_next(&it, &f, r->err)) {
         if (f.number != 8)
             continue;
         struct onnx_opset *o = &opsets[k++];
@@ -608,11 +612,12 @@ static bool model_fields(struct model_reader *mr, const struct pb_msg *root,
         struct pb_field g;
         if (!element(r, root, &f, &e))
             return false;
-        pb_iter_begin(&oi, &e);
-        while (pb_iter_next(&oi, &g, r->err)) {
-            if (g.number == 1 && pb_want(&g, PB_LEN, "OperatorSetIdProto.domain", r->err))
-                o->domain = reader_text(r, &g);
-            else if (g.number == 2 && pb_want(&g, PB_VARINT, "OperatorSetIdProto.version", r->err))
+        onnx__pb_iter_begin(&oi, &e);
+        while (onnx__pb_iter_next(&oi, &g, r->err)) {
+            if (g.number == 1 && onnx__pb_want(&g, PB_LEN, "OperatorSetIdProto.domain", r->err))
+                o->domain = onnx__reader_text(r, &g);
+            else if (g.number == 2 &&
+                     onnx__pb_want(&g, PB_VARINT, "OperatorSetIdProto.version", r->err))
                 o->version = (int64_t)g.v;
             else if (g.number == 1 || g.number == 2)
                 return false;
@@ -620,15 +625,15 @@ static bool model_fields(struct model_reader *mr, const struct pb_msg *root,
         if (oi.failed)
             return false;
     }
-    return !it.failed && pb_sub(root, 7, graph, r->err);
+    return !it.failed && onnx__pb_sub(root, 7, graph, r->err);
 }
 
 /* The graphs in their final array (pre-order), and every pointer to one. */
 static bool place_graphs(struct model_reader *mr, struct onnx_model *model)
 {
-    struct onnx_graph *graphs = arena_alloc(mr->r.arena, mr->n_graphs, sizeof *graphs);
+    struct onnx_graph *graphs = onnx__arena_alloc(mr->r.arena, mr->n_graphs, sizeof *graphs);
     if (graphs == NULL)
-        return reader_oom(&mr->r);
+        return onnx__reader_oom(&mr->r);
     for (size_t i = 0; i < mr->n_graphs; i++) {
         graphs[i] = *mr->graphs[i].g;
         const uint32_t p = mr->graphs[i].parent;
@@ -674,7 +679,7 @@ bool onnx_model_read_capped(const uint8_t *data, size_t len, size_t max_memory,
     struct arena *arena = calloc(1, sizeof *arena);
     if (arena == NULL) {
         *out_of_memory = true;
-        return pb_fail(err, 0, "out of memory");
+        return onnx__pb_fail(err, 0, "out of memory");
     }
     model->arena_ = arena;
     arena->limit = max_memory;
@@ -685,7 +690,7 @@ bool onnx_model_read_capped(const uint8_t *data, size_t len, size_t max_memory,
     mr.release_ctx = release_ctx;
     mr.r.arena = arena;
     mr.r.err = err;
-    const struct pb_msg root = pb_root(data, 0, len, 0);
+    const struct pb_msg root = onnx__pb_root(data, 0, len, 0);
     struct pb_msg graph = root; /* model_fields sets it */
     uint32_t main_graph = 0;
     bool ok = model_fields(&mr, &root, model, &graph) &&
@@ -694,13 +699,13 @@ bool onnx_model_read_capped(const uint8_t *data, size_t len, size_t max_memory,
         ok = graph_values(&mr, &mr.graphs[i]);
     ok = ok && place_graphs(&mr, model);
     if (ok && arena->failed) /* a text that could not be copied */
-        ok = reader_oom(&mr.r);
+        ok = onnx__reader_oom(&mr.r);
     free(mr.names.slots);
     free(mr.graphs);
     free(mr.fixups);
     if (!ok && arena->over) { /* the cap, not malloc: a limit of this reader */
-        pb_fail(err, 0, "reading its graphs takes more than %zu bytes (%zu MiB)", max_memory,
-                max_memory >> 20);
+        onnx__pb_fail(err, 0, "reading its graphs takes more than %zu bytes (%zu MiB)", max_memory,
+                      max_memory >> 20);
         err->limit = true;
     }
     if (!ok) {
@@ -713,7 +718,7 @@ bool onnx_model_read_capped(const uint8_t *data, size_t len, size_t max_memory,
 void onnx_model_free(struct onnx_model *model)
 {
     if (model->arena_ != NULL) {
-        arena_free(model->arena_);
+        onnx__arena_free(model->arena_);
         free(model->arena_);
     }
     memset(model, 0, sizeof *model);

@@ -54,25 +54,25 @@ bool onnx_model_prefix(const uint8_t *p, size_t n, size_t *pos, uint64_t max,
         uint64_t tag = 0, len = 0;
         int r = varint(p, n, &at, &tag);
         if (r < 0)
-            return pb_fail(err, field, "a field's tag longer than 10 bytes");
+            return onnx__pb_fail(err, field, "a field's tag longer than 10 bytes");
         if (r == 0)
             return true; /* more bytes decide */
         const uint64_t number = tag >> 3;
         const unsigned wt = (unsigned)(tag & 7);
         if (number == 0 || number > PB_MAX_FIELD)
-            return pb_fail(err, field, "field number %llu (protobuf's are 1..%u)",
-                           (unsigned long long)number, PB_MAX_FIELD);
+            return onnx__pb_fail(err, field, "field number %llu (protobuf's are 1..%u)",
+                                 (unsigned long long)number, PB_MAX_FIELD);
         if (field == 0 && !model_field(number, wt))
-            return pb_fail(err, field,
-                           "field %llu of wire type %u cannot start a ModelProto (a model "
-                           "starts with one of its fields, ir_version first)",
-                           (unsigned long long)number, wt);
+            return onnx__pb_fail(err, field,
+                                 "field %llu of wire type %u cannot start a ModelProto (a model "
+                                 "starts with one of its fields, ir_version first)",
+                                 (unsigned long long)number, wt);
         switch (wt) {
         case PB_VARINT:
             r = varint(p, n, &at, &len);
             if (r < 0)
-                return pb_fail(err, field, "field %llu: a varint longer than 10 bytes",
-                               (unsigned long long)number);
+                return onnx__pb_fail(err, field, "field %llu: a varint longer than 10 bytes",
+                                     (unsigned long long)number);
             if (r == 0)
                 return true;
             len = 0;
@@ -86,17 +86,18 @@ bool onnx_model_prefix(const uint8_t *p, size_t n, size_t *pos, uint64_t max,
         case PB_LEN:
             r = varint(p, n, &at, &len);
             if (r < 0)
-                return pb_fail(err, field, "field %llu: a length longer than 10 bytes",
-                               (unsigned long long)number);
+                return onnx__pb_fail(err, field, "field %llu: a length longer than 10 bytes",
+                                     (unsigned long long)number);
             if (r == 0)
                 return true;
             break;
         default:
-            return pb_fail(err, field, "field %llu: wire type %u (a model has 0, 1, 2 and 5 only)",
-                           (unsigned long long)number, wt);
+            return onnx__pb_fail(err, field,
+                                 "field %llu: wire type %u (a model has 0, 1, 2 and 5 only)",
+                                 (unsigned long long)number, wt);
         }
         if (len > max || at > max - len)
-            return pb_fail(
+            return onnx__pb_fail(
                 err, field,
                 "field %llu of %llu bytes ends past %llu bytes, the most a model is read",
                 (unsigned long long)number, (unsigned long long)len, (unsigned long long)max);

@@ -28,7 +28,7 @@ struct arena_chunk {
 
 enum { CHUNK_UNITS = 4096 }; /* 64 KiB with 16-byte units */
 
-bool arena_charge(struct arena *a, size_t bytes)
+bool onnx__arena_charge(struct arena *a, size_t bytes)
 {
     if (bytes > a->limit || a->bytes > a->limit - bytes) {
         a->failed = true;
@@ -39,7 +39,7 @@ bool arena_charge(struct arena *a, size_t bytes)
     return true;
 }
 
-void *arena_alloc(struct arena *a, size_t n, size_t size)
+void *onnx__arena_alloc(struct arena *a, size_t n, size_t size)
 {
     if (a->failed)
         return NULL;
@@ -58,7 +58,7 @@ void *arena_alloc(struct arena *a, size_t n, size_t size)
             a->failed = true;
             return NULL;
         }
-        c = arena_charge(a, sizeof *c + cap * unit) ? malloc(sizeof *c + cap * unit) : NULL;
+        c = onnx__arena_charge(a, sizeof *c + cap * unit) ? malloc(sizeof *c + cap * unit) : NULL;
         if (c == NULL) {
             a->failed = true;
             return NULL;
@@ -80,7 +80,7 @@ void *arena_alloc(struct arena *a, size_t n, size_t size)
     return p;
 }
 
-void arena_free(struct arena *a)
+void onnx__arena_free(struct arena *a)
 {
     while (a->head != NULL) {
         struct arena_chunk *next = a->head->next;
@@ -89,16 +89,16 @@ void arena_free(struct arena *a)
     }
 }
 
-bool reader_oom(struct reader *r)
+bool onnx__reader_oom(struct reader *r)
 {
     r->arena->failed = true;
-    return pb_fail(r->err, 0, "out of memory");
+    return onnx__pb_fail(r->err, 0, "out of memory");
 }
 
-bool count_one(struct reader *r, uint32_t *n, size_t at, const char *what)
+bool onnx__count_one(struct reader *r, uint32_t *n, size_t at, const char *what)
 {
     if (*n == UINT32_MAX)
-        return pb_fail(r->err, at, "more than %u %s", UINT32_MAX, what);
+        return onnx__pb_fail(r->err, at, "more than %u %s", UINT32_MAX, what);
     (*n)++;
     return true;
 }
@@ -111,8 +111,8 @@ static bool each_varint(struct reader *r, const struct pb_msg *m, unsigned numbe
 {
     struct pb_iter it;
     struct pb_field f;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, r->err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, r->err)) {
         if (f.number != number)
             continue;
         if (f.wt == PB_VARINT) {
@@ -120,13 +120,13 @@ static bool each_varint(struct reader *r, const struct pb_msg *m, unsigned numbe
                 return false;
             continue;
         }
-        if (!pb_want(&f, PB_LEN, what, r->err))
+        if (!onnx__pb_want(&f, PB_LEN, what, r->err))
             return false;
         struct pb p = {r->base, f.start, f.end};
         while (p.pos < p.end) {
             const size_t at = p.pos;
             uint64_t v = 0;
-            if (!pb_varint(&p, &v, r->err) || !each(ctx, v, at))
+            if (!onnx__pb_varint(&p, &v, r->err) || !each(ctx, v, at))
                 return false;
         }
     }
@@ -147,18 +147,18 @@ static bool int64s_each(void *ctx, uint64_t v, size_t at)
         s->values[s->n++] = (int64_t)v;
         return true;
     }
-    return count_one(s->r, &s->n, at, s->what);
+    return onnx__count_one(s->r, &s->n, at, s->what);
 }
 
-bool read_int64s(struct reader *r, const struct pb_msg *m, unsigned number, const char *what,
-                 uint32_t *n, const int64_t **values)
+bool onnx__read_int64s(struct reader *r, const struct pb_msg *m, unsigned number, const char *what,
+                       uint32_t *n, const int64_t **values)
 {
     struct int64s s = {r, what, 0, NULL};
     if (!each_varint(r, m, number, what, int64s_each, &s))
         return false;
-    int64_t *v = arena_alloc(r->arena, s.n, sizeof *v);
+    int64_t *v = onnx__arena_alloc(r->arena, s.n, sizeof *v);
     if (v == NULL)
-        return reader_oom(r);
+        return onnx__reader_oom(r);
     const uint32_t count = s.n;
     s.n = 0;
     s.values = v;
@@ -169,11 +169,11 @@ bool read_int64s(struct reader *r, const struct pb_msg *m, unsigned number, cons
     return true;
 }
 
-struct onnx_bytes reader_text(struct reader *r, const struct pb_field *f)
+struct onnx_bytes onnx__reader_text(struct reader *r, const struct pb_field *f)
 {
     static const uint8_t none[1] = {0};
     const size_t n = f->end - f->start;
-    uint8_t *copy = arena_alloc(r->arena, n ? n : 1, 1);
+    uint8_t *copy = onnx__arena_alloc(r->arena, n ? n : 1, 1);
     if (copy == NULL)
         return (struct onnx_bytes){none, 0};
     if (n)
@@ -181,19 +181,19 @@ struct onnx_bytes reader_text(struct reader *r, const struct pb_field *f)
     return (struct onnx_bytes){copy, n};
 }
 
-bool read_last_bytes(struct reader *r, const struct pb_msg *m, unsigned number, const char *what,
-                     struct onnx_bytes *b, bool *given)
+bool onnx__read_last_bytes(struct reader *r, const struct pb_msg *m, unsigned number,
+                           const char *what, struct onnx_bytes *b, bool *given)
 {
     struct pb_iter it;
     struct pb_field f;
     *given = false;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, r->err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, r->err)) {
         if (f.number != number)
             continue;
-        if (!pb_want(&f, PB_LEN, what, r->err))
+        if (!onnx__pb_want(&f, PB_LEN, what, r->err))
             return false;
-        *b = pb_bytes(r->base, &f); /* a name to look up, not kept: not copied */
+        *b = onnx__pb_bytes(r->base, &f); /* a name to look up, not kept: not copied */
         *given = true;
     }
     return !it.failed;
@@ -294,9 +294,9 @@ static float float_at(const uint8_t *p)
 static bool read_floats(struct reader *r, const struct pb_msg *m, struct onnx_tensor_data *t,
                         const struct onnx_bytes *raw, bool has_raw, uint32_t count)
 {
-    float *v = arena_alloc(r->arena, count + 1, sizeof *v);
+    float *v = onnx__arena_alloc(r->arena, count + 1, sizeof *v);
     if (v == NULL)
-        return reader_oom(r);
+        return onnx__reader_oom(r);
     uint32_t n = 0;
     if (has_raw) {
         if (raw->n != (size_t)count * 4)
@@ -307,8 +307,8 @@ static bool read_floats(struct reader *r, const struct pb_msg *m, struct onnx_te
         struct onnx_error ignored;
         struct pb_iter it;
         struct pb_field f;
-        pb_iter_begin(&it, m);
-        while (pb_iter_next(&it, &f, &ignored)) {
+        onnx__pb_iter_begin(&it, m);
+        while (onnx__pb_iter_next(&it, &f, &ignored)) {
             if (f.number != 4)
                 continue;
             if (f.wt != PB_LEN && f.wt != PB_FIXED32)
@@ -354,9 +354,9 @@ static bool read_values(struct reader *r, const struct pb_msg *m, struct onnx_te
     }
     if (is_float)
         return read_floats(r, m, t, raw, has_raw, (uint32_t)count);
-    int64_t *v = arena_alloc(r->arena, (size_t)count, sizeof *v);
+    int64_t *v = onnx__arena_alloc(r->arena, (size_t)count, sizeof *v);
     if (v == NULL)
-        return reader_oom(r);
+        return onnx__reader_oom(r);
     if (has_raw) {
         if (raw->n != count * size)
             return true;
@@ -387,35 +387,35 @@ static bool read_values(struct reader *r, const struct pb_msg *m, struct onnx_te
 
 /* ---- messages -------------------------------------------------------------- */
 
-bool read_tensor(struct reader *r, const struct pb_msg *m, struct onnx_tensor_data *t)
+bool onnx__read_tensor(struct reader *r, const struct pb_msg *m, struct onnx_tensor_data *t)
 {
     struct pb_iter it;
     struct pb_field f;
     struct onnx_bytes raw = {NULL, 0};
     bool has_raw = false;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, r->err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, r->err)) {
         bool ok = true;
         switch (f.number) {
         case 2:
-            ok = pb_want(&f, PB_VARINT, "TensorProto.data_type", r->err);
+            ok = onnx__pb_want(&f, PB_VARINT, "TensorProto.data_type", r->err);
             t->elem_type = (int32_t)(uint32_t)f.v;
             break;
         case 8:
-            ok = pb_want(&f, PB_LEN, "TensorProto.name", r->err);
-            t->name = reader_text(r, &f);
+            ok = onnx__pb_want(&f, PB_LEN, "TensorProto.name", r->err);
+            t->name = onnx__reader_text(r, &f);
             break;
         case 14:
-            ok = pb_want(&f, PB_VARINT, "TensorProto.data_location", r->err);
+            ok = onnx__pb_want(&f, PB_VARINT, "TensorProto.data_location", r->err);
             t->external = f.v == 1;
             break;
         case 9:
-            ok = pb_want(&f, PB_LEN, "TensorProto.raw_data", r->err);
-            raw = pb_bytes(r->base, &f);
+            ok = onnx__pb_want(&f, PB_LEN, "TensorProto.raw_data", r->err);
+            raw = onnx__pb_bytes(r->base, &f);
             has_raw = true;
             break;
         case 13:
-            ok = pb_want(&f, PB_LEN, "TensorProto.external_data", r->err);
+            ok = onnx__pb_want(&f, PB_LEN, "TensorProto.external_data", r->err);
             break;
         default:
             break; /* dims below; the data fields when the values are read */
@@ -423,21 +423,21 @@ bool read_tensor(struct reader *r, const struct pb_msg *m, struct onnx_tensor_da
         if (!ok)
             return false;
     }
-    if (it.failed || !read_int64s(r, m, 1, "TensorProto.dims", &t->rank, &t->dims))
+    if (it.failed || !onnx__read_int64s(r, m, 1, "TensorProto.dims", &t->rank, &t->dims))
         return false;
     return read_values(r, m, t, &raw, has_raw);
 }
 
-bool read_sparse(struct reader *r, const struct pb_msg *m, struct onnx_tensor_data *t)
+bool onnx__read_sparse(struct reader *r, const struct pb_msg *m, struct onnx_tensor_data *t)
 {
     struct pb_iter it;
     struct pb_field f;
     bool has_values = false;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, r->err)) {
-        if (f.number == 1 && !pb_want(&f, PB_LEN, "SparseTensorProto.values", r->err))
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, r->err)) {
+        if (f.number == 1 && !onnx__pb_want(&f, PB_LEN, "SparseTensorProto.values", r->err))
             return false;
-        if (f.number == 2 && !pb_want(&f, PB_LEN, "SparseTensorProto.indices", r->err))
+        if (f.number == 2 && !onnx__pb_want(&f, PB_LEN, "SparseTensorProto.indices", r->err))
             return false;
         has_values = has_values || f.number == 1;
     }
@@ -447,13 +447,13 @@ bool read_sparse(struct reader *r, const struct pb_msg *m, struct onnx_tensor_da
     if (has_values) {
         struct onnx_tensor_data v;
         memset(&v, 0, sizeof v);
-        if (!pb_sub(m, 1, &values, r->err) || !read_tensor(r, &values, &v))
+        if (!onnx__pb_sub(m, 1, &values, r->err) || !onnx__read_tensor(r, &values, &v))
             return false;
         t->name = v.name;
         t->elem_type = v.elem_type;
     }
     t->sparse = true;
-    return read_int64s(r, m, 3, "SparseTensorProto.dims", &t->rank, &t->dims);
+    return onnx__read_int64s(r, m, 3, "SparseTensorProto.dims", &t->rank, &t->dims);
 }
 
 /* A Dimension (an element of TensorShapeProto.dim): its oneof's last case. */
@@ -463,21 +463,21 @@ static bool read_dim(struct reader *r, const struct pb_field *d, struct onnx_dim
     struct pb_field g;
     dim->kind = ONNX_DIM_UNKNOWN;
     while (p.pos < p.end) {
-        if (!pb_next(&p, &g, r->err))
+        if (!onnx__pb_next(&p, &g, r->err))
             return false;
         if (g.number == 1) {
-            if (!pb_want(&g, PB_VARINT, "Dimension.dim_value", r->err))
+            if (!onnx__pb_want(&g, PB_VARINT, "Dimension.dim_value", r->err))
                 return false;
             dim->kind = ONNX_DIM_VALUE;
             dim->value = (int64_t)g.v;
             dim->param.p = NULL;
             dim->param.n = 0;
         } else if (g.number == 2) {
-            if (!pb_want(&g, PB_LEN, "Dimension.dim_param", r->err))
+            if (!onnx__pb_want(&g, PB_LEN, "Dimension.dim_param", r->err))
                 return false;
             dim->kind = ONNX_DIM_PARAM;
             dim->value = 0;
-            dim->param = reader_text(r, &g);
+            dim->param = onnx__reader_text(r, &g);
         }
     }
     if (dim->kind == ONNX_DIM_PARAM && dim->param.n == 0)
@@ -490,22 +490,22 @@ static bool read_shape(struct reader *r, const struct pb_msg *shape, struct onnx
 {
     for (int pass = 0; pass < 2; pass++) {
         struct onnx_dim *dims = NULL;
-        if (pass == 1 && (dims = arena_alloc(r->arena, t->rank, sizeof *dims)) == NULL)
-            return reader_oom(r);
+        if (pass == 1 && (dims = onnx__arena_alloc(r->arena, t->rank, sizeof *dims)) == NULL)
+            return onnx__reader_oom(r);
         uint32_t n = 0;
         struct pb_iter it;
         struct pb_field f;
-        pb_iter_begin(&it, shape);
-        while (pb_iter_next(&it, &f, r->err)) {
+        onnx__pb_iter_begin(&it, shape);
+        while (onnx__pb_iter_next(&it, &f, r->err)) {
             if (f.number != 1)
                 continue;
-            if (!pb_want(&f, PB_LEN, "TensorShapeProto.dim", r->err))
+            if (!onnx__pb_want(&f, PB_LEN, "TensorShapeProto.dim", r->err))
                 return false;
             if (pass == 0) {
-                if (!count_one(r, &n, f.at, "dims"))
+                if (!onnx__count_one(r, &n, f.at, "dims"))
                     return false;
-            } else if (pb_depth(shape) + 1 > PB_MAX_DEPTH) {
-                return pb_too_deep(r->err, f.at);
+            } else if (onnx__pb_depth(shape) + 1 > PB_MAX_DEPTH) {
+                return onnx__pb_too_deep(r->err, f.at);
             } else if (!read_dim(r, &f, &dims[n++])) {
                 return false;
             }
@@ -523,15 +523,15 @@ static bool read_tensor_type(struct reader *r, const struct pb_msg *m, struct on
 {
     struct pb_iter it;
     struct pb_field f;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, r->err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, r->err)) {
         if (f.number == 1) {
-            if (!pb_want(&f, PB_VARINT, "TypeProto.Tensor.elem_type", r->err))
+            if (!onnx__pb_want(&f, PB_VARINT, "TypeProto.Tensor.elem_type", r->err))
                 return false;
             t->has_elem_type = true;
             t->elem_type = (int32_t)(uint32_t)f.v;
         } else if (f.number == 2) {
-            if (!pb_want(&f, PB_LEN, "TypeProto.Tensor.shape", r->err))
+            if (!onnx__pb_want(&f, PB_LEN, "TypeProto.Tensor.shape", r->err))
                 return false;
             t->has_shape = true;
         }
@@ -539,7 +539,7 @@ static bool read_tensor_type(struct reader *r, const struct pb_msg *m, struct on
     if (it.failed)
         return false;
     struct pb_msg shape;
-    if (t->has_shape && (!pb_sub(m, 2, &shape, r->err) || !read_shape(r, &shape, t)))
+    if (t->has_shape && (!onnx__pb_sub(m, 2, &shape, r->err) || !read_shape(r, &shape, t)))
         return false;
     return true;
 }
@@ -556,40 +556,40 @@ static bool read_elem_type(struct reader *r, const struct pb_msg *m, unsigned wh
     quiet.err = &ignored;
     struct pb_msg outer, inner;
     /* outer, its elem_type, that type's tensor_type and its shape */
-    if (m->n_path + 4 > PB_MAX_PATH || pb_depth(m) + 4 > PB_MAX_DEPTH ||
-        !pb_sub(m, which, &outer, &ignored))
+    if (m->n_path + 4 > PB_MAX_PATH || onnx__pb_depth(m) + 4 > PB_MAX_DEPTH ||
+        !onnx__pb_sub(m, which, &outer, &ignored))
         return true;
     outer.from = from;
     struct pb_iter it;
     struct pb_field f;
     bool has = false;
-    pb_iter_begin(&it, &outer);
-    while (pb_iter_next(&it, &f, &ignored))
+    onnx__pb_iter_begin(&it, &outer);
+    while (onnx__pb_iter_next(&it, &f, &ignored))
         if (f.number == 1) {
             if (f.wt != PB_LEN)
                 return true;
             has = true;
         }
-    if (it.failed || !has || !pb_sub(&outer, 1, &inner, &ignored))
+    if (it.failed || !has || !onnx__pb_sub(&outer, 1, &inner, &ignored))
         return true;
-    struct onnx_type *e = arena_alloc(r->arena, 1, sizeof *e);
+    struct onnx_type *e = onnx__arena_alloc(r->arena, 1, sizeof *e);
     if (e == NULL)
-        return reader_oom(r);
+        return onnx__reader_oom(r);
     memset(e, 0, sizeof *e);
-    if (read_type(&quiet, &inner, e) && e->value == ONNX_V_TENSOR)
+    if (onnx__read_type(&quiet, &inner, e) && e->value == ONNX_V_TENSOR)
         t->elem = e;
-    return !r->arena->failed || reader_oom(r);
+    return !r->arena->failed || onnx__reader_oom(r);
 }
 
-bool read_type(struct reader *r, const struct pb_msg *m, struct onnx_type *t)
+bool onnx__read_type(struct reader *r, const struct pb_msg *m, struct onnx_type *t)
 {
     struct pb_iter it;
     struct pb_field f;
     unsigned which = 0; /* the oneof's field */
     size_t from = m->from;
     t->value = ONNX_V_OTHER_TYPE;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, r->err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, r->err)) {
         enum onnx_value v;
         switch (f.number) {
         case 1:
@@ -610,7 +610,7 @@ bool read_type(struct reader *r, const struct pb_msg *m, struct onnx_type *t)
         default:
             continue;
         }
-        if (!pb_want(&f, PB_LEN, "a TypeProto case", r->err))
+        if (!onnx__pb_want(&f, PB_LEN, "a TypeProto case", r->err))
             return false;
         if (f.number != which)
             from = f.at; /* another case: the earlier ones are cleared */
@@ -624,26 +624,26 @@ bool read_type(struct reader *r, const struct pb_msg *m, struct onnx_type *t)
     if (which != 1 && which != 8)
         return true;
     struct pb_msg tensor;
-    if (!pb_sub(m, which, &tensor, r->err))
+    if (!onnx__pb_sub(m, which, &tensor, r->err))
         return false;
     tensor.from = from;
     return read_tensor_type(r, &tensor, t);
 }
 
-bool read_value_info(struct reader *r, const struct pb_msg *m, struct onnx_value_info *v)
+bool onnx__read_value_info(struct reader *r, const struct pb_msg *m, struct onnx_value_info *v)
 {
     struct pb_iter it;
     struct pb_field f;
     bool typed = false;
     v->type.value = ONNX_V_UNTYPED;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, r->err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, r->err)) {
         if (f.number == 1) {
-            if (!pb_want(&f, PB_LEN, "ValueInfoProto.name", r->err))
+            if (!onnx__pb_want(&f, PB_LEN, "ValueInfoProto.name", r->err))
                 return false;
-            v->name = reader_text(r, &f);
+            v->name = onnx__reader_text(r, &f);
         } else if (f.number == 2) {
-            if (!pb_want(&f, PB_LEN, "ValueInfoProto.type", r->err))
+            if (!onnx__pb_want(&f, PB_LEN, "ValueInfoProto.type", r->err))
                 return false;
             typed = true;
         }
@@ -651,7 +651,7 @@ bool read_value_info(struct reader *r, const struct pb_msg *m, struct onnx_value
     if (it.failed)
         return false;
     struct pb_msg type;
-    if (typed && (!pb_sub(m, 2, &type, r->err) || !read_type(r, &type, &v->type)))
+    if (typed && (!onnx__pb_sub(m, 2, &type, r->err) || !onnx__read_type(r, &type, &v->type)))
         return false;
     return true;
 }

@@ -59,20 +59,20 @@ static bool count_int64s(struct walk *w, const struct pb_msg *m, unsigned number
 {
     struct pb_iter it;
     struct pb_field f;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, w->err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, w->err)) {
         if (f.number != number)
             continue;
         if (f.wt == PB_VARINT) {
             (*n)++;
             continue;
         }
-        if (!pb_want(&f, PB_LEN, what, w->err))
+        if (!onnx__pb_want(&f, PB_LEN, what, w->err))
             return false;
         struct pb r = {w->base, f.start, f.end};
         while (r.pos < r.end) {
             uint64_t v;
-            if (!pb_varint(&r, &v, w->err))
+            if (!onnx__pb_varint(&r, &v, w->err))
                 return false;
             (*n)++;
         }
@@ -150,9 +150,9 @@ static void path_push_index(struct walk *w, const char *name, uint64_t i)
 static bool element(struct walk *w, const struct pb_msg *m, const struct pb_field *f,
                     struct pb_msg *e)
 {
-    if (pb_depth(m) + 1 > PB_MAX_DEPTH)
-        return pb_too_deep(w->err, f->at);
-    *e = pb_root(w->base, f->start, f->end, pb_depth(m) + 1);
+    if (onnx__pb_depth(m) + 1 > PB_MAX_DEPTH)
+        return onnx__pb_too_deep(w->err, f->at);
+    *e = onnx__pb_root(w->base, f->start, f->end, onnx__pb_depth(m) + 1);
     return true;
 }
 
@@ -184,29 +184,29 @@ static bool read_tensor(struct walk *w, const struct pb_msg *m, struct onnx_tens
     t->rank = 0;
     struct pb_iter it;
     struct pb_field f;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, w->err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, w->err)) {
         bool ok = true;
         switch (f.number) {
         case 2:
-            ok = pb_want(&f, PB_VARINT, "TensorProto.data_type", w->err);
+            ok = onnx__pb_want(&f, PB_VARINT, "TensorProto.data_type", w->err);
             t->has_elem_type = true;
             t->elem_type = (int32_t)(uint32_t)f.v;
             break;
         case 8:
-            ok = pb_want(&f, PB_LEN, "TensorProto.name", w->err);
-            t->name = pb_bytes(w->base, &f);
+            ok = onnx__pb_want(&f, PB_LEN, "TensorProto.name", w->err);
+            t->name = onnx__pb_bytes(w->base, &f);
             t->has_name = true;
             break;
         case 14:
-            ok = pb_want(&f, PB_VARINT, "TensorProto.data_location", w->err);
+            ok = onnx__pb_want(&f, PB_VARINT, "TensorProto.data_location", w->err);
             t->external = f.v == 1;
             break;
         case 9:
         case 13:
-            ok = pb_want(&f, PB_LEN,
-                         f.number == 9 ? "TensorProto.raw_data" : "TensorProto.external_data",
-                         w->err);
+            ok = onnx__pb_want(&f, PB_LEN,
+                               f.number == 9 ? "TensorProto.raw_data" : "TensorProto.external_data",
+                               w->err);
             break;
         default:
             break; /* dims below; the data fields and the rest: skipped unread */
@@ -223,11 +223,11 @@ static bool read_sparse(struct walk *w, const struct pb_msg *m, struct onnx_tens
     struct pb_iter it;
     struct pb_field f;
     bool has_values = false;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, w->err)) {
-        if (f.number == 1 && !pb_want(&f, PB_LEN, "SparseTensorProto.values", w->err))
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, w->err)) {
+        if (f.number == 1 && !onnx__pb_want(&f, PB_LEN, "SparseTensorProto.values", w->err))
             return false;
-        if (f.number == 2 && !pb_want(&f, PB_LEN, "SparseTensorProto.indices", w->err))
+        if (f.number == 2 && !onnx__pb_want(&f, PB_LEN, "SparseTensorProto.indices", w->err))
             return false;
         has_values = has_values || f.number == 1;
     }
@@ -237,7 +237,7 @@ static bool read_sparse(struct walk *w, const struct pb_msg *m, struct onnx_tens
         struct pb_msg vm;
         struct onnx_tensor values;
         memset(&values, 0, sizeof values);
-        if (!pb_sub(m, 1, &vm, w->err) || !read_tensor(w, &vm, &values))
+        if (!onnx__pb_sub(m, 1, &vm, w->err) || !read_tensor(w, &vm, &values))
             return false;
         t->has_elem_type = values.has_elem_type;
         t->elem_type = values.elem_type;
@@ -257,21 +257,21 @@ static bool read_shape(struct walk *w, const struct pb_msg *m, struct onnx_tenso
 {
     struct pb_iter it;
     struct pb_field f, g;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, w->err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, w->err)) {
         if (f.number != 1)
             continue;
-        if (!pb_want(&f, PB_LEN, "TensorShapeProto.dim", w->err))
+        if (!onnx__pb_want(&f, PB_LEN, "TensorShapeProto.dim", w->err))
             return false;
-        if (pb_depth(m) + 1 > PB_MAX_DEPTH)
-            return pb_too_deep(w->err, f.at);
+        if (onnx__pb_depth(m) + 1 > PB_MAX_DEPTH)
+            return onnx__pb_too_deep(w->err, f.at);
         t->rank++;
         struct pb d = {w->base, f.start, f.end};
         while (d.pos < d.end) {
-            if (!pb_next(&d, &g, w->err))
+            if (!onnx__pb_next(&d, &g, w->err))
                 return false;
-            if ((g.number == 1 && !pb_want(&g, PB_VARINT, "Dimension.dim_value", w->err)) ||
-                (g.number == 2 && !pb_want(&g, PB_LEN, "Dimension.dim_param", w->err)))
+            if ((g.number == 1 && !onnx__pb_want(&g, PB_VARINT, "Dimension.dim_value", w->err)) ||
+                (g.number == 2 && !onnx__pb_want(&g, PB_LEN, "Dimension.dim_param", w->err)))
                 return false;
         }
     }
@@ -284,15 +284,15 @@ static bool read_tensor_type(struct walk *w, const struct pb_msg *m, struct onnx
     struct pb_iter it;
     struct pb_field f;
     bool has_shape = false;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, w->err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, w->err)) {
         if (f.number == 1) {
-            if (!pb_want(&f, PB_VARINT, "TypeProto.Tensor.elem_type", w->err))
+            if (!onnx__pb_want(&f, PB_VARINT, "TypeProto.Tensor.elem_type", w->err))
                 return false;
             t->has_elem_type = true;
             t->elem_type = (int32_t)(uint32_t)f.v;
         } else if (f.number == 2) {
-            if (!pb_want(&f, PB_LEN, "TypeProto.Tensor.shape", w->err))
+            if (!onnx__pb_want(&f, PB_LEN, "TypeProto.Tensor.shape", w->err))
                 return false;
             has_shape = true;
         }
@@ -300,7 +300,7 @@ static bool read_tensor_type(struct walk *w, const struct pb_msg *m, struct onnx
     if (it.failed || !has_shape)
         return !it.failed;
     t->form = ONNX_DIMS_SHAPE;
-    return pb_sub(m, 2, &t->dims, w->err) && read_shape(w, &t->dims, t);
+    return onnx__pb_sub(m, 2, &t->dims, w->err) && read_shape(w, &t->dims, t);
 }
 
 /* A TypeProto (merged): a tensor's element type and shape, or what else it
@@ -315,8 +315,8 @@ static bool read_type(struct walk *w, const struct pb_msg *m, struct onnx_tensor
     t->has_elem_type = false;
     t->form = ONNX_DIMS_NONE;
     t->rank = 0;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, w->err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, w->err)) {
         enum onnx_value v;
         switch (f.number) {
         case 1:
@@ -337,7 +337,7 @@ static bool read_type(struct walk *w, const struct pb_msg *m, struct onnx_tensor
         default:
             continue;
         }
-        if (!pb_want(&f, PB_LEN, "a TypeProto case", w->err))
+        if (!onnx__pb_want(&f, PB_LEN, "a TypeProto case", w->err))
             return false;
         if (f.number != which)
             from = f.at;
@@ -347,7 +347,7 @@ static bool read_type(struct walk *w, const struct pb_msg *m, struct onnx_tensor
     if (it.failed || (which != 1 && which != 8))
         return !it.failed;
     struct pb_msg tensor;
-    if (!pb_sub(m, which, &tensor, w->err))
+    if (!onnx__pb_sub(m, which, &tensor, w->err))
         return false;
     tensor.from = from;
     if (which == 1)
@@ -369,15 +369,15 @@ static bool walk_value_info(struct walk *w, const struct pb_msg *m, enum onnx_ki
     struct pb_iter it;
     struct pb_field f;
     bool typed = false;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, w->err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, w->err)) {
         if (f.number == 1) {
-            if (!pb_want(&f, PB_LEN, "ValueInfoProto.name", w->err))
+            if (!onnx__pb_want(&f, PB_LEN, "ValueInfoProto.name", w->err))
                 return false;
-            t.name = pb_bytes(w->base, &f);
+            t.name = onnx__pb_bytes(w->base, &f);
             t.has_name = true;
         } else if (f.number == 2) {
-            if (!pb_want(&f, PB_LEN, "ValueInfoProto.type", w->err))
+            if (!onnx__pb_want(&f, PB_LEN, "ValueInfoProto.type", w->err))
                 return false;
             typed = true;
         }
@@ -385,7 +385,7 @@ static bool walk_value_info(struct walk *w, const struct pb_msg *m, enum onnx_ki
     if (it.failed)
         return false;
     struct pb_msg type;
-    if (typed && (!pb_sub(m, 2, &type, w->err) || !read_type(w, &type, &t)))
+    if (typed && (!onnx__pb_sub(m, 2, &type, w->err) || !read_type(w, &type, &t)))
         return false;
     return emit(w, &t);
 }
@@ -412,22 +412,22 @@ static bool attribute_fields(struct walk *w, const struct pb_msg *m, struct pb_f
 {
     struct pb_iter it;
     struct pb_field f;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, w->err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, w->err)) {
         bool ok = true;
         switch (f.number) {
         case 1:
-            ok = pb_want(&f, PB_LEN, "AttributeProto.name", w->err);
+            ok = onnx__pb_want(&f, PB_LEN, "AttributeProto.name", w->err);
             *name = f;
             *has_name = true;
             break;
         case 2:
-            ok = pb_want(&f, PB_FIXED32, "AttributeProto.f", w->err);
+            ok = onnx__pb_want(&f, PB_FIXED32, "AttributeProto.f", w->err);
             break;
         case 3:
         case 20:
-            ok = pb_want(&f, PB_VARINT, f.number == 3 ? "AttributeProto.i" : "AttributeProto.type",
-                         w->err);
+            ok = onnx__pb_want(&f, PB_VARINT,
+                               f.number == 3 ? "AttributeProto.i" : "AttributeProto.type", w->err);
             break;
         case 4:
         case 5:
@@ -437,20 +437,21 @@ static bool attribute_fields(struct walk *w, const struct pb_msg *m, struct pb_f
         case 11:
         case 22:
         case 23:
-            ok = pb_want(&f, PB_LEN, "an AttributeProto field", w->err);
+            ok = onnx__pb_want(&f, PB_LEN, "an AttributeProto field", w->err);
             if (f.number == 5 || f.number == 6 || f.number == 22)
                 *has |= 1u << (f.number == 22 ? 7 : f.number);
             break;
         case 7:
             if (f.wt != PB_FIXED32)
-                ok = pb_want(&f, PB_LEN, "AttributeProto.floats", w->err);
+                ok = onnx__pb_want(&f, PB_LEN, "AttributeProto.floats", w->err);
             if (ok && f.wt == PB_LEN && (f.end - f.start) % 4 != 0)
-                ok = pb_fail(w->err, f.at, "AttributeProto.floats: %zu bytes, not a multiple of 4",
-                             f.end - f.start);
+                ok = onnx__pb_fail(w->err, f.at,
+                                   "AttributeProto.floats: %zu bytes, not a multiple of 4",
+                                   f.end - f.start);
             break;
         case 8:
             if (f.wt != PB_VARINT)
-                ok = pb_want(&f, PB_LEN, "AttributeProto.ints", w->err);
+                ok = onnx__pb_want(&f, PB_LEN, "AttributeProto.ints", w->err);
             break;
         default:
             break;
@@ -468,8 +469,8 @@ static bool constant_count(struct walk *w, const struct pb_msg *m, unsigned fiel
         return count_int64s(w, m, 8, "AttributeProto.ints", count);
     struct pb_iter it;
     struct pb_field f;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, w->err))
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, w->err))
         if (f.number == field)
             *count += f.number == 7 && f.wt == PB_LEN ? (f.end - f.start) / 4 : 1;
     return !it.failed;
@@ -482,14 +483,16 @@ static bool check_tensors(struct walk *w, const struct pb_msg *m, unsigned has, 
     struct onnx_tensor t;
     struct pb_msg sub;
     memset(&t, 0, sizeof t);
-    if (!value && (has & 1u << 5) && (!pb_sub(m, 5, &sub, w->err) || !read_tensor(w, &sub, &t)))
+    if (!value && (has & 1u << 5) &&
+        (!onnx__pb_sub(m, 5, &sub, w->err) || !read_tensor(w, &sub, &t)))
         return false;
-    if (!value && (has & 1u << 7) && (!pb_sub(m, 22, &sub, w->err) || !read_sparse(w, &sub, &t)))
+    if (!value && (has & 1u << 7) &&
+        (!onnx__pb_sub(m, 22, &sub, w->err) || !read_sparse(w, &sub, &t)))
         return false;
     struct pb_iter it;
     struct pb_field f;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, w->err))
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, w->err))
         if (f.number == 10 && (!element(w, m, &f, &sub) || !read_tensor(w, &sub, &t)))
             return false;
     return !it.failed;
@@ -515,14 +518,14 @@ static bool walk_attribute(struct walk *w, const struct pb_msg *m, bool constant
         t.name = *output0;
         t.has_name = true;
     }
-    const bool value = constant && has_name && pb_bytes_are(w->base, &name, "value");
-    const bool sparse = constant && has_name && pb_bytes_are(w->base, &name, "sparse_value");
+    const bool value = constant && has_name && onnx__pb_bytes_are(w->base, &name, "value");
+    const bool sparse = constant && has_name && onnx__pb_bytes_are(w->base, &name, "sparse_value");
     struct pb_msg sub;
     if (!check_tensors(w, m, has, value || sparse))
         return false;
     if (value && (has & 1u << 5)) {
         struct onnx_tensor v = t;
-        if (!pb_sub(m, 5, &sub, w->err) || !read_tensor(w, &sub, &v))
+        if (!onnx__pb_sub(m, 5, &sub, w->err) || !read_tensor(w, &sub, &v))
             return false;
         v.name = t.name;
         v.has_name = t.has_name;
@@ -531,7 +534,7 @@ static bool walk_attribute(struct walk *w, const struct pb_msg *m, bool constant
     }
     if (sparse && (has & 1u << 7)) {
         struct onnx_tensor v = t;
-        if (!pb_sub(m, 22, &sub, w->err) || !read_sparse(w, &sub, &v))
+        if (!onnx__pb_sub(m, 22, &sub, w->err) || !read_sparse(w, &sub, &v))
             return false;
         v.name = t.name;
         v.has_name = t.has_name;
@@ -540,7 +543,7 @@ static bool walk_attribute(struct walk *w, const struct pb_msg *m, bool constant
     }
     for (size_t i = 0; constant && has_name && i < sizeof constant_values / sizeof *constant_values;
          i++) {
-        if (!pb_bytes_are(w->base, &name, constant_values[i].name))
+        if (!onnx__pb_bytes_are(w->base, &name, constant_values[i].name))
             continue;
         t.value = ONNX_V_TENSOR;
         t.has_elem_type = true;
@@ -550,13 +553,14 @@ static bool walk_attribute(struct walk *w, const struct pb_msg *m, bool constant
         if (!constant_count(w, m, constant_values[i].field, &t.count) || !emit(w, &t))
             return false;
     }
-    if ((has & 1u << 6) && !w->stop && (!pb_sub(m, 6, &sub, w->err) || !walk_graph(w, &sub, false)))
+    if ((has & 1u << 6) && !w->stop &&
+        (!onnx__pb_sub(m, 6, &sub, w->err) || !walk_graph(w, &sub, false)))
         return false;
     struct pb_iter it;
     struct pb_field f;
     uint64_t graphs = 0;
-    pb_iter_begin(&it, m);
-    while (!w->stop && pb_iter_next(&it, &f, w->err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (!w->stop && onnx__pb_iter_next(&it, &f, w->err)) {
         if (f.number != 11)
             continue;
         const size_t at = w->path.len;
@@ -586,9 +590,9 @@ static bool walk_node(struct walk *w, const struct pb_msg *m)
     struct pb_iter it;
     struct pb_field f, op = {0}, domain = {0}, output0 = {0};
     bool has_op = false, has_output = false;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, w->err)) {
-        if (f.number >= 1 && f.number <= 7 && !pb_want(&f, PB_LEN, what[f.number], w->err))
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, w->err)) {
+        if (f.number >= 1 && f.number <= 7 && !onnx__pb_want(&f, PB_LEN, what[f.number], w->err))
             return false;
         if (f.number == 2 && !has_output) {
             output0 = f;
@@ -602,8 +606,9 @@ static bool walk_node(struct walk *w, const struct pb_msg *m)
     }
     if (it.failed)
         return false;
-    const bool constant = has_op && pb_bytes_are(w->base, &op, "Constant") &&
-                          (domain.end == domain.start || pb_bytes_are(w->base, &domain, "ai.onnx"));
+    const bool constant =
+        has_op && onnx__pb_bytes_are(w->base, &op, "Constant") &&
+        (domain.end == domain.start || onnx__pb_bytes_are(w->base, &domain, "ai.onnx"));
     const size_t mark = w->path.len;
     if (has_op) {
         path_puts(w, " (");
@@ -618,10 +623,10 @@ static bool walk_node(struct walk *w, const struct pb_msg *m)
             w->stop = true;
         w->path.len--;
     }
-    const struct onnx_bytes out0 = pb_bytes(w->base, &output0);
+    const struct onnx_bytes out0 = onnx__pb_bytes(w->base, &output0);
     struct pb_msg e;
-    pb_iter_begin(&it, m);
-    while (!w->stop && pb_iter_next(&it, &f, w->err))
+    onnx__pb_iter_begin(&it, m);
+    while (!w->stop && onnx__pb_iter_next(&it, &f, w->err))
         if (f.number == 5 &&
             (!element(w, m, &f, &e) || !walk_attribute(w, &e, constant, has_output ? &out0 : NULL)))
             return false;
@@ -676,8 +681,8 @@ static bool graph_spans(struct walk *w, const struct pb_msg *m, bool main, size_
     }
     struct pb_iter it;
     struct pb_field f;
-    pb_iter_begin(&it, m);
-    while (pb_iter_next(&it, &f, w->err)) {
+    onnx__pb_iter_begin(&it, m);
+    while (onnx__pb_iter_next(&it, &f, w->err)) {
         for (size_t p = 0; p < N_PASSES; p++) {
             if (f.number != passes[p].field)
                 continue;
@@ -724,12 +729,12 @@ static bool walk_graph_passes(struct walk *w, const struct pb_msg *m, bool main)
         struct pb_iter it;
         struct pb_field f;
         uint64_t i = 0;
-        pb_iter_begin(&it, &span);
-        while (!w->stop && pb_iter_next(&it, &f, w->err)) {
+        onnx__pb_iter_begin(&it, &span);
+        while (!w->stop && onnx__pb_iter_next(&it, &f, w->err)) {
             bool mine = f.number == passes[p].field;
             for (size_t q = 0; !w->fn && q < N_PASSES; q++)
                 mine = mine || f.number == passes[q].field;
-            if (mine && !pb_want(&f, PB_LEN, "a GraphProto field", w->err))
+            if (mine && !onnx__pb_want(&f, PB_LEN, "a GraphProto field", w->err))
                 return false;
             if (mine) {
                 const size_t mark = w->path.len;
@@ -755,35 +760,37 @@ static bool model_fields(struct walk *w, const struct pb_msg *root, struct pb_ms
     struct pb_iter it;
     struct pb_field f, g;
     bool has_graph = false;
-    pb_iter_begin(&it, root);
-    while (pb_iter_next(&it, &f, w->err)) {
+    onnx__pb_iter_begin(&it, root);
+    while (onnx__pb_iter_next(&it, &f, w->err)) {
         bool ok = true;
         if (f.number == 1)
-            ok = pb_want(&f, PB_VARINT, "ModelProto.ir_version", w->err);
+            ok = onnx__pb_want(&f, PB_VARINT, "ModelProto.ir_version", w->err);
         else if (f.number == 2 || f.number == 3)
-            ok = pb_want(&f, PB_LEN, "ModelProto.producer_name", w->err);
+            ok = onnx__pb_want(&f, PB_LEN, "ModelProto.producer_name", w->err);
         else if (f.number == 7)
-            ok = has_graph = pb_want(&f, PB_LEN, "ModelProto.graph", w->err);
+            ok = has_graph = onnx__pb_want(&f, PB_LEN, "ModelProto.graph", w->err);
         else if (f.number == 8)
-            ok = pb_want(&f, PB_LEN, "ModelProto.opset_import", w->err);
+            ok = onnx__pb_want(&f, PB_LEN, "ModelProto.opset_import", w->err);
         if (!ok)
             return false;
         if (f.number != 8)
             continue;
         struct pb r = {w->base, f.start, f.end};
         while (r.pos < r.end) {
-            if (!pb_next(&r, &g, w->err))
+            if (!onnx__pb_next(&r, &g, w->err))
                 return false;
-            if ((g.number == 1 && !pb_want(&g, PB_LEN, "OperatorSetIdProto.domain", w->err)) ||
-                (g.number == 2 && !pb_want(&g, PB_VARINT, "OperatorSetIdProto.version", w->err)))
+            if ((g.number == 1 &&
+                 !onnx__pb_want(&g, PB_LEN, "OperatorSetIdProto.domain", w->err)) ||
+                (g.number == 2 &&
+                 !onnx__pb_want(&g, PB_VARINT, "OperatorSetIdProto.version", w->err)))
                 return false;
         }
     }
     if (it.failed)
         return false;
     if (!has_graph)
-        return pb_fail(w->err, root->end, "no graph (ModelProto field 7)");
-    return pb_sub(root, 7, graph, w->err);
+        return onnx__pb_fail(w->err, root->end, "no graph (ModelProto field 7)");
+    return onnx__pb_sub(root, 7, graph, w->err);
 }
 
 bool onnx_walk(const uint8_t *data, size_t len, onnx_tensor_fn fn, onnx_release_fn release,
@@ -806,7 +813,7 @@ bool onnx_walk_nodes(const uint8_t *data, size_t len, onnx_tensor_fn fn, onnx_no
     w.err = err;
     *out_of_memory = false;
     memset(err, 0, sizeof *err);
-    const struct pb_msg root = pb_root(data, 0, len, 0);
+    const struct pb_msg root = onnx__pb_root(data, 0, len, 0);
     struct pb_msg graph;
     if (!model_fields(&w, &root, &graph))
         return false;

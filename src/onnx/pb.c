@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-bool pb_fail(struct onnx_error *err, size_t at, const char *fmt, ...)
+bool onnx__pb_fail(struct onnx_error *err, size_t at, const char *fmt, ...)
 {
     if (err == NULL)
         return false;
@@ -17,14 +17,14 @@ bool pb_fail(struct onnx_error *err, size_t at, const char *fmt, ...)
     return false;
 }
 
-bool pb_varint(struct pb *r, uint64_t *v, struct onnx_error *err)
+bool onnx__pb_varint(struct pb *r, uint64_t *v, struct onnx_error *err)
 {
     const size_t at = r->pos;
     uint64_t x = 0;
     for (unsigned i = 0; i < 10; i++) {
         if (r->pos >= r->end)
-            return pb_fail(err, at, "a varint runs past the end of its message (at byte %zu)",
-                           r->end);
+            return onnx__pb_fail(err, at, "a varint runs past the end of its message (at byte %zu)",
+                                 r->end);
         const uint8_t b = r->base[r->pos++];
         x |= (uint64_t)(b & 0x7f) << (7 * i); /* bits past 64 are dropped, as protobuf does */
         if ((b & 0x80) == 0) {
@@ -32,7 +32,7 @@ bool pb_varint(struct pb *r, uint64_t *v, struct onnx_error *err)
             return true;
         }
     }
-    return pb_fail(err, at, "a varint longer than 10 bytes");
+    return onnx__pb_fail(err, at, "a varint longer than 10 bytes");
 }
 
 static uint64_t le_bits(const uint8_t *p, size_t n)
@@ -43,30 +43,30 @@ static uint64_t le_bits(const uint8_t *p, size_t n)
     return v;
 }
 
-bool pb_next(struct pb *r, struct pb_field *f, struct onnx_error *err)
+bool onnx__pb_next(struct pb *r, struct pb_field *f, struct onnx_error *err)
 {
     f->at = r->pos;
     uint64_t tag = 0;
-    if (!pb_varint(r, &tag, err))
+    if (!onnx__pb_varint(r, &tag, err))
         return false;
     const uint64_t number = tag >> 3;
     f->wt = (unsigned)(tag & 7);
     if (number == 0 || number > PB_MAX_FIELD)
-        return pb_fail(err, f->at, "field number %llu (protobuf's are 1..%u)",
-                       (unsigned long long)number, PB_MAX_FIELD);
+        return onnx__pb_fail(err, f->at, "field number %llu (protobuf's are 1..%u)",
+                             (unsigned long long)number, PB_MAX_FIELD);
     f->number = (unsigned)number;
     f->v = 0;
     f->start = f->end = r->pos;
     switch (f->wt) {
     case PB_VARINT:
-        return pb_varint(r, &f->v, err);
+        return onnx__pb_varint(r, &f->v, err);
     case PB_FIXED64:
     case PB_FIXED32: {
         const size_t n = f->wt == PB_FIXED64 ? 8 : 4;
         if (r->end - r->pos < n)
-            return pb_fail(err, f->at,
-                           "field %u: a %zu-byte value runs past the end of its message", f->number,
-                           n);
+            return onnx__pb_fail(err, f->at,
+                                 "field %u: a %zu-byte value runs past the end of its message",
+                                 f->number, n);
         f->v = le_bits(r->base + r->pos, n);
         r->pos += n;
         f->end = r->pos;
@@ -75,13 +75,14 @@ bool pb_next(struct pb *r, struct pb_field *f, struct onnx_error *err)
     case PB_LEN: {
         const size_t len_at = r->pos;
         uint64_t len = 0;
-        if (!pb_varint(r, &len, err))
+        if (!onnx__pb_varint(r, &len, err))
             return false;
         if (len > r->end - r->pos)
-            return pb_fail(err, len_at,
-                           "field %u: a length of %llu bytes runs past the end of its message "
-                           "(%zu bytes left)",
-                           f->number, (unsigned long long)len, r->end - r->pos);
+            return onnx__pb_fail(
+                err, len_at,
+                "field %u: a length of %llu bytes runs past the end of its message "
+                "(%zu bytes left)",
+                f->number, (unsigned long long)len, r->end - r->pos);
         f->start = r->pos;
         f->end = r->pos + (size_t)len;
         r->pos = f->end;
@@ -89,29 +90,29 @@ bool pb_next(struct pb *r, struct pb_field *f, struct onnx_error *err)
     }
     case 3:
     case 4:
-        return pb_fail(err, f->at, "field %u: wire type %u (a group) is not used by ONNX",
-                       f->number, f->wt);
+        return onnx__pb_fail(err, f->at, "field %u: wire type %u (a group) is not used by ONNX",
+                             f->number, f->wt);
     default:
-        return pb_fail(err, f->at, "field %u: wire type %u is not a protobuf wire type", f->number,
-                       f->wt);
+        return onnx__pb_fail(err, f->at, "field %u: wire type %u is not a protobuf wire type",
+                             f->number, f->wt);
     }
 }
 
-bool pb_want(const struct pb_field *f, unsigned wt, const char *what, struct onnx_error *err)
+bool onnx__pb_want(const struct pb_field *f, unsigned wt, const char *what, struct onnx_error *err)
 {
     if (f->wt == wt)
         return true;
-    return pb_fail(err, f->at, "%s (field %u) has wire type %u, not %u", what, f->number, f->wt,
-                   wt);
+    return onnx__pb_fail(err, f->at, "%s (field %u) has wire type %u, not %u", what, f->number,
+                         f->wt, wt);
 }
 
-struct onnx_bytes pb_bytes(const uint8_t *base, const struct pb_field *f)
+struct onnx_bytes onnx__pb_bytes(const uint8_t *base, const struct pb_field *f)
 {
     struct onnx_bytes b = {base + f->start, f->end - f->start};
     return b;
 }
 
-bool pb_bytes_are(const uint8_t *base, const struct pb_field *f, const char *s)
+bool onnx__pb_bytes_are(const uint8_t *base, const struct pb_field *f, const char *s)
 {
     const size_t n = strlen(s);
     return f->end - f->start == n && memcmp(base + f->start, s, n) == 0;
@@ -119,17 +120,18 @@ bool pb_bytes_are(const uint8_t *base, const struct pb_field *f, const char *s)
 
 /* ---- a message given more than once ---------------------------------------- */
 
-bool pb_too_deep(struct onnx_error *err, size_t at)
+bool onnx__pb_too_deep(struct onnx_error *err, size_t at)
 {
     if (err != NULL)
         err->limit = true;
-    return pb_fail(err, at,
-                   "messages nested more than %d levels deep: this reader's limit (protobuf's, "
-                   "against stack exhaustion), not damage",
-                   PB_MAX_DEPTH);
+    return onnx__pb_fail(
+        err, at,
+        "messages nested more than %d levels deep: this reader's limit (protobuf's, "
+        "against stack exhaustion), not damage",
+        PB_MAX_DEPTH);
 }
 
-struct pb_msg pb_root(const uint8_t *base, size_t start, size_t end, unsigned depth)
+struct pb_msg onnx__pb_root(const uint8_t *base, size_t start, size_t end, unsigned depth)
 {
     struct pb_msg m;
     memset(&m, 0, sizeof m);
@@ -140,25 +142,26 @@ struct pb_msg pb_root(const uint8_t *base, size_t start, size_t end, unsigned de
     return m;
 }
 
-unsigned pb_depth(const struct pb_msg *m)
+unsigned onnx__pb_depth(const struct pb_msg *m)
 {
     return m->depth + m->n_path;
 }
 
-bool pb_sub(const struct pb_msg *m, unsigned number, struct pb_msg *sub, struct onnx_error *err)
+bool onnx__pb_sub(const struct pb_msg *m, unsigned number, struct pb_msg *sub,
+                  struct onnx_error *err)
 {
     *sub = *m; /* from and to too: a oneof's earlier case stays cleared */
-    if (pb_depth(m) + 1 > PB_MAX_DEPTH)
-        return pb_too_deep(err, m->start);
+    if (onnx__pb_depth(m) + 1 > PB_MAX_DEPTH)
+        return onnx__pb_too_deep(err, m->start);
     if (m->n_path == PB_MAX_PATH) { /* never: the readers' paths are shorter */
-        return pb_fail(err, m->start, "field %u: a message path longer than %d", number,
-                       PB_MAX_PATH);
+        return onnx__pb_fail(err, m->start, "field %u: a message path longer than %d", number,
+                             PB_MAX_PATH);
     }
     sub->path[sub->n_path++] = number;
     return true;
 }
 
-void pb_iter_begin(struct pb_iter *it, const struct pb_msg *m)
+void onnx__pb_iter_begin(struct pb_iter *it, const struct pb_msg *m)
 {
     it->m = m;
     it->open = 0;
@@ -170,7 +173,7 @@ void pb_iter_begin(struct pb_iter *it, const struct pb_msg *m)
         it->level[0].pos = m->from;
 }
 
-bool pb_iter_next(struct pb_iter *it, struct pb_field *f, struct onnx_error *err)
+bool onnx__pb_iter_next(struct pb_iter *it, struct pb_field *f, struct onnx_error *err)
 {
     const struct pb_msg *m = it->m;
     for (;;) {
@@ -181,7 +184,7 @@ bool pb_iter_next(struct pb_iter *it, struct pb_field *f, struct onnx_error *err
             it->open--;
             continue;
         }
-        if (!pb_next(r, f, err)) {
+        if (!onnx__pb_next(r, f, err)) {
             it->failed = true;
             return false;
         }

@@ -31,18 +31,18 @@ struct pb_field {
 };
 
 /* Fills err (if not NULL) and returns false. */
-bool pb_fail(struct onnx_error *err, size_t at, const char *fmt, ...) ONNX_PRINTF(3, 4);
+bool onnx__pb_fail(struct onnx_error *err, size_t at, const char *fmt, ...) ONNX_PRINTF(3, 4);
 
-bool pb_varint(struct pb *r, uint64_t *v, struct onnx_error *err);
+bool onnx__pb_varint(struct pb *r, uint64_t *v, struct onnx_error *err);
 /* The next field of r: damage (a length past the end, a varint over 10
  * bytes, a group or an unknown wire type, field number 0) is an error. */
-bool pb_next(struct pb *r, struct pb_field *f, struct onnx_error *err);
+bool onnx__pb_next(struct pb *r, struct pb_field *f, struct onnx_error *err);
 /* f has wire type wt, or an error naming what. */
-bool pb_want(const struct pb_field *f, unsigned wt, const char *what, struct onnx_error *err);
+bool onnx__pb_want(const struct pb_field *f, unsigned wt, const char *what, struct onnx_error *err);
 
 /* The contents of a length-delimited field as bytes. */
-struct onnx_bytes pb_bytes(const uint8_t *base, const struct pb_field *f);
-bool pb_bytes_are(const uint8_t *base, const struct pb_field *f, const char *s);
+struct onnx_bytes onnx__pb_bytes(const uint8_t *base, const struct pb_field *f);
+bool onnx__pb_bytes_are(const uint8_t *base, const struct pb_field *f, const char *s);
 
 /* Messages nested in messages, below the ModelProto: protobuf's own limit
  * (python3-onnx's reader refuses a model nested deeper), so that every
@@ -82,20 +82,21 @@ struct pb_iter {
 };
 
 /* The root itself as a message. */
-struct pb_msg pb_root(const uint8_t *base, size_t start, size_t end, unsigned depth);
+struct pb_msg onnx__pb_root(const uint8_t *base, size_t start, size_t end, unsigned depth);
 /* The message field number of m, merged: one level deeper. False (and an
  * error naming the limit) when the path or PB_MAX_DEPTH would be passed. */
-bool pb_sub(const struct pb_msg *m, unsigned number, struct pb_msg *sub, struct onnx_error *err);
+bool onnx__pb_sub(const struct pb_msg *m, unsigned number, struct pb_msg *sub,
+                  struct onnx_error *err);
 /* The depth of m's fields' message below the ModelProto. */
-unsigned pb_depth(const struct pb_msg *m);
+unsigned onnx__pb_depth(const struct pb_msg *m);
 
-void pb_iter_begin(struct pb_iter *it, const struct pb_msg *m);
+void onnx__pb_iter_begin(struct pb_iter *it, const struct pb_msg *m);
 /* The next field of the merged message: false at its end, or on damage
  * (it->failed set, err filled). An occurrence of the path given with
  * another wire type than length-delimited is skipped here: the readers
  * check each field they read. */
-bool pb_iter_next(struct pb_iter *it, struct pb_field *f, struct onnx_error *err);
+bool onnx__pb_iter_next(struct pb_iter *it, struct pb_field *f, struct onnx_error *err);
 /* The limit's message. */
-bool pb_too_deep(struct onnx_error *err, size_t at);
+bool onnx__pb_too_deep(struct onnx_error *err, size_t at);
 
 #endif
