@@ -129,7 +129,7 @@ static void strides_text(char *buf, size_t size, const uint32_t s[], unsigned ra
 }
 
 /* The strides meant, when those given look like a classic mistake
- * (dmlt_strides_guess): "in elements, not bytes," ... and the packed layout
+ * (dmlt__strides_guess): "in elements, not bytes," ... and the packed layout
  * they make, if any. Returns the guess (DMLT_GUESS_NONE: nothing said). */
 static unsigned guess_text(char *buf, size_t size, const struct tensor_desc *d,
                            struct dmlt_tensor *meant)
@@ -138,7 +138,7 @@ static unsigned guess_text(char *buf, size_t size, const struct tensor_desc *d,
     if (!d->strides_given)
         return DMLT_GUESS_NONE;
     *meant = d->t;
-    const unsigned g = dmlt_strides_guess(&d->t, meant->strides);
+    const unsigned g = dmlt__strides_guess(&d->t, meant->strides);
     if (g == DMLT_GUESS_NONE)
         return g;
     char list[100], layout[32] = "";
