@@ -238,7 +238,7 @@ static void put_record_json(struct render *rd, const struct dmlt_ep_node *n, con
     else
         ob_puts(b, "null");
     OB_LIT(b, ",\"placement\":\"");
-    ob_puts(b, dmlt_placement_name(n->placement));
+    ob_puts(b, dmlt_ep_placement_name(n->placement));
     OB_LIT(b, "\",\"reasons\":");
     put_reasons(rd, n, false);
     OB_LIT(b, ",\"notes\":");
@@ -290,7 +290,7 @@ static void put_record_csv(struct render *rd, const struct dmlt_ep_node *n, cons
     if (n->since)
         ob_u64(b, n->since);
     ob_putc(b, ',');
-    ob_puts(b, dmlt_placement_name(n->placement));
+    ob_puts(b, dmlt_ep_placement_name(n->placement));
     ob_putc(b, ',');
     if (n->partition >= 0)
         ob_u64(b, (uint64_t)n->partition);
@@ -481,7 +481,7 @@ static void put_summary_json(struct render *rd)
         if (p)
             ob_putc(b, ',');
         ob_putc(b, '"');
-        ob_puts(b, dmlt_placement_name((enum dmlt_placement)p));
+        ob_puts(b, dmlt_ep_placement_name((enum dmlt_placement)p));
         OB_LIT(b, "\":");
         ob_u64(b, r->placements[p]);
     }
@@ -502,7 +502,7 @@ static void put_summary_json(struct render *rd)
     OB_LIT(b, ",\"sources\":{\"provider\":");
     ob_json_str(b, dmlt_ep_source());
     OB_LIT(b, ",\"onnx\":");
-    ob_json_str(b, dmlt_onnx_schema_revision);
+    ob_json_str(b, dmlt_ep_onnx_schema_revision);
     OB_LIT(b, ",\"directml\":");
     ob_json_str(b, dmlt_dml_tables_source());
     OB_LIT(b, "}}}\n");
@@ -553,7 +553,7 @@ static void put_text(struct render *rd)
         snprintf(line, sizeof line, "none (DirectML's operator tables are empty)");
     ob_puts(b, line);
     snprintf(line, sizeof line, "\nsources: %s; %s; DirectML: %s\n", dmlt_ep_source(),
-             dmlt_onnx_schema_revision, dmlt_dml_tables_source());
+             dmlt_ep_onnx_schema_revision, dmlt_dml_tables_source());
     ob_puts(b, line);
 }
 
