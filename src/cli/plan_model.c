@@ -29,8 +29,8 @@ struct model_plan {
 
 static void model_plan_free(struct model_plan *p)
 {
-    onnx_inference_free(&p->inf);
-    onnx_options_free(&p->o);
+    cli_onnx_inference_free(&p->inf);
+    cli_onnx_options_free(&p->o);
     onnx_model_free(&p->model);
     free(p->d);
     free(p->t);
@@ -48,8 +48,8 @@ static bool value_size(struct model_plan *p, const struct onnx_infer_value *v, u
     struct onnx_facts facts;
     if (v == NULL)
         return cli_fail(e, CLI_E_SHAPE_NOT_INFERRED, NULL, NULL, "no result for this value");
-    if (!descriptor_from_inferred(v, &p->o, p->d, &facts, e) ||
-        !describe_tensor(&p->d->cfg.t, td, e))
+    if (!cli_descriptor_from_inferred(v, &p->o, p->d, &facts, e) ||
+        !cli_describe_tensor(&p->d->cfg.t, td, e))
         return false;
     struct dmlt_report rep = DMLT_REPORT_INIT;
     struct dmlt_error derr;
@@ -80,7 +80,7 @@ static void put_graph_path(struct model_plan *p, uint32_t gi)
     char *out = p->gpath + (size_t)gi * GPATH_EACH;
     out[0] = '\0';
     if (gi != 0)
-        model_graph_path(out, GPATH_EACH, &p->model.graphs[gi]);
+        cli_model_graph_path(out, GPATH_EACH, &p->model.graphs[gi]);
 }
 
 /* "graph.node[7] (Conv).output[0]" (or the subgraph's path for graph);
@@ -115,7 +115,7 @@ static bool find_input_path(void *ctx, const struct onnx_tensor *t)
  * execution order, as scan's summary names it. */
 static void find_first_unknown(struct model_plan *p, const struct plat_map *m, struct plan_extra *x)
 {
-    first_unknown_find(&p->model, p->inf.result, &p->o, p->d, &p->first);
+    cli_first_unknown_find(&p->model, p->inf.result, &p->o, p->d, &p->first);
     if (!p->first.found)
         return;
     if (p->first.is_input) {
@@ -167,9 +167,9 @@ static bool fill(struct cli_config *cfg, struct model_plan *p, struct plan_extra
                 x->skipped[PLAN_SKIP_UNKNOWN]++;
                 continue;
             }
-            first_unknown_depends(&p->model, p->inf.result, &p->o, p->d, gi,
-                                  l->node != ONNX_LIFE_NO_NODE ? &g->nodes[l->node] : NULL,
-                                  &p->first, e->message, sizeof e->message);
+            cli_first_unknown_depends(&p->model, p->inf.result, &p->o, p->d, gi,
+                                      l->node != ONNX_LIFE_NO_NODE ? &g->nodes[l->node] : NULL,
+                                      &p->first, e->message, sizeof e->message);
             unknown_hint(e);
             if (!*text) /* an input: its name */
                 snprintf(text, 256, "%.*s", shown(l->name.n, 250), (const char *)l->name.p);
@@ -222,8 +222,8 @@ static bool add_weight(void *ctx, const struct onnx_tensor *t)
     struct dmlt_report rep = DMLT_REPORT_INIT;
     struct dmlt_error derr;
     memset(&td, 0, sizeof td);
-    if (descriptor_from_onnx(t, &w->p->o, w->p->d, &facts, &ignored) &&
-        describe_tensor(&w->p->d->cfg.t, &td, &ignored) &&
+    if (cli_descriptor_from_onnx(t, &w->p->o, w->p->d, &facts, &ignored) &&
+        cli_describe_tensor(&w->p->d->cfg.t, &td, &ignored) &&
         dmlt_report_compute(&td.t, NULL, &rep, &derr) == DMLT_OK)
         (void)dmlt_u128_add(w->sum, rep.total_tensor_size_bytes, &w->sum);
     return true;
@@ -376,8 +376,8 @@ static bool ordered(struct model_plan *p, struct cli_error *e)
     return false;
 }
 
-bool plan_model(struct cli_config *cfg, const struct plat_map *m, struct outbuf *out,
-                struct cli_error *e)
+bool cli_plan_model(struct cli_config *cfg, const struct plat_map *m, struct outbuf *out,
+                    struct cli_error *e)
 {
     struct model_plan p;
     memset(&p, 0, sizeof p);
@@ -385,13 +385,13 @@ bool plan_model(struct cli_config *cfg, const struct plat_map *m, struct outbuf 
     bool oom = false;
     p.d = malloc(sizeof *p.d);
     const bool have_d = p.d != NULL;
-    if (!have_d || !onnx_options_read(cfg, &p.o, e)) {
+    if (!have_d || !cli_onnx_options_read(cfg, &p.o, e)) {
         model_plan_free(&p);
         return have_d ? false : cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     }
     struct weights w = {&p, dmlt_u128_from_u64(0)};
     if (!onnx_walk(m->data, m->len, add_weight, NULL, &w, &oe, &oom) ||
-        !onnx_model_read_capped(m->data, m->len, input_model_memory_cap(m->len), &p.model, &oe,
+        !onnx_model_read_capped(m->data, m->len, cli_input_model_memory_cap(m->len), &p.model, &oe,
                                 &oom, NULL, NULL)) {
         model_plan_free(&p);
         if (oom)
@@ -410,7 +410,7 @@ bool plan_model(struct cli_config *cfg, const struct plat_map *m, struct outbuf 
     struct plan_extra x = {.steps = dmlt_u128_from_u64(ok ? p.model.graphs[0].n_nodes : 0),
                            .has_weight = true,
                            .weight_bytes = w.sum};
-    ok = ok && onnx_inference_run(&p.inf, &p.model, &p.o, e) && ordered(&p, e);
+    ok = ok && cli_onnx_inference_run(&p.inf, &p.model, &p.o, e) && ordered(&p, e);
     if (ok) {
         note_unused(cfg, &p);
         find_first_unknown(&p, m, &x);
@@ -418,7 +418,7 @@ bool plan_model(struct cli_config *cfg, const struct plat_map *m, struct outbuf 
     ok = ok && fill_graphs(cfg, &p, &x, &kept, e);
     if (ok) {
         model_bytes(&p, &x);
-        ok = plan_tensors(cfg, p.t, kept, &x, out, e);
+        ok = cli_plan_tensors(cfg, p.t, kept, &x, out, e);
     }
     if (ok && x.skipped[PLAN_SKIP_UNKNOWN])
         cli_note(cfg->err,

@@ -104,44 +104,44 @@ struct scan {
 /* scan_out.c: with several files, each record carries its "file": put
  * first in the record written to s->out from start (whole, not yet
  * drained). */
-void scan_put_file_key(struct scan *s, size_t start);
+void cli_scan_put_file_key(struct scan *s, size_t start);
 /* scan_out.c: writes s->out out once it holds BATCH_CHUNK; false (and
  * s->failed_write) when writing failed. */
-bool scan_drain_if_full(struct scan *s);
-/* scan_out.c: reads --top (exit 2 for a bad one); scan_top_free frees
+bool cli_scan_drain_if_full(struct scan *s);
+/* scan_out.c: reads --top (exit 2 for a bad one); cli_scan_top_free frees
  * what it keeps. */
-bool scan_top_init(struct scan *s, struct cli_error *e);
-void scan_top_free(struct scan *s);
+bool cli_scan_top_init(struct scan *s, struct cli_error *e);
+void cli_scan_top_free(struct scan *s);
 /* scan_out.c: with --top, takes the record written to s->out from start
  * out of it and keeps it if it is among the N largest (bytes NULL:
  * unknown); false when memory ran out. Without --top it leaves it. */
-bool scan_top_keep(struct scan *s, size_t start, const dmlt_u128 *bytes);
+bool cli_scan_top_keep(struct scan *s, size_t start, const dmlt_u128 *bytes);
 /* scan_out.c: writes the records kept, the largest first (input order
  * among equals), and forgets them: before a model's summary. */
-void scan_top_flush(struct scan *s);
+void cli_scan_top_flush(struct scan *s);
 /* scan_summary.c: the model's first value of unknown size (s->first),
  * searched for the first time it is needed. */
-const struct first_unknown *scan_first_unknown(struct scan *s);
+const struct first_unknown *cli_scan_first_unknown(struct scan *s);
 /* scan_summary.c: a main graph input of unknown size, its record's path:
  * the first unknown's when it is that input. */
-void scan_first_unknown_input(struct scan *s, const char *path, struct onnx_bytes name);
+void cli_scan_first_unknown_input(struct scan *s, const char *path, struct onnx_bytes name);
 /* scan_out.c: "input", ..., "activation" (SCAN_ACTIVATION), "folded"
  * (SCAN_FOLDED): the kind a record and the summary name. */
-const char *scan_kind_name(unsigned k);
+const char *cli_scan_kind_name(unsigned k);
 
 /* scan_onnx.c: the ONNX model in data[0..len), checked whole already:
  * its records (declared values, then inferred activations in node order)
  * and its summary. */
-bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, struct cli_error *e);
+bool cli_scan_onnx(struct scan *s, const unsigned char *data, size_t len, struct cli_error *e);
 /* scan_onnx.c: the per-model state of s (totals, lists); false when
- * memory ran out. scan_onnx_free undoes it (either way). */
-bool scan_onnx_init(struct scan *s);
-void scan_onnx_free(struct scan *s);
+ * memory ran out. cli_scan_onnx_free undoes it (either way). */
+bool cli_scan_onnx_init(struct scan *s);
+void cli_scan_onnx_free(struct scan *s);
 /* scan_summary.c: a model's totals after its records, as the
  * {"summary":{...}} record or --format text's lines. */
-void scan_put_onnx_summary(struct scan *s);
-void scan_put_text_totals(struct scan *s);
+void cli_scan_put_onnx_summary(struct scan *s);
+void cli_scan_put_text_totals(struct scan *s);
 /* For onnx_walk: pages of the mapped file before upto may go. */
-void scan_release_map(void *ctx, size_t upto);
+void cli_scan_release_map(void *ctx, size_t upto);
 
 #endif

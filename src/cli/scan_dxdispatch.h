@@ -51,11 +51,11 @@ typedef void (*dxd_binding_fn)(void *ctx, const struct dxd_binding *b, const str
 
 /* Whether root is a DxDispatch model: an object with "resources" and
  * "dispatchables" objects and a "commands" list. */
-bool dxd_is_model(const cJSON *root);
+bool cli_dxd_is_model(const cJSON *root);
 
 /* Calls fn for every binding of a tensor field, in document order: each
  * dispatchable's own bindings, then each dispatch command's. False only
  * when out of memory. */
-bool dxd_scan_bindings(const cJSON *root, dxd_binding_fn fn, void *ctx);
+bool cli_dxd_scan_bindings(const cJSON *root, dxd_binding_fn fn, void *ctx);
 
 #endif

@@ -25,7 +25,7 @@ struct rec {
 
 static const char *rec_kind(const struct rec *r)
 {
-    return scan_kind_name(r->kind);
+    return cli_scan_kind_name(r->kind);
 }
 
 /* ---- scan: an ONNX model ---------------------------------------------------- */
@@ -33,7 +33,7 @@ static const char *rec_kind(const struct rec *r)
 /* The text of bytes from the model, NUL-terminated, in b. */
 static const char *model_text(struct outbuf *b, struct onnx_bytes t)
 {
-    ob_reset(b);
+    cli_ob_reset(b);
     if (t.n)
         ob_write(b, (const char *)t.p, t.n);
     ob_putc(b, '\0');
@@ -74,9 +74,9 @@ static void note_unbound(struct scan *s, struct onnx_bytes sym)
         ob_puts(&m->unbound_list, s->text ? ", " : ",");
     const char *text = model_text(&s->scratch, sym);
     if (s->text)
-        ob_quoted_text(&m->unbound_list, text, SIZE_MAX);
+        cli_ob_quoted_text(&m->unbound_list, text, SIZE_MAX);
     else
-        ob_json_str(&m->unbound_list, text);
+        cli_ob_json_str(&m->unbound_list, text);
 }
 
 /* The record's "shape" into s->shape: the dims as the model gives them
@@ -85,15 +85,15 @@ static void note_unbound(struct scan *s, struct onnx_bytes sym)
 static void read_shape(struct scan *s, const struct onnx_tensor *t)
 {
     struct outbuf *b = &s->shape;
-    ob_reset(b);
+    cli_ob_reset(b);
     s->n_pending = 0;
     if (t->form == ONNX_DIMS_NONE) {
         ob_puts(b, "null");
         return;
     }
     /* A value whose --shape is given leaves no symbol to bind. */
-    const bool given = t->has_name && onnx_in_main_graph(t) &&
-                       onnx_shape_given(&s->onnx, t->name.p, t->name.n) != NULL;
+    const bool given = t->has_name && cli_onnx_in_main_graph(t) &&
+                       cli_onnx_shape_given(&s->onnx, t->name.p, t->name.n) != NULL;
     struct onnx_dim_iter it;
     struct onnx_dim dim;
     onnx_dims_begin(t, &it);
@@ -111,8 +111,8 @@ static void read_shape(struct scan *s, const struct onnx_tensor *t)
             }
             break;
         case ONNX_DIM_PARAM:
-            ob_json_str(b, model_text(&s->scratch, dim.param));
-            if (!given && onnx_dim_bound(&s->onnx, dim.param.p, dim.param.n) == NULL &&
+            cli_ob_json_str(b, model_text(&s->scratch, dim.param));
+            if (!given && cli_onnx_dim_bound(&s->onnx, dim.param.p, dim.param.n) == NULL &&
                 s->n_pending < sizeof s->pending / sizeof s->pending[0])
                 s->pending[s->n_pending++] = dim.param;
             break;
@@ -163,7 +163,7 @@ static void count_sizes(struct model_totals *m, const struct rec *t, const dmlt_
  * default domain. */
 static const char *op_text(struct outbuf *b, const struct onnx_node *n)
 {
-    ob_reset(b);
+    cli_ob_reset(b);
     const bool other = n->domain.n && !(n->domain.n == 7 && memcmp(n->domain.p, "ai.onnx", 7) == 0);
     if (other) {
         ob_write(b, (const char *)n->domain.p, n->domain.n);
@@ -184,25 +184,25 @@ static void put_onnx_head(struct scan *s, const struct rec *t, const struct onnx
     ob_putc(out, '{');
     if (s->multi) {
         ob_puts(out, "\"file\":");
-        ob_json_str(out, s->file);
+        cli_ob_json_str(out, s->file);
         ob_putc(out, ',');
     }
     ob_puts(out, "\"path\":");
-    ob_json_str(out, t->path);
+    cli_ob_json_str(out, t->path);
     ob_puts(out, ",\"name\":");
     if (t->has_name)
-        ob_json_str(out, model_text(&s->scratch, t->name));
+        cli_ob_json_str(out, model_text(&s->scratch, t->name));
     else
         ob_puts(out, "null");
     ob_puts(out, ",\"kind\":");
-    ob_json_str(out, rec_kind(t));
+    cli_ob_json_str(out, rec_kind(t));
     if (t->node) {
         ob_puts(out, ",\"op\":");
-        ob_json_str(out, op_text(&s->scratch, t->node));
+        cli_ob_json_str(out, op_text(&s->scratch, t->node));
     }
     ob_puts(out, ",\"onnx_type\":");
     if (facts->onnx_type)
-        ob_json_str(out, facts->onnx_type);
+        cli_ob_json_str(out, facts->onnx_type);
     else
         ob_puts(out, "null");
     ob_puts(out, ",\"shape\":");
@@ -225,18 +225,18 @@ static void remember_path(struct scan *s, struct outbuf *list, uint64_t count, c
     if (list->len)
         ob_puts(list, s->text ? ", " : ",");
     if (s->text)
-        ob_quoted_text(list, label_of(s, t), SIZE_MAX);
+        cli_ob_quoted_text(list, label_of(s, t), SIZE_MAX);
     else
-        ob_json_str(list, t->path);
+        cli_ob_json_str(list, t->path);
 }
 
-/* One row of --format text (see scan_text_row). */
+/* One row of --format text (see cli_scan_text_row). */
 static void put_text_row(struct scan *s, const struct rec *t, const struct onnx_facts *facts,
                          const struct tensor_desc *td, const dmlt_u128 *bytes,
                          const struct cli_error *err, bool broken)
 {
-    scan_text_row(s->out, &s->text_tmp, s->name_width, label_of(s, t), rec_kind(t), facts, td,
-                  bytes, err, broken);
+    cli_scan_text_row(s->out, &s->text_tmp, s->name_width, label_of(s, t), rec_kind(t), facts, td,
+                      bytes, err, broken);
 }
 
 /* A model's header in text: its file, then the columns' names. */
@@ -246,14 +246,14 @@ static void put_text_header(struct scan *s)
     if (s->text_started)
         ob_putc(out, '\n');
     s->text_started = true;
-    ob_quoted_text(out, s->file, SIZE_MAX);
+    cli_ob_quoted_text(out, s->file, SIZE_MAX);
     ob_puts(out, " (ONNX model)\n");
-    scan_text_header(out, s->name_width);
+    cli_scan_text_header(out, s->name_width);
 }
 
 static void measure_label(struct scan *s, const char *label)
 {
-    const size_t w = scan_text_width(&s->text_tmp, label);
+    const size_t w = cli_scan_text_width(&s->text_tmp, label);
     if (w > s->name_width)
         s->name_width = w;
 }
@@ -301,21 +301,21 @@ static void note_largest(struct scan *s, const struct rec *t, dmlt_u128 bytes)
         return;
     m->has_largest = true;
     m->largest_bytes = bytes;
-    ob_reset(&m->largest);
+    cli_ob_reset(&m->largest);
     if (s->text) {
-        ob_quoted_text(&m->largest, label_of(s, t), SIZE_MAX);
+        cli_ob_quoted_text(&m->largest, label_of(s, t), SIZE_MAX);
         if (t->has_name && *model_text(&s->scratch, t->name)) {
             ob_puts(&m->largest, " (");
-            ob_quoted_text(&m->largest, t->path, SIZE_MAX); /* op_types are the model's */
+            cli_ob_quoted_text(&m->largest, t->path, SIZE_MAX); /* op_types are the model's */
             ob_putc(&m->largest, ')');
         }
         return;
     }
     ob_puts(&m->largest, "{\"path\":");
-    ob_json_str(&m->largest, t->path);
+    cli_ob_json_str(&m->largest, t->path);
     ob_puts(&m->largest, ",\"name\":");
     if (t->has_name)
-        ob_json_str(&m->largest, model_text(&s->scratch, t->name));
+        cli_ob_json_str(&m->largest, model_text(&s->scratch, t->name));
     else
         ob_puts(&m->largest, "null");
     ob_puts(&m->largest, ",\"total_tensor_size_bytes\":");
@@ -333,24 +333,24 @@ static bool emit_error(struct scan *s, const struct rec *t, const struct onnx_fa
     } else {
         put_onnx_head(s, t, facts);
         ob_putc(s->out, ',');
-        render_error_member(s->out, e);
+        cli_render_error_member(s->out, e);
         ob_puts(s->out, "}\n");
     }
     count_sizes(m, t, NULL);
-    const enum onnx_verdict v = onnx_error_verdict(e->id);
+    const enum onnx_verdict v = cli_onnx_error_verdict(e->id);
     m->unknown += v == ONNX_UNKNOWN;
     if (v == ONNX_UNKNOWN && t->model_io && t->kind == ONNX_INPUT) {
-        (void)scan_first_unknown(s);
-        scan_first_unknown_input(s, t->path, t->name);
+        (void)cli_scan_first_unknown(s);
+        cli_scan_first_unknown_input(s, t->path, t->name);
     }
     m->empty += strcmp(e->id, cli_error_name(CLI_E_ZERO_SIZE)) == 0;
     m->not_tensors += strcmp(e->id, cli_error_name(CLI_E_NOT_A_TENSOR)) == 0;
     if (v == ONNX_DEFINITE || (v == ONNX_UNKNOWN && s->cfg->strict)) {
-        results_note_failure(&s->t, 0, e);
+        cli_results_note_failure(&s->t, 0, e);
         m->failed++;
         remember_path(s, &m->failed_paths, m->failed, t);
     }
-    return scan_drain_if_full(s);
+    return cli_scan_drain_if_full(s);
 }
 
 static void put_notes(struct outbuf *out, const struct onnx_facts *facts)
@@ -361,7 +361,7 @@ static void put_notes(struct outbuf *out, const struct onnx_facts *facts)
     for (unsigned i = 0; i < facts->n_notes; i++) {
         if (i)
             ob_putc(out, ',');
-        ob_json_str(out, facts->notes[i]);
+        cli_ob_json_str(out, facts->notes[i]);
     }
     ob_putc(out, ']');
 }
@@ -391,14 +391,14 @@ static void add_mismatch_check(struct scan *s, const struct onnx_infer_mismatch 
     if (w == NULL)
         return;
     struct outbuf b;
-    ob_init(&b);
+    cli_ob_init(&b);
     const size_t at = (size_t)(w - r->data) + 11;
     uint64_t n = 0;
     size_t end = at;
     while (end < r->len && r->data[end] >= '0' && r->data[end] <= '9')
         n = n * 10 + (uint64_t)(r->data[end++] - '0');
     ob_write(&b, r->data, at);
-    ob_write(&b, num, (size_t)(put_u64(num, n + 1) - num));
+    ob_write(&b, num, (size_t)(cli_put_u64(num, n + 1) - num));
     ob_write(&b, r->data + end, r->len - 3 - end);
     if (!listed) { /* --checks none: counted, not listed */
         ob_puts(&b, "]}\n");
@@ -407,15 +407,15 @@ static void add_mismatch_check(struct scan *s, const struct onnx_infer_mismatch 
     ob_puts(&b, r->data[r->len - 4] == '[' ? "{" : ",{"); /* none listed before it */
     ob_puts(&b, "\"id\":\"shape_mismatch\",\"level\":\"warning\",\"status\":\"fail\","
                 "\"message\":");
-    ob_json_str(&b, msg);
+    cli_ob_json_str(&b, msg);
     ob_puts(&b, ",\"rule\":\"a declared shape agrees with the one its producer gives "
                 "(ONNX shape inference)\"}]}\n");
 done:
     if (!b.failed) {
-        ob_reset(r);
+        cli_ob_reset(r);
         ob_write(r, b.data, b.len);
     }
-    ob_free(&b);
+    cli_ob_free(&b);
 }
 
 /* A record: s->shape holds its "shape", s->d its descriptor when ok
@@ -429,16 +429,17 @@ static bool emit_record(struct scan *s, const struct rec *t, bool ok, struct onn
     m->tensors++;
     m->kinds[t->kind]++;
     m->folded += t->kind == SCAN_FOLDED;
-    ob_reset(&s->rec);
+    cli_ob_reset(&s->rec);
     if (ok) {
         s->d->cfg.json_opened = true; /* validate's keys follow the record's */
         s->d->cfg.checks_shown = s->cfg->checks_shown;
-        ok = results_run(s->d, &s->rec, e);
+        ok = cli_results_run(s->d, &s->rec, e);
     }
     if (!ok)
-        return emit_error(s, t, facts, e) && scan_top_keep(s, start, NULL);
+        return emit_error(s, t, facts, e) && cli_scan_top_keep(s, start, NULL);
     const struct onnx_infer_mismatch *mm =
-        t->node == NULL && t->has_name ? onnx_inference_mismatch(&s->inf, t->graph, t->name) : NULL;
+        t->node == NULL && t->has_name ? cli_onnx_inference_mismatch(&s->inf, t->graph, t->name)
+                                       : NULL;
     if (mm)
         add_mismatch_check(s, mm, s->cfg->checks_shown != CHECKS_NONE);
     struct tensor_desc td;
@@ -446,7 +447,7 @@ static bool emit_record(struct scan *s, const struct rec *t, bool ok, struct onn
     struct dmlt_report rep = DMLT_REPORT_INIT;
     struct dmlt_error derr;
     dmlt_u128 bytes = dmlt_u128_from_u64(0);
-    const bool described = describe_tensor(&s->d->cfg.t, &td, &ignored);
+    const bool described = cli_describe_tensor(&s->d->cfg.t, &td, &ignored);
     const bool has_bytes = described && dmlt_report_compute(&td.t, NULL, &rep, &derr) == DMLT_OK;
     if (has_bytes)
         bytes = rep.total_tensor_size_bytes;
@@ -460,11 +461,11 @@ static bool emit_record(struct scan *s, const struct rec *t, bool ok, struct onn
         put_onnx_head(s, t, facts);
         if (described) {
             ob_puts(s->out, ",\"dtype\":");
-            ob_json_str(s->out, dmlt_dtype_get(td.t.dtype)->name);
+            cli_ob_json_str(s->out, dmlt_dtype_get(td.t.dtype)->name);
             ob_puts(s->out, ",\"sizes\":");
-            ob_u32_list(s->out, td.t.sizes, td.t.rank, 1, true);
+            cli_ob_u32_list(s->out, td.t.sizes, td.t.rank, 1, true);
             ob_puts(s->out, ",\"strides\":");
-            ob_u32_list(s->out, td.t.strides, td.t.rank, 1, true);
+            cli_ob_u32_list(s->out, td.t.strides, td.t.rank, 1, true);
         }
         if (has_bytes) {
             ob_puts(s->out, ",\"total_tensor_size_bytes\":");
@@ -487,7 +488,7 @@ static bool emit_record(struct scan *s, const struct rec *t, bool ok, struct onn
         (void)dmlt_u128_add(m->folded_bytes, bytes, &m->folded_bytes);
     count_sizes(m, t, has_bytes ? &bytes : NULL);
     note_largest(s, t, bytes);
-    return scan_top_keep(s, start, has_bytes ? &bytes : NULL) && scan_drain_if_full(s);
+    return cli_scan_top_keep(s, start, has_bytes ? &bytes : NULL) && cli_scan_drain_if_full(s);
 }
 
 /* For onnx_dx_symbols: a symbol of an inferred dim, noted when unbound
@@ -536,12 +537,12 @@ static bool take_inferred(struct scan *s, const struct onnx_tensor *t, struct on
         return false;
     struct onnx_facts f2;
     struct cli_error e2;
-    *ok = descriptor_from_inferred(v, &s->onnx, s->d, &f2, &e2);
+    *ok = cli_descriptor_from_inferred(v, &s->onnx, s->d, &f2, &e2);
     /* no better than the declaration (its own error stands), unless the
      * declaration has no rank and inference knows the shape (symbols,
      * say): then the inferred shape and its reason, not "rank unknown" */
     bool knows_more = v->rank >= 0 && !v->not_tensor && strcmp(e->id, "shape_unknown") == 0;
-    if (!*ok && onnx_error_verdict(e2.id) == ONNX_UNKNOWN && !knows_more) {
+    if (!*ok && cli_onnx_error_verdict(e2.id) == ONNX_UNKNOWN && !knows_more) {
         *ok = false;
         return false;
     }
@@ -552,8 +553,8 @@ static bool take_inferred(struct scan *s, const struct onnx_tensor *t, struct on
     if (facts->n_notes < ONNX_MAX_NOTES)
         snprintf(facts->notes[facts->n_notes++], sizeof facts->notes[0],
                  "shape inferred: the model's own leaves its size unknown (%s)", own);
-    ob_reset(&s->shape);
-    onnx_inferred_shape_json(&s->shape, v, inferred_symbol, s);
+    cli_ob_reset(&s->shape);
+    cli_onnx_inferred_shape_json(&s->shape, v, inferred_symbol, s);
     return true;
 }
 
@@ -570,12 +571,12 @@ static bool scan_onnx_tensor(void *ctx, const struct onnx_tensor *t)
                           .external = t->external,
                           .graph = t->graph};
     read_shape(s, t);
-    bool ok = descriptor_from_onnx(t, &s->onnx, s->d, &facts, &e);
+    bool ok = cli_descriptor_from_onnx(t, &s->onnx, s->d, &facts, &e);
     bool replaced = false;
-    if (!ok && onnx_error_verdict(e.id) == ONNX_UNKNOWN &&
+    if (!ok && cli_onnx_error_verdict(e.id) == ONNX_UNKNOWN &&
         !(replaced = take_inferred(s, t, &facts, &e, &ok))) {
         /* A failed try may have reset the descriptor: describe t again. */
-        ok = descriptor_from_onnx(t, &s->onnx, s->d, &facts, &e);
+        ok = cli_descriptor_from_onnx(t, &s->onnx, s->d, &facts, &e);
     }
     if (!replaced && !ok)
         note_deciding_symbols(s, t);
@@ -592,7 +593,8 @@ static bool activation_output(const struct scan *s, uint32_t graph, const struct
         node->domain.n == 0 || (node->domain.n == 7 && memcmp(node->domain.p, "ai.onnx", 7) == 0);
     if (default_domain && node->op_type.n == 8 && memcmp(node->op_type.p, "Constant", 8) == 0)
         return false;
-    return node->outputs[i].n != 0 && !onnx_inference_declared(&s->inf, graph, node->outputs[i]);
+    return node->outputs[i].n != 0 &&
+           !cli_onnx_inference_declared(&s->inf, graph, node->outputs[i]);
 }
 
 /* The path of node `real` of graph, from the walk's path of node `index`
@@ -612,7 +614,7 @@ static bool node_path(struct scan *s, const char *path, uint32_t graph, uint32_t
     if (tail > len || strncmp(path + len - tail, head, (size_t)h) != 0)
         return false;
     const struct onnx_bytes rop = g->nodes[real].op_type;
-    ob_reset(&s->path);
+    cli_ob_reset(&s->path);
     ob_write(&s->path, path, len - tail);
     ob_puts(&s->path, "node[");
     ob_u64(&s->path, real);
@@ -636,10 +638,10 @@ static bool scan_onnx_node(void *ctx, uint32_t graph, uint32_t index, const char
         index >= s->onnx_model.graphs[graph].n_nodes)
         return true;
     uint32_t real = onnx_infer_order(s->inf.result, graph)->order[index];
-    ob_reset(&s->path);
+    cli_ob_reset(&s->path);
     if (real == index || !node_path(s, path, graph, index, real)) {
         real = index;
-        ob_reset(&s->path);
+        cli_ob_reset(&s->path);
         ob_puts(&s->path, path);
     }
     const size_t head = s->path.len;
@@ -664,24 +666,25 @@ static bool scan_onnx_node(void *ctx, uint32_t graph, uint32_t index, const char
                               .graph = graph};
         /* --shape on an activation: the inference gave it that shape */
         struct onnx_shape_binding *given =
-            graph ? NULL : onnx_shape_given(&s->onnx, name.p, name.n);
+            graph ? NULL : cli_onnx_shape_given(&s->onnx, name.p, name.n);
         if (given)
             given->used = true;
         struct onnx_facts facts;
         struct cli_error e;
         bool ok;
-        ob_reset(&s->shape);
+        cli_ob_reset(&s->shape);
         if (v == NULL) {
             memset(&facts, 0, sizeof facts);
             ob_puts(&s->shape, "null");
             ok = cli_fail(&e, CLI_E_SHAPE_NOT_INFERRED, NULL, NULL, "no result for this output");
         } else {
-            onnx_inferred_shape_json(&s->shape, v, inferred_symbol, s);
-            ok = descriptor_from_inferred(v, &s->onnx, s->d, &facts, &e);
+            cli_onnx_inferred_shape_json(&s->shape, v, inferred_symbol, s);
+            ok = cli_descriptor_from_inferred(v, &s->onnx, s->d, &facts, &e);
         }
-        if (!ok && onnx_error_verdict(e.id) == ONNX_UNKNOWN) /* which earlier value it waits on */
-            first_unknown_depends(&s->onnx_model, s->inf.result, &s->onnx, s->d, graph, node,
-                                  scan_first_unknown(s), e.message, sizeof e.message);
+        if (!ok &&
+            cli_onnx_error_verdict(e.id) == ONNX_UNKNOWN) /* which earlier value it waits on */
+            cli_first_unknown_depends(&s->onnx_model, s->inf.result, &s->onnx, s->d, graph, node,
+                                      cli_scan_first_unknown(s), e.message, sizeof e.message);
         if (!emit_record(s, &r, ok, &facts, &e))
             return false;
     }
@@ -690,10 +693,10 @@ static bool scan_onnx_node(void *ctx, uint32_t graph, uint32_t index, const char
 
 /* An ONNX model that onnx_walk() checked whole already: its records and
  * its summary. */
-void scan_release_map(void *ctx, size_t upto)
+void cli_scan_release_map(void *ctx, size_t upto)
 {
     struct scan *s = ctx;
-    plat_map_release(s->map, upto);
+    cli_plat_map_release(s->map, upto);
 }
 
 /* --shape against the model, before any record: a conflict is the file's
@@ -707,13 +710,13 @@ struct shape_pass {
 static bool check_shape(void *ctx, const struct onnx_tensor *t)
 {
     struct shape_pass *p = ctx;
-    if (onnx_shape_check(t, &p->s->onnx, p->e))
+    if (cli_onnx_shape_check(t, &p->s->onnx, p->e))
         return true;
     p->conflict = true;
     return false;
 }
 
-bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, struct cli_error *e)
+bool cli_scan_onnx(struct scan *s, const unsigned char *data, size_t len, struct cli_error *e)
 {
     if (s->onnx.n_shapes) {
         struct shape_pass pass = {s, e, false};
@@ -738,15 +741,15 @@ bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, struct cli
     m->folded = 0;
     m->has_largest = false;
     memset(m->unbound, 0, sizeof *m->unbound);
-    ob_reset(&m->unbound_list);
-    ob_reset(&m->largest);
-    ob_reset(&m->broken_paths);
-    ob_reset(&m->failed_paths);
+    cli_ob_reset(&m->unbound_list);
+    cli_ob_reset(&m->largest);
+    cli_ob_reset(&m->broken_paths);
+    cli_ob_reset(&m->failed_paths);
     /* The graphs, nodes and operators, read whole (the walk checked the
      * bytes: only memory can fail here). */
     oom = false;
-    if (!onnx_model_read_capped(data, len, input_model_memory_cap(len), &s->onnx_model, &oe, &oom,
-                                scan_release_map, s)) {
+    if (!onnx_model_read_capped(data, len, cli_input_model_memory_cap(len), &s->onnx_model, &oe,
+                                &oom, cli_scan_release_map, s)) {
         onnx_model_free(&s->onnx_model);
         if (oom)
             return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
@@ -755,23 +758,23 @@ bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, struct cli
                         oe.message);
     }
     memset(&s->inf, 0, sizeof s->inf);
-    if (!s->cfg->no_infer && !onnx_inference_run(&s->inf, &s->onnx_model, &s->onnx, e)) {
+    if (!s->cfg->no_infer && !cli_onnx_inference_run(&s->inf, &s->onnx_model, &s->onnx, e)) {
         onnx_model_free(&s->onnx_model);
         return false;
     }
     s->first_searched = false; /* searched when a record of unknown size needs it */
     if (s->text) {             /* a walk to measure the names first: the table's width */
         s->name_width = 0;
-        if (!onnx_walk_nodes(data, len, measure_tensor, measure_node, scan_release_map, s, &oe,
+        if (!onnx_walk_nodes(data, len, measure_tensor, measure_node, cli_scan_release_map, s, &oe,
                              &oom)) {
-            onnx_inference_free(&s->inf);
+            cli_onnx_inference_free(&s->inf);
             onnx_model_free(&s->onnx_model);
             return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
         }
         put_text_header(s);
     }
     const bool walked = onnx_walk_nodes(data, len, scan_onnx_tensor, scan_onnx_node,
-                                        scan_release_map, s, &oe, &oom);
+                                        cli_scan_release_map, s, &oe, &oom);
     if (!walked || s->failed_write) {
         if (s->failed_write)
             *e = *s->e;
@@ -780,33 +783,33 @@ bool scan_onnx(struct scan *s, const unsigned char *data, size_t len, struct cli
     } else {
         s->unknown += m->unknown;
         if (s->text)
-            scan_put_text_totals(s);
+            cli_scan_put_text_totals(s);
         else
-            scan_put_onnx_summary(s);
+            cli_scan_put_onnx_summary(s);
     }
-    onnx_inference_free(&s->inf);
+    cli_onnx_inference_free(&s->inf);
     onnx_model_free(&s->onnx_model);
-    return walked && !s->failed_write && scan_drain_if_full(s);
+    return walked && !s->failed_write && cli_scan_drain_if_full(s);
 }
 
-bool scan_onnx_init(struct scan *s)
+bool cli_scan_onnx_init(struct scan *s)
 {
     struct model_totals *m = &s->model;
     m->unbound = malloc(sizeof *m->unbound);
-    ob_init(&m->unbound_list);
-    ob_init(&m->largest);
-    ob_init(&m->broken_paths);
-    ob_init(&m->failed_paths);
+    cli_ob_init(&m->unbound_list);
+    cli_ob_init(&m->largest);
+    cli_ob_init(&m->broken_paths);
+    cli_ob_init(&m->failed_paths);
     return m->unbound != NULL;
 }
 
-void scan_onnx_free(struct scan *s)
+void cli_scan_onnx_free(struct scan *s)
 {
     struct model_totals *m = &s->model;
     free(m->unbound);
     m->unbound = NULL;
-    ob_free(&m->unbound_list);
-    ob_free(&m->largest);
-    ob_free(&m->broken_paths);
-    ob_free(&m->failed_paths);
+    cli_ob_free(&m->unbound_list);
+    cli_ob_free(&m->largest);
+    cli_ob_free(&m->broken_paths);
+    cli_ob_free(&m->failed_paths);
 }

@@ -8,18 +8,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-void scan_put_file_key(struct scan *s, size_t start)
+void cli_scan_put_file_key(struct scan *s, size_t start)
 {
     if (!s->multi || s->out->failed || s->out->len <= start)
         return;
-    ob_reset(&s->scratch);
+    cli_ob_reset(&s->scratch);
     ob_puts(&s->scratch, "\"file\":");
-    ob_json_str(&s->scratch, s->file);
+    cli_ob_json_str(&s->scratch, s->file);
     ob_putc(&s->scratch, ',');
     if (s->scratch.failed)
         return;
     const size_t n = s->scratch.len;
-    if (ob_space(s->out, n) == NULL)
+    if (cli_ob_space(s->out, n) == NULL)
         return;
     char *at = s->out->data + start + 1; /* after the record's { */
     memmove(at + n, at, s->out->len - start - 1);
@@ -27,31 +27,31 @@ void scan_put_file_key(struct scan *s, size_t start)
     s->out->len += n;
 }
 
-bool scan_drain_if_full(struct scan *s)
+bool cli_scan_drain_if_full(struct scan *s)
 {
     if (s->out->len >= BATCH_CHUNK && !cli_drain(s->out, s->e))
         s->failed_write = true;
     return !s->failed_write;
 }
 
-const char *scan_kind_name(unsigned k)
+const char *cli_scan_kind_name(unsigned k)
 {
     if (k == SCAN_ACTIVATION)
         return "activation";
     return k == SCAN_FOLDED ? "folded" : onnx_kind_name((enum onnx_kind)k);
 }
 
-bool scan_top_init(struct scan *s, struct cli_error *e)
+bool cli_scan_top_init(struct scan *s, struct cli_error *e)
 {
     memset(&s->top, 0, sizeof s->top);
     const char *text = s->cfg->top;
     if (text == NULL)
         return true;
-    return parse_uint(text, strlen(text), 1, UINT64_MAX, &s->top.n, e, "--top", text, NULL,
-                      "counts");
+    return cli_parse_uint(text, strlen(text), 1, UINT64_MAX, &s->top.n, e, "--top", text, NULL,
+                          "counts");
 }
 
-void scan_top_free(struct scan *s)
+void cli_scan_top_free(struct scan *s)
 {
     for (size_t i = 0; i < s->top.count; i++)
         free(s->top.heap[i].data);
@@ -86,7 +86,7 @@ static void top_sift_down(struct scan_top_entry *h, size_t n, size_t i)
     }
 }
 
-bool scan_top_keep(struct scan *s, size_t start, const dmlt_u128 *bytes)
+bool cli_scan_top_keep(struct scan *s, size_t start, const dmlt_u128 *bytes)
 {
     struct scan_top *t = &s->top;
     if (t->n == 0 || s->out->failed || s->out->len < start)
@@ -128,7 +128,7 @@ bool scan_top_keep(struct scan *s, size_t start, const dmlt_u128 *bytes)
     return true;
 }
 
-void scan_top_flush(struct scan *s)
+void cli_scan_top_flush(struct scan *s)
 {
     struct scan_top *t = &s->top;
     /* heap sort: the smallest goes to the end each time, so the array ends

@@ -31,13 +31,14 @@ static int compare_shapes(const void *a, const void *b)
     return compare_names(x->name, x->len, y->name, y->len);
 }
 
-struct onnx_dim_binding *onnx_dim_bound(const struct onnx_options *o, const void *p, size_t n)
+struct onnx_dim_binding *cli_onnx_dim_bound(const struct onnx_options *o, const void *p, size_t n)
 {
     const struct onnx_dim_binding key = {.name = p, .len = n};
     return o->n_dims ? bsearch(&key, o->dims, o->n_dims, sizeof o->dims[0], compare_dims) : NULL;
 }
 
-struct onnx_shape_binding *onnx_shape_given(const struct onnx_options *o, const void *p, size_t n)
+struct onnx_shape_binding *cli_onnx_shape_given(const struct onnx_options *o, const void *p,
+                                                size_t n)
 {
     const struct onnx_shape_binding key = {.name = p, .len = n};
     return o->n_shapes ? bsearch(&key, o->shapes, o->n_shapes, sizeof o->shapes[0], compare_shapes)
@@ -67,8 +68,8 @@ static bool read_dims(const struct cli_config *cfg, struct onnx_options *o, stru
         struct onnx_dim_binding *b = &o->dims[i];
         if (!split_named(text, "--dim", "--dim batch=8 binds the symbolic dim \"batch\" to 8",
                          &value, &b->len, e) ||
-            !parse_uint(value, strlen(value), 1, UINT32_MAX, &b->value, e, "--dim", text, NULL,
-                        "sizes"))
+            !cli_parse_uint(value, strlen(value), 1, UINT32_MAX, &b->value, e, "--dim", text, NULL,
+                            "sizes"))
             return false;
         b->name = text;
         b->text = text;
@@ -91,8 +92,8 @@ static bool read_shapes(const struct cli_config *cfg, struct onnx_options *o, st
         if (!split_named(text, "--shape",
                          "--shape state=2,1,128 gives the value \"state\" the sizes 2,1,128",
                          &value, &b->len, e) ||
-            !parse_uint_list("--shape", value, 1, UINT32_MAX, ONNX_SHAPE_MAX_RANK, b->dims,
-                             &b->rank, e, "dim", "sizes"))
+            !cli_parse_uint_list("--shape", value, 1, UINT32_MAX, ONNX_SHAPE_MAX_RANK, b->dims,
+                                 &b->rank, e, "dim", "sizes"))
             return false;
         b->name = text;
         b->text = text;
@@ -108,7 +109,7 @@ static bool read_shapes(const struct cli_config *cfg, struct onnx_options *o, st
     return true;
 }
 
-void onnx_options_free(struct onnx_options *o)
+void cli_onnx_options_free(struct onnx_options *o)
 {
     free(o->dims);
     free(o->shapes);
@@ -117,7 +118,8 @@ void onnx_options_free(struct onnx_options *o)
     o->n_dims = o->n_shapes = 0;
 }
 
-bool onnx_options_read(const struct cli_config *cfg, struct onnx_options *o, struct cli_error *e)
+bool cli_onnx_options_read(const struct cli_config *cfg, struct onnx_options *o,
+                           struct cli_error *e)
 {
     memset(o, 0, sizeof *o);
     o->dims = calloc(cfg->n_dims ? cfg->n_dims : 1, sizeof o->dims[0]);
@@ -128,8 +130,8 @@ bool onnx_options_read(const struct cli_config *cfg, struct onnx_options *o, str
         return false;
     if (cfg->t.rank) {
         uint64_t r;
-        if (!parse_uint(cfg->t.rank, strlen(cfg->t.rank), 1, DMLT_MAX_RANK, &r, e, "--rank",
-                        cfg->t.rank, NULL, "ranks"))
+        if (!cli_parse_uint(cfg->t.rank, strlen(cfg->t.rank), 1, DMLT_MAX_RANK, &r, e, "--rank",
+                            cfg->t.rank, NULL, "ranks"))
             return false;
         o->rank = cfg->t.rank;
         o->rank_value = (unsigned)r;
@@ -212,19 +214,19 @@ static int shown(size_t n)
 static bool put_u64_text(struct descriptor *d, uint64_t v, struct cli_error *e)
 {
     char buf[24];
-    char *end = put_u64(buf, v);
-    return descriptor_text_put(d, buf, (size_t)(end - buf), "sizes", e);
+    char *end = cli_put_u64(buf, v);
+    return cli_descriptor_text_put(d, buf, (size_t)(end - buf), "sizes", e);
 }
 
 /* As the command line: --dtype (set already), --sizes, --rank, --layout. */
 static bool sizes_to_descriptor(const uint64_t *sizes, unsigned rank, const struct onnx_options *o,
                                 struct descriptor *d, struct onnx_facts *facts, struct cli_error *e)
 {
-    d->cfg.t.sizes = descriptor_text_begin(d);
+    d->cfg.t.sizes = cli_descriptor_text_begin(d);
     for (unsigned i = 0; i < rank; i++)
-        if ((i && !descriptor_text_put(d, ",", 1, "sizes", e)) || !put_u64_text(d, sizes[i], e))
+        if ((i && !cli_descriptor_text_put(d, ",", 1, "sizes", e)) || !put_u64_text(d, sizes[i], e))
             return false;
-    if (!descriptor_text_end(d, "sizes", e))
+    if (!cli_descriptor_text_end(d, "sizes", e))
         return false;
     unsigned final_rank = rank;
     if (o->rank && o->rank_value > rank) {
@@ -329,7 +331,7 @@ static bool model_dims(const struct onnx_tensor *t, struct onnx_options *o,
                      "dim %u is unknown (the model gives neither a value nor a symbol)", i);
             return false;
         case ONNX_DIM_PARAM: {
-            struct onnx_dim_binding *b = onnx_dim_bound(o, dim.param.p, dim.param.n);
+            struct onnx_dim_binding *b = cli_onnx_dim_bound(o, dim.param.p, dim.param.n);
             if (b == NULL) {
                 if (n_unbound++ < 4) {
                     int w = snprintf(unbound + unbound_len, sizeof unbound - unbound_len,
@@ -376,18 +378,19 @@ static bool model_dims(const struct onnx_tensor *t, struct onnx_options *o,
     return true;
 }
 
-bool descriptor_from_onnx(const struct onnx_tensor *t, struct onnx_options *o, struct descriptor *d,
-                          struct onnx_facts *facts, struct cli_error *e)
+bool cli_descriptor_from_onnx(const struct onnx_tensor *t, struct onnx_options *o,
+                              struct descriptor *d, struct onnx_facts *facts, struct cli_error *e)
 {
-    descriptor_reset(d, DESC_SCAN);
+    cli_descriptor_reset(d, DESC_SCAN);
     memset(facts, 0, sizeof *facts);
     const char *dtype;
     if (!value_dtype(t, facts, &dtype, e))
         return false;
     d->cfg.t.dtype = dtype;
-    struct onnx_shape_binding *given =
-        t->has_name && onnx_in_main_graph(t) ? onnx_shape_given(o, t->name.p, t->name.n) : NULL;
-    if (given) { /* checked against the model's dims already (onnx_shape_check) */
+    struct onnx_shape_binding *given = t->has_name && cli_onnx_in_main_graph(t)
+                                           ? cli_onnx_shape_given(o, t->name.p, t->name.n)
+                                           : NULL;
+    if (given) { /* checked against the model's dims already (cli_onnx_shape_check) */
         given->used = true;
         if (given->rank > DMLT_MAX_RANK) {
             cli_fail(e, CLI_E_TOO_MANY_DIMS, NULL, NULL,
@@ -420,7 +423,7 @@ bool descriptor_from_onnx(const struct onnx_tensor *t, struct onnx_options *o, s
     return sizes_to_descriptor(sizes, rank, o, d, facts, e);
 }
 
-enum onnx_verdict onnx_error_verdict(const char *id)
+enum onnx_verdict cli_onnx_error_verdict(const char *id)
 {
     static const struct {
         const char *id;
@@ -437,16 +440,16 @@ enum onnx_verdict onnx_error_verdict(const char *id)
     return ONNX_DEFINITE;
 }
 
-bool onnx_in_main_graph(const struct onnx_tensor *t)
+bool cli_onnx_in_main_graph(const struct onnx_tensor *t)
 {
     return strncmp(t->path, "graph.", 6) == 0 && strncmp(t->path, "graph.node[", 11) != 0;
 }
 
-bool onnx_shape_check(const struct onnx_tensor *t, struct onnx_options *o, struct cli_error *e)
+bool cli_onnx_shape_check(const struct onnx_tensor *t, struct onnx_options *o, struct cli_error *e)
 {
-    if (!t->has_name || !onnx_in_main_graph(t))
+    if (!t->has_name || !cli_onnx_in_main_graph(t))
         return true;
-    const struct onnx_shape_binding *b = onnx_shape_given(o, t->name.p, t->name.n);
+    const struct onnx_shape_binding *b = cli_onnx_shape_given(o, t->name.p, t->name.n);
     if (b == NULL || t->form == ONNX_DIMS_NONE)
         return true;
     if (t->rank != b->rank) {
@@ -461,7 +464,7 @@ bool onnx_shape_check(const struct onnx_tensor *t, struct onnx_options *o, struc
     for (unsigned i = 0; onnx_dims_next(&it, &dim); i++) {
         uint64_t want = b->dims[i];
         if (dim.kind == ONNX_DIM_PARAM) {
-            const struct onnx_dim_binding *d = onnx_dim_bound(o, dim.param.p, dim.param.n);
+            const struct onnx_dim_binding *d = cli_onnx_dim_bound(o, dim.param.p, dim.param.n);
             if (d == NULL || d->value == want)
                 continue;
             cli_fail(e, CLI_E_SHAPE_CONFLICT, "--shape", b->text,
@@ -500,8 +503,8 @@ static void declare(struct onnx_inference *inf, uint32_t graph, struct onnx_byte
     inf->declared[i].name = name;
 }
 
-bool onnx_inference_declared(const struct onnx_inference *inf, uint32_t graph,
-                             struct onnx_bytes name)
+bool cli_onnx_inference_declared(const struct onnx_inference *inf, uint32_t graph,
+                                 struct onnx_bytes name)
 {
     if (inf->declared == NULL || name.p == NULL)
         return false;
@@ -552,8 +555,9 @@ static bool index_mismatches(struct onnx_inference *inf)
     return true;
 }
 
-const struct onnx_infer_mismatch *onnx_inference_mismatch(const struct onnx_inference *inf,
-                                                          uint32_t graph, struct onnx_bytes name)
+const struct onnx_infer_mismatch *cli_onnx_inference_mismatch(const struct onnx_inference *inf,
+                                                              uint32_t graph,
+                                                              struct onnx_bytes name)
 {
     if (inf->mismatched == NULL || name.p == NULL)
         return NULL;
@@ -562,7 +566,7 @@ const struct onnx_infer_mismatch *onnx_inference_mismatch(const struct onnx_infe
     return found ? onnx_infer_mismatch_at(inf->result, inf->mismatch_at[i]) : NULL;
 }
 
-void onnx_inference_free(struct onnx_inference *inf)
+void cli_onnx_inference_free(struct onnx_inference *inf)
 {
     onnx_infer_free(inf->result);
     free(inf->dims);
@@ -574,8 +578,8 @@ void onnx_inference_free(struct onnx_inference *inf)
     memset(inf, 0, sizeof *inf);
 }
 
-bool onnx_inference_run(struct onnx_inference *inf, const struct onnx_model *model,
-                        const struct onnx_options *o, struct cli_error *e)
+bool cli_onnx_inference_run(struct onnx_inference *inf, const struct onnx_model *model,
+                            const struct onnx_options *o, struct cli_error *e)
 {
     memset(inf, 0, sizeof *inf);
     size_t names = 0, n_shape_dims = 0;
@@ -593,7 +597,7 @@ bool onnx_inference_run(struct onnx_inference *inf, const struct onnx_model *mod
     inf->shape_dims = calloc(n_shape_dims + 1, sizeof inf->shape_dims[0]);
     if (inf->declared == NULL || inf->dims == NULL || inf->shapes == NULL ||
         inf->shape_dims == NULL) {
-        onnx_inference_free(inf);
+        cli_onnx_inference_free(inf);
         return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     }
     for (uint32_t g = 0; g < model->n_graphs; g++) {
@@ -616,14 +620,15 @@ bool onnx_inference_run(struct onnx_inference *inf, const struct onnx_model *mod
     }
     const struct onnx_infer_options opts = {inf->dims, o->n_dims, inf->shapes, o->n_shapes, 0};
     if (onnx_infer_run(model, &opts, &inf->result) != ONNX_INFER_OK || !index_mismatches(inf)) {
-        onnx_inference_free(inf);
+        cli_onnx_inference_free(inf);
         return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     }
     return true;
 }
 
-void onnx_inferred_shape_json(struct outbuf *b, const struct onnx_infer_value *v,
-                              void (*symbol)(void *ctx, const char *name, size_t len), void *ctx)
+void cli_onnx_inferred_shape_json(struct outbuf *b, const struct onnx_infer_value *v,
+                                  void (*symbol)(void *ctx, const char *name, size_t len),
+                                  void *ctx)
 {
     if (v->not_tensor || v->rank < 0) {
         ob_puts(b, "null");
@@ -648,14 +653,14 @@ void onnx_inferred_shape_json(struct outbuf *b, const struct onnx_infer_value *v
             char small[256];
             const size_t n = onnx_dx_print(d, small, sizeof small);
             if (n < sizeof small) {
-                ob_json_str(b, small);
+                cli_ob_json_str(b, small);
             } else if (n > ONNX_DX_PRINT_MAX) { /* too long to print: unknown */
                 ob_puts(b, "null");
             } else {
                 char *big = malloc(n + 1);
                 if (big)
                     onnx_dx_print(d, big, n + 1);
-                ob_json_str(b, big ? big : "");
+                cli_ob_json_str(b, big ? big : "");
                 free(big);
             }
             onnx_dx_symbols(d, symbol, ctx);
@@ -688,10 +693,11 @@ static bool not_inferred(const struct onnx_infer_value *v, struct cli_error *e, 
     return false;
 }
 
-bool descriptor_from_inferred(const struct onnx_infer_value *v, struct onnx_options *o,
-                              struct descriptor *d, struct onnx_facts *facts, struct cli_error *e)
+bool cli_descriptor_from_inferred(const struct onnx_infer_value *v, struct onnx_options *o,
+                                  struct descriptor *d, struct onnx_facts *facts,
+                                  struct cli_error *e)
 {
-    descriptor_reset(d, DESC_SCAN);
+    cli_descriptor_reset(d, DESC_SCAN);
     memset(facts, 0, sizeof *facts);
     facts->value = v->not_tensor ? "sequence, map or optional" : "tensor";
     if (v->not_tensor)

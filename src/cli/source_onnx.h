@@ -45,23 +45,25 @@ struct onnx_options {
 };
 
 /* Reads --dim, --shape, --rank and --layout from cfg. False with e filled
- * (exit 2) for a bad one; o is to be freed with onnx_options_free either
+ * (exit 2) for a bad one; o is to be freed with cli_onnx_options_free either
  * way. */
-bool onnx_options_read(const struct cli_config *cfg, struct onnx_options *o, struct cli_error *e);
-void onnx_options_free(struct onnx_options *o);
+bool cli_onnx_options_read(const struct cli_config *cfg, struct onnx_options *o,
+                           struct cli_error *e);
+void cli_onnx_options_free(struct onnx_options *o);
 
 /* The --dim binding of the symbol [p, p + n), or NULL. */
-struct onnx_dim_binding *onnx_dim_bound(const struct onnx_options *o, const void *p, size_t n);
+struct onnx_dim_binding *cli_onnx_dim_bound(const struct onnx_options *o, const void *p, size_t n);
 /* The --shape of the value named [p, p + n), or NULL. */
-struct onnx_shape_binding *onnx_shape_given(const struct onnx_options *o, const void *p, size_t n);
+struct onnx_shape_binding *cli_onnx_shape_given(const struct onnx_options *o, const void *p,
+                                                size_t n);
 
 /* Whether t, a value of the main graph, contradicts a --shape given for
  * its name (another rank, or a fixed dim the model declares that differs).
  * False with e filled (shape_conflict, exit 2) when it does. */
-bool onnx_shape_check(const struct onnx_tensor *t, struct onnx_options *o, struct cli_error *e);
+bool cli_onnx_shape_check(const struct onnx_tensor *t, struct onnx_options *o, struct cli_error *e);
 
 /* A value of the main graph (not of a subgraph), by its path. */
-bool onnx_in_main_graph(const struct onnx_tensor *t);
+bool cli_onnx_in_main_graph(const struct onnx_tensor *t);
 
 #define ONNX_MAX_NOTES 4
 
@@ -75,8 +77,8 @@ struct onnx_facts {
 
 /* Fills d (validate, JSON) from t. False with e filled for an error
  * record; facts are filled either way. */
-bool descriptor_from_onnx(const struct onnx_tensor *t, struct onnx_options *o, struct descriptor *d,
-                          struct onnx_facts *facts, struct cli_error *e);
+bool cli_descriptor_from_onnx(const struct onnx_tensor *t, struct onnx_options *o,
+                              struct descriptor *d, struct onnx_facts *facts, struct cli_error *e);
 
 /* What an error record of scan means for its exit status: a definite
  * DirectML problem (exit status 1: dtype_unsupported, too_many_dims,
@@ -85,7 +87,7 @@ bool descriptor_from_onnx(const struct onnx_tensor *t, struct onnx_options *o, s
  * with --strict), or no DirectML concern (an empty tensor, a sequence or
  * map: counted only). */
 enum onnx_verdict { ONNX_DEFINITE, ONNX_UNKNOWN, ONNX_NO_CONCERN };
-enum onnx_verdict onnx_error_verdict(const char *id);
+enum onnx_verdict cli_onnx_error_verdict(const char *id);
 
 /* ---- inferred shapes (section 9) ---- */
 
@@ -108,28 +110,31 @@ struct onnx_inference {
 };
 
 /* False with e filled (out_of_memory) when memory ran out. */
-bool onnx_inference_run(struct onnx_inference *inf, const struct onnx_model *model,
-                        const struct onnx_options *o, struct cli_error *e);
-void onnx_inference_free(struct onnx_inference *inf);
+bool cli_onnx_inference_run(struct onnx_inference *inf, const struct onnx_model *model,
+                            const struct onnx_options *o, struct cli_error *e);
+void cli_onnx_inference_free(struct onnx_inference *inf);
 /* Whether graph declares name among its outputs or value_info. */
-bool onnx_inference_declared(const struct onnx_inference *inf, uint32_t graph,
-                             struct onnx_bytes name);
+bool cli_onnx_inference_declared(const struct onnx_inference *inf, uint32_t graph,
+                                 struct onnx_bytes name);
 /* The first place inference contradicts what graph declares of name (a
  * fixed dim, the rank or the element type), or NULL. */
-const struct onnx_infer_mismatch *onnx_inference_mismatch(const struct onnx_inference *inf,
-                                                          uint32_t graph, struct onnx_bytes name);
+const struct onnx_infer_mismatch *cli_onnx_inference_mismatch(const struct onnx_inference *inf,
+                                                              uint32_t graph,
+                                                              struct onnx_bytes name);
 
 /* An inferred value's "shape" as JSON into b: numbers, expressions over
  * the symbols as strings ("batch*197"), null for an unknown dim; null
  * without a rank. symbol is called for each symbol of the dims (b's
  * writer notes the unbound ones). */
-void onnx_inferred_shape_json(struct outbuf *b, const struct onnx_infer_value *v,
-                              void (*symbol)(void *ctx, const char *name, size_t len), void *ctx);
+void cli_onnx_inferred_shape_json(struct outbuf *b, const struct onnx_infer_value *v,
+                                  void (*symbol)(void *ctx, const char *name, size_t len),
+                                  void *ctx);
 
-/* Fills d from an inferred value, as descriptor_from_onnx does from a
+/* Fills d from an inferred value, as cli_descriptor_from_onnx does from a
  * declared one: shape_not_inferred (with inference's reason) where a dim,
  * the rank or the element type is unknown. */
-bool descriptor_from_inferred(const struct onnx_infer_value *v, struct onnx_options *o,
-                              struct descriptor *d, struct onnx_facts *facts, struct cli_error *e);
+bool cli_descriptor_from_inferred(const struct onnx_infer_value *v, struct onnx_options *o,
+                                  struct descriptor *d, struct onnx_facts *facts,
+                                  struct cli_error *e);
 
 #endif
