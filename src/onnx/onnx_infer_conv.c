@@ -22,7 +22,7 @@ static const struct onnx_dx *pool_dim(struct nctx *c, const struct onnx_dx *in, 
         c->why = "an empty spatial dim: the runtimes and onnx disagree";
         return NULL;
     }
-    if (mode == 1 && d > 1 && c->op->arg == C_POOL) {
+    if (mode == 1 && d > 1 && c->op->arg.conv == C_POOL) {
         /* ONNX Runtime's pools size SAME's pads with the undilated kernel */
         c->why = "a pool with auto_pad SAME and a dilation: ONNX's text gives ceil(in/stride), "
                  "ONNX Runtime pads for the undilated kernel";
@@ -151,7 +151,7 @@ static bool conv_spatial(struct nctx *c, const struct ival *x, const struct ival
     } else {
         return onnx__fail(c, "the kernel's shape is unknown");
     }
-    if (c->op->arg == C_TRANSPOSE)
+    if (c->op->arg.conv == C_TRANSPOSE)
         return conv_transpose(c, x, w, ns, ks, d);
     bool hs = onnx__attr_ints(c, "strides", &s, &ns_),
          hd = onnx__attr_ints(c, "dilations", &dl, &nd);
@@ -176,7 +176,7 @@ static bool roi(struct nctx *c, const struct ival *x)
     const struct onnx_dx *d[4];
     d[0] = r && r->pub.rank == 2 ? r->pub.dims[0] : NULL;
     d[1] = x->pub.rank == 4 ? x->pub.dims[1] : NULL;
-    if (c->op->arg == C_ROIALIGN) {
+    if (c->op->arg.conv == C_ROIALIGN) {
         d[2] = onnx__K(c, onnx__attr_i(c, "output_height", 1));
         d[3] = onnx__K(c, onnx__attr_i(c, "output_width", 1));
     } else {
@@ -192,22 +192,22 @@ static bool roi(struct nctx *c, const struct ival *x)
 
 bool onnx__fam_conv(struct nctx *c)
 {
-    uint32_t wi = c->op->arg == C_QLCONV ? 3 : 1;
+    uint32_t wi = c->op->arg.conv == C_QLCONV ? 3 : 1;
     const struct ival *x = onnx__SHAPED(c, 0), *w = onnx__SHAPED(c, wi);
-    if (c->op->arg == C_QLCONV)
+    if (c->op->arg.conv == C_QLCONV)
         c->out[0].pub.elem_type = onnx__IN(c, 7) ? onnx__IN(c, 7)->pub.elem_type : DT_UINT8;
-    if (c->op->arg == C_CONV_INT)
+    if (c->op->arg.conv == C_CONV_INT)
         c->out[0].pub.elem_type = DT_INT32;
     if (c->n_out > 1) /* MaxPool's Indices */
         c->out[1].pub.elem_type = DT_INT64;
     if (!x)
         return onnx__fail(c, "the input's shape is unknown");
-    if (x->pub.rank < 2 + (c->op->arg == C_GLOBAL ? 0 : 1) && c->op->arg != C_GRIDSAMPLE)
+    if (x->pub.rank < 2 + (c->op->arg.conv == C_GLOBAL ? 0 : 1) && c->op->arg.conv != C_GRIDSAMPLE)
         return onnx__fail(c, "the input's rank is below 3");
     const struct onnx_dx *d[ONNX_INFER_MAX_RANK];
     d[0] = x->pub.dims[0];
     d[1] = x->pub.rank > 1 ? x->pub.dims[1] : NULL;
-    switch ((enum conv_arg)c->op->arg) {
+    switch (c->op->arg.conv) {
     case C_GLOBAL:
         for (int32_t i = 2; i < x->pub.rank; i++)
             d[i] = onnx__K(c, 1);
@@ -257,7 +257,7 @@ bool onnx__fam_conv(struct nctx *c)
     case C_QLCONV:
     case C_TRANSPOSE:
     case C_POOL:
-        if (c->op->arg != C_POOL && c->op->arg != C_TRANSPOSE)
+        if (c->op->arg.conv != C_POOL && c->op->arg.conv != C_TRANSPOSE)
             d[1] = w && w->pub.rank >= 1 ? w->pub.dims[0] : NULL;
         if (!conv_spatial(c, x, w, d))
             return false;
@@ -265,7 +265,7 @@ bool onnx__fam_conv(struct nctx *c)
     }
     if (!onnx__set_out(c, 0, x->pub.rank, d))
         return false;
-    if (c->n_out > 1 && c->op->arg == C_POOL)
+    if (c->n_out > 1 && c->op->arg.conv == C_POOL)
         return onnx__set_out(c, 1, x->pub.rank, d);
     return true;
 }

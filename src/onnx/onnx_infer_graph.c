@@ -298,7 +298,7 @@ bool onnx__fam_scan(struct nctx *c)
 {
     const struct onnx_graph *body = graph_attr(c, "body");
     int64_t m = onnx__attr_i(c, "num_scan_inputs", -1);
-    uint32_t first = c->opset < 9; /* Scan-8's sequence_lens */
+    uint32_t first = !onnx__since(c); /* Scan-8's sequence_lens */
     if (!body || m < 1 || m > (int64_t)c->node->n_inputs - first)
         return onnx__fail(c, "no body or a bad num_scan_inputs");
     uint32_t n = c->node->n_inputs - first - (uint32_t)m, ms = (uint32_t)m;

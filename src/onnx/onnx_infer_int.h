@@ -128,13 +128,129 @@ enum type_rule {
     TY_FAMILY      /* the family sets it */
 };
 
+/* Each family's own argument: which of its operators a line of the table
+ * is, an enum a family (the member of union op_arg it reads). */
+enum unary_arg {
+    U_PLAIN,
+    U_VALUES,      /* Identity, Cast to an integer type: the values pass */
+    U_NEG,         /* values negated */
+    U_BOOL,        /* IsNaN, IsInf: bool of the same shape */
+    U_DROPOUT,     /* a bool mask of the same shape as output 1 */
+    U_DTYPE_OR_IN, /* type from "dtype", else input 0's */
+    U_QUANT,       /* QuantizeLinear: input 2's type, else uint8 */
+    U_DEQUANT,     /* DequantizeLinear: float (from its since: input 1's type) */
+    U_DYNQUANT,    /* DynamicQuantizeLinear: y uint8, two scalars */
+    U_BATCHNORM,   /* extra outputs of input 1's shape */
+    U_LAYERNORM,   /* Mean, InvStdDev: the normalised axes kept as 1 */
+    U_LOSS,        /* SoftmaxCrossEntropyLoss / NegativeLogLikelihoodLoss */
+    U_FLOOR,       /* Floor, Ceil: float values rounded */
+    U_CEIL
+};
+/* Broadcasting (onnx_infer_ops.c): the values computed. */
+enum value_op {
+    V_NONE,
+    V_ADD,
+    V_SUB,
+    V_MUL,
+    V_DIV,
+    V_MOD,
+    V_MAX,
+    V_MIN,
+    V_EQ,
+    V_LT,
+    V_GT,
+    V_WHERE,
+    V_CMP_NONE
+};
+/* Reductions: over axes (an attribute, from the table's since an input),
+ * or ArgMax's and ArgMin's one axis. */
+enum reduce_arg { R_AXES, R_ARG };
+/* Convolution and pooling (onnx_infer_conv.c). */
+enum conv_arg {
+    C_CONV,
+    C_CONV_INT,
+    C_QLCONV,
+    C_POOL,
+    C_GLOBAL,
+    C_TRANSPOSE,
+    C_UNPOOL,
+    C_ROIPOOL,
+    C_ROIALIGN,
+    C_GRIDSAMPLE
+};
+enum mm_arg { M_MATMUL, M_INTEGER, M_QLINEAR, M_GEMM };
+/* Sequences and optionals (onnx_infer_seq.c). */
+enum seq_arg {
+    S_CONSTRUCT,
+    S_EMPTY,
+    S_INSERT,
+    S_ERASE,
+    S_SPLIT,
+    S_OPTIONAL,
+    S_AT,
+    S_GET,
+    S_CONCAT
+};
+enum squeeze_arg { SQ_SQUEEZE, SQ_UNSQUEEZE };
+enum space_depth_arg { SD_DEPTH_TO_SPACE, SD_SPACE_TO_DEPTH };
+enum resize_arg { RS_RESIZE, RS_UPSAMPLE };
+enum gather_arg { GA_GATHER, GA_ELEMENTS };
+enum data_dependent_arg { DD_NONZERO, DD_COMPRESS, DD_UNIQUE, DD_NMS };
+enum generator_arg { GEN_RANDOM, GEN_MULTINOMIAL };
+enum text_arg { TX_NORMALIZER, TX_TFIDF };
+enum scalar_arg { SC_HAS_ELEMENT, SC_LENGTH };
+enum signal_arg { SG_MEL, SG_STFT };
+enum crop_arg { CR_CENTER_CROP_PAD, CR_COL2IM };
+enum linalg_arg { LA_DET, LA_DFT };
+/* The training operators: an optimizer's value is its number of state
+ * groups (Adagrad, Momentum: 2; Adam: 3); Gradient's 0. */
+enum training_arg { TR_GRADIENT = 0, TR_TWO_GROUPS = 2, TR_THREE_GROUPS = 3 };
+
+union op_arg {
+    int none; /* the families without an argument (NO_ARG) */
+    enum unary_arg unary;
+    enum value_op value;
+    enum reduce_arg reduce;
+    enum conv_arg conv;
+    enum mm_arg mm;
+    enum seq_arg seq;
+    enum squeeze_arg squeeze;
+    enum space_depth_arg space_depth;
+    enum resize_arg resize;
+    enum gather_arg gather;
+    enum data_dependent_arg data_dependent;
+    enum generator_arg generator;
+    enum text_arg text;
+    enum scalar_arg scalar;
+    enum signal_arg signal;
+    enum crop_arg crop;
+    enum linalg_arg linalg;
+    enum training_arg training;
+};
+#define NO_ARG                                                                                     \
+    {                                                                                              \
+        .none = 0                                                                                  \
+    }
+
 struct op_entry {
     const char *name;
     family_fn fn;
     uint8_t min_in, max_in, max_out;
     uint8_t type; /* enum type_rule */
-    int32_t arg;  /* the family's own argument */
+    /* The opset from which the operator takes its later form (an input
+     * where earlier versions read an attribute, numpy broadcasting, ...:
+     * its family says which), 0 when the table knows one form. Families
+     * ask onnx__since(c). Split's and Resize's second changes (opset 18)
+     * stay in their family. */
+    uint8_t since;
+    union op_arg arg; /* the family's own argument: its member */
 };
+
+/* Whether the node's opset has its operator's later form (op->since). */
+static inline bool onnx__since(const struct nctx *c)
+{
+    return c->opset >= c->op->since;
+}
 
 /* The operator table (onnx_infer_ops.c). */
 extern const struct op_entry onnx__infer_ops[];
@@ -249,19 +365,6 @@ bool onnx__broadcast(struct nctx *c, const struct ival *const *v, uint32_t n,
                      const struct onnx_dx **dims, int32_t *rank);
 
 /* The families, each in the file docs/architecture.md names for it. */
-/* The convolution and pooling family's argument (onnx_infer_conv.c). */
-enum conv_arg {
-    C_CONV,
-    C_CONV_INT,
-    C_QLCONV,
-    C_POOL,
-    C_GLOBAL,
-    C_TRANSPOSE,
-    C_UNPOOL,
-    C_ROIPOOL,
-    C_ROIALIGN,
-    C_GRIDSAMPLE
-};
 bool onnx__fam_conv(struct nctx *c);
 bool onnx__fam_reshape(struct nctx *c);
 bool onnx__fam_flatten(struct nctx *c);
@@ -293,18 +396,6 @@ bool onnx__fam_linalg(struct nctx *c);
 bool onnx__fam_scalar(struct nctx *c);
 bool onnx__fam_text(struct nctx *c);
 bool onnx__fam_sequence(struct nctx *c);
-/* onnx__fam_sequence's argument (onnx_infer_seq.c). */
-enum seq_arg {
-    S_CONSTRUCT,
-    S_EMPTY,
-    S_INSERT,
-    S_ERASE,
-    S_SPLIT,
-    S_OPTIONAL,
-    S_AT,
-    S_GET,
-    S_CONCAT
-};
 /* A sequence's element (onnx_infer_seq.c): an unchanging copy of v's type
  * and shape; the element both a and b are (dims that differ unknown);
  * output i made that element (c->why set when its shape is unknown). */
@@ -316,8 +407,6 @@ bool onnx__fam_signal(struct nctx *c);
 bool onnx__fam_crop(struct nctx *c);
 bool onnx__fam_rnn(struct nctx *c);
 bool onnx__fam_matmul(struct nctx *c);
-/* onnx__fam_matmul's argument. */
-enum mm_arg { M_MATMUL, M_INTEGER, M_QLINEAR, M_GEMM };
 
 /* Subgraphs (onnx_infer_graph.c). */
 bool onnx__fam_if(struct nctx *c);

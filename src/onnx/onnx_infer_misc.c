@@ -13,14 +13,15 @@ bool onnx__fam_data_dependent(struct nctx *c)
     const struct ival *x = onnx__SHAPED(c, 0);
     const struct onnx_dx *n = onnx__fresh(c, 0), *d[ONNX_INFER_MAX_RANK];
     int32_t ax;
-    switch (c->op->arg) {
-    case 0: { /* NonZero: [rank, n]; a scalar as numpy's atleast_1d (ONNX Runtime): [1, n] */
+    switch (c->op->arg.data_dependent) {
+    case DD_NONZERO: { /* NonZero: [rank, n]; a scalar as numpy's atleast_1d (ONNX Runtime): [1, n]
+                        */
         if (!x)
             return onnx__fail(c, "the input's rank is unknown");
         const struct onnx_dx *nz[2] = {onnx__K(c, x->pub.rank ? x->pub.rank : 1), n};
         return onnx__set_out(c, 0, 2, nz);
     }
-    case 1: /* Compress */
+    case DD_COMPRESS: /* Compress */
         if (!onnx__attr(c, "axis"))
             return onnx__set_out(c, 0, 1, &n);
         if (!x || !onnx__norm_axis(onnx__attr_i(c, "axis", 0), x->pub.rank, &ax))
@@ -28,7 +29,7 @@ bool onnx__fam_data_dependent(struct nctx *c)
         memcpy(d, x->pub.dims, (size_t)x->pub.rank * PTR_BYTES);
         d[ax] = n;
         return onnx__set_out(c, 0, x->pub.rank, d);
-    case 2: /* Unique: Y, indices, inverse_indices, counts */
+    case DD_UNIQUE: /* Unique: Y, indices, inverse_indices, counts */
         for (uint32_t k = 1; k < c->n_out; k++)
             c->out[k].pub.elem_type = DT_INT64;
         if (!x)
@@ -46,11 +47,12 @@ bool onnx__fam_data_dependent(struct nctx *c)
                 return false;
         }
         return onnx__set_out(c, 1, 1, &n) && onnx__set_out(c, 3, 1, &n);
-    default: { /* NonMaxSuppression: [n, 3] */
+    case DD_NMS: { /* NonMaxSuppression: [n, 3] */
         const struct onnx_dx *s[2] = {n, onnx__K(c, 3)};
         return onnx__set_out(c, 0, 2, s);
     }
     }
+    return onnx__fail(c, "not a data-dependent operator"); /* (the table names none other) */
 }
 
 bool onnx__fam_constant(struct nctx *c)
@@ -118,7 +120,7 @@ bool onnx__fam_constant(struct nctx *c)
 
 bool onnx__fam_generator(struct nctx *c)
 {
-    if (c->op->arg == 1) { /* Multinomial: [batch, sample_size] */
+    if (c->op->arg.generator == GEN_MULTINOMIAL) { /* Multinomial: [batch, sample_size] */
         const struct ival *x = onnx__SHAPED(c, 0);
         c->out[0].pub.elem_type = (int32_t)onnx__attr_i(c, "dtype", DT_INT32);
         if (!x || x->pub.rank != 2)
@@ -235,12 +237,12 @@ bool onnx__fam_einsum(struct nctx *c)
 
 /* Adagrad, Momentum, Adam (ai.onnx.preview.training): inputs R, T, then n
  * of each of X, G, (V,) (H); outputs n of each new state, output k shaped
- * as X[k mod n]. Gradient (arg 0): inputs the xs then the zs, output k
+ * as X[k mod n]. Gradient (TR_GRADIENT): inputs the xs then the zs, output k
  * the gradient with respect to xs[k], of its shape (its type is y's, not
  * given here). */
 bool onnx__fam_training(struct nctx *c)
 {
-    if (c->op->arg == 0) {
+    if (c->op->arg.training == TR_GRADIENT) {
         if (c->n_out > c->n_in)
             return onnx__fail(c, "more outputs than inputs");
         for (uint32_t k = 0; k < c->n_out; k++) {
@@ -250,7 +252,7 @@ bool onnx__fam_training(struct nctx *c)
         }
         return true;
     }
-    uint32_t groups = (uint32_t)c->op->arg, n = c->n_out / groups;
+    uint32_t groups = (uint32_t)c->op->arg.training, n = c->n_out / groups;
     if (n == 0 || c->n_out % groups || c->n_in != 2 + (groups + 1) * n)
         return onnx__fail(c, "the input and output counts do not match");
     for (uint32_t k = 0; k < c->n_out; k++) {
@@ -274,7 +276,7 @@ bool onnx__fam_linalg(struct nctx *c)
     int32_t r = x->pub.rank, ax;
     const struct onnx_dx *d[ONNX_INFER_MAX_RANK];
     memcpy(d, x->pub.dims, (size_t)r * PTR_BYTES);
-    if (c->op->arg == 0) {
+    if (c->op->arg.linalg == LA_DET) {
         if (r < 2)
             return onnx__fail(c, "rank below 2");
         return onnx__set_out(c, 0, r - 2, d);
@@ -282,7 +284,7 @@ bool onnx__fam_linalg(struct nctx *c)
     const struct onnx_dx *const *v;
     int32_t n;
     int64_t a = onnx__attr_i(c, "axis", 1); /* DFT-17: an attribute, default 1 */
-    if (c->opset >= 20) {                   /* DFT-20: input 2, a scalar, default -2 */
+    if (onnx__since(c)) {                   /* DFT-20: input 2, a scalar, default -2 */
         a = -2;
         if (onnx__IN(c, 2) &&
             !(onnx__in_vals(c, 2, &v, &n) && n == 1 && onnx_dx_is_const(v[0], &a)))
@@ -312,7 +314,7 @@ bool onnx__fam_text(struct nctx *c)
         return onnx__fail(c, "the input's shape is unknown or not of rank 1 or 2");
     const struct onnx_dx *d[2] = {x->pub.dims[0], x->pub.rank > 1 ? x->pub.dims[1] : NULL};
     int32_t last = x->pub.rank - 1;
-    if (c->op->arg == 0) {
+    if (c->op->arg.text == TX_NORMALIZER) {
         if (onnx__attr(c, "stopwords")) /* (an empty list is not written) */
             d[last] = onnx__fresh(c, 0);
         return onnx__set_out(c, 0, x->pub.rank, d);
@@ -338,7 +340,7 @@ bool onnx__fam_signal(struct nctx *c)
 {
     const struct onnx_dx *const *v;
     int32_t n;
-    if (c->op->arg == 0) {
+    if (c->op->arg.signal == SG_MEL) {
         c->out[0].pub.elem_type = (int32_t)onnx__attr_i(c, "output_datatype", DT_FLOAT);
         const struct onnx_dx *bins =
             onnx__in_vals(c, 0, &v, &n) && n == 1 ? onnx__as_dim(v[0]) : NULL;
@@ -383,7 +385,7 @@ bool onnx__fam_crop(struct nctx *c)
         return onnx__fail(c, "the input's shape is unknown");
     if (!onnx__in_vals(c, 1, &v, &n) || n > ONNX_INFER_MAX_RANK - 2)
         return onnx__fail(c, "the shape input's values are unknown");
-    if (c->op->arg == 1) { /* Col2Im */
+    if (c->op->arg.crop == CR_COL2IM) { /* Col2Im */
         if (x->pub.rank != 3 || !onnx__in_vals(c, 2, &b, &nb) || nb != n)
             return onnx__fail(c, "block_shape's values are unknown");
         const struct onnx_dx *p = onnx__dims_product(c, b, 0, nb);
@@ -443,15 +445,15 @@ bool onnx__fam_rnn(struct nctx *c)
 
 bool onnx__fam_matmul(struct nctx *c)
 {
-    uint32_t bi = c->op->arg == M_QLINEAR ? 3 : 1;
+    uint32_t bi = c->op->arg.mm == M_QLINEAR ? 3 : 1;
     const struct ival *a = onnx__SHAPED(c, 0), *b = onnx__SHAPED(c, bi);
-    if (c->op->arg == M_INTEGER)
+    if (c->op->arg.mm == M_INTEGER)
         c->out[0].pub.elem_type = DT_INT32;
-    if (c->op->arg == M_QLINEAR)
+    if (c->op->arg.mm == M_QLINEAR)
         c->out[0].pub.elem_type = onnx__IN(c, 7) ? onnx__IN(c, 7)->pub.elem_type : 0;
     if (!a || !b)
         return onnx__fail(c, "an input's shape is unknown");
-    if (c->op->arg == M_GEMM) {
+    if (c->op->arg.mm == M_GEMM) {
         if (a->pub.rank != 2 || b->pub.rank != 2)
             return onnx__fail(c, "Gemm's inputs are not matrices");
         const struct onnx_dx *d[2];

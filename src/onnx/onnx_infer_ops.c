@@ -21,23 +21,6 @@
 
 /* ---- elementwise unary ---- */
 
-enum unary_arg {
-    U_PLAIN,
-    U_VALUES,      /* Identity, Cast to an integer type: the values pass */
-    U_NEG,         /* values negated */
-    U_BOOL,        /* IsNaN, IsInf: bool of the same shape */
-    U_DROPOUT,     /* a bool mask of the same shape as output 1 */
-    U_DTYPE_OR_IN, /* type from "dtype", else input 0's */
-    U_QUANT,       /* QuantizeLinear: input 2's type, else uint8 */
-    U_DEQUANT,     /* DequantizeLinear: float (opset 19: input 1's type) */
-    U_DYNQUANT,    /* DynamicQuantizeLinear: y uint8, two scalars */
-    U_BATCHNORM,   /* extra outputs of input 1's shape */
-    U_LAYERNORM,   /* Mean, InvStdDev: the normalised axes kept as 1 */
-    U_LOSS,        /* SoftmaxCrossEntropyLoss / NegativeLogLikelihoodLoss */
-    U_FLOOR,       /* Floor, Ceil: float values rounded */
-    U_CEIL
-};
-
 static bool is_int_type(int32_t t)
 {
     return (t >= 2 && t <= 7) || t == DT_BOOL || t == 12 || t == DT_UINT64;
@@ -45,7 +28,7 @@ static bool is_int_type(int32_t t)
 
 static bool unary_extra(struct nctx *c, const struct ival *x)
 {
-    switch ((enum unary_arg)c->op->arg) {
+    switch (c->op->arg.unary) {
     case U_DROPOUT:
         if (c->n_out > 1) {
             c->out[1].pub.elem_type = DT_BOOL;
@@ -94,7 +77,7 @@ static bool unary_extra(struct nctx *c, const struct ival *x)
 static void unary_type(struct nctx *c, const struct ival *x)
 {
     const struct ival *v;
-    switch ((enum unary_arg)c->op->arg) {
+    switch (c->op->arg.unary) {
     case U_BOOL:
         c->out[0].pub.elem_type = DT_BOOL;
         break;
@@ -110,7 +93,7 @@ static void unary_type(struct nctx *c, const struct ival *x)
         break;
     case U_DEQUANT:
         v = onnx__IN(c, 1);
-        c->out[0].pub.elem_type = c->opset >= 19 ? (v ? v->pub.elem_type : 0) : DT_FLOAT;
+        c->out[0].pub.elem_type = onnx__since(c) ? (v ? v->pub.elem_type : 0) : DT_FLOAT;
         break;
     case U_DYNQUANT:
         c->out[0].pub.elem_type = DT_UINT8;
@@ -205,13 +188,13 @@ static void unary_fvals(struct nctx *c, const struct ival *x)
         return;
     if (x->fvals && x->n_fvals <= ONNX_INFER_VALUES) {
         uint32_t n = x->n_fvals;
-        if (c->op->arg == U_FLOOR || c->op->arg == U_CEIL) {
+        if (c->op->arg.unary == U_FLOOR || c->op->arg.unary == U_CEIL) {
             for (uint32_t k = 0; k < n; k++)
-                f[k] = round_to_int(x->fvals[k], c->op->arg == U_CEIL);
+                f[k] = round_to_int(x->fvals[k], c->op->arg.unary == U_CEIL);
             set_fvals(c, n, f);
-        } else if (c->op->arg == U_VALUES && to == DT_FLOAT) {
+        } else if (c->op->arg.unary == U_VALUES && to == DT_FLOAT) {
             set_fvals(c, n, x->fvals);
-        } else if (c->op->arg == U_VALUES && is_int_type(to) && to != DT_BOOL) {
+        } else if (c->op->arg.unary == U_VALUES && is_int_type(to) && to != DT_BOOL) {
             for (uint32_t k = 0; k < n; k++) {
                 float e = x->fvals[k];
                 bool whole = e == round_to_int(e, false) && e > -9.2e18f && e < 9.2e18f;
@@ -227,7 +210,8 @@ static void unary_fvals(struct nctx *c, const struct ival *x)
         }
         return;
     }
-    if (c->op->arg != U_VALUES || to != DT_FLOAT || x->n_vals < 0 || !is_int_type(x->pub.elem_type))
+    if (c->op->arg.unary != U_VALUES || to != DT_FLOAT || x->n_vals < 0 ||
+        !is_int_type(x->pub.elem_type))
         return;
     for (int32_t k = 0; k < x->n_vals; k++) {
         int64_t i;
@@ -241,7 +225,7 @@ static void unary_fvals(struct nctx *c, const struct ival *x)
 static bool fam_unary(struct nctx *c)
 {
     const struct ival *x = onnx__SHAPED(c, 0);
-    if (c->op->arg == U_LOSS)
+    if (c->op->arg.unary == U_LOSS)
         return loss(c);
     if (onnx__IN(c, 0) && onnx__IN(c, 0)->pub.not_tensor &&
         onnx__bytes_is(c->node->op_type, "Identity"))
@@ -254,9 +238,10 @@ static bool fam_unary(struct nctx *c)
         return false;
     if (x->n_vals >= 0) {
         int32_t to = c->out[0].pub.elem_type;
-        if (c->op->arg == U_VALUES && is_int_type(to)) /* bool too: onnx__value_wrap_to_type */
+        if (c->op->arg.unary == U_VALUES &&
+            is_int_type(to)) /* bool too: onnx__value_wrap_to_type */
             cast_values(c, x);
-        if (c->op->arg == U_NEG) {
+        if (c->op->arg.unary == U_NEG) {
             const struct onnx_dx *v[ONNX_INFER_VALUES];
             for (int32_t k = 0; k < x->n_vals; k++)
                 v[k] = onnx_dx_sub(c->in->dx, onnx__K(c, 0), x->vals[k]);
@@ -269,22 +254,6 @@ static bool fam_unary(struct nctx *c)
 
 /* ---- broadcasting, with values ---- */
 
-enum value_op {
-    V_NONE,
-    V_ADD,
-    V_SUB,
-    V_MUL,
-    V_DIV,
-    V_MOD,
-    V_MAX,
-    V_MIN,
-    V_EQ,
-    V_LT,
-    V_GT,
-    V_WHERE,
-    V_CMP_NONE
-};
-
 /* One element of a value op; NULL when it is not known exactly. */
 static const struct onnx_dx *value_op(struct nctx *c, const struct onnx_dx *a,
                                       const struct onnx_dx *b, const struct onnx_dx *w)
@@ -293,7 +262,7 @@ static const struct onnx_dx *value_op(struct nctx *c, const struct onnx_dx *a,
     int64_t x, y;
     if (!a || !b)
         return NULL;
-    switch ((enum value_op)c->op->arg) {
+    switch (c->op->arg.value) {
     case V_ADD:
         return onnx_dx_add(dx, a, b);
     case V_SUB:
@@ -325,7 +294,7 @@ static const struct onnx_dx *value_op(struct nctx *c, const struct onnx_dx *a,
     case V_LT:
     case V_GT:
         if (onnx_dx_is_const(a, &x) && onnx_dx_is_const(b, &y))
-            return onnx__K(c, c->op->arg == V_LT ? x < y : x > y);
+            return onnx__K(c, c->op->arg.value == V_LT ? x < y : x > y);
         return NULL;
     case V_WHERE:
         if (!w || !onnx_dx_is_const(a, &x))
@@ -342,7 +311,7 @@ static const struct onnx_dx *value_op(struct nctx *c, const struct onnx_dx *a,
  * has none. */
 static bool float_op(struct nctx *c, float a, float b, float *r)
 {
-    switch ((enum value_op)c->op->arg) {
+    switch (c->op->arg.value) {
     case V_ADD:
         *r = a + b;
         return true;
@@ -379,8 +348,8 @@ static void broadcast_values(struct nctx *c, const struct ival *const *v, uint32
     float unused;
     bool fl =
         FLOAT_VALUES && n == 2 && v[0]->fvals && v[1]->fvals && float_op(c, 0.0f, 1.0f, &unused);
-    if (c->op->arg == V_NONE || c->op->arg == V_CMP_NONE || n > 3 ||
-        (n < 2 && c->op->arg != V_MAX && c->op->arg != V_MIN))
+    if (c->op->arg.value == V_NONE || c->op->arg.value == V_CMP_NONE || n > 3 ||
+        (n < 2 && c->op->arg.value != V_MAX && c->op->arg.value != V_MIN))
         return;
     for (uint32_t i = 0; i < n && !fl; i++)
         if (v[i]->n_vals < 0)
@@ -430,7 +399,7 @@ static void broadcast_values(struct nctx *c, const struct ival *const *v, uint32
             continue;
         }
         const struct onnx_dx *r = el[0];
-        if (c->op->arg == V_WHERE)
+        if (c->op->arg.value == V_WHERE)
             r = value_op(c, el[0], el[1], el[2]);
         else
             for (uint32_t i = 1; i < n; i++)
@@ -447,10 +416,11 @@ static bool fam_broadcast(struct nctx *c)
 {
     const struct ival *v[64];
     uint32_t n = 0;
-    if (c->op->arg == V_WHERE && onnx__IN(c, 1))
+    if (c->op->arg.value == V_WHERE && onnx__IN(c, 1))
         c->out[0].pub.elem_type = onnx__IN(c, 1)->pub.elem_type;
-    /* before opset 7 B broadcast to A (attribute broadcast, axis): A's shape */
-    if (c->opset < 7 && c->n_in == 2 && c->op->arg != V_WHERE) {
+    /* before the table's since (opset 7) B broadcast to A (attribute
+     * broadcast, axis): A's shape. Where has one form. */
+    if (!onnx__since(c) && c->n_in == 2) {
         const struct ival *a = onnx__SHAPED(c, 0);
         if (!a)
             return onnx__fail(c, "the first input's shape is unknown");
@@ -471,8 +441,6 @@ static bool fam_broadcast(struct nctx *c)
 
 /* ---- reductions ---- */
 
-enum reduce_arg { R_SUM13 = 1, R_OTHER18 = 2, R_ARG = 3 };
-
 static bool fam_reduce(struct nctx *c)
 {
     const struct ival *x = onnx__SHAPED(c, 0);
@@ -483,11 +451,10 @@ static bool fam_reduce(struct nctx *c)
     bool mark[ONNX_INFER_MAX_RANK] = {false};
     int64_t axes[ONNX_INFER_MAX_RANK];
     uint32_t n_axes = 0;
-    if (c->op->arg == R_ARG) {
+    if (c->op->arg.reduce == R_ARG) {
         axes[0] = onnx__attr_i(c, "axis", 0);
         n_axes = 1;
-    } else if ((c->op->arg == R_SUM13 && c->opset >= 13) ||
-               (c->op->arg == R_OTHER18 && c->opset >= 18)) {
+    } else if (onnx__since(c)) { /* the axes an input */
         if (onnx__IN(c, 1) && !onnx__const_ints(c, 1, axes, ONNX_INFER_MAX_RANK, &n_axes)) {
             if (!keep)
                 return onnx__fail(c, "the axes input's values are unknown");
@@ -534,7 +501,7 @@ static bool fam_reduce(struct nctx *c)
     if (!onnx__set_out(c, 0, n, d))
         return false;
     /* values: a whole 1-D value reduced by Sum, Prod, Max or Min */
-    if (x->n_vals >= 1 && r == 1 && c->op->arg != R_ARG) {
+    if (x->n_vals >= 1 && r == 1 && c->op->arg.reduce != R_ARG) {
         const struct onnx_dx *acc = x->vals[0];
         const char *op = c->op->name; /* the table's, NUL-terminated */
         int which = strcmp(op, "ReduceSum") == 0    ? 1
@@ -557,24 +524,41 @@ static bool fam_reduce(struct nctx *c)
 
 #define UN(name, min, max, outs, ty, arg)                                                          \
     {                                                                                              \
-        name, fam_unary, min, max, outs, ty, arg                                                   \
+        name, fam_unary, min, max, outs, ty, 0,                                                    \
+        {                                                                                          \
+            .unary = arg                                                                           \
+        }                                                                                          \
     }
 #define U1(name) UN(name, 1, 1, 1, TY_IN0, U_PLAIN)
+/* numpy broadcasting from opset 7; before, B took A's shape */
 #define BI(name, ty, arg)                                                                          \
     {                                                                                              \
-        name, fam_broadcast, 2, 2, 1, ty, arg                                                      \
+        name, fam_broadcast, 2, 2, 1, ty, 7,                                                       \
+        {                                                                                          \
+            .value = arg                                                                           \
+        }                                                                                          \
     }
 #define VAR(name, arg)                                                                             \
     {                                                                                              \
-        name, fam_broadcast, 1, 255, 1, TY_IN0, arg                                                \
+        name, fam_broadcast, 1, 255, 1, TY_IN0, 7,                                                 \
+        {                                                                                          \
+            .value = arg                                                                           \
+        }                                                                                          \
     }
-#define RED(name, arg)                                                                             \
+/* the axes an input from since, before it an attribute */
+#define RED(name, since)                                                                           \
     {                                                                                              \
-        name, fam_reduce, 1, 2, 1, TY_IN0, arg                                                     \
+        name, fam_reduce, 1, 2, 1, TY_IN0, since,                                                  \
+        {                                                                                          \
+            .reduce = R_AXES                                                                       \
+        }                                                                                          \
     }
 #define CONV(name, min, max, outs, ty, arg)                                                        \
     {                                                                                              \
-        name, onnx__fam_conv, min, max, outs, ty, arg                                              \
+        name, onnx__fam_conv, min, max, outs, ty, 0,                                               \
+        {                                                                                          \
+            .conv = arg                                                                            \
+        }                                                                                          \
     }
 
 const struct op_entry onnx__infer_ops[] = {
@@ -650,7 +634,7 @@ const struct op_entry onnx__infer_ops[] = {
     UN("NegativeLogLikelihoodLoss", 2, 3, 1, TY_IN0, U_LOSS),
     /* quantisation */
     UN("QuantizeLinear", 2, 3, 1, TY_FAMILY, U_QUANT),
-    UN("DequantizeLinear", 2, 3, 1, TY_FAMILY, U_DEQUANT),
+    {"DequantizeLinear", fam_unary, 2, 3, 1, TY_FAMILY, 19, {.unary = U_DEQUANT}},
     UN("DynamicQuantizeLinear", 1, 1, 3, TY_FAMILY, U_DYNQUANT),
     /* broadcasting binary and variadic */
     BI("Add", TY_IN0, V_ADD),
@@ -676,20 +660,20 @@ const struct op_entry onnx__infer_ops[] = {
     VAR("Min", V_MIN),
     VAR("Sum", V_CMP_NONE),
     VAR("Mean", V_CMP_NONE),
-    {"Where", fam_broadcast, 3, 3, 1, TY_IN1, V_WHERE},
+    {"Where", fam_broadcast, 3, 3, 1, TY_IN1, 0, {.value = V_WHERE}},
     /* reductions */
-    RED("ReduceSum", R_SUM13),
-    RED("ReduceMean", R_OTHER18),
-    RED("ReduceMax", R_OTHER18),
-    RED("ReduceMin", R_OTHER18),
-    RED("ReduceProd", R_OTHER18),
-    RED("ReduceL1", R_OTHER18),
-    RED("ReduceL2", R_OTHER18),
-    RED("ReduceLogSum", R_OTHER18),
-    RED("ReduceLogSumExp", R_OTHER18),
-    RED("ReduceSumSquare", R_OTHER18),
-    {"ArgMax", fam_reduce, 1, 1, 1, TY_I64, R_ARG},
-    {"ArgMin", fam_reduce, 1, 1, 1, TY_I64, R_ARG},
+    RED("ReduceSum", 13),
+    RED("ReduceMean", 18),
+    RED("ReduceMax", 18),
+    RED("ReduceMin", 18),
+    RED("ReduceProd", 18),
+    RED("ReduceL1", 18),
+    RED("ReduceL2", 18),
+    RED("ReduceLogSum", 18),
+    RED("ReduceLogSumExp", 18),
+    RED("ReduceSumSquare", 18),
+    {"ArgMax", fam_reduce, 1, 1, 1, TY_I64, 0, {.reduce = R_ARG}},
+    {"ArgMin", fam_reduce, 1, 1, 1, TY_I64, 0, {.reduce = R_ARG}},
     /* convolution and pooling */
     CONV("Conv", 2, 3, 1, TY_IN0, C_CONV),
     CONV("ConvInteger", 2, 4, 1, TY_FAMILY, C_CONV_INT),
@@ -706,86 +690,100 @@ const struct op_entry onnx__infer_ops[] = {
     CONV("RoiAlign", 3, 3, 1, TY_IN0, C_ROIALIGN),
     CONV("GridSample", 2, 2, 1, TY_IN0, C_GRIDSAMPLE),
     /* matrix products */
-    {"MatMul", onnx__fam_matmul, 2, 2, 1, TY_IN0, M_MATMUL},
-    {"MatMulInteger", onnx__fam_matmul, 2, 4, 1, TY_FAMILY, M_INTEGER},
-    {"QLinearMatMul", onnx__fam_matmul, 8, 8, 1, TY_FAMILY, M_QLINEAR},
-    {"Gemm", onnx__fam_matmul, 2, 3, 1, TY_IN0, M_GEMM},
-    {"Einsum", onnx__fam_einsum, 1, 255, 1, TY_IN0, 0},
-    {"Det", onnx__fam_linalg, 1, 1, 1, TY_IN0, 0},
-    {"DFT", onnx__fam_linalg, 1, 3, 1, TY_IN0, 1},
+    {"MatMul", onnx__fam_matmul, 2, 2, 1, TY_IN0, 0, {.mm = M_MATMUL}},
+    {"MatMulInteger", onnx__fam_matmul, 2, 4, 1, TY_FAMILY, 0, {.mm = M_INTEGER}},
+    {"QLinearMatMul", onnx__fam_matmul, 8, 8, 1, TY_FAMILY, 0, {.mm = M_QLINEAR}},
+    {"Gemm", onnx__fam_matmul, 2, 3, 1, TY_IN0, 0, {.mm = M_GEMM}},
+    {"Einsum", onnx__fam_einsum, 1, 255, 1, TY_IN0, 0, NO_ARG},
+    {"Det", onnx__fam_linalg, 1, 1, 1, TY_IN0, 0, {.linalg = LA_DET}},
+    {"DFT", onnx__fam_linalg, 1, 3, 1, TY_IN0, 20, {.linalg = LA_DFT}},
     /* recurrent */
-    {"RNN", onnx__fam_rnn, 3, 6, 2, TY_IN0, 0},
-    {"GRU", onnx__fam_rnn, 3, 6, 2, TY_IN0, 0},
-    {"LSTM", onnx__fam_rnn, 3, 8, 3, TY_IN0, 0},
+    {"RNN", onnx__fam_rnn, 3, 6, 2, TY_IN0, 0, NO_ARG},
+    {"GRU", onnx__fam_rnn, 3, 6, 2, TY_IN0, 0, NO_ARG},
+    {"LSTM", onnx__fam_rnn, 3, 8, 3, TY_IN0, 0, NO_ARG},
     /* reshape-like (onnx_infer_shape.c) */
-    {"Reshape", onnx__fam_reshape, 1, 2, 1, TY_IN0, 0},
-    {"Flatten", onnx__fam_flatten, 1, 1, 1, TY_IN0, 0},
-    {"Squeeze", onnx__fam_squeeze, 1, 2, 1, TY_IN0, 0},
-    {"Unsqueeze", onnx__fam_squeeze, 1, 2, 1, TY_IN0, 1},
-    {"Transpose", onnx__fam_transpose, 1, 1, 1, TY_IN0, 0},
-    {"Concat", onnx__fam_concat, 1, 255, 1, TY_IN0, 0},
-    {"Split", onnx__fam_split, 1, 2, 255, TY_IN0, 0},
-    {"Slice", onnx__fam_slice, 1, 5, 1, TY_IN0, 0},
-    {"Tile", onnx__fam_tile, 2, 3, 1, TY_IN0, 0},
-    {"Pad", onnx__fam_pad, 1, 4, 1, TY_IN0, 0},
-    {"Shape", onnx__fam_shape, 1, 1, 1, TY_I64, 0},
-    {"Size", onnx__fam_size, 1, 1, 1, TY_I64, 0},
-    {"ConstantOfShape", onnx__fam_const_of_shape, 1, 1, 1, TY_FAMILY, 0},
-    {"Expand", onnx__fam_expand, 2, 2, 1, TY_IN0, 0},
-    {"Range", onnx__fam_range, 3, 3, 1, TY_IN0, 0},
-    {"DepthToSpace", onnx__fam_space_depth, 1, 1, 1, TY_IN0, 0},
-    {"SpaceToDepth", onnx__fam_space_depth, 1, 1, 1, TY_IN0, 1},
-    {"Resize", onnx__fam_resize, 1, 4, 1, TY_IN0, 0},
-    {"Upsample", onnx__fam_resize, 1, 2, 1, TY_IN0, 1},
+    {"Reshape", onnx__fam_reshape, 1, 2, 1, TY_IN0, 5, NO_ARG},
+    {"Flatten", onnx__fam_flatten, 1, 1, 1, TY_IN0, 0, NO_ARG},
+    {"Squeeze", onnx__fam_squeeze, 1, 2, 1, TY_IN0, 13, {.squeeze = SQ_SQUEEZE}},
+    {"Unsqueeze", onnx__fam_squeeze, 1, 2, 1, TY_IN0, 13, {.squeeze = SQ_UNSQUEEZE}},
+    {"Transpose", onnx__fam_transpose, 1, 1, 1, TY_IN0, 0, NO_ARG},
+    {"Concat", onnx__fam_concat, 1, 255, 1, TY_IN0, 4, NO_ARG},
+    {"Split", onnx__fam_split, 1, 2, 255, TY_IN0, 13, NO_ARG},
+    {"Slice", onnx__fam_slice, 1, 5, 1, TY_IN0, 10, NO_ARG},
+    {"Tile", onnx__fam_tile, 2, 3, 1, TY_IN0, 0, NO_ARG},
+    {"Pad", onnx__fam_pad, 1, 4, 1, TY_IN0, 11, NO_ARG},
+    {"Shape", onnx__fam_shape, 1, 1, 1, TY_I64, 0, NO_ARG},
+    {"Size", onnx__fam_size, 1, 1, 1, TY_I64, 0, NO_ARG},
+    {"ConstantOfShape", onnx__fam_const_of_shape, 1, 1, 1, TY_FAMILY, 0, NO_ARG},
+    {"Expand", onnx__fam_expand, 2, 2, 1, TY_IN0, 0, NO_ARG},
+    {"Range", onnx__fam_range, 3, 3, 1, TY_IN0, 0, NO_ARG},
+    {"DepthToSpace", onnx__fam_space_depth, 1, 1, 1, TY_IN0, 0, {.space_depth = SD_DEPTH_TO_SPACE}},
+    {"SpaceToDepth", onnx__fam_space_depth, 1, 1, 1, TY_IN0, 0, {.space_depth = SD_SPACE_TO_DEPTH}},
+    {"Resize", onnx__fam_resize, 1, 4, 1, TY_IN0, 11, {.resize = RS_RESIZE}},
+    {"Upsample", onnx__fam_resize, 1, 2, 1, TY_IN0, 9, {.resize = RS_UPSAMPLE}},
     /* gather and scatter */
-    {"Gather", onnx__fam_gather, 2, 2, 1, TY_IN0, 0},
-    {"GatherElements", onnx__fam_gather, 2, 2, 1, TY_IN0, 1},
-    {"GatherND", onnx__fam_gather_nd, 2, 2, 1, TY_IN0, 0},
-    {"OneHot", onnx__fam_onehot, 3, 3, 1, TY_IN2, 0},
-    {"TopK", onnx__fam_topk, 1, 2, 2, TY_IN0, 0},
+    {"Gather", onnx__fam_gather, 2, 2, 1, TY_IN0, 0, {.gather = GA_GATHER}},
+    {"GatherElements", onnx__fam_gather, 2, 2, 1, TY_IN0, 0, {.gather = GA_ELEMENTS}},
+    {"GatherND", onnx__fam_gather_nd, 2, 2, 1, TY_IN0, 0, NO_ARG},
+    {"OneHot", onnx__fam_onehot, 3, 3, 1, TY_IN2, 0, NO_ARG},
+    {"TopK", onnx__fam_topk, 1, 2, 2, TY_IN0, 10, NO_ARG},
     /* data-dependent dims: new symbols */
-    {"NonZero", onnx__fam_data_dependent, 1, 1, 1, TY_I64, 0},
-    {"Compress", onnx__fam_data_dependent, 2, 2, 1, TY_IN0, 1},
-    {"Unique", onnx__fam_data_dependent, 1, 1, 4, TY_IN0, 2},
-    {"NonMaxSuppression", onnx__fam_data_dependent, 2, 5, 1, TY_I64, 3},
+    {"NonZero", onnx__fam_data_dependent, 1, 1, 1, TY_I64, 0, {.data_dependent = DD_NONZERO}},
+    {"Compress", onnx__fam_data_dependent, 2, 2, 1, TY_IN0, 0, {.data_dependent = DD_COMPRESS}},
+    {"Unique", onnx__fam_data_dependent, 1, 1, 4, TY_IN0, 0, {.data_dependent = DD_UNIQUE}},
+    {"NonMaxSuppression", onnx__fam_data_dependent, 2, 5, 1, TY_I64, 0, {.data_dependent = DD_NMS}},
     /* generators */
-    {"Constant", onnx__fam_constant, 0, 0, 1, TY_FAMILY, 0},
-    {"RandomNormal", onnx__fam_generator, 0, 0, 1, TY_ATTR_DTYPE, 0},
-    {"RandomUniform", onnx__fam_generator, 0, 0, 1, TY_ATTR_DTYPE, 0},
-    {"Multinomial", onnx__fam_generator, 1, 1, 1, TY_FAMILY, 1},
-    {"HannWindow", onnx__fam_window, 1, 1, 1, TY_FAMILY, 0},
-    {"HammingWindow", onnx__fam_window, 1, 1, 1, TY_FAMILY, 0},
-    {"BlackmanWindow", onnx__fam_window, 1, 1, 1, TY_FAMILY, 0},
+    {"Constant", onnx__fam_constant, 0, 0, 1, TY_FAMILY, 0, NO_ARG},
+    {"RandomNormal", onnx__fam_generator, 0, 0, 1, TY_ATTR_DTYPE, 0, {.generator = GEN_RANDOM}},
+    {"RandomUniform", onnx__fam_generator, 0, 0, 1, TY_ATTR_DTYPE, 0, {.generator = GEN_RANDOM}},
+    {"Multinomial", onnx__fam_generator, 1, 1, 1, TY_FAMILY, 0, {.generator = GEN_MULTINOMIAL}},
+    {"HannWindow", onnx__fam_window, 1, 1, 1, TY_FAMILY, 0, NO_ARG},
+    {"HammingWindow", onnx__fam_window, 1, 1, 1, TY_FAMILY, 0, NO_ARG},
+    {"BlackmanWindow", onnx__fam_window, 1, 1, 1, TY_FAMILY, 0, NO_ARG},
     /* text, optional and sequence scalars */
-    {"StringNormalizer", onnx__fam_text, 1, 1, 1, TY_IN0, 0},
-    {"TfIdfVectorizer", onnx__fam_text, 1, 1, 1, TY_FLOAT, 1},
-    {"OptionalHasElement", onnx__fam_scalar, 0, 1, 1, TY_BOOL, 0},
-    {"SequenceLength", onnx__fam_scalar, 1, 1, 1, TY_I64, 1},
+    {"StringNormalizer", onnx__fam_text, 1, 1, 1, TY_IN0, 0, {.text = TX_NORMALIZER}},
+    {"TfIdfVectorizer", onnx__fam_text, 1, 1, 1, TY_FLOAT, 0, {.text = TX_TFIDF}},
+    {"OptionalHasElement", onnx__fam_scalar, 0, 1, 1, TY_BOOL, 0, {.scalar = SC_HAS_ELEMENT}},
+    {"SequenceLength", onnx__fam_scalar, 1, 1, 1, TY_I64, 0, {.scalar = SC_LENGTH}},
     /* sequences and optionals (onnx_infer_seq.c) */
-    {"SequenceConstruct", onnx__fam_sequence, 1, 255, 1, TY_FAMILY, S_CONSTRUCT},
-    {"SequenceEmpty", onnx__fam_sequence, 0, 0, 1, TY_FAMILY, S_EMPTY},
-    {"SequenceErase", onnx__fam_sequence, 1, 2, 1, TY_FAMILY, S_ERASE},
-    {"SequenceInsert", onnx__fam_sequence, 2, 3, 1, TY_FAMILY, S_INSERT},
-    {"SplitToSequence", onnx__fam_sequence, 1, 2, 1, TY_FAMILY, S_SPLIT},
-    {"SequenceMap", onnx__fam_sequence_map, 1, 255, 255, TY_FAMILY, 0},
-    {"Optional", onnx__fam_sequence, 0, 1, 1, TY_FAMILY, S_OPTIONAL},
-    {"SequenceAt", onnx__fam_sequence, 2, 2, 1, TY_FAMILY, S_AT},
-    {"ConcatFromSequence", onnx__fam_sequence, 1, 1, 1, TY_FAMILY, S_CONCAT},
-    {"OptionalGetElement", onnx__fam_sequence, 1, 1, 1, TY_FAMILY, S_GET},
+    {"SequenceConstruct", onnx__fam_sequence, 1, 255, 1, TY_FAMILY, 0, {.seq = S_CONSTRUCT}},
+    {"SequenceEmpty", onnx__fam_sequence, 0, 0, 1, TY_FAMILY, 0, {.seq = S_EMPTY}},
+    {"SequenceErase", onnx__fam_sequence, 1, 2, 1, TY_FAMILY, 0, {.seq = S_ERASE}},
+    {"SequenceInsert", onnx__fam_sequence, 2, 3, 1, TY_FAMILY, 0, {.seq = S_INSERT}},
+    {"SplitToSequence", onnx__fam_sequence, 1, 2, 1, TY_FAMILY, 0, {.seq = S_SPLIT}},
+    {"SequenceMap", onnx__fam_sequence_map, 1, 255, 255, TY_FAMILY, 0, NO_ARG},
+    {"Optional", onnx__fam_sequence, 0, 1, 1, TY_FAMILY, 0, {.seq = S_OPTIONAL}},
+    {"SequenceAt", onnx__fam_sequence, 2, 2, 1, TY_FAMILY, 0, {.seq = S_AT}},
+    {"ConcatFromSequence", onnx__fam_sequence, 1, 1, 1, TY_FAMILY, 0, {.seq = S_CONCAT}},
+    {"OptionalGetElement", onnx__fam_sequence, 1, 1, 1, TY_FAMILY, 0, {.seq = S_GET}},
     /* signal processing */
-    {"MelWeightMatrix", onnx__fam_signal, 5, 5, 1, TY_FAMILY, 0},
-    {"STFT", onnx__fam_signal, 2, 4, 1, TY_IN0, 1},
-    {"CenterCropPad", onnx__fam_crop, 2, 2, 1, TY_IN0, 0},
-    {"Col2Im", onnx__fam_crop, 3, 3, 1, TY_IN0, 1},
+    {"MelWeightMatrix", onnx__fam_signal, 5, 5, 1, TY_FAMILY, 0, {.signal = SG_MEL}},
+    {"STFT", onnx__fam_signal, 2, 4, 1, TY_IN0, 0, {.signal = SG_STFT}},
+    {"CenterCropPad", onnx__fam_crop, 2, 2, 1, TY_IN0, 0, {.crop = CR_CENTER_CROP_PAD}},
+    {"Col2Im", onnx__fam_crop, 3, 3, 1, TY_IN0, 0, {.crop = CR_COL2IM}},
     /* training (domain ai.onnx.preview.training) */
-    {"training.Adagrad", onnx__fam_training, 5, 255, 255, TY_FAMILY, 2},
-    {"training.Momentum", onnx__fam_training, 5, 255, 255, TY_FAMILY, 2},
-    {"training.Adam", onnx__fam_training, 6, 255, 255, TY_FAMILY, 3},
-    {"training.Gradient", onnx__fam_training, 1, 255, 255, TY_FAMILY, 0},
+    {"training.Adagrad",
+     onnx__fam_training,
+     5,
+     255,
+     255,
+     TY_FAMILY,
+     0,
+     {.training = TR_TWO_GROUPS}},
+    {"training.Momentum",
+     onnx__fam_training,
+     5,
+     255,
+     255,
+     TY_FAMILY,
+     0,
+     {.training = TR_TWO_GROUPS}},
+    {"training.Adam", onnx__fam_training, 6, 255, 255, TY_FAMILY, 0, {.training = TR_THREE_GROUPS}},
+    {"training.Gradient", onnx__fam_training, 1, 255, 255, TY_FAMILY, 0, {.training = TR_GRADIENT}},
     /* subgraphs */
-    {"If", onnx__fam_if, 1, 1, 255, TY_FAMILY, 0},
-    {"Loop", onnx__fam_loop, 0, 255, 255, TY_FAMILY, 0},
-    {"Scan", onnx__fam_scan, 1, 255, 255, TY_FAMILY, 0},
+    {"If", onnx__fam_if, 1, 1, 255, TY_FAMILY, 0, NO_ARG},
+    {"Loop", onnx__fam_loop, 0, 255, 255, TY_FAMILY, 0, NO_ARG},
+    {"Scan", onnx__fam_scan, 1, 255, 255, TY_FAMILY, 9, NO_ARG},
 };
 
 const size_t onnx__infer_n_ops = sizeof onnx__infer_ops / sizeof onnx__infer_ops[0];

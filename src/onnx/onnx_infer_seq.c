@@ -190,7 +190,7 @@ static bool concat_from_sequence(struct nctx *c)
 bool onnx__fam_sequence(struct nctx *c)
 {
     const struct ival *s = SEQ(c, 0), *e = NULL;
-    switch ((enum seq_arg)c->op->arg) {
+    switch (c->op->arg.seq) {
     case S_CONSTRUCT:
         e = onnx__elem_copy(c->in, onnx__IN(c, 0));
         for (uint32_t k = 1; k < c->n_in; k++)
@@ -233,7 +233,7 @@ bool onnx__fam_scalar(struct nctx *c)
     const struct ival *s = SEQ(c, 0);
     if (!onnx__set_out(c, 0, 0, NULL))
         return false;
-    if (c->op->arg == 1 && s && s->has_len) {
+    if (c->op->arg.scalar == SC_LENGTH && s && s->has_len) {
         const struct onnx_dx *v = onnx__K(c, s->seq_len);
         return onnx__set_vals(c, 0, 1, &v);
     }

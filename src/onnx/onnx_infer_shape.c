@@ -15,13 +15,13 @@ static void pass_values(struct nctx *c, const struct ival *x)
         onnx__set_vals(c, 0, x->n_vals, x->vals);
 }
 
-/* Axes from an attribute (before opset `since`) or from input i. */
-static bool get_axes(struct nctx *c, int64_t since, uint32_t i, const char *name, int64_t *axes,
-                     uint32_t *n, bool *given)
+/* Axes from an attribute (before the table's since) or from input i. */
+static bool get_axes(struct nctx *c, uint32_t i, const char *name, int64_t *axes, uint32_t *n,
+                     bool *given)
 {
     *n = 0;
     *given = false;
-    if (c->opset >= since) {
+    if (onnx__since(c)) {
         if (!onnx__IN(c, i))
             return true;
         *given = true;
@@ -45,7 +45,7 @@ bool onnx__fam_reshape(struct nctx *c)
     const struct onnx_dx *sv[ONNX_INFER_MAX_RANK];
     const struct onnx_dx *const *v = NULL;
     int32_t n;
-    if (c->opset < 5) {
+    if (!onnx__since(c)) { /* Reshape-1: the shape an attribute */
         const int64_t *a;
         uint32_t m;
         if (!onnx__attr_ints(c, "shape", &a, &m) || m > ONNX_INFER_MAX_RANK)
@@ -133,13 +133,13 @@ bool onnx__fam_squeeze(struct nctx *c)
     bool given;
     if (!x)
         return onnx__fail(c, "the input's shape is unknown");
-    if (!get_axes(c, 13, 1, "axes", axes, &n, &given))
+    if (!get_axes(c, 1, "axes", axes, &n, &given))
         return onnx__fail(c, "the axes' values are unknown");
-    int32_t r = x->pub.rank, out_r = c->op->arg ? r + (int32_t)n : r;
+    int32_t r = x->pub.rank, out_r = c->op->arg.squeeze == SQ_UNSQUEEZE ? r + (int32_t)n : r;
     bool mark[ONNX_INFER_MAX_RANK] = {false};
     if (out_r > ONNX_INFER_MAX_RANK)
         return onnx__fail(c, "rank too large");
-    if (c->op->arg && !given)
+    if (c->op->arg.squeeze == SQ_UNSQUEEZE && !given)
         return onnx__fail(c, "Unsqueeze without axes");
     for (uint32_t k = 0; k < n; k++) {
         int32_t ax;
@@ -149,7 +149,7 @@ bool onnx__fam_squeeze(struct nctx *c)
     }
     const struct onnx_dx *d[ONNX_INFER_MAX_RANK];
     int32_t m = 0;
-    if (c->op->arg) { /* Unsqueeze */
+    if (c->op->arg.squeeze == SQ_UNSQUEEZE) {
         for (int32_t k = 0, s = 0; k < out_r; k++)
             d[m++] = mark[k] ? onnx__K(c, 1) : x->pub.dims[s++];
     } else {
@@ -210,7 +210,7 @@ bool onnx__fam_concat(struct nctx *c)
     if (!first)
         return onnx__fail(c, "an input's shape is unknown");
     int32_t r = first->pub.rank, ax;
-    if (!onnx__attr(c, "axis") && c->opset >= 4)
+    if (!onnx__attr(c, "axis") && onnx__since(c))
         return onnx__fail(c, "no axis");
     if (!onnx__norm_axis(onnx__attr_i(c, "axis", 1), r, &ax))
         return onnx__fail(c, "axis out of range");
@@ -267,11 +267,11 @@ bool onnx__fam_split(struct nctx *c)
     const struct onnx_dx *dim = x->pub.dims[ax];
     if (n_out > 256)
         return onnx__fail(c, "too many outputs");
-    if (c->opset >= 13 && onnx__IN(c, 1)) {
+    if (onnx__since(c) && onnx__IN(c, 1)) {
         given = true;
         if (!onnx__const_ints(c, 1, sizes, 256, &n))
             n = 0, c->why = "the split input's values are unknown";
-    } else if (c->opset < 13) {
+    } else if (!onnx__since(c)) {
         const int64_t *a;
         uint32_t m;
         if (onnx__attr_ints(c, "split", &a, &m) && m <= 256) {
@@ -343,7 +343,7 @@ static bool slice_params(struct nctx *c, int32_t r, const struct onnx_dx **st,
     const struct onnx_dx *const *sv, *const *ev;
     int32_t ns, ne;
     uint32_t na = 0, nst = 0;
-    if (c->opset < 10) {
+    if (!onnx__since(c)) {
         const int64_t *a, *b;
         uint32_t m1, m2;
         if (!onnx__attr_ints(c, "starts", &a, &m1) || !onnx__attr_ints(c, "ends", &b, &m2) ||
@@ -463,7 +463,7 @@ bool onnx__fam_pad(struct nctx *c)
     const struct onnx_dx *const *v = pv;
     int64_t axes[ONNX_INFER_MAX_RANK];
     uint32_t na = 0;
-    if (c->opset < 11) {
+    if (!onnx__since(c)) {
         const int64_t *p;
         uint32_t m;
         if ((!onnx__attr_ints(c, "pads", &p, &m) && !onnx__attr_ints(c, "paddings", &p, &m)) ||
@@ -644,7 +644,7 @@ bool onnx__fam_space_depth(struct nctx *c)
         return onnx__fail(c, "blocksize out of range");
     const struct onnx_dx *d[4], *bb = onnx__K(c, b), *b2 = onnx__K(c, b * b);
     d[0] = x->pub.dims[0];
-    if (c->op->arg == 0) { /* DepthToSpace */
+    if (c->op->arg.space_depth == SD_DEPTH_TO_SPACE) {
         d[1] = onnx_dx_floordiv(DX(c), x->pub.dims[1], b2);
         d[2] = onnx_dx_mul(DX(c), x->pub.dims[2], bb);
         d[3] = onnx_dx_mul(DX(c), x->pub.dims[3], bb);
@@ -701,7 +701,7 @@ bool onnx__fam_resize(struct nctx *c)
     int32_t r = x->pub.rank;
     const struct onnx_dx *d[ONNX_INFER_MAX_RANK];
     memcpy(d, x->pub.dims, (size_t)r * PTR_BYTES);
-    if (c->op->arg == 1 && c->opset < 9) { /* Upsample's scales attribute */
+    if (c->op->arg.resize == RS_UPSAMPLE && !onnx__since(c)) { /* Upsample's scales attribute */
         const struct onnx_attr *a = onnx__attr(c, "scales");
         if (!a || a->n_floats != (uint32_t)r)
             return onnx__fail(c, "scales' length is not the rank");
@@ -713,7 +713,8 @@ bool onnx__fam_resize(struct nctx *c)
     int32_t n;
     int64_t axes[ONNX_INFER_MAX_RANK];
     uint32_t na = 0;
-    if (c->opset >= 11 && c->op->arg == 0 && onnx__IN(c, 3) && onnx__in_vals(c, 3, &v, &n)) {
+    if (c->op->arg.resize == RS_RESIZE && onnx__since(c) && onnx__IN(c, 3) &&
+        onnx__in_vals(c, 3, &v, &n)) {
         if (onnx__attr(c, "keep_aspect_ratio_policy") &&
             !onnx__attr_s_is(c, "keep_aspect_ratio_policy", "stretch"))
             return onnx__fail(c, "keep_aspect_ratio_policy other than stretch");
@@ -735,7 +736,8 @@ bool onnx__fam_resize(struct nctx *c)
     }
     /* scales (Upsample-9 and Resize-10: input 1; Resize-11: input 2, and
      * axes from opset 18): floor(dim * scale), when that is exact */
-    const struct ival *sc = onnx__IN(c, c->op->arg == 1 || c->opset < 11 ? 1 : 2);
+    const struct ival *sc =
+        onnx__IN(c, c->op->arg.resize == RS_UPSAMPLE || !onnx__since(c) ? 1 : 2);
     if (sc && sc->fvals && sc->n_fvals > 0) {
         if (onnx__attr_s_is(c, "coordinate_transformation_mode", "tf_crop_and_resize"))
             return onnx__fail(c, "tf_crop_and_resize scales the roi, not the input");
@@ -763,7 +765,7 @@ bool onnx__fam_resize(struct nctx *c)
 bool onnx__fam_gather(struct nctx *c)
 {
     const struct ival *x = onnx__SHAPED(c, 0), *idx = onnx__SHAPED(c, 1);
-    if (c->op->arg == 1) { /* GatherElements: the indices' shape */
+    if (c->op->arg.gather == GA_ELEMENTS) { /* GatherElements: the indices' shape */
         if (!idx)
             return onnx__fail(c, "the indices' shape is unknown");
         return onnx__set_out(c, 0, idx->pub.rank, idx->pub.dims);
@@ -853,7 +855,7 @@ bool onnx__fam_topk(struct nctx *c)
     if (!onnx__norm_axis(onnx__attr_i(c, "axis", -1), x->pub.rank, &ax))
         return onnx__fail(c, "axis out of range");
     const struct onnx_dx *k = NULL;
-    if (c->opset < 10)
+    if (!onnx__since(c))
         k = onnx__attr(c, "k") ? onnx__K(c, onnx__attr_i(c, "k", 0)) : NULL;
     else if (onnx__in_vals(c, 1, &v, &n) && n == 1)
         k = onnx__as_dim(v[0]);
