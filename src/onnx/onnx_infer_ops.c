@@ -526,7 +526,7 @@ static bool fam_reduce(struct nctx *c)
     {                                                                                              \
         name, fam_unary, min, max, outs, ty, 0,                                                    \
         {                                                                                          \
-            .unary = arg                                                                           \
+            .unary = (arg)                                                                         \
         }                                                                                          \
     }
 #define U1(name) UN(name, 1, 1, 1, TY_IN0, U_PLAIN)
@@ -535,14 +535,14 @@ static bool fam_reduce(struct nctx *c)
     {                                                                                              \
         name, fam_broadcast, 2, 2, 1, ty, 7,                                                       \
         {                                                                                          \
-            .value = arg                                                                           \
+            .value = (arg)                                                                         \
         }                                                                                          \
     }
 #define VAR(name, arg)                                                                             \
     {                                                                                              \
         name, fam_broadcast, 1, 255, 1, TY_IN0, 7,                                                 \
         {                                                                                          \
-            .value = arg                                                                           \
+            .value = (arg)                                                                         \
         }                                                                                          \
     }
 /* the axes an input from since, before it an attribute */
@@ -557,7 +557,7 @@ static bool fam_reduce(struct nctx *c)
     {                                                                                              \
         name, onnx__fam_conv, min, max, outs, ty, 0,                                               \
         {                                                                                          \
-            .conv = arg                                                                            \
+            .conv = (arg)                                                                          \
         }                                                                                          \
     }
 
