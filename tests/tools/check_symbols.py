@@ -9,7 +9,9 @@ name (`main`); a row that says "public API" also takes every function
 src/include/dmltensor.h declares DMLT_API. A symbol of a layer that starts
 with none of its prefixes and is no name its row takes fails the check,
 named with its object file. Names that begin with two underscores are the
-compiler's (C reserves them: sanitizers, coverage) and are left out.
+compiler's (C reserves them: sanitizers, coverage) and those that begin
+with a dot the toolchain's (MinGW's .refptr.NAME beside a data reference):
+both are left out.
 
     check_symbols.py --nm=NM --docs ARCHITECTURE.md --api DMLTENSOR.H
                      --layer=LAYER OBJECT... [--layer=LAYER OBJECT...]...
@@ -77,7 +79,7 @@ def external_symbols(nm, path, strip_underscore):
         name = parts[0]
         if strip_underscore and name.startswith("_"):
             name = name[1:]
-        if not name.startswith("__"):
+        if not name.startswith(("__", ".")):
             found.append(name)
     return found
 

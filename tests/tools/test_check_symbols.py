@@ -2,7 +2,8 @@
 """check_symbols.py can fail: tiny objects compiled here, with a prefix
 table and a public header of their own, some with every external symbol
 prefixed and some with one that is not (a function, initialised data,
-read-only data, zeroed data, a near miss of a whole name).
+read-only data, zeroed data, a near miss of a whole name), and the
+toolchain's names through a fake nm.
 
     test_check_symbols.py CC --nm=NM [--strip-underscore]
 """
@@ -125,6 +126,20 @@ def main():
                ["--layer=src/onnx/", obj["lib_ok"]], 1, ["src/onnx/: dmlt_api_call"])
         expect("a layer without a row", base + ["--layer=src/other/", obj["onnx_ok"]], 2,
                ["src/other/ has no row"])
+        # MinGW's nm lists a .refptr.NAME the toolchain makes beside a data
+        # reference (defined, global): not the code's, left out.
+        fake = os.path.join(tmp, "fake_nm.py")
+        with open(fake, "w", encoding="utf-8") as f:
+            f.write("import sys\nprint('.refptr.onnx_table R 0')\nprint('.text t 0')\n"
+                    "print('onnx__ok T 0')\nprint('leaked T 10')\n")
+        fake_nm = os.path.join(tmp, "fake_nm")
+        with open(fake_nm, "w", encoding="utf-8") as f:
+            f.write(f"#!/bin/sh\nexec {sys.executable} {fake} \"$@\"\n")
+        os.chmod(fake_nm, 0o755)
+        expect("toolchain names (.refptr) left out, the code's checked",
+               [f"--nm={fake_nm}", "--docs", docs, "--api", api, "--layer=src/onnx/",
+                obj["onnx_ok"]], 1, ["src/onnx/: leaked (onnx_ok.o)", "1 of 2 "],
+               [".refptr"])
         expect("no nm: skipped", ["--nm=", "--docs", docs, "--api", api, "--layer=src/lib/",
                                   obj["lib_ok"]], 77, ["skipped: no nm"])
     return 1 if failures else 0
