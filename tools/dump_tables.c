@@ -44,11 +44,11 @@ static cJSON *commands(void)
         cJSON_AddStringToObject(o, "summary", c->summary);
         cJSON_AddStringToObject(o, "usage", c->usage);
         struct outbuf about;
-        ob_init(&about);
-        render_about(&about, c);
+        cli_ob_init(&about);
+        cli_render_about(&about, c);
         ob_putc(&about, '\0');
         cJSON_AddStringToObject(o, "about", about.failed ? "" : about.data);
-        ob_free(&about);
+        cli_ob_free(&about);
         cJSON_AddStringToObject(o, "examples", c->examples);
         cJSON_AddItemToObject(o, "formats", format_names(c->formats));
         cJSON_AddItemToObject(o, "default_format",
@@ -170,7 +170,7 @@ static cJSON *layouts(void)
     struct cli_error e;
     memset(&e, 0, sizeof e);
     struct outbuf b;
-    ob_init(&b);
+    cli_ob_init(&b);
     b.sink = NULL; /* not a streamed command */
     cJSON *ranks = NULL;
     if (cli_command_of(CMD_LAYOUTS)->run(&cfg, &b, &e)) {
@@ -178,7 +178,7 @@ static cJSON *layouts(void)
         if (!b.failed)
             ranks = cJSON_Parse(b.data);
     }
-    ob_free(&b);
+    cli_ob_free(&b);
     if (ranks == NULL)
         return NULL;
     cJSON *a = cJSON_CreateArray();
@@ -195,8 +195,8 @@ static cJSON *layouts(void)
 static char *main_help(void)
 {
     struct outbuf b;
-    ob_init(&b);
-    render_main_help(&b);
+    cli_ob_init(&b);
+    cli_render_main_help(&b);
     ob_putc(&b, '\0');
     return b.failed ? NULL : b.data;
 }

@@ -45,7 +45,7 @@ static void alignment_message(char *msg, size_t size, const struct dmlt_check *c
         return;
     }
     if (c->id == DMLT_CHECK_BASE_OFFSET_16) {
-        r[fmt_u128(r, round_up(c->value, 16))] = '\0';
+        r[cli_fmt_u128(r, round_up(c->value, 16))] = '\0';
         cli_say(msg, size,
                 c->passed ? "base offset %s is a multiple of 16"
                           : "base offset %s is not a multiple of 16: bind the "
@@ -102,8 +102,8 @@ static void binding_message(char *msg, size_t size, const struct dmlt_check *c,
     char o[40], n[40];
     dmlt_u128 range = dmlt_u128_from_u64(0); /* Offset + range is c->value */
     (void)dmlt_u128_sub(c->value, dmlt_u128_from_u64(d->base_offset), &range);
-    o[fmt_u128(o, dmlt_u128_from_u64(d->base_offset))] = '\0';
-    n[fmt_u128(n, range)] = '\0';
+    o[cli_fmt_u128(o, dmlt_u128_from_u64(d->base_offset))] = '\0';
+    n[cli_fmt_u128(n, range)] = '\0';
     const char *what = d->has_binding_size ? "SizeInBytes" : "TotalTensorSizeInBytes";
     if (!d->has_buffer_size)
         cli_say(msg, size, "no buffer size given (--buffer-size): not checked");
@@ -129,7 +129,7 @@ static void strides_text(char *buf, size_t size, const uint32_t s[], unsigned ra
 }
 
 /* The strides meant, when those given look like a classic mistake
- * (dmlt_strides_guess): "in elements, not bytes," ... and the packed layout
+ * (dmlt__strides_guess): "in elements, not bytes," ... and the packed layout
  * they make, if any. Returns the guess (DMLT_GUESS_NONE: nothing said). */
 static unsigned guess_text(char *buf, size_t size, const struct tensor_desc *d,
                            struct dmlt_tensor *meant)
@@ -138,7 +138,7 @@ static unsigned guess_text(char *buf, size_t size, const struct tensor_desc *d,
     if (!d->strides_given)
         return DMLT_GUESS_NONE;
     *meant = d->t;
-    const unsigned g = dmlt_strides_guess(&d->t, meant->strides);
+    const unsigned g = dmlt__strides_guess(&d->t, meant->strides);
     if (g == DMLT_GUESS_NONE)
         return g;
     char list[100], layout[32] = "";
@@ -146,11 +146,11 @@ static unsigned guess_text(char *buf, size_t size, const struct tensor_desc *d,
     unsigned order[DMLT_MAX_RANK];
     if (dmlt_layout_detect(d->t.rank, d->t.sizes, meant->strides, order)) {
         struct outbuf b;
-        ob_init(&b);
-        layout_name(&b, d->t.rank, order);
+        cli_ob_init(&b);
+        cli_layout_name(&b, d->t.rank, order);
         if (!b.failed && b.len < sizeof layout - 1)
             snprintf(layout, sizeof layout, " (--layout %.*s)", (int)b.len, b.data);
-        ob_free(&b);
+        cli_ob_free(&b);
     }
     const unsigned bits = dmlt_dtype_get(d->t.dtype)->bits;
     char elem[24];
@@ -222,18 +222,19 @@ static void total_hint(char *buf, size_t size, const struct dmlt_check *c,
         if (dmlt_report_compute(&meant, NULL, &r, &err) == DMLT_OK &&
             dmlt_u128_cmp(r.minimum_implied_size_bytes, c->value) <= 0) {
             char m[40];
-            m[fmt_u128(m, r.minimum_implied_size_bytes)] = '\0';
+            m[cli_fmt_u128(m, r.minimum_implied_size_bytes)] = '\0';
             cli_say(buf, size, "; %s, whose minimum implied size %s fits", hint, m);
         }
     }
 }
 
 /* The sentence for one check, with its numbers. */
-void check_message(char *msg, size_t size, const struct dmlt_check *c, const struct tensor_desc *d)
+void cli_check_message(char *msg, size_t size, const struct dmlt_check *c,
+                       const struct tensor_desc *d)
 {
     char v[40], l[40], r[40];
-    v[fmt_u128(v, c->value)] = '\0';
-    l[fmt_u128(l, c->limit)] = '\0';
+    v[cli_fmt_u128(v, c->value)] = '\0';
+    l[cli_fmt_u128(l, c->limit)] = '\0';
     switch (c->id) {
     case DMLT_CHECK_RANK:
         cli_say(msg, size,
@@ -276,7 +277,7 @@ void check_message(char *msg, size_t size, const struct dmlt_check *c, const str
         }
         break;
     case DMLT_CHECK_TOTAL_DWORD:
-        r[fmt_u128(r, round_up(c->value, 4))] = '\0';
+        r[cli_fmt_u128(r, round_up(c->value, 4))] = '\0';
         cli_say(msg, size,
                 c->passed ? "TotalTensorSizeInBytes %s is a multiple of 4"
                           : "TotalTensorSizeInBytes %s is not a multiple of 4: round "
@@ -337,7 +338,7 @@ void check_message(char *msg, size_t size, const struct dmlt_check *c, const str
     }
 }
 
-void validate_desc_of(const struct tensor_desc *td, struct dmlt_desc *d)
+void cli_validate_desc_of(const struct tensor_desc *td, struct dmlt_desc *d)
 {
     d->t = td->t;
     d->has_total = td->has_total;

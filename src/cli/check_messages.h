@@ -8,9 +8,10 @@
 #include "cli.h"
 
 /* The DML_BUFFER_TENSOR_DESC and binding validate checks for td. */
-void validate_desc_of(const struct tensor_desc *td, struct dmlt_desc *d);
+void cli_validate_desc_of(const struct tensor_desc *td, struct dmlt_desc *d);
 /* The sentence for one check's outcome, with its numbers, into msg
  * (cut at size - 1 bytes, always NUL-terminated). */
-void check_message(char *msg, size_t size, const struct dmlt_check *c, const struct tensor_desc *d);
+void cli_check_message(char *msg, size_t size, const struct dmlt_check *c,
+                       const struct tensor_desc *d);
 
 #endif

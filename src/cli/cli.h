@@ -115,22 +115,22 @@ struct tensor_desc {
 };
 
 /* command_line.c: argv into cfg; help.c: --help and --version */
-bool parse_command_line(int argc, char **argv, struct cli_config *cfg, struct cli_error *e);
-void free_command_line(struct cli_config *cfg);
-enum format format_from_argv(int argc, char **argv);
-void render_main_help(struct outbuf *b);
-void render_command_help(struct outbuf *b, const struct command *cmd);
+bool cli_parse_command_line(int argc, char **argv, struct cli_config *cfg, struct cli_error *e);
+void cli_free_command_line(struct cli_config *cfg);
+enum format cli_format_from_argv(int argc, char **argv);
+void cli_render_main_help(struct outbuf *b);
+void cli_render_command_help(struct outbuf *b, const struct command *cmd);
 /* A command's about, with CLI_BATCH_COMMANDS in it replaced by the list of
  * the commands batch records may name ("size, offset, validate or view"),
  * its paragraph filled again. */
 #define CLI_BATCH_COMMANDS "{batch commands}"
-void render_about(struct outbuf *b, const struct command *cmd);
-void render_version(struct outbuf *b);
+void cli_render_about(struct outbuf *b, const struct command *cmd);
+void cli_render_version(struct outbuf *b);
 
 /* describe.c */
-bool describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struct cli_error *e);
+bool cli_describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struct cli_error *e);
 /* Name of a memory order: "nhwc", "row-major", "0,2,1,3,4,5". */
-void layout_name(struct outbuf *b, unsigned rank, const unsigned order[]);
+void cli_layout_name(struct outbuf *b, unsigned rank, const unsigned order[]);
 
 /* A command: one entry each, defined in its cmd_*.c, listed once in
  * commands.c. The dispatcher, `--help`, the formats --format accepts and
@@ -186,7 +186,7 @@ static inline const struct command *command_of(const struct command_list *l, enu
 }
 
 /* Each command's entry, in its cmd_*.c. */
-#define COMMAND(ID, name) extern const struct command cmd_##name;
+#define COMMAND(ID, name) extern const struct command cli_cmd_##name;
 #include "commands.def"
 #undef COMMAND
 

@@ -15,14 +15,14 @@
 static int write_out(struct outbuf *b, FILE *f, FILE *ferr)
 {
     errno = 0;
-    if (ob_flush_to(b, f))
+    if (cli_ob_flush_to(b, f))
         return CLI_EXIT_OK;
     int err = errno;
-    if (b->failed) { /* nothing of it was written: ob_flush_to checks first */
+    if (b->failed) { /* nothing of it was written: cli_ob_flush_to checks first */
         fputs("dmltensor: out of memory\n", ferr);
         return CLI_EXIT_USAGE;
     }
-    if (plat_closed_pipe(f, err))
+    if (cli_plat_closed_pipe(f, err))
         return CLI_EXIT_OK;
     fprintf(ferr, "dmltensor: write error: %s\n", strerror(err ? err : EIO));
     return CLI_EXIT_IO;
@@ -33,22 +33,22 @@ static int report_error(const struct cli_error *e, enum format fmt, FILE *out, F
     if (e->exit_code == CLI_EXIT_OK)
         return CLI_EXIT_OK; /* the reader went away: nothing to say */
     struct outbuf b;
-    ob_init(&b);
-    render_error_text(&b, e);
+    cli_ob_init(&b);
+    cli_render_error_text(&b, e);
     int status = e->exit_code;
     if (b.failed) { /* no memory left to word the error: say that, as exit 2 */
         fputs("dmltensor: out of memory\n", ferr);
-        ob_free(&b);
+        cli_ob_free(&b);
         return CLI_EXIT_USAGE;
     }
-    (void)ob_flush_to(&b, ferr);
+    (void)cli_ob_flush_to(&b, ferr);
     if (fmt == FMT_JSON || fmt == FMT_JSONL) { /* an object scripts can read */
-        ob_reset(&b);
-        render_error_json(&b, e);
+        cli_ob_reset(&b);
+        cli_render_error_json(&b, e);
         if (write_out(&b, out, ferr) != CLI_EXIT_OK)
             status = CLI_EXIT_IO;
     }
-    ob_free(&b);
+    cli_ob_free(&b);
     return status;
 }
 
@@ -59,55 +59,55 @@ static void debug_parses(FILE *ferr, const unsigned long before[PB_READERS])
     if (getenv("DMLT_DEBUG_PARSES") == NULL)
         return;
     fprintf(ferr, "dmltensor: parses: walk %lu, model %lu\n",
-            pb_passes(PB_READER_WALK) - before[PB_READER_WALK],
-            pb_passes(PB_READER_MODEL) - before[PB_READER_MODEL]);
+            onnx_parse_passes(PB_READER_WALK) - before[PB_READER_WALK],
+            onnx_parse_passes(PB_READER_MODEL) - before[PB_READER_MODEL]);
 }
 
 int cli_main(int argc, char **argv, FILE *in, FILE *fout, FILE *ferr)
 {
-    const unsigned long parses[PB_READERS] = {pb_passes(PB_READER_WALK),
-                                              pb_passes(PB_READER_MODEL)};
+    const unsigned long parses[PB_READERS] = {onnx_parse_passes(PB_READER_WALK),
+                                              onnx_parse_passes(PB_READER_MODEL)};
     struct outbuf out;
     struct cli_config cfg = {0};
     struct cli_error e;
     int status = CLI_EXIT_OK;
-    ob_init(&out);
-    ob_oom_reset();
+    cli_ob_init(&out);
+    cli_ob_oom_reset();
     out.sink = fout;
 
     if (argc < 2) {
-        render_main_help(&out);
-        (void)ob_flush_to(&out, ferr);
+        cli_render_main_help(&out);
+        (void)cli_ob_flush_to(&out, ferr);
         status = CLI_EXIT_USAGE;
         goto done;
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
-        render_main_help(&out);
+        cli_render_main_help(&out);
         status = write_out(&out, fout, ferr);
         goto done;
     }
     if (strcmp(argv[1], "--version") == 0) {
-        render_version(&out);
+        cli_render_version(&out);
         status = write_out(&out, fout, ferr);
         goto done;
     }
-    if (!parse_command_line(argc, argv, &cfg, &e)) {
-        status = report_error(&e, format_from_argv(argc, argv), fout, ferr);
+    if (!cli_parse_command_line(argc, argv, &cfg, &e)) {
+        status = report_error(&e, cli_format_from_argv(argc, argv), fout, ferr);
         goto done;
     }
     cfg.in = in;
     cfg.err = ferr;
     cfg.commands = (struct command_list){cli_commands, cli_n_commands};
     if (cfg.help) {
-        render_command_help(&out, cli_command_of(cfg.cmd));
+        cli_render_command_help(&out, cli_command_of(cfg.cmd));
         status = write_out(&out, fout, ferr);
         goto done;
     }
     bool ok = cli_command_of(cfg.cmd)->run(&cfg, &out, &e);
-    if (ok && ob_oom_seen()) /* a scratch buffer failed: its text is missing */
+    if (ok && cli_ob_oom_seen()) /* a scratch buffer failed: its text is missing */
         ok = cli_fail(&e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
-    if (!ok && e.exit_code == CLI_EXIT_IO && ob_oom_seen()) /* a drain refused */
+    if (!ok && e.exit_code == CLI_EXIT_IO && cli_ob_oom_seen()) /* a drain refused */
         e.exit_code = CLI_EXIT_USAGE;
     if (!ok) {
         status = report_error(&e, cfg.format, fout, ferr);
@@ -118,7 +118,7 @@ int cli_main(int argc, char **argv, FILE *in, FILE *fout, FILE *ferr)
         status = cfg.exit_status; /* e.g. validate found a broken rule */
 done:
     debug_parses(ferr, parses);
-    free_command_line(&cfg);
-    ob_free(&out);
+    cli_free_command_line(&cfg);
+    cli_ob_free(&out);
     return status;
 }

@@ -16,23 +16,23 @@
 struct progress {
     bool on, shown, tty;
     FILE *err;
-    double start, last; /* plat_seconds() */
+    double start, last; /* cli_plat_seconds() */
 };
 
 static void progress_init(struct progress *p, const struct cli_config *cfg)
 {
-    p->tty = plat_isatty(cfg->err);
+    p->tty = cli_plat_isatty(cfg->err);
     p->on = cfg->progress || p->tty; /* on a terminal it shows after a second */
     p->shown = false;
     p->err = cfg->err;
-    p->start = p->last = plat_seconds();
+    p->start = p->last = cli_plat_seconds();
 }
 
 static void progress_tick(struct progress *p, uint64_t records, bool last)
 {
     if (!p->on)
         return;
-    double now = plat_seconds(), total = now - p->start;
+    double now = cli_plat_seconds(), total = now - p->start;
     if (!last && (total < 1.0 || now - p->last < (p->tty ? 0.25 : 1.0)))
         return;
     if (last && !p->shown)
@@ -57,16 +57,16 @@ static void answer(struct descriptor *d, unsigned long line, struct outbuf *out,
     d->cfg.json_opened = d->id || d->id_text;
     if (d->cfg.json_opened) {
         ob_puts(out, "{\"id\":");
-        results_put_id(out, d);
+        cli_results_put_id(out, d);
         ob_putc(out, ',');
     }
-    if (results_run(d, out, &e)) {
+    if (cli_results_run(d, out, &e)) {
         if (d->cfg.exit_status != CLI_EXIT_OK)
             t->broken++;
     } else {
         out->len = mark; /* nothing half */
-        results_error_record(out, d, NULL, line, &e);
-        results_note_failure(t, line, &e);
+        cli_results_error_record(out, d, NULL, line, &e);
+        cli_results_note_failure(t, line, &e);
     }
 }
 
@@ -78,35 +78,35 @@ static void batch_record(const char *text, size_t len, unsigned long line, struc
      * would make to free each one (about a third of the time per record
      * went to malloc and free). Here, so that no way out of a record (a bad
      * one included) keeps its tree. */
-    json_arena_reset(arena);
+    cli_json_arena_reset(arena);
     /* Most records are plain: read straight into the descriptor. */
-    if (descriptor_from_plain(text, len, d)) {
+    if (cli_descriptor_from_plain(text, len, d)) {
         answer(d, line, out, t);
         return;
     }
     struct cli_error e;
     struct json_error je;
-    cJSON *root = json_parse(text, len, arena, &je);
+    cJSON *root = cli_json_parse(text, len, arena, &je);
     if (root == NULL) {
         if (je.at >= len)
             cli_fail(&e, CLI_E_BAD_JSON, NULL, NULL, "%s at the end of the record", je.message);
         else
             cli_fail(&e, CLI_E_BAD_JSON, NULL, NULL, "%s at byte %zu of the record", je.message,
                      je.at + 1);
-        results_error_record(out, NULL, NULL, line, &e);
-        results_note_failure(t, line, &e);
+        cli_results_error_record(out, NULL, NULL, line, &e);
+        cli_results_note_failure(t, line, &e);
         return;
     }
-    const bool ok = descriptor_from_json(root, DESC_BATCH, d, &e);
+    const bool ok = cli_descriptor_from_json(root, DESC_BATCH, d, &e);
     /* The id is echoed as it was written (docs/batch.md), not as the tree
      * holds it: a string's escapes ("\ud83d\ude00", "\/") stay. */
     if (d->id)
-        (void)json_member_text(text, len, "id", arena, &d->id_text, &d->id_len);
+        (void)cli_json_member_text(text, len, "id", arena, &d->id_text, &d->id_len);
     if (ok) {
         answer(d, line, out, t);
     } else {
-        results_error_record(out, d, NULL, line, &e);
-        results_note_failure(t, line, &e);
+        cli_results_error_record(out, d, NULL, line, &e);
+        cli_results_note_failure(t, line, &e);
     }
 }
 
@@ -115,7 +115,7 @@ static bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_err
     struct input *in = malloc(sizeof *in);
     if (in == NULL)
         return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
-    if (!input_open(in, cfg->input ? cfg->input : "-", cfg->in, e)) {
+    if (!cli_input_open(in, cfg->input ? cfg->input : "-", cfg->in, e)) {
         free(in);
         return false;
     }
@@ -124,11 +124,11 @@ static bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_err
     if (r == NULL || d == NULL) {
         free(r);
         free(d);
-        input_close(in);
+        cli_input_close(in);
         free(in);
         return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     }
-    input_records(in, r);
+    cli_input_records(in, r);
     d->commands = cfg->commands;
     struct tally t = {0};
     struct progress p;
@@ -139,7 +139,7 @@ static bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_err
         const char *text;
         size_t len;
         unsigned long line;
-        enum record_status st = record_next(r, &text, &len, &line);
+        enum record_status st = cli_record_next(r, &text, &len, &line);
         if (st == RECORD_END)
             break;
         if (st == RECORD_NO_MEMORY) {
@@ -164,8 +164,8 @@ static bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_err
             else
                 cli_fail(&re, CLI_E_BAD_JSON, NULL, NULL,
                          "the JSON array is not closed by a single ']' (or has a trailing comma)");
-            results_error_record(out, NULL, NULL, line, &re);
-            results_note_failure(&t, line, &re);
+            cli_results_error_record(out, NULL, NULL, line, &re);
+            cli_results_note_failure(&t, line, &re);
             if (st == RECORD_TOO_LONG) { /* the rest is not read: the run ends here */
                 ok = cli_drain(out, e) &&
                      cli_fail(e, CLI_E_RECORD_TOO_LONG, NULL, in->name,
@@ -183,21 +183,21 @@ static bool run_batch(struct cli_config *cfg, struct outbuf *out, struct cli_err
             progress_tick(&p, t.records, false);
     }
     progress_tick(&p, t.records, true);
-    json_arena_free(&arena);
-    record_reader_free(r);
+    cli_json_arena_free(&arena);
+    cli_record_reader_free(r);
     free(r);
     free(d);
-    input_close(in);
+    cli_input_close(in);
     free(in);
     if (!ok)
         return false;
-    results_summary(cfg, &t, "records");
+    cli_results_summary(cfg, &t, "records");
     if (t.failed || t.broken)
         cfg->exit_status = CLI_EXIT_RULE;
     return true;
 }
 
-const struct command cmd_batch = {
+const struct command cli_cmd_batch = {
     .name = "batch",
     .id = CMD_BATCH,
     .summary = "many descriptors as JSON Lines or an array: a JSON result each",

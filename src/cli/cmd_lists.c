@@ -14,9 +14,9 @@ static bool run_dtypes(struct cli_config *cfg, struct outbuf *out, struct cli_er
         const struct dmlt_dtype_info *d = dmlt_dtype_get((enum dmlt_dtype)i);
         if (json) {
             ob_puts(out, i > 1 ? ",{\"name\":" : "{\"name\":");
-            ob_json_str(out, d->name);
+            cli_ob_json_str(out, d->name);
             ob_puts(out, ",\"dml_name\":");
-            ob_json_str(out, d->dml_name);
+            cli_ob_json_str(out, d->dml_name);
             ob_puts(out, ",\"value\":");
             ob_u64(out, (uint64_t)i);
             ob_puts(out, ",\"bits\":");
@@ -26,13 +26,13 @@ static bool run_dtypes(struct cli_config *cfg, struct outbuf *out, struct cli_er
         }
         size_t start = out->len;
         ob_puts(out, d->name);
-        ob_pad_to(out, start, 9);
+        cli_ob_pad_to(out, start, 9);
         ob_puts(out, d->dml_name);
-        ob_pad_to(out, start, 41);
+        cli_ob_pad_to(out, start, 41);
         if (i < 10)
             ob_putc(out, ' ');
         ob_u64(out, (uint64_t)i);
-        ob_pad_to(out, start, 48);
+        cli_ob_pad_to(out, start, 48);
         if (d->bits < 10)
             ob_putc(out, ' ');
         ob_u64(out, d->bits);
@@ -45,7 +45,7 @@ static bool run_dtypes(struct cli_config *cfg, struct outbuf *out, struct cli_er
 static void json_str_or_null(struct outbuf *b, const char *s)
 {
     if (s)
-        ob_json_str(b, s);
+        cli_ob_json_str(b, s);
     else
         ob_puts(b, "null");
 }
@@ -101,8 +101,8 @@ static bool run_layouts(struct cli_config *cfg, struct outbuf *out, struct cli_e
     const bool json = cfg->format == FMT_JSON;
     if (cfg->t.rank) {
         uint64_t r;
-        if (!parse_uint(cfg->t.rank, strlen(cfg->t.rank), 1, DMLT_MAX_RANK, &r, e, "--rank",
-                        cfg->t.rank, "the rank", NULL))
+        if (!cli_parse_uint(cfg->t.rank, strlen(cfg->t.rank), 1, DMLT_MAX_RANK, &r, e, "--rank",
+                            cfg->t.rank, "the rank", NULL))
             return false;
         const char *letters = dmlt_dim_letters((unsigned)r);
         if (json) {
@@ -136,7 +136,7 @@ static bool run_layouts(struct cli_config *cfg, struct outbuf *out, struct cli_e
             ob_puts(out, ",\"letters\":");
             json_str_or_null(out, letters);
             ob_puts(out, ",\"default\":");
-            ob_json_str(out, letters ? letters : "row-major");
+            cli_ob_json_str(out, letters ? letters : "row-major");
             ob_puts(out, ",\"named\":[");
             const char *p = named[r];
             for (bool first = true; *p; first = false) {
@@ -152,13 +152,13 @@ static bool run_layouts(struct cli_config *cfg, struct outbuf *out, struct cli_e
         }
         size_t start = out->len;
         ob_u64(out, r);
-        ob_pad_to(out, start, 6);
+        cli_ob_pad_to(out, start, 6);
         ob_puts(out, letters ? letters : "-");
-        ob_pad_to(out, start, 15);
+        cli_ob_pad_to(out, start, 15);
         ob_puts(out, letters ? letters : "row-major");
-        ob_pad_to(out, start, 26);
+        cli_ob_pad_to(out, start, 26);
         ob_puts(out, named[r]);
-        ob_pad_to(out, start, 59);
+        cli_ob_pad_to(out, start, 59);
         ob_puts(out, letters ? (r > 1 ? "any permutation of the letters; --order" : "-")
                              : "--order, like 0,2,1,3,4,5");
         ob_putc(out, '\n');
@@ -167,7 +167,7 @@ static bool run_layouts(struct cli_config *cfg, struct outbuf *out, struct cli_e
     return true;
 }
 
-const struct command cmd_dtypes = {
+const struct command cli_cmd_dtypes = {
     .name = "dtypes",
     .id = CMD_DTYPES,
     .summary = "the data types, their enum values and sizes",
@@ -180,7 +180,7 @@ const struct command cmd_dtypes = {
     .run = run_dtypes,
 };
 
-const struct command cmd_layouts = {
+const struct command cli_cmd_layouts = {
     .name = "layouts",
     .id = CMD_LAYOUTS,
     .summary = "the layout names of each rank",

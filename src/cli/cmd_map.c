@@ -34,14 +34,14 @@ static unsigned digits_u64(uint64_t v)
 static char *put_u128(char *p, dmlt_u128 v)
 {
     if (dmlt_u128_fits_u64(v))
-        return put_u64(p, dmlt_u128_to_u64(v));
-    return p + fmt_u128(p, v);
+        return cli_put_u64(p, dmlt_u128_to_u64(v));
+    return p + cli_fmt_u128(p, v);
 }
 
 static unsigned digits_u128(dmlt_u128 v)
 {
     char buf[40];
-    return dmlt_u128_fits_u64(v) ? digits_u64(dmlt_u128_to_u64(v)) : (unsigned)fmt_u128(buf, v);
+    return dmlt_u128_fits_u64(v) ? digits_u64(dmlt_u128_to_u64(v)) : (unsigned)cli_fmt_u128(buf, v);
 }
 
 /* Right-aligns v in a field of `width` characters. */
@@ -80,7 +80,7 @@ static void build_prefix(struct rows *r, const uint32_t coord[])
         p = put_bytes(p, "{\"coord\":[", 10);
     }
     for (unsigned d = 0; d + 1 < r->rank; d++) {
-        p = put_u64(p, coord[d]);
+        p = cli_put_u64(p, coord[d]);
         *p++ = ',';
     }
     r->prefix_len = (size_t)(p - r->prefix);
@@ -91,7 +91,7 @@ static char *put_row(char *p, const struct rows *r, const struct dmlt_walk *w)
     memcpy(p, r->prefix, r->prefix_len);
     char *start = p;
     p += r->prefix_len;
-    p = put_u64(p, w->coord[r->rank - 1]);
+    p = cli_put_u64(p, w->coord[r->rank - 1]);
     switch (r->fmt) {
     case FMT_TEXT: {
         size_t used = (size_t)(p - start);
@@ -144,7 +144,7 @@ static void rows_header(struct outbuf *out, struct rows *r, const struct dmlt_te
     if (r->fmt == FMT_CSV) {
         for (unsigned d = 0; d < r->rank; d++) {
             char name[8];
-            dim_name(name, r->rank, d);
+            cli_dim_name(name, r->rank, d);
             if (r->rank > 5) /* no letters: d0, d1, ... */
                 ob_putc(out, 'd');
             ob_puts(out, name);
@@ -172,9 +172,9 @@ static void rows_header(struct outbuf *out, struct rows *r, const struct dmlt_te
             r->byte_w = 11;
         size_t start = out->len;
         ob_puts(out, "coordinate");
-        ob_fill_to(out, start, r->coord_w + 2u + r->offset_w - 6u);
+        cli_ob_fill_to(out, start, r->coord_w + 2u + r->offset_w - 6u);
         ob_puts(out, "offset  ");
-        ob_fill_to(out, start, r->coord_w + 4u + r->offset_w + r->byte_w - 11u);
+        cli_ob_fill_to(out, start, r->coord_w + 4u + r->offset_w + r->byte_w - 11u);
         ob_puts(out, r->four_bit ? "byte offset  nibble\n" : "byte offset\n");
     }
 }
@@ -197,7 +197,7 @@ static bool map_rows(const struct tensor_desc *d, const struct dmlt_report *rep,
     do {
         if (w.changed + 1u < r.rank)
             build_prefix(&r, w.coord);
-        char *p = ob_space(out, MAP_LINE_MAX + 2);
+        char *p = cli_ob_space(out, MAP_LINE_MAX + 2);
         if (p == NULL)
             return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
         if (fmt == FMT_JSON && n != 0) {
@@ -216,7 +216,7 @@ static bool map_rows(const struct tensor_desc *d, const struct dmlt_report *rep,
         char more[40];
         dmlt_u128 rest = {0, 0};
         dmlt_u128_sub(rep->element_count, dmlt_u128_from_u64(limit), &rest);
-        more[fmt_u128(more, rest)] = '\0';
+        more[cli_fmt_u128(more, rest)] = '\0';
         ob_puts(out, "... ");
         ob_puts(out, more);
         ob_puts(out, " more elements (raise --limit)\n");
@@ -302,7 +302,7 @@ static void element_name(struct outbuf *b, const struct dmlt_tensor *t, const ui
             idx = idx * t->sizes[d] + coord[d];
         ob_putc(b, (char)('A' + idx));
     } else {
-        ob_u32_list(b, coord, t->rank, 1, false);
+        cli_ob_u32_list(b, coord, t->rank, 1, false);
     }
 }
 
@@ -322,9 +322,9 @@ static void tensor_line(struct outbuf *b, const struct tensor_desc *d)
 {
     ob_puts(b, dmlt_dtype_get(d->t.dtype)->name);
     ob_puts(b, ", sizes ");
-    ob_u32_list(b, d->t.sizes, d->t.rank, 1, false);
+    cli_ob_u32_list(b, d->t.sizes, d->t.rank, 1, false);
     ob_puts(b, ", strides ");
-    ob_u32_list(b, d->t.strides, d->t.rank, 1, false);
+    cli_ob_u32_list(b, d->t.strides, d->t.rank, 1, false);
 }
 
 #define SHARED_LISTED 8 /* shared cells whose coordinates are listed under the picture */
@@ -339,7 +339,7 @@ static void memory_counts(struct outbuf *out, dmlt_u128 cells, uint64_t shown,
         dmlt_u128 rest = {0, 0}, last = {0, 0};
         dmlt_u128_sub(cells, dmlt_u128_from_u64(shown), &rest);
         dmlt_u128_sub(cells, dmlt_u128_from_u64(1), &last);
-        n[fmt_u128(n, rest)] = '\0';
+        n[cli_fmt_u128(n, rest)] = '\0';
         ob_puts(out, "... ");
         ob_puts(out, n);
         ob_puts(out, " more cells (offsets ");
@@ -406,7 +406,7 @@ static bool view_memory(const struct tensor_desc *d, const struct dmlt_report *r
 
     /* Pass 1: each cell's label, to size the columns. */
     struct outbuf labels; /* the labels, NUL-separated */
-    ob_init(&labels);
+    cli_ob_init(&labels);
     size_t *at = malloc((size_t)shown * sizeof *at);
     unsigned char *kind = malloc((size_t)shown); /* enum cell_kind */
     if (at == NULL || kind == NULL) {
@@ -456,10 +456,10 @@ static bool view_memory(const struct tensor_desc *d, const struct dmlt_report *r
     char n[40];
     tensor_line(out, d);
     ob_putc(out, '\n');
-    n[fmt_u128(n, cells)] = '\0';
+    n[cli_fmt_u128(n, cells)] = '\0';
     ob_puts(out, n);
     ob_puts(out, dmlt_u128_eq(cells, dmlt_u128_from_u64(1)) ? " cell: " : " cells: ");
-    n[fmt_u128(n, rep->element_count)] = '\0';
+    n[cli_fmt_u128(n, rep->element_count)] = '\0';
     ob_puts(out, n);
     ob_puts(out,
             dmlt_u128_eq(rep->element_count, dmlt_u128_from_u64(1)) ? " element" : " elements");
@@ -479,7 +479,7 @@ static bool view_memory(const struct tensor_desc *d, const struct dmlt_report *r
         ob_puts(out, "offset ");
         for (uint64_t k = first; k < end; k++) {
             char num[24];
-            size_t len = (size_t)(put_u64(num, k) - num);
+            size_t len = (size_t)(cli_put_u64(num, k) - num);
             put_cell(out, num, len, cell_w + 1, NULL, false);
         }
         ob_puts(out, "\nelement");
@@ -496,7 +496,7 @@ static bool view_memory(const struct tensor_desc *d, const struct dmlt_report *r
     shared_cells(out, t, listed, listed_at, n_listed, count[CELL_SHARED], letters);
     free(at);
     free(kind);
-    ob_free(&labels);
+    cli_ob_free(&labels);
     return true;
 }
 
@@ -505,7 +505,7 @@ static void slice_title(struct outbuf *b, unsigned rank, const uint32_t coord[],
 {
     for (unsigned dd = 0; dd < outer; dd++) {
         char name[8];
-        dim_name(name, rank, dd);
+        cli_dim_name(name, rank, dd);
         if (dd)
             ob_puts(b, ", ");
         if (rank > 5)
@@ -559,7 +559,7 @@ static void grid_column_numbers(struct outbuf *out, unsigned row_w, unsigned cel
         ob_putc(out, ' ');
     for (uint32_t c = 0; c < cols_shown; c++) {
         char num[24];
-        char *end = put_u64(num, c);
+        char *end = cli_put_u64(num, c);
         if (mark_shared)
             *end++ = ' '; /* over the digits, not the mark */
         put_cell(out, num, (size_t)(end - num), cell_w + 1, NULL, false);
@@ -577,8 +577,8 @@ static bool view_grid(const struct tensor_desc *d, const struct dmlt_report *rep
     const uint32_t cols = t->sizes[rank - 1];
     char rname[8] = "", cname[8];
     if (rank >= 2)
-        dim_name(rname, rank, rank - 2);
-    dim_name(cname, rank, rank - 1);
+        cli_dim_name(rname, rank, rank - 2);
+    cli_dim_name(cname, rank, rank - 1);
     const bool mark_shared = rep->overlapping != DMLT_NO;
 
     /* Cells right-align the offset; a shared one ends in '*', one that may
@@ -615,7 +615,7 @@ static bool view_grid(const struct tensor_desc *d, const struct dmlt_report *rep
                 ob_u64(out, r);
                 coord[rank - 2] = r;
             }
-            ob_fill_to(out, start, row_w);
+            cli_ob_fill_to(out, start, row_w);
             uint32_t c = 0;
             for (; c < cols_shown && drawn < limit; c++, drawn++) {
                 coord[rank - 1] = c;
@@ -682,13 +682,13 @@ done:
 static bool want_color(const char *when, FILE *f, struct cli_error *e, bool *out)
 {
     if (when == NULL || strcmp(when, "auto") == 0) {
-        *out = plat_color_auto(f);
+        *out = cli_plat_color_auto(f);
         return true;
     }
     if (strcmp(when, "always") == 0 || strcmp(when, "never") == 0) {
         *out = when[0] == 'a';
         if (*out)
-            plat_color_enable(f);
+            cli_plat_color_enable(f);
         return true;
     }
     cli_fail(e, CLI_E_BAD_COLOR, "--color", when, "not auto, always or never");
@@ -699,14 +699,14 @@ static bool want_color(const char *when, FILE *f, struct cli_error *e, bool *out
 static bool run_map(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 {
     struct tensor_desc d;
-    if (!describe_tensor(&cfg->t, &d, e))
+    if (!cli_describe_tensor(&cfg->t, &d, e))
         return false;
     uint64_t limit = 0, width = 0;
-    if (cfg->limit && !parse_uint(cfg->limit, strlen(cfg->limit), 1, UINT64_MAX, &limit, e,
-                                  "--limit", cfg->limit, "the limit", NULL))
+    if (cfg->limit && !cli_parse_uint(cfg->limit, strlen(cfg->limit), 1, UINT64_MAX, &limit, e,
+                                      "--limit", cfg->limit, "the limit", NULL))
         return false;
-    if (cfg->width && !parse_uint(cfg->width, strlen(cfg->width), 20, 100000, &width, e, "--width",
-                                  cfg->width, "the width", NULL))
+    if (cfg->width && !cli_parse_uint(cfg->width, strlen(cfg->width), 20, 100000, &width, e,
+                                      "--width", cfg->width, "the width", NULL))
         return false;
     if (cfg->view && limit > VIEW_MAX_CELLS) {
         cli_fail(e, CLI_E_OUT_OF_RANGE, "--limit", cfg->limit, "a view draws at most %u cells",
@@ -732,7 +732,7 @@ static bool run_map(struct cli_config *cfg, struct outbuf *out, struct cli_error
         return cli_fail(e, CLI_E_CONFLICTING_OPTIONS, cfg->color ? "--color" : "--width",
                         cfg->color ? cfg->color : cfg->width, "applies to --view only");
     }
-    struct style st = {false, width ? (unsigned)width : plat_term_width(out->sink)};
+    struct style st = {false, width ? (unsigned)width : cli_plat_term_width(out->sink)};
     if (!want_color(cfg->color, out->sink, e, &st.color))
         return false;
 
@@ -761,7 +761,7 @@ static bool run_map(struct cli_config *cfg, struct outbuf *out, struct cli_error
     return ok;
 }
 
-const struct command cmd_map = {
+const struct command cli_cmd_map = {
     .name = "map",
     .id = CMD_MAP,
     .summary = "every element's offsets, streamed; or a picture of the buffer",

@@ -15,7 +15,7 @@
 /* --feature-level and --require. */
 static bool read_options(struct cli_config *cfg, unsigned *level, struct cli_error *e)
 {
-    if (!parse_feature_level(cfg->feature_level, level, e))
+    if (!cli_parse_feature_level(cfg->feature_level, level, e))
         return false;
     if (cfg->require && strcmp(cfg->require, "dml") != 0) {
         cli_fail(e, CLI_E_BAD_REQUIRE, "--require", cfg->require, "not dml");
@@ -39,7 +39,7 @@ static bool place_model(struct cli_config *cfg, const struct plat_map *m, struct
     memset(&o, 0, sizeof o);
     if (!read_options(cfg, &level, e))
         return false;
-    if (!model_session_open(&ses, m, MODEL_RECORDS_NONE, NULL, NULL, &oe, &oom) ||
+    if (!cli_model_session_open(&ses, m, MODEL_RECORDS_NONE, NULL, NULL, &oe, &oom) ||
         !onnx_session_read(&ses, &oe, &oom)) {
         onnx_session_close(&ses);
         if (oom)
@@ -54,22 +54,22 @@ static bool place_model(struct cli_config *cfg, const struct plat_map *m, struct
     const struct onnx_model *model = &ses.model;
     bool ok = model->n_graphs > 0 ||
               cli_fail(e, CLI_E_BAD_ONNX, NULL, cfg->input, "the model has no graph");
-    ok = ok && onnx_options_read(cfg, &o, e) && model_session_infer(&ses, &o, e);
+    ok = ok && cli_onnx_options_read(cfg, &o, e) && cli_model_session_infer(&ses, &o, e);
     struct dmlt_ep_result r;
     memset(&r, 0, sizeof r);
     const struct dmlt_ep_options opts = {level, NULL};
     if (ok && !dmlt_ep_run(model, ses.infer, &opts, &r))
         ok = cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     if (ok) {
-        nodes_unused_bindings(cfg, model, &o);
-        ok = nodes_render(cfg, &r, out, e);
+        cli_nodes_unused_bindings(cfg, model, &o);
+        ok = cli_nodes_render(cfg, &r, out, e);
         if (ok && (r.placements[DMLT_PLACE_FAILS] ||
                    (cfg->require &&
                     r.n_nodes != r.placements[DMLT_PLACE_FOLDED] + r.placements[DMLT_PLACE_DML])))
             cfg->exit_status = 1;
     }
     dmlt_ep_free(&r);
-    onnx_options_free(&o);
+    cli_onnx_options_free(&o);
     onnx_session_close(&ses);
     return ok;
 }
@@ -82,26 +82,26 @@ static bool run_nodes(struct cli_config *cfg, struct outbuf *out, struct cli_err
         return false;
     }
     struct input in;
-    if (!input_open(&in, cfg->input, cfg->in, e))
+    if (!cli_input_open(&in, cfg->input, cfg->in, e))
         return false;
     if (!in.model) { /* refused at once: the head cannot start a model */
         cli_fail(e, CLI_E_BAD_ONNX, NULL, in.name, "not an ONNX model: at byte %zu: %s",
                  in.model_error.offset, in.model_error.message);
         cli_hint(e, "nodes reads an ONNX model (a ModelProto), from a file or standard input");
-        input_close(&in);
+        cli_input_close(&in);
         return false;
     }
     struct plat_map m;
     memset(&m, 0, sizeof m);
-    bool ok = input_whole(&in, &m, e);
-    input_close(&in);
+    bool ok = cli_input_whole(&in, &m, e);
+    cli_input_close(&in);
     if (ok)
         ok = place_model(cfg, &m, out, e);
-    plat_unmap_file(&m);
+    cli_plat_unmap_file(&m);
     return ok;
 }
 
-const struct command cmd_nodes = {
+const struct command cli_cmd_nodes = {
     .name = "nodes",
     .id = CMD_NODES,
     .summary = "where ONNX Runtime's DirectML provider runs each node of a model, and why",

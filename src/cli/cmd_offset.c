@@ -38,8 +38,8 @@ static bool parse_coord(const char *text, const struct tensor_desc *d, uint32_t 
 {
     uint64_t v[DMLT_MAX_RANK];
     unsigned n;
-    if (!parse_uint_list("--coord", text, 0, UINT32_MAX, DMLT_MAX_RANK, v, &n, e, "coordinate",
-                         "coordinates"))
+    if (!cli_parse_uint_list("--coord", text, 0, UINT32_MAX, DMLT_MAX_RANK, v, &n, e, "coordinate",
+                             "coordinates"))
         return false;
     if (n != d->t.rank && n != d->given_rank) {
         cli_fail(e, CLI_E_COORDINATE_COUNT, "--coord", text, "%u values for a rank-%u tensor", n,
@@ -56,11 +56,11 @@ static bool parse_coord(const char *text, const struct tensor_desc *d, uint32_t 
 static void tensor_summary_json(struct outbuf *b, const struct tensor_desc *d)
 {
     ob_puts(b, "\"dtype\":");
-    ob_json_str(b, dmlt_dtype_get(d->t.dtype)->name);
+    cli_ob_json_str(b, dmlt_dtype_get(d->t.dtype)->name);
     ob_puts(b, ",\"sizes\":");
-    ob_u32_list(b, d->t.sizes, d->t.rank, 1, true);
+    cli_ob_u32_list(b, d->t.sizes, d->t.rank, 1, true);
     ob_puts(b, ",\"strides\":");
-    ob_u32_list(b, d->t.strides, d->t.rank, 1, true);
+    cli_ob_u32_list(b, d->t.strides, d->t.rank, 1, true);
     ob_puts(b, ",\"base_offset_bytes\":");
     ob_u64(b, d->base_offset);
 }
@@ -68,7 +68,7 @@ static void tensor_summary_json(struct outbuf *b, const struct tensor_desc *d)
 static bool run_offset(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 {
     struct tensor_desc d;
-    if (!describe_tensor(&cfg->t, &d, e))
+    if (!cli_describe_tensor(&cfg->t, &d, e))
         return false;
     if (cfg->n_coords == 0) {
         cli_fail(e, CLI_E_MISSING_OPTION, "--coord", NULL, "missing; give at least one coordinate");
@@ -89,12 +89,12 @@ static bool run_offset(struct cli_config *cfg, struct outbuf *out, struct cli_er
         } else if (pass == 1) {
             size_t start = out->len;
             ob_puts(out, "coordinate");
-            ob_pad_to(out, start, coord_w + 2);
+            cli_ob_pad_to(out, start, coord_w + 2);
             ob_puts(out, "offset");
-            ob_pad_to(out, start, coord_w + offset_w + 4);
+            cli_ob_pad_to(out, start, coord_w + offset_w + 4);
             ob_puts(out, four_bit ? "byte offset" : "byte offset\n");
             if (four_bit) {
-                ob_pad_to(out, start, coord_w + offset_w + byte_w + 6);
+                cli_ob_pad_to(out, start, coord_w + offset_w + byte_w + 6);
                 ob_puts(out, "nibble\n");
             }
         }
@@ -107,7 +107,7 @@ static bool run_offset(struct cli_config *cfg, struct outbuf *out, struct cli_er
             struct dmlt_error err;
             if (dmlt_offset(&d.t, c, &off, &err) != DMLT_OK) {
                 char dn[8];
-                dim_name(dn, d.t.rank, (unsigned)err.dim);
+                cli_dim_name(dn, d.t.rank, (unsigned)err.dim);
                 cli_fail(e, CLI_E_COORDINATE_OUT_OF_RANGE, "--coord", cfg->coords[i],
                          "coordinate %d is %" PRIu32 ", outside dimension %d (%s) of size %" PRIu32,
                          err.dim, (uint32_t)dmlt_u128_to_u64(err.value), err.dim, dn,
@@ -124,27 +124,27 @@ static bool run_offset(struct cli_config *cfg, struct outbuf *out, struct cli_er
                 char num[48];
                 size_t n = (size_t)d.t.rank - 1; /* the commas */
                 for (unsigned k = 0; k < d.t.rank; k++)
-                    n += (size_t)(put_u64(num, c[k]) - num);
+                    n += (size_t)(cli_put_u64(num, c[k]) - num);
                 coord_w = n > coord_w ? n : coord_w;
-                n = fmt_u128(num, off);
+                n = cli_fmt_u128(num, off);
                 offset_w = n > offset_w ? n : offset_w;
-                n = fmt_u128(num, byte);
+                n = cli_fmt_u128(num, byte);
                 byte_w = n > byte_w ? n : byte_w;
             } else if (json) {
                 ob_puts(out, i ? ",{\"coord\":" : "{\"coord\":");
-                ob_u32_list(out, c, d.t.rank, 1, true);
+                cli_ob_u32_list(out, c, d.t.rank, 1, true);
                 ob_putc(out, ',');
                 offsets_json(out, off, byte, four_bit, nibble);
                 ob_putc(out, '}');
             } else {
                 size_t start = out->len;
-                ob_u32_list(out, c, d.t.rank, 1, false);
-                ob_pad_to(out, start, coord_w + 2);
+                cli_ob_u32_list(out, c, d.t.rank, 1, false);
+                cli_ob_pad_to(out, start, coord_w + 2);
                 ob_u128(out, off);
-                ob_pad_to(out, start, coord_w + offset_w + 4);
+                cli_ob_pad_to(out, start, coord_w + offset_w + 4);
                 ob_u128(out, byte);
                 if (four_bit) {
-                    ob_pad_to(out, start, coord_w + offset_w + byte_w + 6);
+                    cli_ob_pad_to(out, start, coord_w + offset_w + byte_w + 6);
                     ob_puts(out, nibble_name(nibble));
                 }
                 ob_putc(out, '\n');
@@ -196,10 +196,10 @@ static bool on_coord(void *ctx, const uint32_t coord[], unsigned rank)
     if (lo->json) {
         if (lo->listed)
             ob_putc(lo->out, ',');
-        ob_u32_list(lo->out, coord, rank, 1, true);
+        cli_ob_u32_list(lo->out, coord, rank, 1, true);
     } else {
         ob_puts(lo->out, "  ");
-        ob_u32_list(lo->out, coord, rank, 1, false);
+        cli_ob_u32_list(lo->out, coord, rank, 1, false);
         ob_putc(lo->out, '\n');
     }
     lo->listed++;
@@ -246,7 +246,7 @@ static bool locate_one(const struct tensor_desc *d, dmlt_u128 k, struct locate_o
         offsets_json(out, k, byte, four_bit, nibble);
         ob_puts(out, ",\"coords\":[");
     }
-    ob_reset(&lo->head);
+    cli_ob_reset(&lo->head);
     ob_puts(&lo->head, "offset ");
     ob_u128(&lo->head, k);
     ob_puts(&lo->head, ", byte ");
@@ -306,7 +306,7 @@ static bool buffer_end(const struct tensor_desc *d, const char *sizes, dmlt_u128
 static bool run_locate(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 {
     struct tensor_desc d;
-    if (!describe_tensor(&cfg->t, &d, e))
+    if (!cli_describe_tensor(&cfg->t, &d, e))
         return false;
     if ((cfg->offset == NULL) == (cfg->byte_offset == NULL)) {
         if (cfg->offset)
@@ -323,8 +323,8 @@ static bool run_locate(struct cli_config *cfg, struct outbuf *out, struct cli_er
     lo.e = e;
     lo.rank = d.t.rank;
     lo.json = cfg->format == FMT_JSON;
-    if (cfg->limit && !parse_uint(cfg->limit, strlen(cfg->limit), 1, UINT64_MAX, &lo.limit, e,
-                                  "--limit", cfg->limit, "the limit", NULL))
+    if (cfg->limit && !cli_parse_uint(cfg->limit, strlen(cfg->limit), 1, UINT64_MAX, &lo.limit, e,
+                                      "--limit", cfg->limit, "the limit", NULL))
         return false;
     dmlt_u128 end = {0, 0};
     if (!buffer_end(&d, cfg->t.sizes, &end, e))
@@ -334,7 +334,7 @@ static bool run_locate(struct cli_config *cfg, struct outbuf *out, struct cli_er
     const char *opt = cfg->offset ? "--offset" : "--byte-offset";
     const char *text = cfg->offset ? cfg->offset : cfg->byte_offset;
     uint64_t q;
-    if (!parse_uint(text, strlen(text), 0, UINT64_MAX, &q, e, opt, text, "the offset", NULL))
+    if (!cli_parse_uint(text, strlen(text), 0, UINT64_MAX, &q, e, opt, text, "the offset", NULL))
         return false;
     dmlt_u128 first = dmlt_u128_from_u64(q), last_byte;
     unsigned count = 1, in_element = 0, nibble;
@@ -352,7 +352,7 @@ static bool run_locate(struct cli_config *cfg, struct outbuf *out, struct cli_er
     dmlt_byte_offset(d.t.dtype, first, 0, &last_byte, &nibble);
     if (dmlt_u128_cmp(last_byte, end) >= 0) {
         char n[40];
-        n[fmt_u128(n, end)] = '\0';
+        n[cli_fmt_u128(n, end)] = '\0';
         cli_fail(e, CLI_E_OFFSET_OUT_OF_RANGE, opt, text, "past the end of the %s-byte buffer", n);
         cli_hint(e, "%s",
                  d.has_total ? "the buffer is --total-size bytes"
@@ -386,7 +386,7 @@ static bool run_locate(struct cli_config *cfg, struct outbuf *out, struct cli_er
         ok = (i == 0 || dmlt_u128_add(first, dmlt_u128_from_u64(i), &k)) &&
              locate_one(&d, k, &lo, i == 0);
     }
-    ob_free(&lo.head);
+    cli_ob_free(&lo.head);
     /* Standard output failed while coordinates were written out: the error
      * goes to standard error alone (a JSON error object could not be
      * written either, and would only say it twice). */
@@ -397,7 +397,7 @@ static bool run_locate(struct cli_config *cfg, struct outbuf *out, struct cli_er
     return ok;
 }
 
-const struct command cmd_offset = {
+const struct command cli_cmd_offset = {
     .name = "offset",
     .id = CMD_OFFSET,
     .summary = "element and byte offset of coordinates",
@@ -415,7 +415,7 @@ const struct command cmd_offset = {
     .run = run_offset,
 };
 
-const struct command cmd_locate = {
+const struct command cli_cmd_locate = {
     .name = "locate",
     .id = CMD_LOCATE,
     .summary = "every coordinate at an element or byte offset",

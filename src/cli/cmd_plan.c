@@ -1,11 +1,11 @@
 /* cmd_plan.c - `plan FILE.jsonl|-`: tensors with lifetimes read as JSON
- * Lines (or one JSON array), placed in one buffer by plan_tensors(). A
+ * Lines (or one JSON array), placed in one buffer by cli_plan_tensors(). A
  * record is {"name", "first", "last", and "size_in_bytes" or a descriptor's
  * keys as batch reads them (dtype, sizes, layout, ...)}, with "path" and
  * "op" echoed and "offset" ignored, so plan's own records can be planned
  * again. A bad record stops the run before anything is printed (exit 2):
  * half a plan would be a wrong one. A model's activations come in through
- * plan_tensors() too, once shape inference gives their sizes. */
+ * cli_plan_tensors() too, once shape inference gives their sizes. */
 #include "plan_model.h"
 #include "plan_out.h"
 #include "input.h"
@@ -22,18 +22,18 @@
 
 /* The most plan reads as records (docs/plan.md, "Input"): the bytes of a
  * JSON document read whole (256 MiB), and 2^22 records (4,194,304); both
- * lower under DMLT_TEST_INPUT_CAP_SHIFT. Past either, input_too_large at
+ * lower under DMLT_TEST_INPUT_CAP_SHIFT. Past either, cli_input_too_large at
  * the line where it was passed, before memory grows further. */
 #define PLAN_MAX_RECORDS ((size_t)1 << 22)
 
 static unsigned long long plan_max_bytes(void)
 {
-    return input_json_cap();
+    return cli_input_json_cap();
 }
 
 static size_t plan_max_records(void)
 {
-    return PLAN_MAX_RECORDS >> input_cap_shift();
+    return PLAN_MAX_RECORDS >> cli_input_cap_shift();
 }
 
 static bool plan_too_large(struct cli_error *e, const char *name, bool bytes,
@@ -95,7 +95,7 @@ static void reader_free(struct reader *r)
     }
     free(r->t);
     free(r->d);
-    json_arena_free(&r->arena);
+    cli_json_arena_free(&r->arena);
 }
 
 static const char *pool_str(struct reader *r, const char *s)
@@ -132,7 +132,8 @@ static bool read_u64(const cJSON *v, const char *key, uint64_t *out, struct cli_
     char digits[48];
     size_t n;
     dmlt_u128 v128 = {0, 0};
-    enum json_integer kind = json_integer_digits(json_number_text(v), digits, sizeof digits, &n);
+    enum json_integer kind =
+        cli_json_integer_digits(json_number_text(v), digits, sizeof digits, &n);
     if (kind == JSON_NOT_INTEGER)
         return key_error(e, CLI_E_BAD_NUMBER, key, "must be a whole number 0..2^64-1");
     if (kind == JSON_INTEGER_HUGE || !dmlt_u128_parse_dec(digits, n, &v128) ||
@@ -167,11 +168,11 @@ static bool read_descriptor(struct reader *r, const cJSON *obj, struct planned *
             if (strcmp(k->string, refused[i]) == 0)
                 return key_error(e, CLI_E_UNKNOWN_KEY, refused[i], "is not a key of a plan record");
     struct descriptor *d = r->d;
-    if (!descriptor_from_json(obj, DESC_BATCH, d, e))
+    if (!cli_descriptor_from_json(obj, DESC_BATCH, d, e))
         return false;
     struct tensor_desc td;
-    if (!describe_tensor(&d->cfg.t, &td, e) || !descriptor_check_described(d, &td, e)) {
-        descriptor_name_key(d, e);
+    if (!cli_describe_tensor(&d->cfg.t, &td, e) || !cli_descriptor_check_described(d, &td, e)) {
+        cli_descriptor_name_key(d, e);
         return false;
     }
     struct dmlt_report rep = DMLT_REPORT_INIT;
@@ -253,9 +254,9 @@ static bool read_fields(struct reader *r, cJSON *root, struct planned *p, struct
 
 static bool read_record(struct reader *r, const char *text, size_t len, struct cli_error *e)
 {
-    json_arena_reset(&r->arena);
+    cli_json_arena_reset(&r->arena);
     struct json_error je;
-    cJSON *root = json_parse(text, len, &r->arena, &je);
+    cJSON *root = cli_json_parse(text, len, &r->arena, &je);
     if (root == NULL)
         return cli_fail(e, CLI_E_BAD_JSON, NULL, NULL, "%s at byte %zu of the record", je.message,
                         je.at + 1);
@@ -293,7 +294,7 @@ static bool read_records(struct cli_config *cfg, struct input *in, struct reader
         free(rr);
         return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     }
-    input_records(in, rr);
+    cli_input_records(in, rr);
     r->d->commands = cfg->commands;
     const unsigned long long max_bytes = plan_max_bytes();
     const size_t max_records = plan_max_records();
@@ -302,7 +303,7 @@ static bool read_records(struct cli_config *cfg, struct input *in, struct reader
         const char *text;
         size_t len;
         unsigned long line;
-        enum record_status st = record_next(rr, &text, &len, &line);
+        enum record_status st = cli_record_next(rr, &text, &len, &line);
         if (st == RECORD_END)
             break;
         if (st == RECORD_NO_MEMORY) {
@@ -332,7 +333,7 @@ static bool read_records(struct cli_config *cfg, struct input *in, struct reader
             break;
         }
     }
-    record_reader_free(rr);
+    cli_record_reader_free(rr);
     free(rr);
     return ok;
 }
@@ -346,28 +347,28 @@ static bool run_plan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
         return false;
     }
     struct input in;
-    if (!input_open(&in, cfg->input ? cfg->input : "-", cfg->in, e))
+    if (!cli_input_open(&in, cfg->input ? cfg->input : "-", cfg->in, e))
         return false;
     if (!in.json_start && in.model) { /* a model: read whole, or mapped */
         struct plat_map m;
         memset(&m, 0, sizeof m);
-        bool ok = input_whole(&in, &m, e);
-        input_close(&in);
+        bool ok = cli_input_whole(&in, &m, e);
+        cli_input_close(&in);
         if (ok)
-            ok = plan_model(cfg, &m, out, e);
-        plat_unmap_file(&m);
+            ok = cli_plan_model(cfg, &m, out, e);
+        cli_plat_unmap_file(&m);
         return ok;
     }
     if (!in.json_start) { /* neither: refused at once, whatever follows */
-        input_refuse(&in, "plan reads JSON Lines of tensors (its own output too), or an ONNX model",
-                     e);
-        input_close(&in);
+        cli_input_refuse(
+            &in, "plan reads JSON Lines of tensors (its own output too), or an ONNX model", e);
+        cli_input_close(&in);
         return false;
     }
     struct reader r;
     memset(&r, 0, sizeof r);
     bool ok = read_records(cfg, &in, &r, e);
-    input_close(&in);
+    cli_input_close(&in);
     for (unsigned k = 0; ok && k < cfg->n_dims; k++) /* they size a model's tensors */
         cli_note(cfg->err, "plan: --dim %s: JSON Lines have no symbolic dims (it sizes a model)",
                  cfg->dims[k]);
@@ -383,13 +384,13 @@ static bool run_plan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
         struct plan_extra x = {.steps = dmlt_u128_from_u64(0)};
         if (r.n) /* the last step + 1, 2^64 at most */
             (void)dmlt_u128_add(dmlt_u128_from_u64(r.last_step), dmlt_u128_from_u64(1), &x.steps);
-        ok = plan_tensors(cfg, r.t, r.n, &x, out, e);
+        ok = cli_plan_tensors(cfg, r.t, r.n, &x, out, e);
     }
     reader_free(&r);
     return ok;
 }
 
-const struct command cmd_plan = {
+const struct command cli_cmd_plan = {
     .name = "plan",
     .id = CMD_PLAN,
     .summary = "one buffer for tensors that live over steps: every offset and the arena",

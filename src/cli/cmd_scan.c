@@ -20,38 +20,38 @@ static enum onnx_step scan_hit(struct scan *s, const cJSON *obj)
     struct scan_record r = {.start = s->out->len};
     ob_putc(&s->path, '\0');
     const char *path = s->path.data;
-    if (s->path.failed) /* ob_oom_seen(): the command fails "out of memory" */
+    if (s->path.failed) /* cli_ob_oom_seen(): the command fails "out of memory" */
         return ONNX_STEP_GO;
-    ob_reset(&s->rec);
-    bool ok = descriptor_from_json(obj, DESC_SCAN, s->d, &e);
+    cli_ob_reset(&s->rec);
+    bool ok = cli_descriptor_from_json(obj, DESC_SCAN, s->d, &e);
     if (ok) {
         s->d->cfg.json_opened = true; /* validate's keys follow the path's */
         s->d->cfg.checks_shown = s->cfg->checks_shown;
-        ok = results_run(s->d, &s->rec, &e);
+        ok = cli_results_run(s->d, &s->rec, &e);
     }
     if (!ok) {
-        results_error_record(s->out, NULL, path, 0, &e);
+        cli_results_error_record(s->out, NULL, path, 0, &e);
         r.failure = &e;
     } else {
         /* {"path":..., "dtype":..., "sizes":[...], and validate's keys} */
         struct tensor_desc td;
         struct cli_error ignored;
         ob_puts(s->out, "{\"path\":");
-        ob_json_str(s->out, path);
-        if (describe_tensor(&s->d->cfg.t, &td, &ignored)) {
+        cli_ob_json_str(s->out, path);
+        if (cli_describe_tensor(&s->d->cfg.t, &td, &ignored)) {
             ob_puts(s->out, ",\"dtype\":");
-            ob_json_str(s->out, dmlt_dtype_get(td.t.dtype)->name);
+            cli_ob_json_str(s->out, dmlt_dtype_get(td.t.dtype)->name);
             ob_puts(s->out, ",\"sizes\":");
-            ob_u32_list(s->out, td.t.sizes, td.t.rank, 1, true);
+            cli_ob_u32_list(s->out, td.t.sizes, td.t.rank, 1, true);
             ob_puts(s->out, ",\"strides\":");
-            ob_u32_list(s->out, td.t.strides, td.t.rank, 1, true);
+            cli_ob_u32_list(s->out, td.t.strides, td.t.rank, 1, true);
         }
         ob_putc(s->out, ',');
         ob_write(s->out, s->rec.data, s->rec.len);
         r.broken = s->d->cfg.exit_status != CLI_EXIT_OK;
     }
     s->path.len--; /* drop the NUL again */
-    return scan_sink(s, &r);
+    return cli_scan_sink(s, &r);
 }
 
 /* Every tensor description in v, in document order, until the sink says
@@ -68,7 +68,7 @@ static enum onnx_step scan_value(struct scan *s, const cJSON *v)
     enum onnx_step step = ONNX_STEP_GO;
     for (const cJSON *c = v->child; c && step == ONNX_STEP_GO; c = c->next, i++) {
         if (cJSON_IsObject(v)) {
-            ob_json_path_key(&s->path, c->string);
+            cli_ob_json_path_key(&s->path, c->string);
         } else {
             ob_putc(&s->path, '[');
             ob_u64(&s->path, i);
@@ -92,33 +92,33 @@ static enum onnx_step scan_binding(void *ctx, const struct dxd_binding *b,
     struct cli_error e;
     struct scan_record r = {.start = s->out->len};
     char offset[24], size[24], buffer[24];
-    *put_u64(offset, b->offset) = '\0';
-    *put_u64(size, b->size) = '\0';
-    *put_u64(buffer, b->buffer_size) = '\0';
-    ob_reset(&s->rec);
-    bool ok = err == NULL && descriptor_from_json(b->tensor, DESC_SCAN, s->d, &e);
+    *cli_put_u64(offset, b->offset) = '\0';
+    *cli_put_u64(size, b->size) = '\0';
+    *cli_put_u64(buffer, b->buffer_size) = '\0';
+    cli_ob_reset(&s->rec);
+    bool ok = err == NULL && cli_descriptor_from_json(b->tensor, DESC_SCAN, s->d, &e);
     if (ok) {
         s->d->cfg.t.base_offset = offset;
         s->d->cfg.t.binding_size = b->has_size ? size : NULL;
         s->d->cfg.t.buffer_size = b->has_buffer_size ? buffer : NULL;
         s->d->cfg.json_opened = true; /* validate's keys follow the binding's */
         s->d->cfg.checks_shown = s->cfg->checks_shown;
-        ok = results_run(s->d, &s->rec, &e);
+        ok = cli_results_run(s->d, &s->rec, &e);
     }
     if (!ok) {
-        /* As results_error_record() writes it, with what is known of the binding. */
+        /* As cli_results_error_record() writes it, with what is known of the binding. */
         ob_puts(s->out, "{\"id\":null,\"path\":");
-        ob_json_str(s->out, b->path);
+        cli_ob_json_str(s->out, b->path);
         if (b->tensor_path) {
             ob_puts(s->out, ",\"tensor_path\":");
-            ob_json_str(s->out, b->tensor_path);
+            cli_ob_json_str(s->out, b->tensor_path);
         }
         if (b->resource) {
             ob_puts(s->out, ",\"resource\":");
-            ob_json_str(s->out, b->resource);
+            cli_ob_json_str(s->out, b->resource);
         }
         ob_putc(s->out, ',');
-        render_error_member(s->out, err ? err : &e);
+        cli_render_error_member(s->out, err ? err : &e);
         ob_puts(s->out, "}\n");
         r.failure = err ? err : &e;
     } else {
@@ -127,18 +127,18 @@ static enum onnx_step scan_binding(void *ctx, const struct dxd_binding *b,
         struct tensor_desc td;
         struct cli_error ignored;
         ob_puts(s->out, "{\"path\":");
-        ob_json_str(s->out, b->path);
+        cli_ob_json_str(s->out, b->path);
         ob_puts(s->out, ",\"tensor_path\":");
-        ob_json_str(s->out, b->tensor_path);
+        cli_ob_json_str(s->out, b->tensor_path);
         ob_puts(s->out, ",\"resource\":");
-        ob_json_str(s->out, b->resource);
-        if (describe_tensor(&s->d->cfg.t, &td, &ignored)) {
+        cli_ob_json_str(s->out, b->resource);
+        if (cli_describe_tensor(&s->d->cfg.t, &td, &ignored)) {
             ob_puts(s->out, ",\"dtype\":");
-            ob_json_str(s->out, dmlt_dtype_get(td.t.dtype)->name);
+            cli_ob_json_str(s->out, dmlt_dtype_get(td.t.dtype)->name);
             ob_puts(s->out, ",\"sizes\":");
-            ob_u32_list(s->out, td.t.sizes, td.t.rank, 1, true);
+            cli_ob_u32_list(s->out, td.t.sizes, td.t.rank, 1, true);
             ob_puts(s->out, ",\"strides\":");
-            ob_u32_list(s->out, td.t.strides, td.t.rank, 1, true);
+            cli_ob_u32_list(s->out, td.t.strides, td.t.rank, 1, true);
         }
         ob_puts(s->out, ",\"base_offset_bytes\":");
         ob_puts(s->out, offset);
@@ -150,7 +150,7 @@ static enum onnx_step scan_binding(void *ctx, const struct dxd_binding *b,
         ob_write(s->out, s->rec.data, s->rec.len);
         r.broken = s->d->cfg.exit_status != CLI_EXIT_OK;
     }
-    return scan_sink(s, &r);
+    return cli_scan_sink(s, &r);
 }
 
 /* ---- scan: a JSON document ------------------------------------------------- */
@@ -158,14 +158,14 @@ static enum onnx_step scan_binding(void *ctx, const struct dxd_binding *b,
 static bool scan_json(struct scan *s, const char *data, size_t len, struct cli_error *e)
 {
     const char *name = s->file;
-    if (len > input_json_cap())
-        return input_too_large(e, name, false);
+    if (len > cli_input_json_cap())
+        return cli_input_too_large(e, name, false);
     /* A UTF-8 byte order mark is not content (batch skips it too). */
     if (data == NULL)
         data = "";
     size_t bom = len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
     struct json_error je = {"out of memory", 0};
-    cJSON *root = json_parse(data + bom, len - bom, NULL, &je);
+    cJSON *root = cli_json_parse(data + bom, len - bom, NULL, &je);
     if (root == NULL) {
         size_t off = je.at + bom;
         unsigned long line = 1;
@@ -177,8 +177,8 @@ static bool scan_json(struct scan *s, const char *data, size_t len, struct cli_e
     s->path.len = 0;
     ob_putc(&s->path, '$');
     enum onnx_step step = scan_value(s, root);
-    if (step == ONNX_STEP_GO && dxd_is_model(root))
-        step = dxd_scan_bindings(root, scan_binding, s);
+    if (step == ONNX_STEP_GO && cli_dxd_is_model(root))
+        step = cli_dxd_scan_bindings(root, scan_binding, s);
     cJSON_Delete(root);
     if (step == ONNX_STEP_FAIL && s->failed) { /* the sink's: s->e says why */
         *e = *s->e;
@@ -197,11 +197,12 @@ static bool scan_json(struct scan *s, const char *data, size_t len, struct cli_e
 static bool scan_file(struct scan *s, struct cli_error *e)
 {
     struct input in;
-    if (!input_open(&in, s->file, s->cfg->in, e))
+    if (!cli_input_open(&in, s->file, s->cfg->in, e))
         return false;
     if (in.json_start ? !in.json : !in.model) { /* refused at once, whatever follows */
-        input_refuse(&in, "scan reads JSON documents and ONNX models (a protobuf ModelProto)", e);
-        input_close(&in);
+        cli_input_refuse(&in, "scan reads JSON documents and ONNX models (a protobuf ModelProto)",
+                         e);
+        cli_input_close(&in);
         return false;
     }
     if (in.json_start && s->text) {
@@ -209,13 +210,13 @@ static bool scan_file(struct scan *s, struct cli_error *e)
                  "text is for ONNX models; JSON documents are scanned as JSON Lines, and %s is one",
                  s->file);
         cli_hint(e, "scan it without --format text (or with --format jsonl)");
-        input_close(&in);
+        cli_input_close(&in);
         return false;
     }
     struct plat_map m;
     memset(&m, 0, sizeof m);
-    bool ok = input_whole(&in, &m, e);
-    input_close(&in);
+    bool ok = cli_input_whole(&in, &m, e);
+    cli_input_close(&in);
     if (!ok)
         return false;
     struct onnx_error oe;
@@ -223,10 +224,10 @@ static bool scan_file(struct scan *s, struct cli_error *e)
     s->map = &m;
     if (in.json_start) {
         ok = scan_json(s, (const char *)m.data, m.len, e);
-    } else if (model_session_open(&s->session, &m, MODEL_RECORDS_ALL, scan_release_map, s, &oe,
-                                  &oom)) {
+    } else if (cli_model_session_open(&s->session, &m, MODEL_RECORDS_ALL, cli_scan_release_map, s,
+                                      &oe, &oom)) {
         /* The whole model is checked first: a damaged one prints no record. */
-        ok = scan_onnx(s, e);
+        ok = cli_scan_onnx(s, e);
     } else if (oom) {
         ok = cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     } else {
@@ -240,7 +241,7 @@ static bool scan_file(struct scan *s, struct cli_error *e)
     }
     onnx_session_close(&s->session); /* (a JSON document opened none) */
     s->map = NULL;                   /* m lives no longer */
-    plat_unmap_file(&m);
+    cli_plat_unmap_file(&m);
     return ok;
 }
 
@@ -296,12 +297,12 @@ static bool scan_files(struct scan *s, unsigned *bad_files, struct cli_error *e)
         }
         /* One file that cannot be read does not end the run. */
         struct outbuf msg;
-        ob_init(&msg);
-        render_error_text(&msg, &fe);
-        (void)ob_flush_to(&msg, s->cfg->err);
-        ob_free(&msg);
+        cli_ob_init(&msg);
+        cli_render_error_text(&msg, &fe);
+        (void)cli_ob_flush_to(&msg, s->cfg->err);
+        cli_ob_free(&msg);
         (*bad_files)++;
-        if (scan_sink_file_error(s, &fe) != ONNX_STEP_GO) {
+        if (cli_scan_sink_file_error(s, &fe) != ONNX_STEP_GO) {
             *e = *s->e;
             return false;
         }
@@ -313,11 +314,11 @@ static bool scan_files(struct scan *s, unsigned *bad_files, struct cli_error *e)
 static void scan_report(struct cli_config *cfg, const struct scan *s, unsigned bad_files)
 {
     note_unused(cfg, s, bad_files);
-    results_summary(cfg, &s->t,
-                    s->onnx_files == 0
-                        ? (s->bindings ? "tensor descriptions and bindings" : "tensor descriptions")
-                    : s->onnx_files == cfg->n_files - bad_files ? "tensors"
-                                                                : "records");
+    cli_results_summary(cfg, &s->t,
+                        s->onnx_files == 0 ? (s->bindings ? "tensor descriptions and bindings"
+                                                          : "tensor descriptions")
+                        : s->onnx_files == cfg->n_files - bad_files ? "tensors"
+                                                                    : "records");
     if (s->unknown && !cfg->strict)
         cli_note(cfg->err,
                  "scan: %llu tensor%s of unknown size (unbound or unknown dims, no shape or no "
@@ -349,27 +350,27 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
         return false;
     struct scan s;
     memset(&s, 0, sizeof s);
-    if (!parse_feature_level(cfg->feature_level, &s.dml_level, e) ||
-        !onnx_options_read(cfg, &s.onnx, e)) {
-        onnx_options_free(&s.onnx);
+    if (!cli_parse_feature_level(cfg->feature_level, &s.dml_level, e) ||
+        !cli_onnx_options_read(cfg, &s.onnx, e)) {
+        cli_onnx_options_free(&s.onnx);
         return false;
     }
     s.cfg = cfg;
     s.out = out;
     s.e = e;
-    if (!scan_top_init(&s, e)) {
-        onnx_options_free(&s.onnx);
+    if (!cli_scan_top_init(&s, e)) {
+        cli_onnx_options_free(&s.onnx);
         return false;
     }
     s.multi = cfg->n_files > 1;
     s.text = text;
     s.d = malloc(sizeof *s.d);
-    ob_init(&s.shape);
-    ob_init(&s.rec);
-    ob_init(&s.path);
-    ob_init(&s.scratch);
-    ob_init(&s.text_tmp);
-    bool ok = scan_onnx_init(&s) && s.d != NULL;
+    cli_ob_init(&s.shape);
+    cli_ob_init(&s.rec);
+    cli_ob_init(&s.path);
+    cli_ob_init(&s.scratch);
+    cli_ob_init(&s.text_tmp);
+    bool ok = cli_scan_onnx_init(&s) && s.d != NULL;
     if (s.d != NULL)
         s.d->commands = cfg->commands;
     if (!ok)
@@ -377,20 +378,20 @@ static bool run_scan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     unsigned bad_files = 0;
     ok = ok && scan_files(&s, &bad_files, e);
     free(s.d);
-    scan_onnx_free(&s);
-    scan_top_free(&s);
-    ob_free(&s.shape);
-    ob_free(&s.rec);
-    ob_free(&s.path);
-    ob_free(&s.scratch);
-    ob_free(&s.text_tmp);
+    cli_scan_onnx_free(&s);
+    cli_scan_top_free(&s);
+    cli_ob_free(&s.shape);
+    cli_ob_free(&s.rec);
+    cli_ob_free(&s.path);
+    cli_ob_free(&s.scratch);
+    cli_ob_free(&s.text_tmp);
     if (ok)
         scan_report(cfg, &s, bad_files);
-    onnx_options_free(&s.onnx);
+    cli_onnx_options_free(&s.onnx);
     return ok;
 }
 
-const struct command cmd_scan = {
+const struct command cli_cmd_scan = {
     .name = "scan",
     .id = CMD_SCAN,
     .summary = "find and validate every tensor of a JSON document or an ONNX model",

@@ -57,7 +57,7 @@ static void list_close(struct outbuf *b, enum flavor fl)
 static void put_u32_list(struct outbuf *b, const uint32_t *v, unsigned n, uint64_t scale,
                          enum flavor fl)
 {
-    ob_u32_list(b, v, n, scale, fl == FL_JSON);
+    cli_ob_u32_list(b, v, n, scale, fl == FL_JSON);
 }
 
 /* A data type's names are the core's constants, letters, digits and
@@ -118,7 +118,7 @@ static void f_layout(struct outbuf *b, const struct size_result *s, enum flavor 
     }
     if (fl == FL_JSON)
         ob_putc(b, '"');
-    layout_name(b, s->d->t.rank, order);
+    cli_layout_name(b, s->d->t.rank, order);
     if (fl == FL_JSON)
         ob_putc(b, '"');
 }
@@ -198,8 +198,8 @@ static const char *severity_name(enum dmlt_severity sev)
 static void diag_message(struct outbuf *b, const struct size_result *s, const struct dmlt_diag *g)
 {
     char n1[40], n2[40];
-    n1[fmt_u128(n1, g->value)] = '\0';
-    n2[fmt_u128(n2, s->r.minimum_implied_size_bytes)] = '\0';
+    n1[cli_fmt_u128(n1, g->value)] = '\0';
+    n2[cli_fmt_u128(n2, s->r.minimum_implied_size_bytes)] = '\0';
     char msg[400];
     switch (g->id) {
     case DMLT_DIAG_HELPER_OVERFLOW:
@@ -261,11 +261,11 @@ static void f_diagnostics(struct outbuf *b, const struct size_result *s, enum fl
         ob_puts(b, dmlt_diag_id_name(g->id));
         ob_puts(b, "\",\"message\":");
         struct outbuf m;
-        ob_init(&m);
+        cli_ob_init(&m);
         diag_message(&m, s, g);
         ob_putc(&m, '\0');
-        ob_json_str(b, m.failed ? "" : m.data);
-        ob_free(&m);
+        cli_ob_json_str(b, m.failed ? "" : m.data);
+        cli_ob_free(&m);
         if (g->id == DMLT_DIAG_HELPER_OVERFLOW) {
             ob_puts(b, ",\"helper_size_bytes\":");
             ob_u128(b, g->value);
@@ -403,7 +403,7 @@ static size_t row(struct outbuf *b, const char *label)
 {
     size_t start = b->len;
     ob_puts(b, label);
-    ob_pad_to(b, start, 23);
+    cli_ob_pad_to(b, start, 23);
     return start;
 }
 
@@ -443,7 +443,7 @@ static void render_text(struct outbuf *b, const struct size_result *s)
     row(b, "layout");
     const unsigned *order;
     if (layout_order(s, &order)) {
-        layout_name(b, t->rank, order);
+        cli_layout_name(b, t->rank, order);
         if (!s->d->layout_requested)
             ob_puts(b, " (detected from the strides)");
     } else {
@@ -470,7 +470,7 @@ static void render_text(struct outbuf *b, const struct size_result *s)
             if (!r->broadcast_dims[i])
                 continue;
             char dn[8];
-            dim_name(dn, t->rank, i);
+            cli_dim_name(dn, t->rank, i);
             if (!first)
                 ob_putc(b, ',');
             ob_puts(b, dn);
@@ -487,16 +487,16 @@ static void render_text(struct outbuf *b, const struct size_result *s)
     ob_u128(b, r->index_of_last_element);
     ob_putc(b, '\n');
     row(b, "packed size");
-    ob_bytes(b, r->packed_size_bytes);
+    cli_ob_bytes(b, r->packed_size_bytes);
     ob_putc(b, '\n');
     row(b, "minimum implied size");
-    ob_bytes(b, r->minimum_implied_size_bytes);
+    cli_ob_bytes(b, r->minimum_implied_size_bytes);
     ob_putc(b, '\n');
     row(b, "padded size");
-    ob_bytes(b, r->padded_size_bytes);
+    cli_ob_bytes(b, r->padded_size_bytes);
     ob_putc(b, '\n');
     row(b, "total tensor size");
-    ob_bytes(b, r->total_tensor_size_bytes);
+    cli_ob_bytes(b, r->total_tensor_size_bytes);
     ob_puts(b, r->total_given ? ", given\n" : ", the minimum implied size\n");
 
     row(b, "properties");
@@ -530,15 +530,15 @@ static bool render_c(struct outbuf *b, const struct size_result *s, const char *
 {
     struct c_snippet c;
     memset(&c, 0, sizeof c);
-    if (!c_total(s->r.total_tensor_size_bytes, &c.total, e))
+    if (!cli_c_total(s->r.total_tensor_size_bytes, &c.total, e))
         return false;
     c.name = name;
     c.t = &s->d->t;
     struct outbuf layout;
-    ob_init(&layout);
+    cli_ob_init(&layout);
     const unsigned *order;
     if (layout_order(s, &order)) {
-        layout_name(&layout, s->d->t.rank, order);
+        cli_layout_name(&layout, s->d->t.rank, order);
         ob_putc(&layout, '\0');
         c.layout = layout.failed ? NULL : layout.data;
     }
@@ -550,7 +550,7 @@ static bool render_c(struct outbuf *b, const struct size_result *s, const char *
         if (sev == DMLT_INFO)
             continue;
         struct outbuf m;
-        ob_init(&m);
+        cli_ob_init(&m);
         ob_puts(&m, sev == DMLT_ERROR ? "FAIL " : "warn ");
         ob_puts(&m, dmlt_diag_id_name(g->id));
         ob_puts(&m, ": ");
@@ -559,18 +559,18 @@ static bool render_c(struct outbuf *b, const struct size_result *s, const char *
         if (m.failed)
             b->failed = true;
         else
-            c_comment(b, m.data);
-        ob_free(&m);
+            cli_c_comment(b, m.data);
+        cli_ob_free(&m);
     }
-    render_c_snippet(b, &c);
-    ob_free(&layout);
+    cli_render_c_snippet(b, &c);
+    cli_ob_free(&layout);
     return true;
 }
 
 static bool run_size(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 {
     struct tensor_desc d;
-    if (!describe_tensor(&cfg->t, &d, e))
+    if (!cli_describe_tensor(&cfg->t, &d, e))
         return false;
     struct size_result s;
     s.r.size = sizeof s.r;
@@ -615,7 +615,7 @@ static bool run_size(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     return true;
 }
 
-const struct command cmd_size = {
+const struct command cli_cmd_size = {
     .name = "size",
     .id = CMD_SIZE,
     .summary = "strides, buffer sizes and properties of a tensor",

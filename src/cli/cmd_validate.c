@@ -27,7 +27,7 @@ static bool render_c(struct outbuf *out, const struct cli_config *cfg, const str
     memset(&c, 0, sizeof c);
     /* The total_size_minimum check carries TotalTensorSizeInBytes: the
      * one given, else the minimum implied size. */
-    if (!c_total(checks[DMLT_CHECK_TOTAL_MINIMUM].value, &c.total, e))
+    if (!cli_c_total(checks[DMLT_CHECK_TOTAL_MINIMUM].value, &c.total, e))
         return false;
     c.name = cfg->c_name;
     c.t = &td->t;
@@ -46,9 +46,9 @@ static bool render_c(struct outbuf *out, const struct cli_config *cfg, const str
     if (o == NULL && dmlt_layout_detect(td->t.rank, td->t.sizes, td->t.strides, order))
         o = order;
     struct outbuf layout;
-    ob_init(&layout);
+    cli_ob_init(&layout);
     if (o) {
-        layout_name(&layout, td->t.rank, o);
+        cli_layout_name(&layout, td->t.rank, o);
         ob_putc(&layout, '\0');
         c.layout = layout.failed ? NULL : layout.data;
     }
@@ -59,25 +59,25 @@ static bool render_c(struct outbuf *out, const struct cli_config *cfg, const str
         size_t n = (size_t)snprintf(msg, sizeof msg, "%s %s: ",
                                     dmlt_check_level(checks[i].id) == DMLT_ERROR ? "FAIL" : "warn",
                                     dmlt_check_id_name(checks[i].id));
-        check_message(msg + n, sizeof msg - n, &checks[i], td);
-        c_comment(out, msg);
+        cli_check_message(msg + n, sizeof msg - n, &checks[i], td);
+        cli_c_comment(out, msg);
     }
-    render_c_snippet(out, &c);
-    ob_free(&layout);
+    cli_render_c_snippet(out, &c);
+    cli_ob_free(&layout);
     return true;
 }
 
 static bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 {
     struct tensor_desc td;
-    if (!describe_tensor(&cfg->t, &td, e))
+    if (!cli_describe_tensor(&cfg->t, &td, e))
         return false;
     struct dmlt_desc d;
-    validate_desc_of(&td, &d);
+    cli_validate_desc_of(&td, &d);
     struct dmlt_check checks[DMLT_CHECK_COUNT];
     bool valid = dmlt_validate(&d, td.t.rank, checks, DMLT_CHECK_COUNT);
     struct operator_result opr; /* --operator: validate_operator.c */
-    if (!validate_operator_run(cfg, &td, &opr, e))
+    if (!cli_validate_operator_run(cfg, &td, &opr, e))
         return false;
     valid = valid && opr.failed == 0;
 
@@ -92,7 +92,7 @@ static bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_
     }
     errors += opr.failed;
     if (cfg->format == FMT_C) {
-        validate_operator_c(out, &opr);
+        cli_validate_operator_c(out, &opr);
         if (!render_c(out, cfg, &td, checks, e))
             return false;
         if (!valid)
@@ -107,7 +107,7 @@ static bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_
         ob_u64(out, errors);
         ob_puts(out, ",\"warnings\":");
         ob_u64(out, warnings);
-        validate_operator_json(out, &opr);
+        cli_validate_operator_json(out, &opr);
         ob_puts(out, ",\"checks\":[");
     }
     bool first = true;
@@ -118,7 +118,7 @@ static bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_
             (cfg->checks_shown == CHECKS_NONE || (cfg->checks_shown == CHECKS_FAILED && c->passed)))
             continue; /* scan --checks failed|none */
         char msg[512];
-        check_message(msg, sizeof msg, c, &td);
+        cli_check_message(msg, sizeof msg, c, &td);
         if (json) {
             ob_puts(out, first ? "{\"id\":\"" : ",{\"id\":\"");
             first = false;
@@ -129,9 +129,9 @@ static bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_
                          : c->passed ? "\",\"status\":\"pass\""
                                      : "\",\"status\":\"fail\"");
             ob_puts(out, ",\"message\":");
-            ob_json_str(out, msg);
+            cli_ob_json_str(out, msg);
             ob_puts(out, ",\"rule\":");
-            ob_json_str(out, dmlt_check_rule(c->id));
+            cli_ob_json_str(out, dmlt_check_rule(c->id));
             ob_putc(out, '}');
             continue;
         }
@@ -140,17 +140,17 @@ static bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_
                      : c->passed           ? "pass"
                      : level == DMLT_ERROR ? "FAIL"
                                            : "warn");
-        ob_pad_to(out, start, 6);
+        cli_ob_pad_to(out, start, 6);
         ob_puts(out, dmlt_check_id_name(c->id));
-        ob_pad_to(out, start, 30);
+        cli_ob_pad_to(out, start, 30);
         ob_puts(out, msg);
         ob_putc(out, '\n');
     }
     if (json) {
-        validate_operator_json_checks(out, &opr, (int)cfg->checks_shown, &first);
+        cli_validate_operator_json_checks(out, &opr, (int)cfg->checks_shown, &first);
         ob_puts(out, "]}\n");
     } else {
-        validate_operator_text(out, &opr);
+        cli_validate_operator_text(out, &opr);
         char line[120];
         snprintf(line, sizeof line, "\n%s: %u error%s, %u warning%s\n", valid ? "valid" : "INVALID",
                  errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
@@ -161,7 +161,7 @@ static bool run_validate(struct cli_config *cfg, struct outbuf *out, struct cli_
     return true;
 }
 
-const struct command cmd_validate = {
+const struct command cli_cmd_validate = {
     .name = "validate",
     .id = CMD_VALIDATE,
     .summary = "check a whole DML_BUFFER_TENSOR_DESC against DirectML's rules",

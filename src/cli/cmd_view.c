@@ -39,12 +39,12 @@ static bool aligns(const struct cli_config *cfg, const struct tensor_args *a,
 {
     struct tensor_desc td;
     struct cli_error ignored;
-    if (!describe_tensor(a, &td, &ignored))
+    if (!cli_describe_tensor(a, &td, &ignored))
         return false;
     struct parent_info p2 = *p;
     p2.td = &td;
     struct align_probe probe = {&p2, true};
-    return walk_views(cfg, &td.t, probe_view, &probe, &ignored) && probe.all_aligned;
+    return cli_walk_views(cfg, &td.t, probe_view, &probe, &ignored) && probe.all_aligned;
 }
 
 /* The smallest --pad DIM=N (N from 1, dims from the innermost out) and
@@ -61,7 +61,7 @@ static void find_fix(const struct cli_config *cfg, const struct parent_info *p, 
         for (unsigned n = 1; n <= MAX_FIX_PAD && !f->pad_found; n++) {
             for (unsigned k = td->t.rank; k-- > 1 && !f->pad_found;) {
                 char dn[8];
-                dim_name(dn, td->t.rank, td->order[k]);
+                cli_dim_name(dn, td->t.rank, td->order[k]);
                 snprintf(f->pad, sizeof f->pad, "%s=%u", dn, n);
                 a.pad[a.n_pad] = f->pad;
                 a.n_pad = cfg->t.n_pad + 1;
@@ -80,7 +80,7 @@ static void find_fix(const struct cli_config *cfg, const struct parent_info *p, 
 static bool run_view(struct cli_config *cfg, struct outbuf *out, struct cli_error *e)
 {
     struct tensor_desc td;
-    if (!describe_tensor(&cfg->t, &td, e))
+    if (!cli_describe_tensor(&cfg->t, &td, e))
         return false;
     struct parent_info p;
     p.td = &td;
@@ -96,9 +96,9 @@ static bool run_view(struct cli_config *cfg, struct outbuf *out, struct cli_erro
                         "(DML_BUFFER_BINDING sizes are UINT64)");
     p.total = td.has_total ? td.total : minimum;
     if (cfg->t.buffer_size) {
-        if (!parse_uint(cfg->t.buffer_size, strlen(cfg->t.buffer_size), 0, UINT64_MAX,
-                        &p.buffer_size, e, "--buffer-size", cfg->t.buffer_size, "the buffer size",
-                        NULL))
+        if (!cli_parse_uint(cfg->t.buffer_size, strlen(cfg->t.buffer_size), 0, UINT64_MAX,
+                            &p.buffer_size, e, "--buffer-size", cfg->t.buffer_size,
+                            "the buffer size", NULL))
             return false;
     } else if (p.total > UINT64_MAX - td.base_offset) {
         return cli_fail(e, CLI_E_OUT_OF_RANGE, "--base-offset", cfg->t.base_offset,
@@ -114,11 +114,11 @@ static bool run_view(struct cli_config *cfg, struct outbuf *out, struct cli_erro
         rd.numbered = rd.numbered || cfg->op_kind[i] == VOP_SPLIT;
     if (rd.json) {
         cli_json_open(cfg, out);
-        view_parent_json(out, &p);
+        cli_view_parent_json(out, &p);
     } else if (!rd.c) {
-        view_parent_text(out, &p);
+        cli_view_parent_text(out, &p);
     }
-    if (!walk_views(cfg, &td.t, view_render, &rd, e) || rd.failed)
+    if (!cli_walk_views(cfg, &td.t, cli_view_render, &rd, e) || rd.failed)
         return false;
     struct fix f;
     memset(&f, 0, sizeof f);
@@ -126,21 +126,21 @@ static bool run_view(struct cli_config *cfg, struct outbuf *out, struct cli_erro
         find_fix(cfg, &p, &f);
     if (rd.json) {
         ob_puts(out, rd.valid ? "],\"valid\":true" : "],\"valid\":false");
-        view_fix_render(out, &f, true);
+        cli_view_fix_render(out, &f, true);
         ob_puts(out, "}\n");
     } else if (rd.c) {
         if (f.pad_found || f.pitch_found) {
             struct outbuf fix;
-            ob_init(&fix);
-            view_fix_render(&fix, &f, false); /* "\nfix: ...\n" */
+            cli_ob_init(&fix);
+            cli_view_fix_render(&fix, &f, false); /* "\nfix: ...\n" */
             if (!fix.failed && fix.len > 2) {
                 fix.data[fix.len - 1] = '\0';
-                c_comment(out, fix.data + 1);
+                cli_c_comment(out, fix.data + 1);
             }
-            ob_free(&fix);
+            cli_ob_free(&fix);
         }
     } else {
-        view_fix_render(out, &f, false);
+        cli_view_fix_render(out, &f, false);
         ob_puts(out, rd.valid ? "\nvalid\n" : "\nINVALID: a view breaks a DirectML rule\n");
     }
     if (!rd.valid)
@@ -148,7 +148,7 @@ static bool run_view(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     return true;
 }
 
-const struct command cmd_view = {
+const struct command cli_cmd_view = {
     .name = "view",
     .id = CMD_VIEW,
     .summary = "slice, select, permute, broadcast, reshape or split a bound tensor",

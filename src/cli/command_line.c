@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum format format_from_argv(int argc, char **argv)
+enum format cli_format_from_argv(int argc, char **argv)
 {
     const struct command *c = argc > 1 && argv[1] ? cli_command_named(argv[1]) : NULL;
     if (c && c->text_errors)
@@ -173,7 +173,7 @@ static bool parse_options(int argc, char **argv, int first, const struct command
     return true;
 }
 
-void free_command_line(struct cli_config *cfg)
+void cli_free_command_line(struct cli_config *cfg)
 {
     free((void *)cfg->coords);
     cfg->coords = NULL;
@@ -185,7 +185,7 @@ void free_command_line(struct cli_config *cfg)
     cfg->shapes = NULL;
 }
 
-bool parse_command_line(int argc, char **argv, struct cli_config *cfg, struct cli_error *e)
+bool cli_parse_command_line(int argc, char **argv, struct cli_config *cfg, struct cli_error *e)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->coords = calloc((size_t)argc, sizeof cfg->coords[0]);
@@ -233,7 +233,7 @@ bool parse_command_line(int argc, char **argv, struct cli_config *cfg, struct cl
             cli_hint(e, "add --format c");
             return false;
         }
-        if (!c_name_check(cfg->c_name, c->c_variables, e))
+        if (!cli_c_name_check(cfg->c_name, c->c_variables, e))
             return false;
     }
     return true;

@@ -11,7 +11,7 @@
 
 /* In the order `dmltensor --help` lists them. */
 const struct command *const cli_commands[] = {
-#define COMMAND(ID, name) &cmd_##name,
+#define COMMAND(ID, name) &cli_cmd_##name,
 #include "commands.def"
 #undef COMMAND
 };

@@ -45,9 +45,9 @@ static bool describe_pad(const char *text, unsigned rank, uint32_t pad[], struct
         }
         unsigned d;
         uint64_t n;
-        if (!parse_dim(p, (size_t)(eq - p), rank, &d, e, "--pad", text) ||
-            !parse_uint(eq + 1, len - (size_t)(eq - p) - 1, 0, DMLT_MAX_STRIDE, &n, e, "--pad",
-                        text, "the padding", NULL))
+        if (!cli_parse_dim(p, (size_t)(eq - p), rank, &d, e, "--pad", text) ||
+            !cli_parse_uint(eq + 1, len - (size_t)(eq - p) - 1, 0, DMLT_MAX_STRIDE, &n, e, "--pad",
+                            text, "the padding", NULL))
             return false;
         if (n > UINT32_MAX - pad[d])
             return cli_fail(e, CLI_E_OUT_OF_RANGE, "--pad", text, "padding adds up past %" PRIu32,
@@ -100,8 +100,8 @@ static bool describe_flags(const char *text, uint32_t *out, struct cli_error *e)
     }
     if (text[0] >= '0' && text[0] <= '9') {
         uint64_t v;
-        if (!parse_uint(text, strlen(text), 0, UINT32_MAX, &v, e, "--flags", text, "the flags",
-                        NULL))
+        if (!cli_parse_uint(text, strlen(text), 0, UINT32_MAX, &v, e, "--flags", text, "the flags",
+                            NULL))
             return false;
         *out = (uint32_t)v;
         return true;
@@ -116,30 +116,32 @@ static bool describe_buffer(const struct tensor_args *a, struct tensor_desc *out
 {
     uint64_t v;
     if (a->total_size) {
-        if (!parse_uint(a->total_size, strlen(a->total_size), 0, UINT64_MAX, &out->total, e,
-                        "--total-size", a->total_size, "the total size", NULL))
+        if (!cli_parse_uint(a->total_size, strlen(a->total_size), 0, UINT64_MAX, &out->total, e,
+                            "--total-size", a->total_size, "the total size", NULL))
             return false;
         out->has_total = true;
     }
     if (a->base_offset &&
-        !parse_uint(a->base_offset, strlen(a->base_offset), 0, UINT64_MAX, &out->base_offset, e,
-                    "--base-offset", a->base_offset, "the base offset", NULL))
+        !cli_parse_uint(a->base_offset, strlen(a->base_offset), 0, UINT64_MAX, &out->base_offset, e,
+                        "--base-offset", a->base_offset, "the base offset", NULL))
         return false;
     if (a->binding_size) {
-        if (!parse_uint(a->binding_size, strlen(a->binding_size), 0, UINT64_MAX, &out->binding_size,
-                        e, "--binding-size", a->binding_size, "the binding size", NULL))
+        if (!cli_parse_uint(a->binding_size, strlen(a->binding_size), 0, UINT64_MAX,
+                            &out->binding_size, e, "--binding-size", a->binding_size,
+                            "the binding size", NULL))
             return false;
         out->has_binding_size = true;
     }
     if (a->buffer_size) {
-        if (!parse_uint(a->buffer_size, strlen(a->buffer_size), 0, UINT64_MAX, &out->buffer_size, e,
-                        "--buffer-size", a->buffer_size, "the buffer size", NULL))
+        if (!cli_parse_uint(a->buffer_size, strlen(a->buffer_size), 0, UINT64_MAX,
+                            &out->buffer_size, e, "--buffer-size", a->buffer_size,
+                            "the buffer size", NULL))
             return false;
         out->has_buffer_size = true;
     }
     if (a->alignment) {
-        if (!parse_uint(a->alignment, strlen(a->alignment), 0, UINT32_MAX, &v, e, "--alignment",
-                        a->alignment, "the alignment", NULL))
+        if (!cli_parse_uint(a->alignment, strlen(a->alignment), 0, UINT32_MAX, &v, e, "--alignment",
+                            a->alignment, "the alignment", NULL))
             return false;
         out->alignment = (uint32_t)v;
     }
@@ -167,8 +169,8 @@ static bool describe_strides(const struct tensor_args *a, unsigned given_rank,
     struct dmlt_tensor *t = &out->t;
     uint64_t v[DMLT_MAX_RANK];
     unsigned n;
-    if (!parse_uint_list("--strides", a->strides, 0, DMLT_MAX_STRIDE, DMLT_MAX_RANK, v, &n, e,
-                         "stride", "strides"))
+    if (!cli_parse_uint_list("--strides", a->strides, 0, DMLT_MAX_STRIDE, DMLT_MAX_RANK, v, &n, e,
+                             "stride", "strides"))
         return false;
     if (n != t->rank && n != given_rank) {
         cli_fail(e, CLI_E_STRIDE_COUNT, "--strides", a->strides,
@@ -201,15 +203,15 @@ static bool describe_layout(const struct tensor_args *a, struct tensor_desc *out
     if (ltext && dmlt_layout_parse(ltext, strlen(ltext), t->rank, spec.order) != DMLT_OK)
         return layout_error(a, t->rank, e);
     for (unsigned i = 0; i < a->n_broadcast; i++)
-        if (!parse_dim_set("--broadcast", a->broadcast[i], t->rank, spec.broadcast, e))
+        if (!cli_parse_dim_set("--broadcast", a->broadcast[i], t->rank, spec.broadcast, e))
             return false;
     for (unsigned i = 0; i < a->n_pad; i++)
         if (!describe_pad(a->pad[i], t->rank, spec.pad, e))
             return false;
     if (a->row_pitch_align) {
         uint64_t r;
-        if (!parse_uint(a->row_pitch_align, strlen(a->row_pitch_align), 1, UINT32_MAX, &r, e,
-                        "--row-pitch-align", a->row_pitch_align, "the alignment", NULL))
+        if (!cli_parse_uint(a->row_pitch_align, strlen(a->row_pitch_align), 1, UINT32_MAX, &r, e,
+                            "--row-pitch-align", a->row_pitch_align, "the alignment", NULL))
             return false;
         if (t->rank < 2)
             return cli_fail(e, CLI_E_BAD_ROW_PITCH, "--row-pitch-align", a->row_pitch_align,
@@ -230,7 +232,7 @@ static bool describe_layout(const struct tensor_args *a, struct tensor_desc *out
         return false;
     case DMLT_E_LAYOUT: {
         char dn[8];
-        dim_name(dn, t->rank, (unsigned)err.dim);
+        cli_dim_name(dn, t->rank, (unsigned)err.dim);
         /* The --pad text that pads that dim, to quote. */
         const char *text = a->n_pad ? a->pad[0] : NULL;
         for (unsigned i = 0; i < a->n_pad; i++) {
@@ -249,8 +251,8 @@ static bool describe_layout(const struct tensor_args *a, struct tensor_desc *out
     }
     case DMLT_E_RANGE: {
         char dn[8], num[40];
-        dim_name(dn, t->rank, (unsigned)err.dim);
-        num[fmt_u128(num, err.value)] = '\0';
+        cli_dim_name(dn, t->rank, (unsigned)err.dim);
+        num[cli_fmt_u128(num, err.value)] = '\0';
         return cli_fail(e, CLI_E_STRIDE_RANGE, "--sizes", a->sizes,
                         "the stride of dimension %d (%s) would be %s, over 4294967295 (DirectML "
                         "strides are 32-bit)",
@@ -266,7 +268,7 @@ static bool describe_layout(const struct tensor_args *a, struct tensor_desc *out
     return cli_fail(e, CLI_E_INTERNAL, NULL, NULL, "unexpected error computing strides");
 }
 
-bool describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struct cli_error *e)
+bool cli_describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struct cli_error *e)
 {
     memset(out, 0, sizeof *out);
     struct dmlt_tensor *t = &out->t;
@@ -279,14 +281,14 @@ bool describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struc
     }
     uint64_t v[DMLT_MAX_RANK];
     unsigned given_rank;
-    if (!parse_uint_list("--sizes", a->sizes, 1, DMLT_MAX_DIM_SIZE, DMLT_MAX_RANK, v, &given_rank,
-                         e, "dimension", "sizes"))
+    if (!cli_parse_uint_list("--sizes", a->sizes, 1, DMLT_MAX_DIM_SIZE, DMLT_MAX_RANK, v,
+                             &given_rank, e, "dimension", "sizes"))
         return false;
     t->rank = given_rank;
     if (a->rank) {
         uint64_t r;
-        if (!parse_uint(a->rank, strlen(a->rank), 1, DMLT_MAX_RANK, &r, e, "--rank", a->rank,
-                        "the rank", NULL))
+        if (!cli_parse_uint(a->rank, strlen(a->rank), 1, DMLT_MAX_RANK, &r, e, "--rank", a->rank,
+                            "the rank", NULL))
             return false;
         if (r < given_rank)
             return cli_fail(e, CLI_E_BAD_RANK, "--rank", a->rank,
@@ -338,7 +340,7 @@ bool describe_tensor(const struct tensor_args *a, struct tensor_desc *out, struc
     return describe_layout(a, out, e);
 }
 
-void layout_name(struct outbuf *b, unsigned rank, const unsigned order[])
+void cli_layout_name(struct outbuf *b, unsigned rank, const unsigned order[])
 {
     const char *letters = dmlt_dim_letters(rank);
     if (letters) {

@@ -84,12 +84,12 @@ static void build_keys(void)
         keys[n_keys++] = own_keys[i];
 }
 
-char *descriptor_text_begin(struct descriptor *d)
+char *cli_descriptor_text_begin(struct descriptor *d)
 {
     return d->arena + d->used;
 }
 
-bool descriptor_too_long(const char *key, struct cli_error *e)
+bool cli_descriptor_too_long(const char *key, struct cli_error *e)
 {
     cli_fail(e, CLI_E_TOO_LONG, NULL, NULL, "the values are too long (more than %zu bytes in all)",
              sizeof((struct descriptor *)0)->arena);
@@ -97,21 +97,21 @@ bool descriptor_too_long(const char *key, struct cli_error *e)
     return false;
 }
 
-/* Appends to the text being built; descriptor_text_end() ends it with a NUL. */
-bool descriptor_text_put(struct descriptor *d, const char *s, size_t n, const char *key,
-                         struct cli_error *e)
+/* Appends to the text being built; cli_descriptor_text_end() ends it with a NUL. */
+bool cli_descriptor_text_put(struct descriptor *d, const char *s, size_t n, const char *key,
+                             struct cli_error *e)
 {
     if (n >= sizeof d->arena - d->used)
-        return descriptor_too_long(key, e);
+        return cli_descriptor_too_long(key, e);
     memcpy(d->arena + d->used, s, n);
     d->used += n;
     return true;
 }
 
-bool descriptor_text_end(struct descriptor *d, const char *key, struct cli_error *e)
+bool cli_descriptor_text_end(struct descriptor *d, const char *key, struct cli_error *e)
 {
     if (d->used >= sizeof d->arena)
-        return descriptor_too_long(key, e);
+        return cli_descriptor_too_long(key, e);
     d->arena[d->used++] = '\0';
     return true;
 }
@@ -134,7 +134,7 @@ static void build_key_index(void)
     key_index_built = true;
 }
 
-const struct desc_key *descriptor_key(const char *name, enum descriptor_mode mode)
+const struct desc_key *cli_descriptor_key(const char *name, enum descriptor_mode mode)
 {
     if (!key_index_built)
         build_key_index();
@@ -146,7 +146,7 @@ const struct desc_key *descriptor_key(const char *name, enum descriptor_mode mod
     return NULL;
 }
 
-const char *descriptor_suggest_key(const char *name)
+const char *cli_descriptor_suggest_key(const char *name)
 {
     if (!key_index_built)
         build_key_index();
@@ -156,7 +156,7 @@ const char *descriptor_suggest_key(const char *name)
     return cli_suggest(name, names, n_keys);
 }
 
-const char **descriptor_slot(struct descriptor *d, enum desc_slot s)
+const char **cli_descriptor_slot(struct descriptor *d, enum desc_slot s)
 {
     struct tensor_args *t = &d->cfg.t;
     switch (s) {
@@ -202,7 +202,7 @@ const char **descriptor_slot(struct descriptor *d, enum desc_slot s)
     return NULL;
 }
 
-void descriptor_remember(struct descriptor *d, const char *option, const char *key)
+void cli_descriptor_remember(struct descriptor *d, const char *option, const char *key)
 {
     if (option && d->n_from < sizeof d->from / sizeof d->from[0]) {
         d->from[d->n_from].option = option;
@@ -213,7 +213,7 @@ void descriptor_remember(struct descriptor *d, const char *option, const char *k
 
 /* With explicit strides, layout and broadcast booleans only describe them
  * (as `size` prints them): check, do not apply. */
-void descriptor_describe_strides(struct descriptor *d)
+void cli_descriptor_describe_strides(struct descriptor *d)
 {
     if (d->cfg.t.strides) {
         d->layout_check = d->cfg.t.layout;
@@ -228,7 +228,7 @@ void descriptor_describe_strides(struct descriptor *d)
     }
 }
 
-void descriptor_reset(struct descriptor *d, enum descriptor_mode mode)
+void cli_descriptor_reset(struct descriptor *d, enum descriptor_mode mode)
 {
     memset(&d->cfg, 0, sizeof d->cfg);
     d->id = NULL;
@@ -244,7 +244,7 @@ void descriptor_reset(struct descriptor *d, enum descriptor_mode mode)
     d->cfg.coords = d->coords;
 }
 
-void descriptor_name_key(const struct descriptor *d, struct cli_error *e)
+void cli_descriptor_name_key(const struct descriptor *d, struct cli_error *e)
 {
     if (e->key || e->option == NULL)
         return;
@@ -265,8 +265,8 @@ void descriptor_name_key(const struct descriptor *d, struct cli_error *e)
     }
 }
 
-bool descriptor_check_described(struct descriptor *d, const struct tensor_desc *t,
-                                struct cli_error *e)
+bool cli_descriptor_check_described(struct descriptor *d, const struct tensor_desc *t,
+                                    struct cli_error *e)
 {
     if (d->n_broadcast_check) {
         bool ok = d->n_broadcast_check == t->t.rank;
@@ -307,15 +307,15 @@ bool descriptor_check_described(struct descriptor *d, const struct tensor_desc *
         uint32_t strides[DMLT_MAX_RANK];
         struct dmlt_error err;
         struct outbuf b;
-        ob_init(&b);
+        cli_ob_init(&b);
         if (dmlt_strides_from_layout(t->t.dtype, rank, t->t.sizes, &spec, strides, &err) == DMLT_OK)
-            ob_u32_list(&b, strides, rank, 1, false);
+            cli_ob_u32_list(&b, strides, rank, 1, false);
         ob_putc(&b, '\0');
         if (b.failed || b.len == 1)
             cli_hint(e, "drop \"layout\" or \"strides\"");
         else
             cli_hint(e, "its packed strides are %s; drop \"layout\" or \"strides\"", b.data);
-        ob_free(&b);
+        cli_ob_free(&b);
         return false;
     }
     return true;

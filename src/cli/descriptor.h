@@ -16,7 +16,7 @@
 struct descriptor {
     struct cli_config cfg; /* cmd, format json, the option texts */
     const cJSON *id;       /* "id", echoed into the result; NULL if none */
-    /* Or, from descriptor_from_plain(), the id's JSON text exactly as it
+    /* Or, from cli_descriptor_from_plain(), the id's JSON text exactly as it
      * is to be echoed (an integer, or a string without escapes). */
     const char *id_text;
     size_t id_len;
@@ -32,8 +32,8 @@ struct descriptor {
     } from[24];
     unsigned n_from;
     const char *coords[DESC_MAX_COORDS];
-    /* The commands a record may name ("command") and results_run() runs:
-     * the reader's cfg->commands, set once (descriptor_reset keeps it). */
+    /* The commands a record may name ("command") and cli_results_run() runs:
+     * the reader's cfg->commands, set once (cli_descriptor_reset keeps it). */
     struct command_list commands;
     char arena[16 * 1024]; /* texts built from JSON lists and numbers */
     size_t used;
@@ -81,40 +81,40 @@ struct desc_key {
 
 /* Empties d for a new record: the default command (size; validate for
  * scan), JSON output, no texts. */
-void descriptor_reset(struct descriptor *d, enum descriptor_mode mode);
+void cli_descriptor_reset(struct descriptor *d, enum descriptor_mode mode);
 
 /* The key named name that mode reads, or NULL. */
-const struct desc_key *descriptor_key(const char *name, enum descriptor_mode mode);
+const struct desc_key *cli_descriptor_key(const char *name, enum descriptor_mode mode);
 
 /* The key closest to name, for a "did you mean" hint, or NULL. */
-const char *descriptor_suggest_key(const char *name);
+const char *cli_descriptor_suggest_key(const char *name);
 
 /* Where a slot's text goes (an option text of d->cfg), or NULL for slots a
  * source handles itself (coordinates, command, id, ops, ...). */
-const char **descriptor_slot(struct descriptor *d, enum desc_slot s);
+const char **cli_descriptor_slot(struct descriptor *d, enum desc_slot s);
 
 /* Notes that key set option, to name the key in an error about it. */
-void descriptor_remember(struct descriptor *d, const char *option, const char *key);
+void cli_descriptor_remember(struct descriptor *d, const char *option, const char *key);
 
 /* Texts built in d's arena: begin one, put bytes, end it with a NUL. False,
  * with e filled (too_long, key named), when the arena is full. */
-char *descriptor_text_begin(struct descriptor *d);
-bool descriptor_text_put(struct descriptor *d, const char *s, size_t n, const char *key,
-                         struct cli_error *e);
-bool descriptor_text_end(struct descriptor *d, const char *key, struct cli_error *e);
-bool descriptor_too_long(const char *key, struct cli_error *e);
+char *cli_descriptor_text_begin(struct descriptor *d);
+bool cli_descriptor_text_put(struct descriptor *d, const char *s, size_t n, const char *key,
+                             struct cli_error *e);
+bool cli_descriptor_text_end(struct descriptor *d, const char *key, struct cli_error *e);
+bool cli_descriptor_too_long(const char *key, struct cli_error *e);
 
 /* Once every key is read: with explicit strides, "layout" and broadcast
  * booleans only describe them (as `size` prints them): checked, not
  * applied. */
-void descriptor_describe_strides(struct descriptor *d);
+void cli_descriptor_describe_strides(struct descriptor *d);
 
 /* After a command failed on d's texts: name the key instead of the option. */
-void descriptor_name_key(const struct descriptor *d, struct cli_error *e);
+void cli_descriptor_name_key(const struct descriptor *d, struct cli_error *e);
 
 /* With explicit strides, checks "layout" and broadcast booleans against the
  * described tensor. */
-bool descriptor_check_described(struct descriptor *d, const struct tensor_desc *t,
-                                struct cli_error *e);
+bool cli_descriptor_check_described(struct descriptor *d, const struct tensor_desc *t,
+                                    struct cli_error *e);
 
 #endif

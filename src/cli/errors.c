@@ -51,12 +51,12 @@ void cli_note(FILE *f, const char *fmt, ...)
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
     struct outbuf b;
-    ob_init(&b);
+    cli_ob_init(&b);
     ob_puts(&b, "dmltensor: ");
-    ob_quoted_text(&b, text, SIZE_MAX);
+    cli_ob_quoted_text(&b, text, SIZE_MAX);
     ob_putc(&b, '\n');
-    (void)ob_flush_to(&b, f);
-    ob_free(&b);
+    (void)cli_ob_flush_to(&b, f);
+    cli_ob_free(&b);
 }
 
 void cli_error_keep(struct cli_error *e)
@@ -71,62 +71,62 @@ void cli_error_keep(struct cli_error *e)
     }
 }
 
-void render_error_text(struct outbuf *b, const struct cli_error *e)
+void cli_render_error_text(struct outbuf *b, const struct cli_error *e)
 {
     ob_puts(b, "dmltensor: ");
     if (e->key || e->option) { /* a key is input (plan names it): shown, not sent */
-        ob_quoted_text(b, e->key ? e->key : e->option, TEXT_MAX);
+        cli_ob_quoted_text(b, e->key ? e->key : e->option, TEXT_MAX);
         ob_puts(b, ": ");
     }
     if (e->text) {
         ob_putc(b, '"');
-        ob_quoted_text(b, e->text, TEXT_MAX);
+        cli_ob_quoted_text(b, e->text, TEXT_MAX);
         ob_puts(b, "\": ");
     }
     /* Messages and hints can quote input: control bytes are shown, not sent
      * to the terminal. */
-    ob_quoted_text(b, e->message, sizeof e->message);
+    cli_ob_quoted_text(b, e->message, sizeof e->message);
     ob_putc(b, '\n');
     if (e->hint[0]) {
         ob_puts(b, "dmltensor: hint: ");
-        ob_quoted_text(b, e->hint, sizeof e->hint);
+        cli_ob_quoted_text(b, e->hint, sizeof e->hint);
         ob_putc(b, '\n');
     }
 }
 
-void render_error_json(struct outbuf *b, const struct cli_error *e)
+void cli_render_error_json(struct outbuf *b, const struct cli_error *e)
 {
     ob_putc(b, '{');
-    render_error_member(b, e);
+    cli_render_error_member(b, e);
     ob_puts(b, "}\n");
 }
 
-void render_error_member(struct outbuf *b, const struct cli_error *e)
+void cli_render_error_member(struct outbuf *b, const struct cli_error *e)
 {
     ob_puts(b, "\"error\":{\"id\":");
-    ob_json_str(b, e->id);
+    cli_ob_json_str(b, e->id);
     ob_puts(b, ",\"message\":");
-    ob_json_str(b, e->message);
+    cli_ob_json_str(b, e->message);
     if (e->key) {
         ob_puts(b, ",\"key\":");
-        ob_json_str(b, e->key);
+        cli_ob_json_str(b, e->key);
     } else if (e->option) {
         ob_puts(b, ",\"option\":");
-        ob_json_str(b, e->option);
+        cli_ob_json_str(b, e->option);
     }
     if (e->text) {
         /* The text as given, unless it is too long to echo usefully. */
         struct outbuf t;
-        ob_init(&t);
-        ob_quoted_text(&t, e->text, TEXT_MAX);
+        cli_ob_init(&t);
+        cli_ob_quoted_text(&t, e->text, TEXT_MAX);
         ob_putc(&t, '\0');
         ob_puts(b, ",\"text\":");
-        ob_json_str(b, t.failed ? "" : t.data);
-        ob_free(&t);
+        cli_ob_json_str(b, t.failed ? "" : t.data);
+        cli_ob_free(&t);
     }
     if (e->hint[0]) {
         ob_puts(b, ",\"hint\":");
-        ob_json_str(b, e->hint);
+        cli_ob_json_str(b, e->hint);
     }
     ob_putc(b, '}');
 }

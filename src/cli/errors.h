@@ -146,17 +146,17 @@ void cli_hint(struct cli_error *e, const char *fmt, ...) DMLT_PRINTF(2, 3);
 /* Points e->key and e->text at copies inside e (cut to fit). */
 void cli_error_keep(struct cli_error *e);
 
-/* "dmltensor: " and the formatted text, through ob_quoted_text (it may
+/* "dmltensor: " and the formatted text, through cli_ob_quoted_text (it may
  * quote input: a name, a file, a message), and a newline, to f: a note on
  * stderr that is not the command's error. */
 void cli_note(FILE *f, const char *fmt, ...) DMLT_PRINTF(2, 3);
 
 /* "dmltensor: --sizes: "1,0,3": dimension 1 is 0 (...)" and the hint. */
-void render_error_text(struct outbuf *b, const struct cli_error *e);
+void cli_render_error_text(struct outbuf *b, const struct cli_error *e);
 /* {"error":{"id":...,"message":...,"option":...,"text":...}} and a newline */
-void render_error_json(struct outbuf *b, const struct cli_error *e);
+void cli_render_error_json(struct outbuf *b, const struct cli_error *e);
 /* Just "error":{...}, for a batch record that carries more keys. "key"
  * stands where "option" would when the input was JSON. */
-void render_error_member(struct outbuf *b, const struct cli_error *e);
+void cli_render_error_member(struct outbuf *b, const struct cli_error *e);
 
 #endif

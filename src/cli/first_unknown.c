@@ -9,7 +9,7 @@ static int shown(size_t n, size_t max)
     return (int)(n < max ? n : max);
 }
 
-void model_graph_path(char *out, size_t cap, const struct onnx_graph *g)
+void cli_model_graph_path(char *out, size_t cap, const struct onnx_graph *g)
 {
     if (cap == 0)
         return;
@@ -17,7 +17,7 @@ void model_graph_path(char *out, size_t cap, const struct onnx_graph *g)
         snprintf(out, cap, "graph");
         return;
     }
-    model_graph_path(out, cap, g->parent);
+    cli_model_graph_path(out, cap, g->parent);
     const struct onnx_node *owner = g->owner;
     struct onnx_bytes attr = {(const uint8_t *)"?", 1};
     long item = -1;
@@ -49,8 +49,8 @@ static bool unknown(const struct onnx_infer_value *v, struct onnx_options *o, st
         cli_fail(e, CLI_E_SHAPE_NOT_INFERRED, NULL, NULL, "no result for this value");
         return true;
     }
-    return !descriptor_from_inferred(v, o, d, &facts, e) &&
-           onnx_error_verdict(e->id) == ONNX_UNKNOWN;
+    return !cli_descriptor_from_inferred(v, o, d, &facts, e) &&
+           cli_onnx_error_verdict(e->id) == ONNX_UNKNOWN;
 }
 
 static void keep(struct first_unknown *out, const struct cli_error *e, struct onnx_bytes name)
@@ -61,8 +61,8 @@ static void keep(struct first_unknown *out, const struct cli_error *e, struct on
     snprintf(out->name, sizeof out->name, "%.*s", shown(name.n, 250), (const char *)name.p);
 }
 
-void first_unknown_find(const struct onnx_model *model, const struct onnx_infer *r,
-                        struct onnx_options *o, struct descriptor *d, struct first_unknown *out)
+void cli_first_unknown_find(const struct onnx_model *model, const struct onnx_infer *r,
+                            struct onnx_options *o, struct descriptor *d, struct first_unknown *out)
 {
     memset(out, 0, sizeof *out);
     if (r == NULL || model->n_graphs == 0)
@@ -91,7 +91,7 @@ void first_unknown_find(const struct onnx_model *model, const struct onnx_infer 
                     continue;
                 keep(out, &e, n->outputs[j]);
                 char gpath[320];
-                model_graph_path(gpath, sizeof gpath, g);
+                cli_model_graph_path(gpath, sizeof gpath, g);
                 snprintf(out->path, sizeof out->path, "%s.node[%lu] (%.*s).output[%lu]", gpath,
                          (unsigned long)k, shown(n->op_type.n, 40), (const char *)n->op_type.p,
                          (unsigned long)j);
@@ -103,10 +103,10 @@ void first_unknown_find(const struct onnx_model *model, const struct onnx_infer 
     }
 }
 
-void first_unknown_depends(const struct onnx_model *model, const struct onnx_infer *r,
-                           struct onnx_options *o, struct descriptor *d, uint32_t graph,
-                           const struct onnx_node *node, const struct first_unknown *fu, char *msg,
-                           size_t cap)
+void cli_first_unknown_depends(const struct onnx_model *model, const struct onnx_infer *r,
+                               struct onnx_options *o, struct descriptor *d, uint32_t graph,
+                               const struct onnx_node *node, const struct first_unknown *fu,
+                               char *msg, size_t cap)
 {
     (void)model;
     if (r == NULL || node == NULL)

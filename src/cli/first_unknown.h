@@ -22,20 +22,21 @@ struct first_unknown {
 /* The path of graph g as scan writes it: "graph" for the main graph,
  * "graph.node[7] (If).then_branch" for a subgraph ("...branches[1]" for
  * a graph of a list attribute); cut to cap - 1 characters. */
-void model_graph_path(char *out, size_t cap, const struct onnx_graph *g);
+void cli_model_graph_path(char *out, size_t cap, const struct onnx_graph *g);
 
 /* The first value of unknown size of model (inference result r, bindings
  * o; d is scratch). out->found false when every size is known. */
-void first_unknown_find(const struct onnx_model *model, const struct onnx_infer *r,
-                        struct onnx_options *o, struct descriptor *d, struct first_unknown *out);
+void cli_first_unknown_find(const struct onnx_model *model, const struct onnx_infer *r,
+                            struct onnx_options *o, struct descriptor *d,
+                            struct first_unknown *out);
 
 /* For a value of unknown size produced by node (of graph graph): appends
  * to msg (of cap bytes) which input of the node is unknown too, and the
  * first unknown fu when it is another value. Nothing when every input's
  * size is known (the node is a cause of its own). */
-void first_unknown_depends(const struct onnx_model *model, const struct onnx_infer *r,
-                           struct onnx_options *o, struct descriptor *d, uint32_t graph,
-                           const struct onnx_node *node, const struct first_unknown *fu, char *msg,
-                           size_t cap);
+void cli_first_unknown_depends(const struct onnx_model *model, const struct onnx_infer *r,
+                               struct onnx_options *o, struct descriptor *d, uint32_t graph,
+                               const struct onnx_node *node, const struct first_unknown *fu,
+                               char *msg, size_t cap);
 
 #endif

@@ -33,7 +33,7 @@ static void wrap(struct outbuf *b, size_t line_start, size_t indent, const char 
     ob_putc(b, '\n');
 }
 
-void render_main_help(struct outbuf *b)
+void cli_render_main_help(struct outbuf *b)
 {
     ob_puts(b, "dmltensor - layout calculator for DirectML buffer tensors\n\n"
                "Usage: dmltensor COMMAND [OPTIONS]\n\nCommands:\n");
@@ -41,7 +41,7 @@ void render_main_help(struct outbuf *b)
         size_t start = b->len;
         ob_puts(b, "  ");
         ob_puts(b, cli_commands[i]->name);
-        ob_pad_to(b, start, 12);
+        cli_ob_pad_to(b, start, 12);
         ob_puts(b, cli_commands[i]->summary);
         ob_putc(b, '\n');
     }
@@ -69,7 +69,7 @@ static void batch_commands(struct outbuf *b)
     }
 }
 
-void render_about(struct outbuf *b, const struct command *h)
+void cli_render_about(struct outbuf *b, const struct command *h)
 {
     static const char token[] = CLI_BATCH_COMMANDS;
     const char *at = strstr(h->about, token);
@@ -85,7 +85,7 @@ void render_about(struct outbuf *b, const struct command *h)
     if (end == NULL)
         end = h->about + strlen(h->about);
     struct outbuf text;
-    ob_init(&text);
+    cli_ob_init(&text);
     for (const char *p = para; p < end; p++) {
         if (p == at) {
             batch_commands(&text);
@@ -104,17 +104,17 @@ void render_about(struct outbuf *b, const struct command *h)
         wrap(b, b->len, 0, text.data);
     else
         b->failed = true;
-    ob_free(&text);
+    cli_ob_free(&text);
     if (*end)
         ob_puts(b, end + 1);
 }
 
-void render_command_help(struct outbuf *b, const struct command *h)
+void cli_render_command_help(struct outbuf *b, const struct command *h)
 {
     ob_puts(b, "Usage: ");
     ob_puts(b, h->usage);
     ob_puts(b, "\n\n");
-    render_about(b, h);
+    cli_render_about(b, h);
     const struct opt_def *options;
     const size_t n_options = cli_options(&options);
     for (unsigned g = GROUP_TENSOR; g <= GROUP_OTHER; g++) {
@@ -140,7 +140,7 @@ void render_command_help(struct outbuf *b, const struct command *h)
                 ob_putc(b, '\n');
                 start = b->len;
             }
-            ob_pad_to(b, start, 26);
+            cli_ob_pad_to(b, start, 26);
             wrap(b, start, 26, cli_option_help(o, h));
         }
     }
@@ -148,7 +148,7 @@ void render_command_help(struct outbuf *b, const struct command *h)
     ob_puts(b, h->examples);
 }
 
-void render_version(struct outbuf *b)
+void cli_render_version(struct outbuf *b)
 {
     ob_puts(b, "dmltensor " DMLT_VERSION "\n");
     ob_puts(b, "built " DMLT_BUILD_TYPE " with " DMLT_COMPILER ", cJSON " DMLT_CJSON_VERSION "\n");

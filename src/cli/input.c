@@ -16,7 +16,7 @@
 /* DMLT_TEST_INPUT_CAP_SHIFT=K, for tests only (docs/testing.md): every cap
  * 2^K times smaller (K from 1 to 20), so that a test reaches them with
  * little data. Anything else is ignored; it can only lower the caps. */
-unsigned input_cap_shift(void)
+unsigned cli_input_cap_shift(void)
 {
     const char *k = getenv("DMLT_TEST_INPUT_CAP_SHIFT");
     if (k == NULL || k[0] < '1' || k[0] > '9')
@@ -29,25 +29,25 @@ unsigned input_cap_shift(void)
     return v <= 20 ? v : 0;
 }
 
-size_t input_json_cap(void)
+size_t cli_input_json_cap(void)
 {
-    return MAX_JSON >> input_cap_shift();
+    return MAX_JSON >> cli_input_cap_shift();
 }
 
-size_t input_model_memory_cap(size_t len)
+size_t cli_input_model_memory_cap(size_t len)
 {
-    const size_t cap = onnx_model_memory_cap(len) >> input_cap_shift();
+    const size_t cap = onnx_model_memory_cap(len) >> cli_input_cap_shift();
     return cap > ((size_t)1 << 20) ? cap : (size_t)1 << 20; /* a test's cap: 1 MiB at least */
 }
 
 static size_t model_cap(void)
 {
-    return MAX_MODEL >> input_cap_shift();
+    return MAX_MODEL >> cli_input_cap_shift();
 }
 
-bool input_too_large(struct cli_error *e, const char *name, bool model)
+bool cli_input_too_large(struct cli_error *e, const char *name, bool model)
 {
-    const size_t cap = model ? model_cap() : input_json_cap();
+    const size_t cap = model ? model_cap() : cli_input_json_cap();
     char mib[64] = ""; /* "256 MiB" (none under a test's cap of less than 1 MiB) */
     if (cap >= ((size_t)1 << 20))
         snprintf(mib, sizeof mib, " (%llu MiB%s)", (unsigned long long)(cap >> 20),
@@ -81,14 +81,14 @@ static void sniff_json(struct input *in)
     struct json_arena arena = {NULL};
     struct json_error je;
     const bool cut = n == INPUT_HEAD; /* more follows the head */
-    in->json =
-        json_parse(p + i, n - i, &arena, &je) != NULL || json_prefix_error(p + i, n - i, cut, &je);
-    json_arena_free(&arena);
+    in->json = cli_json_parse(p + i, n - i, &arena, &je) != NULL ||
+               cli_json_prefix_error(p + i, n - i, cut, &je);
+    cli_json_arena_free(&arena);
     if (!in->json)
         in->json_error = (struct json_error){je.message, je.at + i};
 }
 
-bool input_open(struct input *in, const char *file, FILE *std_in, struct cli_error *e)
+bool cli_input_open(struct input *in, const char *file, FILE *std_in, struct cli_error *e)
 {
     memset(in, 0, sizeof *in);
     in->name = file;
@@ -96,7 +96,7 @@ bool input_open(struct input *in, const char *file, FILE *std_in, struct cli_err
         in->f = std_in;
     } else {
         int err;
-        in->f = plat_open_read(file, &err);
+        in->f = cli_plat_open_read(file, &err);
         if (in->f == NULL && err == EISDIR) { /* a usage error, like a missing file */
             cli_fail(e, CLI_E_CANNOT_OPEN, NULL, file, "cannot open: it is a directory");
             cli_hint(e, "give a file (JSON, JSON Lines or an ONNX model), or - for standard input");
@@ -113,7 +113,7 @@ bool input_open(struct input *in, const char *file, FILE *std_in, struct cli_err
     if (in->head_len < sizeof in->head && ferror(in->f)) {
         cli_fail(e, CLI_E_IO_ERROR, NULL, file, "read error: %s", strerror(errno ? errno : EIO));
         e->exit_code = CLI_EXIT_IO;
-        input_close(in);
+        cli_input_close(in);
         return false;
     }
     sniff_json(in);
@@ -130,7 +130,7 @@ bool input_open(struct input *in, const char *file, FILE *std_in, struct cli_err
     return true;
 }
 
-void input_close(struct input *in)
+void cli_input_close(struct input *in)
 {
     if (in->opened && in->f)
         fclose(in->f);
@@ -144,18 +144,18 @@ static size_t whole_cap(void *ctx, const unsigned char *data, size_t len)
 {
     struct input *in = ctx;
     if (!in->whole_model)
-        return input_json_cap();
+        return cli_input_json_cap();
     if (in->model && data != NULL)
         in->model = onnx_model_prefix(data, len, &in->model_pos, UINT64_MAX, &in->model_error);
     /* 0 stops the reading: damage, or a field that ends past the cap (too large, at once) */
     return in->model && in->model_pos <= model_cap() ? model_cap() : 0;
 }
 
-bool input_whole(struct input *in, struct plat_map *m, struct cli_error *e)
+bool cli_input_whole(struct input *in, struct plat_map *m, struct cli_error *e)
 {
     int err;
     in->whole_model = !in->json_start;
-    if (!plat_map_open(in->f, in->at_start, in->head, in->head_len, whole_cap, in, m, &err)) {
+    if (!cli_plat_map_open(in->f, in->at_start, in->head, in->head_len, whole_cap, in, m, &err)) {
         if (err == ENOMEM) {
             cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
         } else {
@@ -165,23 +165,23 @@ bool input_whole(struct input *in, struct plat_map *m, struct cli_error *e)
         return false;
     }
     if (m->truncated) { /* refused before memory grew past the cap */
-        plat_unmap_file(m);
+        cli_plat_unmap_file(m);
         if (in->whole_model && !in->model)
             return cli_fail(e, CLI_E_BAD_ONNX, NULL, in->name,
                             "a damaged ONNX model: at byte %zu: %s", in->model_error.offset,
                             in->model_error.message);
-        return input_too_large(e, in->name, in->whole_model);
+        return cli_input_too_large(e, in->name, in->whole_model);
     }
     return true;
 }
 
-void input_records(struct input *in, struct record_reader *r)
+void cli_input_records(struct input *in, struct record_reader *r)
 {
-    record_reader_init(r, in->f);
-    record_reader_prefix(r, in->head, in->head_len);
+    cli_record_reader_init(r, in->f);
+    cli_record_reader_prefix(r, in->head, in->head_len);
 }
 
-bool input_refuse(const struct input *in, const char *what, struct cli_error *e)
+bool cli_input_refuse(const struct input *in, const char *what, struct cli_error *e)
 {
     const size_t at = in->json_error.at;
     if (!in->json_start && in->model_error.offset > 0) { /* a model's start, then damage */

@@ -11,7 +11,7 @@
 #include <string.h>
 
 /* clang-format off */
-const unsigned char json_char_class[256] = {
+const unsigned char cli_json_char_class[256] = {
     /* 0x00-0x1F: control bytes; \t \n \r are also white space */
     2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 2, 2, 3, 2, 2,
     2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
@@ -70,7 +70,7 @@ static void *arena_alloc(struct json_arena *a, size_t n)
     return p;
 }
 
-void json_arena_reset(struct json_arena *a)
+void cli_json_arena_reset(struct json_arena *a)
 {
     /* Blocks past the first are freed, so that the arena does not grow
      * with the number of documents. */
@@ -83,9 +83,9 @@ void json_arena_reset(struct json_arena *a)
         a->head->used = 0;
 }
 
-void json_arena_free(struct json_arena *a)
+void cli_json_arena_free(struct json_arena *a)
 {
-    json_arena_reset(a);
+    cli_json_arena_reset(a);
     free(a->head);
     a->head = NULL;
 }
@@ -118,7 +118,7 @@ static void skip_space(struct cursor *c)
 static void *error_at(struct cursor *c, const char *at, const char *message)
 {
     if (message == NO_MEMORY) /* not the record's fault: the command fails (exit 2) */
-        ob_oom_note();
+        cli_ob_oom_note();
     if (c->err->message == NULL) {
         c->err->message = message;
         c->err->at = (size_t)(at - c->start);
@@ -214,7 +214,7 @@ static char *escape(struct cursor *c, const char **pp, char *out)
 static char *parse_string(struct cursor *c)
 {
     const char *start = c->p + 1, *p = start, *end = c->end;
-    while (p < end && !(json_char_class[(unsigned char)*p] & JSON_CC_STRING_END))
+    while (p < end && !(cli_json_char_class[(unsigned char)*p] & JSON_CC_STRING_END))
         p++;
     if (p < end && *p == '"') { /* the usual case: no escape */
         size_t n = (size_t)(p - start);
@@ -435,7 +435,7 @@ static cJSON *parse_value(struct cursor *c)
     }
 }
 
-/* Past the JSON value at p, which json_parse() accepted: strings skipped
+/* Past the JSON value at p, which cli_json_parse() accepted: strings skipped
  * with their escapes, lists and objects by their depth. */
 static const char *skip_value(const char *p, const char *end)
 {
@@ -466,8 +466,8 @@ static const char *skip_value(const char *p, const char *end)
     return p;
 }
 
-bool json_member_text(const char *text, size_t len, const char *key, struct json_arena *arena,
-                      const char **start, size_t *n)
+bool cli_json_member_text(const char *text, size_t len, const char *key, struct json_arena *arena,
+                          const char **start, size_t *n)
 {
     struct json_error err = {NULL, 0};
     struct cursor c = {text, text, text + len, 0, &err, arena};
@@ -503,7 +503,8 @@ bool json_member_text(const char *text, size_t len, const char *key, struct json
     }
 }
 
-cJSON *json_parse(const char *text, size_t len, struct json_arena *arena, struct json_error *err)
+cJSON *cli_json_parse(const char *text, size_t len, struct json_arena *arena,
+                      struct json_error *err)
 {
     err->message = NULL;
     err->at = 0;
@@ -519,7 +520,7 @@ cJSON *json_parse(const char *text, size_t len, struct json_arena *arena, struct
     return root;
 }
 
-bool json_prefix_error(const char *text, size_t len, bool cut, const struct json_error *err)
+bool cli_json_prefix_error(const char *text, size_t len, bool cut, const struct json_error *err)
 {
     if (err->message == NULL)
         return true;
@@ -543,7 +544,7 @@ bool json_prefix_error(const char *text, size_t len, bool cut, const struct json
 
 /* ---- exact integers --------------------------------------------------- */
 
-enum json_integer json_integer_digits(const char *num, char *buf, size_t cap, size_t *n)
+enum json_integer cli_json_integer_digits(const char *num, char *buf, size_t cap, size_t *n)
 {
     /* The usual case: digits alone, already as they are to be (JSON has
      * no leading zero). */

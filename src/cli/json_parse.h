@@ -26,16 +26,16 @@ enum {
     JSON_CC_STRING_END = 2, /* stops a run of plain string bytes: '"', '\\', a control byte */
     JSON_CC_DIGIT = 4       /* '0'..'9' */
 };
-extern const unsigned char json_char_class[256];
+extern const unsigned char cli_json_char_class[256];
 
 static inline bool json_is_space(char ch)
 {
-    return (json_char_class[(unsigned char)ch] & JSON_CC_SPACE) != 0;
+    return (cli_json_char_class[(unsigned char)ch] & JSON_CC_SPACE) != 0;
 }
 
 static inline bool json_is_digit(char ch)
 {
-    return (json_char_class[(unsigned char)ch] & JSON_CC_DIGIT) != 0;
+    return (cli_json_char_class[(unsigned char)ch] & JSON_CC_DIGIT) != 0;
 }
 
 /* The first byte at or after p that is not white space (end at most). */
@@ -66,9 +66,9 @@ struct json_arena {
     struct json_arena_block *head;
 };
 /* Takes back every tree parsed into a; keeps one block for the next. */
-void json_arena_reset(struct json_arena *a);
+void cli_json_arena_reset(struct json_arena *a);
 /* Frees every block. */
-void json_arena_free(struct json_arena *a);
+void cli_json_arena_free(struct json_arena *a);
 
 /* Parses text[0..len) as one JSON value with only white space around it.
  * The tree's memory comes from arena (reset or free it; never cJSON_Delete
@@ -76,22 +76,23 @@ void json_arena_free(struct json_arena *a);
  * with cJSON_Delete). A number node's valuestring is its text as written
  * (valuedouble is only cJSON's approximation). NULL, with err filled, if
  * the text is not JSON or memory ran out. */
-cJSON *json_parse(const char *text, size_t len, struct json_arena *arena, struct json_error *err);
+cJSON *cli_json_parse(const char *text, size_t len, struct json_arena *arena,
+                      struct json_error *err);
 
-/* Whether err, from json_parse() of text[0..len), still lets the text be
+/* Whether err, from cli_json_parse() of text[0..len), still lets the text be
  * the start of JSON text (JSON Lines included): a value followed by more
  * (the next line's record), or, when cut (more bytes follow text), a value
  * the cut leaves unfinished (a string, a number, a literal, an escape, a
  * list or an object not yet closed). The sniff of an input's first bytes. */
-bool json_prefix_error(const char *text, size_t len, bool cut, const struct json_error *err);
+bool cli_json_prefix_error(const char *text, size_t len, bool cut, const struct json_error *err);
 
 /* The text, as written, of the value of the first member named key (the
  * name decoded: "\u0069d" is "id") of the object text[0..len), which
- * json_parse() accepted: *start and its length *n, white space around it
+ * cli_json_parse() accepted: *start and its length *n, white space around it
  * left out. False when the text is no object or has no such member. The
  * names decoded come from arena (NULL: cJSON's allocator, freed here). */
-bool json_member_text(const char *text, size_t len, const char *key, struct json_arena *arena,
-                      const char **start, size_t *n);
+bool cli_json_member_text(const char *text, size_t len, const char *key, struct json_arena *arena,
+                          const char **start, size_t *n);
 
 /* A number node's text, as written. */
 static inline const char *json_number_text(const cJSON *number)
@@ -109,6 +110,6 @@ enum json_integer {
 /* The number text num (valid JSON) read exactly: for JSON_INTEGER, its
  * decimal digits without leading zeros into buf, NUL-terminated, and their
  * count in *n. */
-enum json_integer json_integer_digits(const char *num, char *buf, size_t cap, size_t *n);
+enum json_integer cli_json_integer_digits(const char *num, char *buf, size_t cap, size_t *n);
 
 #endif

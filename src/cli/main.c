@@ -6,7 +6,7 @@
 
 int main(int argc, char **argv)
 {
-    if (!plat_init(&argc, &argv)) {
+    if (!cli_plat_init(&argc, &argv)) {
         fputs("dmltensor: out of memory\n", stderr);
         return CLI_EXIT_IO;
     }

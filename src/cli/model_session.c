@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool model_session_open(struct onnx_session *s, const struct plat_map *m,
-                        enum model_records records, onnx_release_fn release, void *ctx,
-                        struct onnx_error *oe, bool *oom)
+bool cli_model_session_open(struct onnx_session *s, const struct plat_map *m,
+                            enum model_records records, onnx_release_fn release, void *ctx,
+                            struct onnx_error *oe, bool *oom)
 {
-    const struct onnx_session_options o = {input_model_memory_cap(m->len),
-                                           input_model_memory_cap(m->len),
+    const struct onnx_session_options o = {cli_input_model_memory_cap(m->len),
+                                           cli_input_model_memory_cap(m->len),
                                            records == MODEL_RECORDS_NONE,
                                            records != MODEL_RECORDS_ALL,
                                            release,
@@ -19,7 +19,8 @@ bool model_session_open(struct onnx_session *s, const struct plat_map *m,
     return onnx_session_open(s, m->data, m->len, &o, oe, oom);
 }
 
-bool model_session_infer(struct onnx_session *s, const struct onnx_options *o, struct cli_error *e)
+bool cli_model_session_infer(struct onnx_session *s, const struct onnx_options *o,
+                             struct cli_error *e)
 {
     size_t n_shape_dims = 0;
     for (unsigned k = 0; k < o->n_shapes; k++)

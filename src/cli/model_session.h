@@ -1,5 +1,5 @@
 /* model_session.h - the model session (src/onnx/onnx_session.h) as scan,
- * plan and nodes open it (model_session.c): over the bytes input_whole
+ * plan and nodes open it (model_session.c): over the bytes cli_input_whole
  * took, with the CLI's memory caps, and bound with the command's --dim and
  * --shape. A command that renders a model opens one session, renders what
  * it asks of it, and closes it; it never walks or reads the bytes itself. */
@@ -19,17 +19,18 @@ enum model_records {
 };
 
 /* onnx_session_open over m's bytes: the model reader's cap and the
- * records' both input_model_memory_cap(m->len), the walk's records kept as
+ * records' both cli_input_model_memory_cap(m->len), the walk's records kept as
  * the command asks for them; release (may be NULL) told as each pass goes.
  * False with oe and *oom filled (the caller words the error: each command
  * names what it reads); s is to be closed either way. */
-bool model_session_open(struct onnx_session *s, const struct plat_map *m,
-                        enum model_records records, onnx_release_fn release, void *ctx,
-                        struct onnx_error *oe, bool *oom);
+bool cli_model_session_open(struct onnx_session *s, const struct plat_map *m,
+                            enum model_records records, onnx_release_fn release, void *ctx,
+                            struct onnx_error *oe, bool *oom);
 
 /* Binds o's --dim and --shape and infers the model read (its shapes, the
  * order each graph runs in, what is folded). False with e filled
  * (out_of_memory) when memory ran out. */
-bool model_session_infer(struct onnx_session *s, const struct onnx_options *o, struct cli_error *e);
+bool cli_model_session_infer(struct onnx_session *s, const struct onnx_options *o,
+                             struct cli_error *e);
 
 #endif

@@ -39,7 +39,7 @@ struct render {
 /* Model text as a NUL-terminated string (in rd->tmp, until the next call). */
 static const char *text_of(struct render *rd, struct onnx_bytes t)
 {
-    ob_reset(&rd->tmp);
+    cli_ob_reset(&rd->tmp);
     if (t.n)
         ob_write(&rd->tmp, (const char *)t.p, t.n);
     ob_putc(&rd->tmp, '\0');
@@ -99,19 +99,19 @@ static void put_tensor(struct render *rd, const struct dmlt_ep_node *n, bool out
     struct outbuf *b = rd->out;
     char tname[32];
     OB_LIT(b, "{\"name\":");
-    ob_json_str(b, text_of(rd, name));
+    cli_ob_json_str(b, text_of(rd, name));
     OB_LIT(b, ",\"onnx_type\":");
     const int32_t elem = v && !v->not_tensor && v->elem_type > 0 ? v->elem_type : 0;
     const bool typed = elem > 0;
     if (typed)
-        ob_json_str(b, dmlt_ep_onnx_type_name(elem, tname, sizeof tname));
+        cli_ob_json_str(b, dmlt_ep_onnx_type_name(elem, tname, sizeof tname));
     else
         ob_puts(b, "null");
     OB_LIT(b, ",\"dtype\":");
     const int dt = typed ? dmlt_ep_dml_dtype(elem) : -1;
     const struct dmlt_dtype_info *info = dt >= 0 ? dmlt_dtype_get((enum dmlt_dtype)dt) : NULL;
     if (info)
-        ob_json_str(b, info->name);
+        cli_ob_json_str(b, info->name);
     else
         ob_puts(b, "null");
     int64_t elems;
@@ -122,7 +122,7 @@ static void put_tensor(struct render *rd, const struct dmlt_ep_node *n, bool out
         OB_LIT(b, ",\"shape\":");
     }
     if (v)
-        onnx_inferred_shape_json(b, v, no_symbol, NULL);
+        cli_onnx_inferred_shape_json(b, v, no_symbol, NULL);
     else
         ob_puts(b, "null");
     OB_LIT(b, ",\"dimension_count\":");
@@ -139,7 +139,7 @@ static void put_tensor(struct render *rd, const struct dmlt_ep_node *n, bool out
         if (!first)
             ob_putc(b, ',');
         first = false;
-        ob_json_str(b, dmlt_ep_reason_id((enum dmlt_ep_reason)x->rule));
+        cli_ob_json_str(b, dmlt_ep_reason_id((enum dmlt_ep_reason)x->rule));
     }
     OB_LIT(b, "]}");
 }
@@ -179,13 +179,13 @@ static void put_reasons(struct render *rd, const struct dmlt_ep_node *n, bool no
             ob_putc(b, ',');
         first = false;
         if (notes) {
-            ob_json_str(b, rd->r->text + x->text);
+            cli_ob_json_str(b, rd->r->text + x->text);
             continue;
         }
         OB_LIT(b, "{\"id\":");
-        ob_json_str(b, dmlt_ep_reason_id((enum dmlt_ep_reason)x->id));
+        cli_ob_json_str(b, dmlt_ep_reason_id((enum dmlt_ep_reason)x->id));
         OB_LIT(b, ",\"message\":");
-        ob_json_str(b, rd->r->text + x->text);
+        cli_ob_json_str(b, rd->r->text + x->text);
         ob_putc(b, '}');
     }
     ob_putc(b, ']');
@@ -219,9 +219,9 @@ static void put_record_json(struct render *rd, const struct dmlt_ep_node *n, con
     struct outbuf *b = rd->out;
     const struct onnx_node *node = &rd->r->model->graphs[n->graph].nodes[n->index];
     OB_LIT(b, "{\"path\":");
-    ob_json_str(b, path);
+    cli_ob_json_str(b, path);
     OB_LIT(b, ",\"name\":");
-    ob_json_str(b, text_of(rd, node->name));
+    cli_ob_json_str(b, text_of(rd, node->name));
     OB_LIT(b, ",\"op\":\"");
     size_t at = b->len;
     put_op(b, node);
@@ -229,14 +229,14 @@ static void put_record_json(struct render *rd, const struct dmlt_ep_node *n, con
     char op[300];
     snprintf(op, sizeof op, "%.*s", (int)(b->len - at < 299 ? b->len - at : 299), b->data + at);
     b->len = at - 1;
-    ob_json_str(b, op);
+    cli_ob_json_str(b, op);
     OB_LIT(b, ",\"since_version\":");
     if (n->since)
         ob_u64(b, n->since);
     else
         ob_puts(b, "null");
     OB_LIT(b, ",\"placement\":\"");
-    ob_puts(b, dmlt_placement_name(n->placement));
+    ob_puts(b, dmlt_ep_placement_name(n->placement));
     OB_LIT(b, "\",\"reasons\":");
     put_reasons(rd, n, false);
     OB_LIT(b, ",\"notes\":");
@@ -288,7 +288,7 @@ static void put_record_csv(struct render *rd, const struct dmlt_ep_node *n, cons
     if (n->since)
         ob_u64(b, n->since);
     ob_putc(b, ',');
-    ob_puts(b, dmlt_placement_name(n->placement));
+    ob_puts(b, dmlt_ep_placement_name(n->placement));
     ob_putc(b, ',');
     if (n->partition >= 0)
         ob_u64(b, (uint64_t)n->partition);
@@ -312,17 +312,17 @@ static void put_text_line(struct render *rd, struct outbuf *b, const struct dmlt
 {
     const struct onnx_node *node = &rd->r->model->graphs[n->graph].nodes[n->index];
     OB_LIT(b, "  ");
-    ob_quoted_text(b, path, 200);
+    cli_ob_quoted_text(b, path, 200);
     OB_LIT(b, "  ");
     struct outbuf op;
-    ob_init(&op);
+    cli_ob_init(&op);
     put_op(&op, node);
     ob_putc(&op, '\0');
-    ob_quoted_text(b, op.failed ? "" : op.data, 80);
-    ob_free(&op);
+    cli_ob_quoted_text(b, op.failed ? "" : op.data, 80);
+    cli_ob_free(&op);
     if (node->name.n) {
         OB_LIT(b, " \"");
-        ob_quoted_text(b, text_of(rd, node->name), 80);
+        cli_ob_quoted_text(b, text_of(rd, node->name), 80);
         ob_putc(b, '"');
     }
     ob_putc(b, '\n');
@@ -331,7 +331,7 @@ static void put_text_line(struct render *rd, struct outbuf *b, const struct dmlt
         OB_LIT(b, "      ");
         ob_puts(b, x->id < 0 ? "note" : dmlt_ep_reason_id((enum dmlt_ep_reason)x->id));
         OB_LIT(b, ": ");
-        ob_quoted_text(b, rd->r->text + x->text, 600);
+        cli_ob_quoted_text(b, rd->r->text + x->text, 600);
         ob_putc(b, '\n');
     }
 }
@@ -411,7 +411,7 @@ static void put_op_counts(struct render *rd, const char *key, const struct op_co
     OB_LIT(b, "\":{");
     for (size_t i = 0; i < c->n; i++) {
         struct outbuf op;
-        ob_init(&op);
+        cli_ob_init(&op);
         if (!default_domain(c->at[i].domain)) {
             ob_write(&op, (const char *)c->at[i].domain.p, c->at[i].domain.n);
             ob_putc(&op, '.');
@@ -420,10 +420,10 @@ static void put_op_counts(struct render *rd, const char *key, const struct op_co
         ob_putc(&op, '\0');
         if (i)
             ob_putc(b, ',');
-        ob_json_str(b, op.failed ? "" : op.data);
+        cli_ob_json_str(b, op.failed ? "" : op.data);
         ob_putc(b, ':');
         ob_u64(b, c->at[i].n);
-        ob_free(&op);
+        cli_ob_free(&op);
     }
     OB_LIT(b, "},\"");
     ob_puts(b, key);
@@ -439,7 +439,7 @@ static void put_level(struct outbuf *b, unsigned level)
     }
     char s[16];
     snprintf(s, sizeof s, "%u_%u", level >> 12, (level >> 8) & 15);
-    ob_json_str(b, s);
+    cli_ob_json_str(b, s);
 }
 
 /* The first node of a placement: {"path", "op", "reason"} or null. */
@@ -451,7 +451,7 @@ static void put_first(struct render *rd, const struct dmlt_ep_node *n, const cha
         return;
     }
     OB_LIT(b, "{\"path\":");
-    ob_json_str(b, path);
+    cli_ob_json_str(b, path);
     OB_LIT(b, ",\"reason\":");
     const struct dmlt_ep_reason_rec *x = NULL;
     for (uint32_t k = 0; k < n->n_reasons && x == NULL; k++)
@@ -462,9 +462,9 @@ static void put_first(struct render *rd, const struct dmlt_ep_node *n, const cha
         return;
     }
     OB_LIT(b, "{\"id\":");
-    ob_json_str(b, dmlt_ep_reason_id((enum dmlt_ep_reason)x->id));
+    cli_ob_json_str(b, dmlt_ep_reason_id((enum dmlt_ep_reason)x->id));
     OB_LIT(b, ",\"message\":");
-    ob_json_str(b, rd->r->text + x->text);
+    cli_ob_json_str(b, rd->r->text + x->text);
     OB_LIT(b, "}}");
 }
 
@@ -479,7 +479,7 @@ static void put_summary_json(struct render *rd)
         if (p)
             ob_putc(b, ',');
         ob_putc(b, '"');
-        ob_puts(b, dmlt_placement_name((enum dmlt_placement)p));
+        ob_puts(b, dmlt_ep_placement_name((enum dmlt_placement)p));
         OB_LIT(b, "\":");
         ob_u64(b, r->placements[p]);
     }
@@ -498,11 +498,11 @@ static void put_summary_json(struct render *rd)
     OB_LIT(b, ",\"feature_level\":");
     put_level(b, r->feature_level);
     OB_LIT(b, ",\"sources\":{\"provider\":");
-    ob_json_str(b, dmlt_ep_source());
+    cli_ob_json_str(b, dmlt_ep_source());
     OB_LIT(b, ",\"onnx\":");
-    ob_json_str(b, dmlt_onnx_schema_revision);
+    cli_ob_json_str(b, dmlt_ep_onnx_schema_revision);
     OB_LIT(b, ",\"directml\":");
-    ob_json_str(b, dmlt_dml_tables_source());
+    cli_ob_json_str(b, dmlt_dml_tables_source());
     OB_LIT(b, "}}}\n");
 }
 
@@ -551,19 +551,19 @@ static void put_text(struct render *rd)
         snprintf(line, sizeof line, "none (DirectML's operator tables are empty)");
     ob_puts(b, line);
     snprintf(line, sizeof line, "\nsources: %s; %s; DirectML: %s\n", dmlt_ep_source(),
-             dmlt_onnx_schema_revision, dmlt_dml_tables_source());
+             dmlt_ep_onnx_schema_revision, dmlt_dml_tables_source());
     ob_puts(b, line);
 }
 
-bool nodes_render(struct cli_config *cfg, const struct dmlt_ep_result *r, struct outbuf *out,
-                  struct cli_error *e)
+bool cli_nodes_render(struct cli_config *cfg, const struct dmlt_ep_result *r, struct outbuf *out,
+                      struct cli_error *e)
 {
     struct render rd;
     memset(&rd, 0, sizeof rd);
     rd.cfg = cfg, rd.r = r, rd.out = out;
-    ob_init(&rd.tmp);
+    cli_ob_init(&rd.tmp);
     for (int s = 0; s < 3; s++)
-        ob_init(&rd.lines[s]);
+        cli_ob_init(&rd.lines[s]);
     char *path = malloc(PATH_MAX_);
     bool ok = path != NULL;
     if (ok) {
@@ -579,8 +579,8 @@ bool nodes_render(struct cli_config *cfg, const struct dmlt_ep_result *r, struct
     }
     ok = ok && !rd.cpu_ops.oom && !rd.failing_ops.oom && !out->failed && !rd.tmp.failed;
     for (int s = 0; s < 3; s++)
-        ok = ok && !rd.lines[s].failed, ob_free(&rd.lines[s]);
-    ob_free(&rd.tmp);
+        ok = ok && !rd.lines[s].failed, cli_ob_free(&rd.lines[s]);
+    cli_ob_free(&rd.tmp);
     free(rd.cpu_ops.at);
     free(rd.failing_ops.at);
     free(path);
@@ -606,8 +606,8 @@ static bool values_have(const struct onnx_value_info *v, uint32_t n, const char 
     return false;
 }
 
-void nodes_unused_bindings(const struct cli_config *cfg, const struct onnx_model *model,
-                           const struct onnx_options *o)
+void cli_nodes_unused_bindings(const struct cli_config *cfg, const struct onnx_model *model,
+                               const struct onnx_options *o)
 {
     for (unsigned k = 0; k < o->n_dims; k++) {
         bool used = false;

@@ -10,12 +10,12 @@
 #include "source_onnx.h"
 
 /* Renders r in cfg->format into out. False with e filled (out of memory). */
-bool nodes_render(struct cli_config *cfg, const struct dmlt_ep_result *r, struct outbuf *out,
-                  struct cli_error *e);
+bool cli_nodes_render(struct cli_config *cfg, const struct dmlt_ep_result *r, struct outbuf *out,
+                      struct cli_error *e);
 
 /* Notes on cfg->err for each --dim or --shape that names nothing in the
  * model (SPEC section 11). */
-void nodes_unused_bindings(const struct cli_config *cfg, const struct onnx_model *model,
-                           const struct onnx_options *o);
+void cli_nodes_unused_bindings(const struct cli_config *cfg, const struct onnx_model *model,
+                               const struct onnx_options *o);
 
 #endif

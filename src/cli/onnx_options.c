@@ -32,13 +32,14 @@ static int compare_shapes(const void *a, const void *b)
     return compare_names(x->name, x->len, y->name, y->len);
 }
 
-struct onnx_dim_binding *onnx_dim_bound(const struct onnx_options *o, const void *p, size_t n)
+struct onnx_dim_binding *cli_onnx_dim_bound(const struct onnx_options *o, const void *p, size_t n)
 {
     const struct onnx_dim_binding key = {.name = p, .len = n};
     return o->n_dims ? bsearch(&key, o->dims, o->n_dims, sizeof o->dims[0], compare_dims) : NULL;
 }
 
-struct onnx_shape_binding *onnx_shape_given(const struct onnx_options *o, const void *p, size_t n)
+struct onnx_shape_binding *cli_onnx_shape_given(const struct onnx_options *o, const void *p,
+                                                size_t n)
 {
     const struct onnx_shape_binding key = {.name = p, .len = n};
     return o->n_shapes ? bsearch(&key, o->shapes, o->n_shapes, sizeof o->shapes[0], compare_shapes)
@@ -68,8 +69,8 @@ static bool read_dims(const struct cli_config *cfg, struct onnx_options *o, stru
         struct onnx_dim_binding *b = &o->dims[i];
         if (!split_named(text, "--dim", "--dim batch=8 binds the symbolic dim \"batch\" to 8",
                          &value, &b->len, e) ||
-            !parse_uint(value, strlen(value), 1, UINT32_MAX, &b->value, e, "--dim", text, NULL,
-                        "sizes"))
+            !cli_parse_uint(value, strlen(value), 1, UINT32_MAX, &b->value, e, "--dim", text, NULL,
+                            "sizes"))
             return false;
         b->name = text;
         b->text = text;
@@ -92,8 +93,8 @@ static bool read_shapes(const struct cli_config *cfg, struct onnx_options *o, st
         if (!split_named(text, "--shape",
                          "--shape state=2,1,128 gives the value \"state\" the sizes 2,1,128",
                          &value, &b->len, e) ||
-            !parse_uint_list("--shape", value, 1, UINT32_MAX, ONNX_SHAPE_MAX_RANK, b->dims,
-                             &b->rank, e, "dim", "sizes"))
+            !cli_parse_uint_list("--shape", value, 1, UINT32_MAX, ONNX_SHAPE_MAX_RANK, b->dims,
+                                 &b->rank, e, "dim", "sizes"))
             return false;
         b->name = text;
         b->text = text;
@@ -109,7 +110,7 @@ static bool read_shapes(const struct cli_config *cfg, struct onnx_options *o, st
     return true;
 }
 
-void onnx_options_free(struct onnx_options *o)
+void cli_onnx_options_free(struct onnx_options *o)
 {
     free(o->dims);
     free(o->shapes);
@@ -118,7 +119,8 @@ void onnx_options_free(struct onnx_options *o)
     o->n_dims = o->n_shapes = 0;
 }
 
-bool onnx_options_read(const struct cli_config *cfg, struct onnx_options *o, struct cli_error *e)
+bool cli_onnx_options_read(const struct cli_config *cfg, struct onnx_options *o,
+                           struct cli_error *e)
 {
     memset(o, 0, sizeof *o);
     o->dims = calloc(cfg->n_dims ? cfg->n_dims : 1, sizeof o->dims[0]);
@@ -129,8 +131,8 @@ bool onnx_options_read(const struct cli_config *cfg, struct onnx_options *o, str
         return false;
     if (cfg->t.rank) {
         uint64_t r;
-        if (!parse_uint(cfg->t.rank, strlen(cfg->t.rank), 1, DMLT_MAX_RANK, &r, e, "--rank",
-                        cfg->t.rank, NULL, "ranks"))
+        if (!cli_parse_uint(cfg->t.rank, strlen(cfg->t.rank), 1, DMLT_MAX_RANK, &r, e, "--rank",
+                            cfg->t.rank, NULL, "ranks"))
             return false;
         o->rank = cfg->t.rank;
         o->rank_value = (unsigned)r;
@@ -153,16 +155,16 @@ bool onnx_options_read(const struct cli_config *cfg, struct onnx_options *o, str
     return true;
 }
 
-bool onnx_in_main_graph(const struct onnx_tensor *t)
+bool cli_onnx_in_main_graph(const struct onnx_tensor *t)
 {
     return strncmp(t->path, "graph.", 6) == 0 && strncmp(t->path, "graph.node[", 11) != 0;
 }
 
-bool onnx_shape_check(const struct onnx_tensor *t, struct onnx_options *o, struct cli_error *e)
+bool cli_onnx_shape_check(const struct onnx_tensor *t, struct onnx_options *o, struct cli_error *e)
 {
-    if (!t->has_name || !onnx_in_main_graph(t))
+    if (!t->has_name || !cli_onnx_in_main_graph(t))
         return true;
-    const struct onnx_shape_binding *b = onnx_shape_given(o, t->name.p, t->name.n);
+    const struct onnx_shape_binding *b = cli_onnx_shape_given(o, t->name.p, t->name.n);
     if (b == NULL || t->form == ONNX_DIMS_NONE)
         return true;
     if (t->rank != b->rank) {
@@ -177,7 +179,7 @@ bool onnx_shape_check(const struct onnx_tensor *t, struct onnx_options *o, struc
     for (unsigned i = 0; onnx_dims_next(&it, &dim); i++) {
         uint64_t want = b->dims[i];
         if (dim.kind == ONNX_DIM_PARAM) {
-            const struct onnx_dim_binding *d = onnx_dim_bound(o, dim.param.p, dim.param.n);
+            const struct onnx_dim_binding *d = cli_onnx_dim_bound(o, dim.param.p, dim.param.n);
             if (d == NULL || d->value == want)
                 continue;
             cli_fail(e, CLI_E_SHAPE_CONFLICT, "--shape", b->text,

@@ -49,22 +49,24 @@ struct onnx_options {
 };
 
 /* Reads --dim, --shape, --rank and --layout from cfg. False with e filled
- * (exit 2) for a bad one; o is to be freed with onnx_options_free either
+ * (exit 2) for a bad one; o is to be freed with cli_onnx_options_free either
  * way. */
-bool onnx_options_read(const struct cli_config *cfg, struct onnx_options *o, struct cli_error *e);
-void onnx_options_free(struct onnx_options *o);
+bool cli_onnx_options_read(const struct cli_config *cfg, struct onnx_options *o,
+                           struct cli_error *e);
+void cli_onnx_options_free(struct onnx_options *o);
 
 /* The --dim binding of the symbol [p, p + n), or NULL. */
-struct onnx_dim_binding *onnx_dim_bound(const struct onnx_options *o, const void *p, size_t n);
+struct onnx_dim_binding *cli_onnx_dim_bound(const struct onnx_options *o, const void *p, size_t n);
 /* The --shape of the value named [p, p + n), or NULL. */
-struct onnx_shape_binding *onnx_shape_given(const struct onnx_options *o, const void *p, size_t n);
+struct onnx_shape_binding *cli_onnx_shape_given(const struct onnx_options *o, const void *p,
+                                                size_t n);
 
 /* Whether t, a value of the main graph, contradicts a --shape given for
  * its name (another rank, or a fixed dim the model declares that differs).
  * False with e filled (shape_conflict, exit 2) when it does. */
-bool onnx_shape_check(const struct onnx_tensor *t, struct onnx_options *o, struct cli_error *e);
+bool cli_onnx_shape_check(const struct onnx_tensor *t, struct onnx_options *o, struct cli_error *e);
 
 /* A value of the main graph (not of a subgraph), by its path. */
-bool onnx_in_main_graph(const struct onnx_tensor *t);
+bool cli_onnx_in_main_graph(const struct onnx_tensor *t);
 
 #endif

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void ob_init(struct outbuf *b)
+void cli_ob_init(struct outbuf *b)
 {
     b->data = NULL;
     b->len = b->cap = 0;
@@ -13,34 +13,34 @@ void ob_init(struct outbuf *b)
     b->sink = stdout;
 }
 
-void ob_free(struct outbuf *b)
+void cli_ob_free(struct outbuf *b)
 {
     free(b->data);
     b->data = NULL;
     b->len = b->cap = 0;
 }
 
-void ob_reset(struct outbuf *b)
+void cli_ob_reset(struct outbuf *b)
 {
     b->len = 0;
 }
 
-/* Set when any buffer's allocation failed since ob_oom_reset(): a scratch
+/* Set when any buffer's allocation failed since cli_ob_oom_reset(): a scratch
  * buffer whose text went missing must not let the result pass as whole.
  * One flag for the process: the CLI runs one command at a time. */
 static bool oom_seen;
 
-bool ob_oom_seen(void)
+bool cli_ob_oom_seen(void)
 {
     return oom_seen;
 }
 
-void ob_oom_reset(void)
+void cli_ob_oom_reset(void)
 {
     oom_seen = false;
 }
 
-void ob_oom_note(void)
+void cli_ob_oom_note(void)
 {
     oom_seen = true;
 }
@@ -64,12 +64,12 @@ static bool reserve(struct outbuf *b, size_t n)
     return true;
 }
 
-char *ob_space(struct outbuf *b, size_t n)
+char *cli_ob_space(struct outbuf *b, size_t n)
 {
     return reserve(b, n) ? b->data + b->len : NULL;
 }
 
-void ob_write_slow(struct outbuf *b, const char *s, size_t n)
+void cli_ob_write_slow(struct outbuf *b, const char *s, size_t n)
 {
     if (n == 0 || !reserve(b, n) || b->data == NULL)
         return;
@@ -127,7 +127,7 @@ static unsigned decimal_digits(uint64_t v)
     return t + (v >= pow10[t]);
 }
 
-char *put_u64(char *p, uint64_t v)
+char *cli_put_u64(char *p, uint64_t v)
 {
     if (v < 10) { /* most numbers in a result are small */
         *p = (char)('0' + v);
@@ -165,32 +165,32 @@ char *put_u64(char *p, uint64_t v)
     return p + n;
 }
 
-size_t fmt_u128(char *buf, dmlt_u128 v)
+size_t cli_fmt_u128(char *buf, dmlt_u128 v)
 {
     if (dmlt_u128_fits_u64(v))
-        return (size_t)(put_u64(buf, dmlt_u128_to_u64(v)) - buf);
+        return (size_t)(cli_put_u64(buf, dmlt_u128_to_u64(v)) - buf);
     char tmp[DMLT_U128_DEC_SIZE];
     size_t n = dmlt_u128_to_dec(v, tmp);
     memcpy(buf, tmp, n);
     return n;
 }
 
-void ob_u128_slow(struct outbuf *b, dmlt_u128 v)
+void cli_ob_u128_slow(struct outbuf *b, dmlt_u128 v)
 {
     char buf[40];
-    ob_write(b, buf, fmt_u128(buf, v));
+    ob_write(b, buf, cli_fmt_u128(buf, v));
 }
 
-void ob_u64_slow(struct outbuf *b, uint64_t v)
+void cli_ob_u64_slow(struct outbuf *b, uint64_t v)
 {
     char buf[24];
-    ob_write(b, buf, (size_t)(put_u64(buf, v) - buf));
+    ob_write(b, buf, (size_t)(cli_put_u64(buf, v) - buf));
 }
 
-void ob_u32_list(struct outbuf *b, const uint32_t *v, unsigned n, uint64_t scale, bool json)
+void cli_ob_u32_list(struct outbuf *b, const uint32_t *v, unsigned n, uint64_t scale, bool json)
 {
     /* At most 8 x (20 digits + comma) + brackets: format in place. */
-    char *p = ob_space(b, (size_t)n * 21 + 2);
+    char *p = cli_ob_space(b, (size_t)n * 21 + 2);
     if (p == NULL)
         return;
     char *start = p;
@@ -199,26 +199,26 @@ void ob_u32_list(struct outbuf *b, const uint32_t *v, unsigned n, uint64_t scale
     for (unsigned i = 0; i < n; i++) {
         if (i)
             *p++ = ',';
-        p = put_u64(p, (uint64_t)v[i] * scale);
+        p = cli_put_u64(p, (uint64_t)v[i] * scale);
     }
     if (json)
         *p++ = ']';
     b->len += (size_t)(p - start);
 }
 
-void ob_pad_to(struct outbuf *b, size_t line_start, size_t column)
+void cli_ob_pad_to(struct outbuf *b, size_t line_start, size_t column)
 {
     ob_putc(b, ' ');
-    for (size_t at = ob_columns(b, line_start); at < column; at++)
+    for (size_t at = cli_ob_columns(b, line_start); at < column; at++)
         ob_putc(b, ' ');
 }
 
-void ob_fill_to(struct outbuf *b, size_t start, size_t width)
+void cli_ob_fill_to(struct outbuf *b, size_t start, size_t width)
 {
     size_t have = b->len - start;
     if (have >= width)
         return;
-    char *p = ob_space(b, width - have);
+    char *p = cli_ob_space(b, width - have);
     if (p == NULL)
         return;
     memset(p, ' ', width - have);
@@ -269,7 +269,7 @@ static bool word_needs_care(uint64_t w)
     return ((below_space | quote | backslash | del) & highs) != 0 || (w & highs) != 0;
 }
 
-void ob_json_str(struct outbuf *b, const char *s)
+void cli_ob_json_str(struct outbuf *b, const char *s)
 {
     static const char hex[] = "0123456789abcdef";
     ob_putc(b, '"');
@@ -328,7 +328,7 @@ void ob_json_str(struct outbuf *b, const char *s)
     ob_putc(b, '"');
 }
 
-void ob_json_verbatim(struct outbuf *b, const char *s, size_t n)
+void cli_ob_json_verbatim(struct outbuf *b, const char *s, size_t n)
 {
     bool in_string = false;
     for (size_t i = 0; i < n;) {
@@ -432,17 +432,17 @@ static void quote_text(struct outbuf *b, const char *s, size_t max, bool xml)
     }
 }
 
-void ob_quoted_text(struct outbuf *b, const char *s, size_t max)
+void cli_ob_quoted_text(struct outbuf *b, const char *s, size_t max)
 {
     quote_text(b, s, max, false);
 }
 
-void ob_xml_text(struct outbuf *b, const char *s)
+void cli_ob_xml_text(struct outbuf *b, const char *s)
 {
     quote_text(b, s, SIZE_MAX, true);
 }
 
-size_t ob_columns(const struct outbuf *b, size_t from)
+size_t cli_ob_columns(const struct outbuf *b, size_t from)
 {
     size_t n = 0;
     for (size_t i = from; i < b->len; i++)
@@ -450,7 +450,7 @@ size_t ob_columns(const struct outbuf *b, size_t from)
     return n;
 }
 
-bool ob_flush_to(struct outbuf *b, FILE *f)
+bool cli_ob_flush_to(struct outbuf *b, FILE *f)
 {
     if (b->failed)
         return false;
@@ -459,7 +459,7 @@ bool ob_flush_to(struct outbuf *b, FILE *f)
     return fflush(f) == 0 && !ferror(f);
 }
 
-void ob_json_path_key(struct outbuf *b, const char *key)
+void cli_ob_json_path_key(struct outbuf *b, const char *key)
 {
     bool plain =
         (key[0] >= 'a' && key[0] <= 'z') || (key[0] >= 'A' && key[0] <= 'Z') || key[0] == '_';
@@ -471,13 +471,13 @@ void ob_json_path_key(struct outbuf *b, const char *key)
         ob_puts(b, key);
     } else {
         ob_putc(b, '[');
-        ob_json_str(b, key);
+        cli_ob_json_str(b, key);
         ob_putc(b, ']');
     }
 }
 
 /* "301056 bytes (294 KiB)" */
-void ob_bytes(struct outbuf *b, dmlt_u128 v)
+void cli_ob_bytes(struct outbuf *b, dmlt_u128 v)
 {
     static const char *const units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"};
     ob_u128(b, v);
@@ -542,7 +542,7 @@ void cli_say(char *msg, size_t size, const char *fmt, ...)
     va_end(ap);
 }
 
-void ob_ratio(struct outbuf *b, uint64_t num, uint64_t den)
+void cli_ob_ratio(struct outbuf *b, uint64_t num, uint64_t den)
 {
     if (den == 0) {
         ob_puts(b, "null");

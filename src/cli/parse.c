@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-bool parse_uint(const char *text, size_t len, uint64_t min, uint64_t max, uint64_t *out,
-                struct cli_error *e, const char *option, const char *whole, const char *what,
-                const char *range_noun)
+bool cli_parse_uint(const char *text, size_t len, uint64_t min, uint64_t max, uint64_t *out,
+                    struct cli_error *e, const char *option, const char *whole, const char *what,
+                    const char *range_noun)
 {
     const char *subject = what ? what : "the value";
     if (len == 0)
@@ -54,9 +54,9 @@ bool parse_uint(const char *text, size_t len, uint64_t min, uint64_t max, uint64
     return true;
 }
 
-bool parse_uint_list(const char *option, const char *text, uint64_t min, uint64_t max,
-                     unsigned max_count, uint64_t out[], unsigned *count, struct cli_error *e,
-                     const char *item_name, const char *range_noun)
+bool cli_parse_uint_list(const char *option, const char *text, uint64_t min, uint64_t max,
+                         unsigned max_count, uint64_t out[], unsigned *count, struct cli_error *e,
+                         const char *item_name, const char *range_noun)
 {
     *count = 0;
     if (text[0] == '\0')
@@ -84,7 +84,7 @@ bool parse_uint_list(const char *option, const char *text, uint64_t min, uint64_
         } else {
             char what[40];
             snprintf(what, sizeof what, "%s %u", item_name, *count);
-            if (!parse_uint(p, len, min, max, &out[*count], e, option, text, what, range_noun))
+            if (!cli_parse_uint(p, len, min, max, &out[*count], e, option, text, what, range_noun))
                 return false;
         }
         (*count)++;
@@ -94,7 +94,7 @@ bool parse_uint_list(const char *option, const char *text, uint64_t min, uint64_
     }
 }
 
-void dim_name(char buf[8], unsigned rank, unsigned d)
+void cli_dim_name(char buf[8], unsigned rank, unsigned d)
 {
     const char *letters = dmlt_dim_letters(rank);
     if (letters && d < rank)
@@ -103,8 +103,8 @@ void dim_name(char buf[8], unsigned rank, unsigned d)
         snprintf(buf, 8, "%u", d);
 }
 
-bool parse_dim(const char *text, size_t len, unsigned rank, unsigned *dim, struct cli_error *e,
-               const char *option, const char *whole)
+bool cli_parse_dim(const char *text, size_t len, unsigned rank, unsigned *dim, struct cli_error *e,
+                   const char *option, const char *whole)
 {
     const char *letters = dmlt_dim_letters(rank);
     if (len == 1 && letters) {
@@ -117,8 +117,8 @@ bool parse_dim(const char *text, size_t len, unsigned rank, unsigned *dim, struc
     }
     if (len > 0 && text[0] >= '0' && text[0] <= '9') {
         uint64_t v = 0;
-        if (!parse_uint(text, len, 0, rank - 1, &v, e, option, whole, "the dimension index",
-                        NULL)) {
+        if (!cli_parse_uint(text, len, 0, rank - 1, &v, e, option, whole, "the dimension index",
+                            NULL)) {
             cli_hint(e, "dimensions are 0..%u for rank %u", rank - 1, rank);
             return false;
         }
@@ -135,8 +135,8 @@ bool parse_dim(const char *text, size_t len, unsigned rank, unsigned *dim, struc
     return false;
 }
 
-bool parse_dim_set(const char *option, const char *text, unsigned rank, bool set[DMLT_MAX_RANK],
-                   struct cli_error *e)
+bool cli_parse_dim_set(const char *option, const char *text, unsigned rank, bool set[DMLT_MAX_RANK],
+                       struct cli_error *e)
 {
     if (text[0] == '\0')
         return cli_fail(e, CLI_E_EMPTY_FIELD, option, text, "no dimension given");
@@ -151,7 +151,7 @@ bool parse_dim_set(const char *option, const char *text, unsigned rank, bool set
         size_t step = digits ? len : 1;
         for (size_t i = 0; i < len; i += step) {
             unsigned d;
-            if (!parse_dim(p + i, step, rank, &d, e, option, text))
+            if (!cli_parse_dim(p + i, step, rank, &d, e, option, text))
                 return false;
             set[d] = true;
         }
@@ -201,7 +201,7 @@ const char *cli_suggest(const char *text, const char *const names[], size_t coun
     return best;
 }
 
-bool parse_feature_level(const char *text, unsigned *level, struct cli_error *e)
+bool cli_parse_feature_level(const char *text, unsigned *level, struct cli_error *e)
 {
     char newest[40];
     unsigned nl = dmlt_dml_newest_level();

@@ -36,7 +36,7 @@ static void model_plan_free(struct model_plan *p)
 {
     dmlt_ep_free(&p->ep);
     onnx_session_close(&p->ses);
-    onnx_options_free(&p->o);
+    cli_onnx_options_free(&p->o);
     free(p->d);
     free(p->t);
     free(p->text);
@@ -53,8 +53,8 @@ static bool value_size(struct model_plan *p, const struct onnx_infer_value *v, u
     struct onnx_facts facts;
     if (v == NULL)
         return cli_fail(e, CLI_E_SHAPE_NOT_INFERRED, NULL, NULL, "no result for this value");
-    if (!descriptor_from_inferred(v, &p->o, p->d, &facts, e) ||
-        !describe_tensor(&p->d->cfg.t, td, e))
+    if (!cli_descriptor_from_inferred(v, &p->o, p->d, &facts, e) ||
+        !cli_describe_tensor(&p->d->cfg.t, td, e))
         return false;
     struct dmlt_report rep = DMLT_REPORT_INIT;
     struct dmlt_error derr;
@@ -85,7 +85,7 @@ static void put_graph_path(struct model_plan *p, uint32_t gi)
     char *out = p->gpath + (size_t)gi * GPATH_EACH;
     out[0] = '\0';
     if (gi != 0)
-        model_graph_path(out, GPATH_EACH, &p->model->graphs[gi]);
+        cli_model_graph_path(out, GPATH_EACH, &p->model->graphs[gi]);
 }
 
 /* "graph.node[7] (Conv).output[0]" (or the subgraph's path for graph);
@@ -124,7 +124,7 @@ static enum onnx_step find_input_path(void *ctx, const struct onnx_tensor *t)
  * execution order, as scan's summary names it. */
 static void find_first_unknown(struct model_plan *p, struct plan_extra *x)
 {
-    first_unknown_find(p->model, p->inf, &p->o, p->d, &p->first);
+    cli_first_unknown_find(p->model, p->inf, &p->o, p->d, &p->first);
     if (!p->first.found)
         return;
     if (p->first.is_input) {
@@ -217,9 +217,9 @@ static bool fill(struct cli_config *cfg, struct model_plan *p, struct plan_extra
                 x->skipped[PLAN_SKIP_UNKNOWN]++;
                 continue;
             }
-            first_unknown_depends(p->model, p->inf, &p->o, p->d, gi,
-                                  l->node != ONNX_LIFE_NO_NODE ? &g->nodes[l->node] : NULL,
-                                  &p->first, e->message, sizeof e->message);
+            cli_first_unknown_depends(p->model, p->inf, &p->o, p->d, gi,
+                                      l->node != ONNX_LIFE_NO_NODE ? &g->nodes[l->node] : NULL,
+                                      &p->first, e->message, sizeof e->message);
             unknown_hint(e);
             if (!*text) /* an input: its name */
                 snprintf(text, 256, "%.*s", shown(l->name.n, 250), (const char *)l->name.p);
@@ -272,8 +272,8 @@ static enum onnx_step add_weight(void *ctx, const struct onnx_tensor *t)
     struct dmlt_report rep = DMLT_REPORT_INIT;
     struct dmlt_error derr;
     memset(&td, 0, sizeof td);
-    if (descriptor_from_onnx(t, &w->p->o, w->p->d, &facts, &ignored) &&
-        describe_tensor(&w->p->d->cfg.t, &td, &ignored) &&
+    if (cli_descriptor_from_onnx(t, &w->p->o, w->p->d, &facts, &ignored) &&
+        cli_describe_tensor(&w->p->d->cfg.t, &td, &ignored) &&
         dmlt_report_compute(&td.t, NULL, &rep, &derr) == DMLT_OK)
         (void)dmlt_u128_add(w->sum, rep.total_tensor_size_bytes, &w->sum);
     return ONNX_STEP_GO;
@@ -435,7 +435,7 @@ static bool place_nodes(struct cli_config *cfg, struct model_plan *p, struct pla
     struct dmlt_ep_options opts = {0, NULL};
     if (!p->dml)
         return true;
-    if (!parse_feature_level(cfg->feature_level, &opts.feature_level, e))
+    if (!cli_parse_feature_level(cfg->feature_level, &opts.feature_level, e))
         return false;
     if (!dmlt_ep_run(p->model, p->inf, &opts, &p->ep))
         return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
@@ -462,8 +462,8 @@ static void note_dml(struct cli_config *cfg, const struct plan_extra *x)
                  x->skipped[PLAN_SKIP_PLACEMENT] == 1 ? "" : "s");
 }
 
-bool plan_model(struct cli_config *cfg, const struct plat_map *m, struct outbuf *out,
-                struct cli_error *e)
+bool cli_plan_model(struct cli_config *cfg, const struct plat_map *m, struct outbuf *out,
+                    struct cli_error *e)
 {
     struct model_plan p;
     memset(&p, 0, sizeof p);
@@ -472,12 +472,12 @@ bool plan_model(struct cli_config *cfg, const struct plat_map *m, struct outbuf 
     p.d = malloc(sizeof *p.d);
     p.dml = cfg->device != NULL;
     const bool have_d = p.d != NULL;
-    if (!have_d || !onnx_options_read(cfg, &p.o, e)) {
+    if (!have_d || !cli_onnx_options_read(cfg, &p.o, e)) {
         model_plan_free(&p);
         return have_d ? false : cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     }
     struct weights w = {&p, dmlt_u128_from_u64(0)};
-    if (!model_session_open(&p.ses, m, MODEL_RECORDS_VALUES, NULL, NULL, &oe, &oom) ||
+    if (!cli_model_session_open(&p.ses, m, MODEL_RECORDS_VALUES, NULL, NULL, &oe, &oom) ||
         !onnx_session_each(&p.ses, add_weight, NULL, &w, &oom) ||
         !onnx_session_read(&p.ses, &oe, &oom)) {
         model_plan_free(&p);
@@ -498,7 +498,7 @@ bool plan_model(struct cli_config *cfg, const struct plat_map *m, struct outbuf 
     struct plan_extra x = {.steps = dmlt_u128_from_u64(ok ? p.model->graphs[0].n_nodes : 0),
                            .has_weight = true,
                            .weight_bytes = w.sum};
-    ok = ok && model_session_infer(&p.ses, &p.o, e);
+    ok = ok && cli_model_session_infer(&p.ses, &p.o, e);
     p.inf = p.ses.infer;
     ok = ok && ordered(&p, e) && place_nodes(cfg, &p, &x, e);
     if (ok) {
@@ -508,7 +508,7 @@ bool plan_model(struct cli_config *cfg, const struct plat_map *m, struct outbuf 
     ok = ok && fill_graphs(cfg, &p, &x, &kept, e);
     if (ok) {
         model_bytes(&p, &x);
-        ok = plan_tensors(cfg, p.t, kept, &x, out, e);
+        ok = cli_plan_tensors(cfg, p.t, kept, &x, out, e);
     }
     if (ok && x.skipped[PLAN_SKIP_UNKNOWN])
         cli_note(cfg->err,

@@ -23,8 +23,8 @@ static bool parse_alignment(const char *text, uint64_t *out, struct cli_error *e
         *out = PLAN_DEFAULT_ALIGNMENT;
         return true;
     }
-    if (!parse_uint(text, strlen(text), 0, UINT64_MAX, out, e, "--alignment", text, NULL,
-                    "alignments"))
+    if (!cli_parse_uint(text, strlen(text), 0, UINT64_MAX, out, e, "--alignment", text, NULL,
+                        "alignments"))
         return false;
     if (*out < PLAN_MIN_ALIGNMENT || (*out & (*out - 1)) != 0) {
         cli_fail(e, CLI_E_BAD_ALIGNMENT, "--alignment", text,
@@ -38,7 +38,7 @@ static bool parse_alignment(const char *text, uint64_t *out, struct cli_error *e
 static void put_str_or_null(struct outbuf *b, const char *s)
 {
     if (s)
-        ob_json_str(b, s);
+        cli_ob_json_str(b, s);
     else
         ob_puts(b, "null");
 }
@@ -77,7 +77,7 @@ static void render_json_fidelity(struct outbuf *b, const struct planned *t,
     for (size_t g = 1; g < s->n_groups && g <= PLAN_LIST_MAX; g++) {
         const struct plan_group *pg = &s->groups[g];
         ob_puts(b, g > 1 ? ",{\"path\":" : "{\"path\":");
-        ob_json_str(b, pg->path);
+        cli_ob_json_str(b, pg->path);
         OB_LIT(b, ",\"tensors\":");
         ob_u64(b, (uint64_t)pg->n);
         OB_LIT(b, ",\"arena_bytes\":");
@@ -92,7 +92,7 @@ static void render_json_fidelity(struct outbuf *b, const struct planned *t,
     for (size_t k = 0; k < PLAN_SKIP_COUNT; k++) {
         if (k)
             ob_putc(b, ',');
-        ob_json_str(b, SKIP_KEYS[k]);
+        cli_ob_json_str(b, SKIP_KEYS[k]);
         ob_putc(b, ':');
         ob_u64(b, s->x->skipped[k]);
     }
@@ -121,7 +121,7 @@ static void render_json_fidelity(struct outbuf *b, const struct planned *t,
     for (size_t k = 0; k < s->n_peak && k < PLAN_LIST_MAX; k++) {
         if (k)
             ob_putc(b, ',');
-        ob_json_str(b, t[s->peak[k]].name);
+        cli_ob_json_str(b, t[s->peak[k]].name);
     }
     OB_LIT(b, "],\"peak_tensors_more\":");
     ob_u64(b, s->n_peak > PLAN_LIST_MAX ? (uint64_t)(s->n_peak - PLAN_LIST_MAX) : 0);
@@ -134,11 +134,11 @@ static bool render_jsonl(struct outbuf *b, const struct plan_view *v, const stru
         const size_t i = plan_view_at(v, k);
         const struct planned *t = v->t;
         OB_LIT(b, "{\"name\":");
-        ob_json_str(b, t[i].name);
+        cli_ob_json_str(b, t[i].name);
         OB_LIT(b, ",\"path\":");
         put_str_or_null(b, t[i].path);
         OB_LIT(b, ",\"graph\":");
-        ob_json_str(b, t[i].graph ? t[i].graph : "");
+        cli_ob_json_str(b, t[i].graph ? t[i].graph : "");
         OB_LIT(b, ",\"op\":");
         put_str_or_null(b, t[i].op);
         OB_LIT(b, ",\"dtype\":");
@@ -146,7 +146,7 @@ static bool render_jsonl(struct outbuf *b, const struct plan_view *v, const stru
                         t[i].dtype >= 0 ? dmlt_dtype_get((enum dmlt_dtype)t[i].dtype)->name : NULL);
         OB_LIT(b, ",\"sizes\":");
         if (t[i].sizes)
-            ob_u32_list(b, t[i].sizes, t[i].rank, 1, true);
+            cli_ob_u32_list(b, t[i].sizes, t[i].rank, 1, true);
         else
             OB_LIT(b, "null");
         OB_LIT(b, ",\"size_in_bytes\":");
@@ -172,7 +172,7 @@ static bool render_jsonl(struct outbuf *b, const struct plan_view *v, const stru
     OB_LIT(b, ",\"lower_bound_bytes\":");
     ob_u64(b, s->r.lower_bound_bytes);
     OB_LIT(b, ",\"ratio\":");
-    ob_ratio(b, s->r.arena_bytes, s->r.lower_bound_bytes);
+    cli_ob_ratio(b, s->r.arena_bytes, s->r.lower_bound_bytes);
     OB_LIT(b, ",\"peak_step\":");
     ob_u64(b, s->r.peak_step);
     OB_LIT(b, ",\"sum_bytes\":");
@@ -218,17 +218,17 @@ static void render_text_fidelity(struct outbuf *b, const struct planned *t,
         ob_puts(b, "subgraphs    ");
         ob_u64(b, (uint64_t)(s->n_groups - 1));
         ob_puts(b, ", each an arena of its own (G in the table); total arena ");
-        ob_bytes(b, s->total_arena);
+        cli_ob_bytes(b, s->total_arena);
         ob_putc(b, '\n');
         for (size_t g = 1; g < s->n_groups && g <= PLAN_LIST_MAX; g++) {
             ob_puts(b, "  G");
             ob_u64(b, (uint64_t)g);
             ob_puts(b, " ");
-            ob_quoted_text(b, s->groups[g].path, SIZE_MAX);
+            cli_ob_quoted_text(b, s->groups[g].path, SIZE_MAX);
             ob_puts(b, ": ");
             ob_u64(b, (uint64_t)s->groups[g].n);
             ob_puts(b, s->groups[g].n == 1 ? " tensor, arena " : " tensors, arena ");
-            ob_bytes(b, dmlt_u128_from_u64(s->groups[g].r.arena_bytes));
+            cli_ob_bytes(b, dmlt_u128_from_u64(s->groups[g].r.arena_bytes));
             ob_putc(b, '\n');
         }
     }
@@ -237,7 +237,7 @@ static void render_text_fidelity(struct outbuf *b, const struct planned *t,
         for (size_t k = 0; k < s->n_peak && k < TEXT_LIST_MAX; k++) {
             if (k)
                 ob_puts(b, ", ");
-            ob_quoted_text(b, t[s->peak[k]].name, 40);
+            cli_ob_quoted_text(b, t[s->peak[k]].name, 40);
         }
         if (s->n_peak > TEXT_LIST_MAX) {
             ob_puts(b, ", and ");
@@ -260,10 +260,10 @@ static void render_text_fidelity(struct outbuf *b, const struct planned *t,
     }
     if (s->x->has_first_unknown && s->x->first_unknown.path) {
         ob_puts(b, "first unknown ");
-        ob_quoted_text(b, s->x->first_unknown.path, 80);
+        cli_ob_quoted_text(b, s->x->first_unknown.path, 80);
         if (s->x->first_unknown.reason) {
             ob_puts(b, ": ");
-            ob_quoted_text(b, s->x->first_unknown.reason, 160);
+            cli_ob_quoted_text(b, s->x->first_unknown.reason, 160);
         }
         ob_putc(b, '\n');
     }
@@ -279,24 +279,24 @@ static void render_text_totals(struct outbuf *b, const struct planned *t,
     ob_puts(b, ", alignment ");
     ob_u64(b, s->alignment);
     ob_puts(b, "\narena        ");
-    ob_bytes(b, dmlt_u128_from_u64(s->r.arena_bytes));
+    cli_ob_bytes(b, dmlt_u128_from_u64(s->r.arena_bytes));
     ob_puts(b, "\nlower bound  ");
-    ob_bytes(b, dmlt_u128_from_u64(s->r.lower_bound_bytes));
+    cli_ob_bytes(b, dmlt_u128_from_u64(s->r.lower_bound_bytes));
     ob_puts(b, ", the most bytes alive at one step (step ");
     ob_u64(b, s->r.peak_step);
     ob_puts(b, ")\nratio        ");
-    ob_ratio(b, s->r.arena_bytes, s->r.lower_bound_bytes);
+    cli_ob_ratio(b, s->r.arena_bytes, s->r.lower_bound_bytes);
     ob_puts(b, "\nsum of sizes ");
-    ob_bytes(b, s->r.sum_bytes);
+    cli_ob_bytes(b, s->r.sum_bytes);
     ob_puts(b, ", each tensor in a buffer of its own\n");
     if (s->x->has_weight) {
         ob_puts(b, "weights      ");
-        ob_bytes(b, s->x->weight_bytes);
+        cli_ob_bytes(b, s->x->weight_bytes);
         ob_putc(b, '\n');
     }
     if (s->x->has_io) {
         ob_puts(b, "model I/O    ");
-        ob_bytes(b, s->x->io_bytes);
+        cli_ob_bytes(b, s->x->io_bytes);
         ob_putc(b, '\n');
     }
     render_text_fidelity(b, t, s);
@@ -332,7 +332,7 @@ static bool render_text(struct outbuf *b, const struct plan_view *v, const struc
     ob_puts(b, "  NAME (OP)\n");
     const unsigned used = w_off + w_size + 2 + 2 * (w_step + 2) + (w_g ? w_g + 2 : 0) + 2;
     struct outbuf tmp;
-    ob_init(&tmp);
+    cli_ob_init(&tmp);
     for (size_t k = 0; k < v->n; k++) {
         const size_t i = plan_view_at(v, k);
         put_right(b, v->off[i], w_off);
@@ -341,7 +341,7 @@ static bool render_text(struct outbuf *b, const struct plan_view *v, const struc
         put_right(b, t[i].last, w_step + 2);
         if (w_g) {
             char label[24] = "-";
-            const size_t g = plan_group_of(s, i);
+            const size_t g = cli_plan_group_of(s, i);
             if (g)
                 snprintf(label, sizeof label, "G%lu", (unsigned long)g);
             put_head(b, label, w_g + 2);
@@ -349,24 +349,24 @@ static bool render_text(struct outbuf *b, const struct plan_view *v, const struc
         ob_puts(b, "  ");
         size_t room = TEXT_COLUMNS > used + TEXT_NAME_MIN ? TEXT_COLUMNS - used : TEXT_NAME_MIN;
         if (t[i].op) {
-            ob_reset(&tmp);
-            ob_quoted_text(&tmp, t[i].op, 30);
-            const size_t op_cols = ob_columns(&tmp, 0) + 3;
+            cli_ob_reset(&tmp);
+            cli_ob_quoted_text(&tmp, t[i].op, 30);
+            const size_t op_cols = cli_ob_columns(&tmp, 0) + 3;
             room = room > op_cols + 8 ? room - op_cols : 8;
         }
-        text_cut_middle(b, &tmp, t[i].name, room);
+        cli_text_cut_middle(b, &tmp, t[i].name, room);
         if (t[i].op) {
             ob_puts(b, " (");
-            ob_quoted_text(b, t[i].op, 30);
+            cli_ob_quoted_text(b, t[i].op, 30);
             ob_putc(b, ')');
         }
         ob_putc(b, '\n');
         if (b->len >= BATCH_CHUNK && !cli_drain(b, e)) {
-            ob_free(&tmp);
+            cli_ob_free(&tmp);
             return false;
         }
     }
-    ob_free(&tmp);
+    cli_ob_free(&tmp);
     render_text_totals(b, t, s);
     return true;
 }
@@ -472,7 +472,7 @@ static bool run_planner(const struct planned *t, size_t n, uint64_t alignment, u
     free(ws);
     if (st == DMLT_E_RANGE) {
         char num[48];
-        num[fmt_u128(num, err.value)] = '\0';
+        num[cli_fmt_u128(num, err.value)] = '\0';
         cli_fail(e, CLI_E_OUT_OF_RANGE, NULL, NULL,
                  "the tensors need at least %s bytes at one step: past 2^64 - 1, the largest "
                  "DML_BUFFER_BINDING",
@@ -485,7 +485,7 @@ static bool run_planner(const struct planned *t, size_t n, uint64_t alignment, u
     return true;
 }
 
-size_t plan_group_of(const struct plan_summary *s, size_t i)
+size_t cli_plan_group_of(const struct plan_summary *s, size_t i)
 {
     size_t lo = 0, hi = s->n_groups; /* the last group starting at or before i */
     while (hi - lo > 1) {
@@ -570,8 +570,8 @@ static bool top_view(const struct cli_config *cfg, const struct planned *t, size
     if (cfg->top == NULL)
         return true;
     uint64_t top;
-    if (!parse_uint(cfg->top, strlen(cfg->top), 1, UINT64_MAX, &top, e, "--top", cfg->top, NULL,
-                    "counts"))
+    if (!cli_parse_uint(cfg->top, strlen(cfg->top), 1, UINT64_MAX, &top, e, "--top", cfg->top, NULL,
+                        "counts"))
         return false;
     size_t *a = malloc((2 * n + 1) * sizeof *a);
     if (a == NULL)
@@ -593,7 +593,7 @@ static bool render(struct cli_config *cfg, const struct plan_view *v, const stru
     case FMT_C:
         return render_c(out, cfg->c_name ? cfg->c_name : "plan", v, s, e);
     case FMT_SVG:
-        plan_render_svg(out, v, s);
+        cli_plan_render_svg(out, v, s);
         return true;
     case FMT_JSON:
     case FMT_JSONL:
@@ -683,8 +683,8 @@ static bool group_records(const struct planned *t, size_t n, struct planned **rt
     return true;
 }
 
-bool plan_tensors(struct cli_config *cfg, const struct planned *t, size_t n,
-                  const struct plan_extra *x, struct outbuf *out, struct cli_error *e)
+bool cli_plan_tensors(struct cli_config *cfg, const struct planned *t, size_t n,
+                      const struct plan_extra *x, struct outbuf *out, struct cli_error *e)
 {
     struct plan_summary s = {.tensors = n, .steps = x->steps, .x = x};
     struct plan_group one = {.path = "", .start = 0, .n = n, .parent = -1};

@@ -26,7 +26,7 @@ struct plan_group {
     size_t start, n;
     long parent;
     uint64_t steps;
-    /* filled by plan_tensors() */
+    /* filled by cli_plan_tensors() */
     struct dmlt_plan_result r;
     dmlt_u128 need; /* its arena plus the most its nodes' subgraphs need at once */
 };
@@ -94,8 +94,8 @@ struct plan_summary {
  * 256) and renders it in cfg->format into out (drained as it grows). False
  * with e filled when the alignment is bad, memory runs out or the arena
  * would pass 2^64 - 1. */
-bool plan_tensors(struct cli_config *cfg, const struct planned *t, size_t n,
-                  const struct plan_extra *x, struct outbuf *out, struct cli_error *e);
+bool cli_plan_tensors(struct cli_config *cfg, const struct planned *t, size_t n,
+                      const struct plan_extra *x, struct outbuf *out, struct cli_error *e);
 
 /* What a renderer draws: the tensors shown (every one, or --top's, the
  * largest first), t[idx[k]] at off[idx[k]]; idx NULL: t[0..n) in order. */
@@ -112,9 +112,9 @@ static inline size_t plan_view_at(const struct plan_view *v, size_t k)
 }
 
 /* plan_out.c: the group (arena) of tensor i: 0 the main graph's. */
-size_t plan_group_of(const struct plan_summary *s, size_t i);
+size_t cli_plan_group_of(const struct plan_summary *s, size_t i);
 
 /* plan_svg.c: the picture (steps across, offsets down) of the main arena. */
-void plan_render_svg(struct outbuf *b, const struct plan_view *v, const struct plan_summary *s);
+void cli_plan_render_svg(struct outbuf *b, const struct plan_view *v, const struct plan_summary *s);
 
 #endif

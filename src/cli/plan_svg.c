@@ -42,7 +42,7 @@
 /* Text for XML, escaped by the one function every text output shares. */
 static void put_xml_text(struct outbuf *b, const char *s)
 {
-    ob_xml_text(b, s);
+    cli_ob_xml_text(b, s);
 }
 
 /* The x mapping: the allocating steps f[0..m) (sorted, distinct), rep[j]
@@ -203,7 +203,7 @@ static bool in_legend(const struct legend *l, const char *op)
 static void fill_of(const struct legend *l, const char *op, char out[8])
 {
     if (in_legend(l, op))
-        plan_op_colour(op, out);
+        cli_plan_op_colour(op, out);
     else
         memcpy(out, OTHER_COLOUR, 8);
 }
@@ -224,7 +224,7 @@ static int by_bytes(size_t i, size_t j, const void *ctx)
 static int by_family(size_t i, size_t j, const void *ctx)
 {
     const struct op_total *o = ctx;
-    const unsigned fi = plan_op_family(o[i].op), fj = plan_op_family(o[j].op);
+    const unsigned fi = cli_plan_op_family(o[i].op), fj = cli_plan_op_family(o[j].op);
     return fi != fj ? (fi < fj ? -1 : 1) : strcmp(o[i].op, o[j].op);
 }
 
@@ -536,8 +536,8 @@ static void put_legend(struct outbuf *b, const struct legend *l, unsigned y)
             put_swatch(b, x, yy, OTHER_COLOUR, label, NULL);
             break;
         }
-        plan_op_colour(l->ops[k], fill);
-        put_swatch(b, x, yy, fill, l->ops[k], plan_family_name(plan_op_family(l->ops[k])));
+        cli_plan_op_colour(l->ops[k], fill);
+        put_swatch(b, x, yy, fill, l->ops[k], cli_plan_family_name(cli_plan_op_family(l->ops[k])));
     }
     ob_puts(b, "</g>\n");
 }
@@ -563,11 +563,11 @@ static void put_header(struct outbuf *b, const struct plan_summary *s, const str
                "<text x=\"80\" y=\"20\">");
     ob_u64(b, (uint64_t)s->main_n);
     ob_puts(b, " tensors, arena ");
-    ob_bytes(b, dmlt_u128_from_u64(s->r.arena_bytes));
+    cli_ob_bytes(b, dmlt_u128_from_u64(s->r.arena_bytes));
     ob_puts(b, ", lower bound ");
     ob_u64(b, s->r.lower_bound_bytes);
     ob_puts(b, " bytes (ratio ");
-    ob_ratio(b, s->r.arena_bytes, s->r.lower_bound_bytes);
+    cli_ob_ratio(b, s->r.arena_bytes, s->r.lower_bound_bytes);
     ob_puts(b, "), alignment ");
     ob_u64(b, s->alignment);
     if (v->idx) {
@@ -579,7 +579,7 @@ static void put_header(struct outbuf *b, const struct plan_summary *s, const str
         ob_puts(b, "; ");
         ob_u64(b, (uint64_t)(s->n_groups - 1));
         ob_puts(b, " subgraphs in arenas of their own, total ");
-        ob_bytes(b, s->total_arena);
+        cli_ob_bytes(b, s->total_arena);
     }
     ob_puts(b, "</text>\n<text x=\"80\" y=\"40\">steps: where a tensor starts (a step "
                "that allocates nothing: compressed)</text>\n"
@@ -594,7 +594,7 @@ static bool is_peak(const struct plan_summary *s, const struct planned *t)
     return s->n_peak && t->first <= p && p <= t->last;
 }
 
-void plan_render_svg(struct outbuf *b, const struct plan_view *v, const struct plan_summary *s)
+void cli_plan_render_svg(struct outbuf *b, const struct plan_view *v, const struct plan_summary *s)
 {
     const struct planned *t = v->t;
     /* 2^64 steps (a last step of 2^64 - 1) are drawn as 2^64 - 1 */

@@ -13,11 +13,11 @@
 /* The family of op (its part after the last '.', so "com.microsoft.
  * FusedConv" is FusedConv's): an index into the table, in the legend's
  * order, or PLAN_UNLISTED, or PLAN_NO_FAMILY for NULL. */
-unsigned plan_op_family(const char *op);
-const char *plan_family_name(unsigned family);
+unsigned cli_plan_op_family(const char *op);
+const char *cli_plan_family_name(unsigned family);
 
 /* "#rrggbb": the family's hue, shaded by the op's place in its list; an
  * unlisted op a grey by a hash of its name; NULL PLAN_NO_OP_COLOUR. */
-void plan_op_colour(const char *op, char out[8]);
+void cli_plan_op_colour(const char *op, char out[8]);
 
 #endif

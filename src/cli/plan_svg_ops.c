@@ -163,7 +163,7 @@ static void hsl(int hue, int sat, int light, char out[8])
     out[7] = '\0';
 }
 
-unsigned plan_op_family(const char *op)
+unsigned cli_plan_op_family(const char *op)
 {
     if (op == NULL)
         return PLAN_NO_FAMILY;
@@ -175,21 +175,21 @@ unsigned plan_op_family(const char *op)
     return PLAN_UNLISTED;
 }
 
-const char *plan_family_name(unsigned family)
+const char *cli_plan_family_name(unsigned family)
 {
     return family < N_FAMILIES       ? FAMILIES[family].name
            : family == PLAN_UNLISTED ? "unlisted"
                                      : "no op";
 }
 
-void plan_op_colour(const char *op, char out[8])
+void cli_plan_op_colour(const char *op, char out[8])
 {
     if (op == NULL) {
         memcpy(out, PLAN_NO_OP_COLOUR, 8);
         return;
     }
     const char *type = op_type_of(op);
-    const unsigned f = plan_op_family(op);
+    const unsigned f = cli_plan_op_family(op);
     if (f < N_FAMILIES) {
         unsigned k = 0;
         while (strcmp(FAMILIES[f].ops[k], type) != 0)

@@ -69,7 +69,7 @@ static HANDLE console_of(FILE *f)
 }
 #endif
 
-bool plat_init(int *argc, char ***argv)
+bool cli_plat_init(int *argc, char ***argv)
 {
 #if defined(_WIN32)
     (void)_setmode(_fileno(stdin), _O_BINARY);
@@ -100,7 +100,7 @@ bool plat_init(int *argc, char ***argv)
 #endif
 }
 
-bool plat_isatty(FILE *f)
+bool cli_plat_isatty(FILE *f)
 {
 #if defined(_WIN32)
     int fd = _fileno(f);
@@ -126,7 +126,7 @@ static unsigned columns_from_env(void)
     return v >= 20 && v <= 1000 ? v : 0;
 }
 
-unsigned plat_term_width(FILE *f)
+unsigned cli_plat_term_width(FILE *f)
 {
     unsigned v = columns_from_env();
     if (v)
@@ -148,7 +148,7 @@ unsigned plat_term_width(FILE *f)
     return 80;
 }
 
-void plat_color_enable(FILE *f)
+void cli_plat_color_enable(FILE *f)
 {
 #if defined(_WIN32)
     HANDLE h = console_of(f);
@@ -160,10 +160,10 @@ void plat_color_enable(FILE *f)
 #endif
 }
 
-bool plat_color_auto(FILE *f)
+bool cli_plat_color_auto(FILE *f)
 {
     const char *no = getenv("NO_COLOR");
-    if ((no != NULL && *no != '\0') || !plat_isatty(f))
+    if ((no != NULL && *no != '\0') || !cli_plat_isatty(f))
         return false;
 #if defined(_WIN32)
     /* Windows Terminal and conhost since Windows 10 take escape sequences
@@ -179,7 +179,7 @@ bool plat_color_auto(FILE *f)
 #endif
 }
 
-FILE *plat_open_read(const char *path, int *err)
+FILE *cli_plat_open_read(const char *path, int *err)
 {
 #if defined(_WIN32)
     wchar_t *w = utf8_to_wide(path);
@@ -363,8 +363,8 @@ static int map_regular(FILE *f, struct plat_map *m, int *err)
 #endif
 }
 
-bool plat_map_open(FILE *f, bool at_start, const unsigned char *head, size_t head_len,
-                   plat_cap *cap, void *ctx, struct plat_map *m, int *err)
+bool cli_plat_map_open(FILE *f, bool at_start, const unsigned char *head, size_t head_len,
+                       plat_cap *cap, void *ctx, struct plat_map *m, int *err)
 {
     map_clear(m);
     *err = 0;
@@ -376,26 +376,26 @@ bool plat_map_open(FILE *f, bool at_start, const unsigned char *head, size_t hea
     return read_bounded(m, head, head_len, cap, ctx, f, err);
 }
 
-/* cap for plat_map_file: the plain function it is handed. */
+/* cap for cli_plat_map_file: the plain function it is handed. */
 static size_t plain_cap(void *ctx, const unsigned char *data, size_t len)
 {
     size_t (*cap)(const unsigned char *, size_t) = *(size_t(**)(const unsigned char *, size_t))ctx;
     return cap(data, len);
 }
 
-bool plat_map_file(const char *path, size_t (*cap)(const unsigned char *, size_t),
-                   struct plat_map *m, int *err)
+bool cli_plat_map_file(const char *path, size_t (*cap)(const unsigned char *, size_t),
+                       struct plat_map *m, int *err)
 {
     map_clear(m);
-    FILE *f = plat_open_read(path, err);
+    FILE *f = cli_plat_open_read(path, err);
     if (f == NULL)
         return false;
-    const bool ok = plat_map_open(f, true, NULL, 0, plain_cap, &cap, m, err);
+    const bool ok = cli_plat_map_open(f, true, NULL, 0, plain_cap, &cap, m, err);
     fclose(f);
     return ok;
 }
 
-void plat_unmap_file(struct plat_map *m)
+void cli_plat_unmap_file(struct plat_map *m)
 {
     if (m->read) {
         free(m->base);
@@ -412,7 +412,7 @@ void plat_unmap_file(struct plat_map *m)
     m->read = false;
 }
 
-void plat_map_release(struct plat_map *m, size_t upto)
+void cli_plat_map_release(struct plat_map *m, size_t upto)
 {
 #if defined(_WIN32)
     (void)m;
@@ -431,7 +431,7 @@ void plat_map_release(struct plat_map *m, size_t upto)
 #endif
 }
 
-double plat_seconds(void)
+double cli_plat_seconds(void)
 {
 #if defined(_WIN32)
     LARGE_INTEGER now, freq;
@@ -445,7 +445,7 @@ double plat_seconds(void)
 #endif
 }
 
-bool plat_closed_pipe(FILE *f, int err)
+bool cli_plat_closed_pipe(FILE *f, int err)
 {
 #if defined(_WIN32)
     /* Windows fails a write to a pipe whose reader went away with
@@ -467,13 +467,13 @@ bool plat_closed_pipe(FILE *f, int err)
 
 bool cli_drain(struct outbuf *out, struct cli_error *e)
 {
-    if (ob_oom_seen()) /* some text of this chunk may be missing: write none */
+    if (cli_ob_oom_seen()) /* some text of this chunk may be missing: write none */
         return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     errno = 0;
-    bool ok = ob_flush_to(out, out->sink);
+    bool ok = cli_ob_flush_to(out, out->sink);
     int err = errno;
-    bool closed = !ok && plat_closed_pipe(out->sink, err);
-    ob_reset(out);
+    bool closed = !ok && cli_plat_closed_pipe(out->sink, err);
+    cli_ob_reset(out);
     if (ok)
         return true;
     cli_fail(e, CLI_E_IO_ERROR, NULL, NULL, "write error: %s",

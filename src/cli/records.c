@@ -6,21 +6,21 @@
 
 enum { MODE_UNKNOWN, MODE_LINES, MODE_ARRAY, MODE_DONE };
 
-void record_reader_init(struct record_reader *r, FILE *f)
+void cli_record_reader_init(struct record_reader *r, FILE *f)
 {
     memset(r, 0, sizeof *r);
     r->f = f;
     r->line = 1;
 }
 
-void record_reader_free(struct record_reader *r)
+void cli_record_reader_free(struct record_reader *r)
 {
     free(r->rec);
     r->rec = NULL;
     r->cap = 0;
 }
 
-void record_reader_prefix(struct record_reader *r, const void *p, size_t n)
+void cli_record_reader_prefix(struct record_reader *r, const void *p, size_t n)
 {
     r->pre = p;
     r->pre_len = n;
@@ -82,7 +82,7 @@ static bool append(struct record_reader *r, const char *s, size_t n, size_t max)
             cap *= 2;
         char *p = realloc(r->rec, cap);
         if (p == NULL) {
-            r->no_memory = true; /* record_next says so: not "too long" */
+            r->no_memory = true; /* cli_record_next says so: not "too long" */
             return false;
         }
         r->rec = p;
@@ -320,8 +320,8 @@ static enum record_status next_element(struct record_reader *r, const char **tex
     return RECORD_OK;
 }
 
-enum record_status record_next(struct record_reader *r, const char **text, size_t *len,
-                               unsigned long *line)
+enum record_status cli_record_next(struct record_reader *r, const char **text, size_t *len,
+                                   unsigned long *line)
 {
     if (r->stopped) {
         *line = r->line;

@@ -23,7 +23,7 @@ enum record_status {
 
 struct record_reader {
     FILE *f;
-    const char *pre; /* bytes already taken from f, read first (record_reader_prefix) */
+    const char *pre; /* bytes already taken from f, read first (cli_record_reader_prefix) */
     size_t pre_len;
     unsigned long long total;  /* bytes read so far, pre included */
     bool stopped;              /* a record too long: nothing more is read */
@@ -37,11 +37,11 @@ struct record_reader {
     size_t len, cap;
 };
 
-void record_reader_init(struct record_reader *r, FILE *f);
-void record_reader_free(struct record_reader *r);
+void cli_record_reader_init(struct record_reader *r, FILE *f);
+void cli_record_reader_free(struct record_reader *r);
 /* The first p[0..n) bytes of the input, already taken from f (they must
  * outlive the reader): read before f. */
-void record_reader_prefix(struct record_reader *r, const void *p, size_t n);
+void cli_record_reader_prefix(struct record_reader *r, const void *p, size_t n);
 
 /* The next record: *text (NUL-terminated, valid until the next call), its
  * length and the line it starts on. Blank lines are skipped and a trailing
@@ -51,7 +51,7 @@ void record_reader_prefix(struct record_reader *r, const void *p, size_t n);
  * end), and ends the reading: RECORD_END follows. After RECORD_MALFORMED
  * reading goes on (it ends an array). An array
  * element is passed on as it is, so "[1,,2]" gives an empty record. */
-enum record_status record_next(struct record_reader *r, const char **text, size_t *len,
-                               unsigned long *line);
+enum record_status cli_record_next(struct record_reader *r, const char **text, size_t *len,
+                                   unsigned long *line);
 
 #endif

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-bool c_name_check(const char *name, const char *variables, struct cli_error *e)
+bool cli_c_name_check(const char *name, const char *variables, struct cli_error *e)
 {
     size_t n = strlen(name);
     bool ok = n >= 1 && n <= C_NAME_MAX &&
@@ -38,14 +38,14 @@ bool c_name_check(const char *name, const char *variables, struct cli_error *e)
     return false;
 }
 
-bool c_total(dmlt_u128 total, uint64_t *out, struct cli_error *e)
+bool cli_c_total(dmlt_u128 total, uint64_t *out, struct cli_error *e)
 {
     if (dmlt_u128_fits_u64(total)) {
         *out = dmlt_u128_to_u64(total);
         return true;
     }
     char num[40];
-    num[fmt_u128(num, total)] = '\0';
+    num[cli_fmt_u128(num, total)] = '\0';
     cli_fail(e, CLI_E_TOTAL_SIZE_RANGE, NULL, NULL,
              "TotalTensorSizeInBytes would be %s, past UINT64: no DML_BUFFER_TENSOR_DESC can "
              "describe this tensor",
@@ -55,7 +55,7 @@ bool c_total(dmlt_u128 total, uint64_t *out, struct cli_error *e)
     return false;
 }
 
-void c_comment(struct outbuf *b, const char *text)
+void cli_c_comment(struct outbuf *b, const char *text)
 {
     OB_LIT(b, "/* ");
     for (const char *p = text; *p; p++) {
@@ -134,7 +134,7 @@ static void put_members(struct outbuf *b, const char *type, const char *name, co
         ob_puts(b, m->text.data + m->start[i]);
         if (i + 1 < m->n)
             ob_putc(b, ',');
-        ob_pad_to(b, line, 4 + width + 1);
+        cli_ob_pad_to(b, line, 4 + width + 1);
         OB_LIT(b, "/* ");
         ob_puts(b, m->field[i]);
         OB_LIT(b, " */\n");
@@ -142,11 +142,11 @@ static void put_members(struct outbuf *b, const char *type, const char *name, co
     if (m->text.failed)
         b->failed = true;
     OB_LIT(b, "};\n");
-    ob_reset(&m->text);
+    cli_ob_reset(&m->text);
     m->n = 0;
 }
 
-void render_c_snippet(struct outbuf *b, const struct c_snippet *s)
+void cli_render_c_snippet(struct outbuf *b, const struct c_snippet *s)
 {
     const struct dmlt_tensor *t = s->t;
     const struct dmlt_dtype_info *info = dmlt_dtype_get(t->dtype);
@@ -154,10 +154,10 @@ void render_c_snippet(struct outbuf *b, const struct c_snippet *s)
 
     /* The heading: what the snippet describes. */
     struct outbuf h;
-    ob_init(&h);
+    cli_ob_init(&h);
     ob_puts(&h, info->name);
     OB_LIT(&h, " tensor, sizes {");
-    ob_u32_list(&h, t->sizes, t->rank, 1, false);
+    cli_ob_u32_list(&h, t->sizes, t->rank, 1, false);
     ob_putc(&h, '}');
     if (s->layout) {
         OB_LIT(&h, ", layout ");
@@ -168,15 +168,15 @@ void render_c_snippet(struct outbuf *b, const struct c_snippet *s)
     if (h.failed)
         b->failed = true;
     else
-        c_comment(b, h.data);
-    ob_free(&h);
+        cli_c_comment(b, h.data);
+    cli_ob_free(&h);
 
     put_array(b, name, "Sizes", t->sizes, t->rank);
     put_array(b, name, "Strides", t->strides, t->rank);
 
     struct members m;
     memset(&m, 0, sizeof m);
-    ob_init(&m.text);
+    cli_ob_init(&m.text);
     ob_puts(member(&m, "DataType"), info->dml_name);
     struct outbuf *v = member(&m, "Flags");
     if (s->flags == 0) {
@@ -209,7 +209,7 @@ void render_c_snippet(struct outbuf *b, const struct c_snippet *s)
         char comment[96] = "Buffer: your ID3D12Resource*";
         if (bd->has_buffer_size) {
             char num[24];
-            *put_u64(num, bd->buffer_size) = '\0';
+            *cli_put_u64(num, bd->buffer_size) = '\0';
             snprintf(comment, sizeof comment, "Buffer: your ID3D12Resource* (a buffer of %s bytes)",
                      num);
         }
@@ -223,5 +223,5 @@ void render_c_snippet(struct outbuf *b, const struct c_snippet *s)
         ob_puts(b, name);
         OB_LIT(b, "Binding};\n");
     }
-    ob_free(&m.text);
+    cli_ob_free(&m.text);
 }

@@ -28,10 +28,10 @@ struct c_binding {
 
 struct c_snippet {
     const char *name; /* variable prefix: NULL for C_NAME_DEFAULT; else checked
-                         by c_name_check() */
+                         by cli_c_name_check() */
     const struct dmlt_tensor *t;
     uint32_t flags;                  /* DML_TENSOR_FLAGS */
-    uint64_t total;                  /* TotalTensorSizeInBytes (see c_total) */
+    uint64_t total;                  /* TotalTensorSizeInBytes (see cli_c_total) */
     uint32_t alignment;              /* GuaranteedBaseOffsetAlignment */
     const char *layout;              /* for the heading comment, or NULL */
     const struct c_binding *binding; /* NULL: no DML_BUFFER_BINDING */
@@ -41,17 +41,17 @@ struct c_snippet {
  * starts with a letter, holds no "__" (reserved in C++), at most
  * C_NAME_MAX characters. False with e filled (option --name), its hint
  * an example naming the command's variables (its c_variables). */
-bool c_name_check(const char *name, const char *variables, struct cli_error *e);
+bool cli_c_name_check(const char *name, const char *variables, struct cli_error *e);
 
 /* TotalTensorSizeInBytes for the snippet: the field is a UINT64, so a total
  * past 2^64-1 (only a tensor over DirectML's element limit has one) is an
  * error (exit status 1: no DML_BUFFER_TENSOR_DESC can say it). */
-bool c_total(dmlt_u128 total, uint64_t *out, struct cli_error *e);
+bool cli_c_total(dmlt_u128 total, uint64_t *out, struct cli_error *e);
 
 /* A comment line, with any "*" "/" pair in text broken up. */
-void c_comment(struct outbuf *b, const char *text);
+void cli_c_comment(struct outbuf *b, const char *text);
 
 /* The declarations, each ending in a newline. */
-void render_c_snippet(struct outbuf *b, const struct c_snippet *s);
+void cli_render_c_snippet(struct outbuf *b, const struct c_snippet *s);
 
 #endif

@@ -7,15 +7,15 @@
 #include <stdio.h>
 #include <string.h>
 
-/* A JSON value as given: strings through ob_json_str (valid UTF-8 out
+/* A JSON value as given: strings through cli_ob_json_str (valid UTF-8 out
  * whatever came in), numbers as they were written, lists and objects item
  * by item. */
-void results_put_json(struct outbuf *b, const cJSON *v)
+void cli_results_put_json(struct outbuf *b, const cJSON *v)
 {
     if (v == NULL || cJSON_IsNull(v)) {
         ob_puts(b, "null");
     } else if (cJSON_IsString(v)) {
-        ob_json_str(b, v->valuestring);
+        cli_ob_json_str(b, v->valuestring);
     } else if (cJSON_IsBool(v)) {
         ob_puts(b, cJSON_IsTrue(v) ? "true" : "false");
     } else if (cJSON_IsNumber(v)) {
@@ -27,22 +27,22 @@ void results_put_json(struct outbuf *b, const cJSON *v)
             if (c != v->child)
                 ob_putc(b, ',');
             if (object) {
-                ob_json_str(b, c->string ? c->string : "");
+                cli_ob_json_str(b, c->string ? c->string : "");
                 ob_putc(b, ':');
             }
-            results_put_json(b, c);
+            cli_results_put_json(b, c);
         }
         ob_putc(b, object ? '}' : ']');
     }
 }
 
 /* Runs d's command into rec (one JSON object and a newline). */
-bool results_run(struct descriptor *d, struct outbuf *rec, struct cli_error *e)
+bool cli_results_run(struct descriptor *d, struct outbuf *rec, struct cli_error *e)
 {
     if (d->layout_check || d->n_broadcast_check) {
         struct tensor_desc td;
-        if (!describe_tensor(&d->cfg.t, &td, e) || !descriptor_check_described(d, &td, e)) {
-            descriptor_name_key(d, e);
+        if (!cli_describe_tensor(&d->cfg.t, &td, e) || !cli_descriptor_check_described(d, &td, e)) {
+            cli_descriptor_name_key(d, e);
             return false;
         }
     }
@@ -50,11 +50,11 @@ bool results_run(struct descriptor *d, struct outbuf *rec, struct cli_error *e)
     bool ok = c != NULL ? c->run(&d->cfg, rec, e)
                         : cli_fail(e, CLI_E_BAD_COMMAND, NULL, d->cfg.cmd_name, "not a command");
     if (!ok)
-        descriptor_name_key(d, e);
+        cli_descriptor_name_key(d, e);
     return ok;
 }
 
-void results_note_failure(struct tally *t, unsigned long line, const struct cli_error *e)
+void cli_results_note_failure(struct tally *t, unsigned long line, const struct cli_error *e)
 {
     if (t->failed++ == 0) {
         t->first_line = line;
@@ -67,32 +67,32 @@ void results_note_failure(struct tally *t, unsigned long line, const struct cli_
 }
 
 /* A record's id as given: from the tree, or the text the plain path kept. */
-void results_put_id(struct outbuf *out, const struct descriptor *d)
+void cli_results_put_id(struct outbuf *out, const struct descriptor *d)
 {
     if (d && d->id_text)
-        ob_json_verbatim(out, d->id_text, d->id_len);
+        cli_ob_json_verbatim(out, d->id_text, d->id_len);
     else
-        results_put_json(out, d ? d->id : NULL);
+        cli_results_put_json(out, d ? d->id : NULL);
 }
 
-void results_error_record(struct outbuf *out, const struct descriptor *d, const char *path,
-                          unsigned long line, const struct cli_error *e)
+void cli_results_error_record(struct outbuf *out, const struct descriptor *d, const char *path,
+                              unsigned long line, const struct cli_error *e)
 {
     ob_puts(out, "{\"id\":");
-    results_put_id(out, d);
+    cli_results_put_id(out, d);
     if (path) {
         ob_puts(out, ",\"path\":");
-        ob_json_str(out, path);
+        cli_ob_json_str(out, path);
     } else {
         ob_puts(out, ",\"line\":");
         ob_u64(out, line);
     }
     ob_putc(out, ',');
-    render_error_member(out, e);
+    cli_render_error_member(out, e);
     ob_puts(out, "}\n");
 }
 
-void results_summary(const struct cli_config *cfg, const struct tally *t, const char *what)
+void cli_results_summary(const struct cli_config *cfg, const struct tally *t, const char *what)
 {
     if (t->failed) {
         char where[40] = "";

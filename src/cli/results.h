@@ -22,20 +22,20 @@ struct tally {
     char first_message[600];
 };
 
-/* A JSON value as given: strings through ob_json_str (valid UTF-8 out
+/* A JSON value as given: strings through cli_ob_json_str (valid UTF-8 out
  * whatever came in), numbers as they were written, lists and objects item
  * by item. */
-void results_put_json(struct outbuf *b, const cJSON *v);
+void cli_results_put_json(struct outbuf *b, const cJSON *v);
 /* Runs d's command into rec (one JSON object and a newline). */
-bool results_run(struct descriptor *d, struct outbuf *rec, struct cli_error *e);
+bool cli_results_run(struct descriptor *d, struct outbuf *rec, struct cli_error *e);
 /* Counts a failure; the first one is kept for the summary. */
-void results_note_failure(struct tally *t, unsigned long line, const struct cli_error *e);
+void cli_results_note_failure(struct tally *t, unsigned long line, const struct cli_error *e);
 /* A record's id as given: from the tree, or the text the plain path kept. */
-void results_put_id(struct outbuf *out, const struct descriptor *d);
+void cli_results_put_id(struct outbuf *out, const struct descriptor *d);
 /* {"id":...,"line":N or "path":...,"error":{...}} and a newline. */
-void results_error_record(struct outbuf *out, const struct descriptor *d, const char *path,
-                          unsigned long line, const struct cli_error *e);
+void cli_results_error_record(struct outbuf *out, const struct descriptor *d, const char *path,
+                              unsigned long line, const struct cli_error *e);
 /* "dmltensor: batch: N of M records failed; the first, at line L: ..." */
-void results_summary(const struct cli_config *cfg, const struct tally *t, const char *what);
+void cli_results_summary(const struct cli_config *cfg, const struct tally *t, const char *what);
 
 #endif

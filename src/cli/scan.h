@@ -107,7 +107,7 @@ struct scan {
     struct dmlt_ep_result ep; /* each node's placement (SPEC section 12), for "placement" */
 };
 
-/* A record as scan_sink() takes it: rendered (a JSON line or a text row)
+/* A record as cli_scan_sink() takes it: rendered (a JSON line or a text row)
  * into s->out from start, and what counts and ranks it. */
 struct scan_record {
     size_t start;
@@ -116,7 +116,7 @@ struct scan_record {
     const dmlt_u128 *bytes;          /* its size; NULL: unknown (ranks below every known) */
     const struct cli_error *failure; /* an error that fails the run (exit 1), or NULL */
     bool broken;                     /* it breaks one of DirectML's rules (exit 1) */
-    bool file_error; /* scan_sink_file_error's: a file not scanned, with its "file" */
+    bool file_error; /* cli_scan_sink_file_error's: a file not scanned, with its "file" */
 };
 
 /* scan_out.c: the one way out for every record of scan (a JSON
@@ -126,48 +126,48 @@ struct scan_record {
  * once s->out holds BATCH_CHUNK. An option that filters, limits or counts
  * records is a gate here. ONNX_STEP_FAIL (s->failed, s->e says why) when
  * it could not be kept or written. */
-enum onnx_step scan_sink(struct scan *s, const struct scan_record *r);
+enum onnx_step cli_scan_sink(struct scan *s, const struct scan_record *r);
 /* scan_out.c: a file that could not be scanned, as a record of its own
  * (several files: the others are scanned): {"file":..,"error":{..}}, or
- * its line in the text, through scan_sink(). */
-enum onnx_step scan_sink_file_error(struct scan *s, const struct cli_error *fe);
+ * its line in the text, through cli_scan_sink(). */
+enum onnx_step cli_scan_sink_file_error(struct scan *s, const struct cli_error *fe);
 /* scan_out.c: with several files, each record carries its "file": put
  * first in the record written to s->out from start (whole, not yet
  * drained). */
-void scan_put_file_key(struct scan *s, size_t start);
+void cli_scan_put_file_key(struct scan *s, size_t start);
 /* scan_out.c: writes s->out out once it holds BATCH_CHUNK; false (and
  * s->failed) when writing failed. */
-bool scan_drain_if_full(struct scan *s);
-/* scan_out.c: reads --top (exit 2 for a bad one); scan_top_free frees
+bool cli_scan_drain_if_full(struct scan *s);
+/* scan_out.c: reads --top (exit 2 for a bad one); cli_scan_top_free frees
  * what it keeps. */
-bool scan_top_init(struct scan *s, struct cli_error *e);
-void scan_top_free(struct scan *s);
+bool cli_scan_top_init(struct scan *s, struct cli_error *e);
+void cli_scan_top_free(struct scan *s);
 /* scan_out.c: writes the records kept, the largest first (input order
  * among equals), and forgets them: before a model's summary. */
-void scan_top_flush(struct scan *s);
+void cli_scan_top_flush(struct scan *s);
 /* scan_summary.c: the model's first value of unknown size (s->first),
  * searched for the first time it is needed. */
-const struct first_unknown *scan_first_unknown(struct scan *s);
+const struct first_unknown *cli_scan_first_unknown(struct scan *s);
 /* scan_summary.c: a main graph input of unknown size, its record's path:
  * the first unknown's when it is that input. */
-void scan_first_unknown_input(struct scan *s, const char *path, struct onnx_bytes name);
+void cli_scan_first_unknown_input(struct scan *s, const char *path, struct onnx_bytes name);
 /* scan_out.c: "input", ..., "activation" (SCAN_ACTIVATION), "folded"
  * (SCAN_FOLDED): the kind a record and the summary name. */
-const char *scan_kind_name(unsigned k);
+const char *cli_scan_kind_name(unsigned k);
 
 /* scan_onnx.c: the ONNX model of s->session, walked whole already: its
  * records (declared values, then inferred activations in node order) and
  * its summary. */
-bool scan_onnx(struct scan *s, struct cli_error *e);
+bool cli_scan_onnx(struct scan *s, struct cli_error *e);
 /* scan_onnx.c: the per-model state of s (totals, lists); false when
- * memory ran out. scan_onnx_free undoes it (either way). */
-bool scan_onnx_init(struct scan *s);
-void scan_onnx_free(struct scan *s);
+ * memory ran out. cli_scan_onnx_free undoes it (either way). */
+bool cli_scan_onnx_init(struct scan *s);
+void cli_scan_onnx_free(struct scan *s);
 /* scan_summary.c: a model's totals after its records, as the
  * {"summary":{...}} record or --format text's lines. */
-void scan_put_onnx_summary(struct scan *s);
-void scan_put_text_totals(struct scan *s);
+void cli_scan_put_onnx_summary(struct scan *s);
+void cli_scan_put_text_totals(struct scan *s);
 /* For onnx_walk: pages of the mapped file before upto may go. */
-void scan_release_map(void *ctx, size_t upto);
+void cli_scan_release_map(void *ctx, size_t upto);
 
 #endif

@@ -103,9 +103,9 @@ static bool read_u64(const cJSON *v, const char *key, uint64_t *out, struct cli_
     } else if (has_type(v, cJSON_Number)) {
         /* Read exactly from the number's text, as batch reads its keys: a
          * whole number as its digits, a fraction or a negative number as
-         * written, for parse_uint to refuse with its own message. */
+         * written, for cli_parse_uint to refuse with its own message. */
         size_t n;
-        switch (json_integer_digits(json_number_text(v), buf, sizeof buf, &n)) {
+        switch (cli_json_integer_digits(json_number_text(v), buf, sizeof buf, &n)) {
         case JSON_INTEGER:
             break;
         case JSON_NOT_INTEGER:
@@ -119,7 +119,7 @@ static bool read_u64(const cJSON *v, const char *key, uint64_t *out, struct cli_
         e->key = key;
         return false;
     }
-    if (!parse_uint(text, strlen(text), 0, UINT64_MAX, out, e, NULL, text, key, NULL)) {
+    if (!cli_parse_uint(text, strlen(text), 0, UINT64_MAX, out, e, NULL, text, key, NULL)) {
         e->key = key;
         return false;
     }
@@ -293,13 +293,13 @@ static void bind_fields(struct walk *w, const char *name, const cJSON *desc, con
 {
     const size_t mark = w->path.len;
     for (const cJSON *f = bindings->child; f && w->step == ONNX_STEP_GO; f = f->next) {
-        ob_json_path_key(&w->path, f->string);
-        ob_reset(&w->tensor_path);
+        cli_ob_json_path_key(&w->path, f->string);
+        cli_ob_reset(&w->tensor_path);
         ob_putc(&w->tensor_path, '$');
-        ob_json_path_key(&w->tensor_path, "dispatchables");
-        ob_json_path_key(&w->tensor_path, name);
-        ob_json_path_key(&w->tensor_path, "desc");
-        ob_json_path_key(&w->tensor_path, f->string);
+        cli_ob_json_path_key(&w->tensor_path, "dispatchables");
+        cli_ob_json_path_key(&w->tensor_path, name);
+        cli_ob_json_path_key(&w->tensor_path, "desc");
+        cli_ob_json_path_key(&w->tensor_path, f->string);
         const size_t tmark = w->tensor_path.len;
         const cJSON *field = cJSON_GetObjectItemCaseSensitive(desc, f->string);
         const bool many = has_type(field, cJSON_Array);
@@ -359,7 +359,7 @@ static void bind_fields(struct walk *w, const char *name, const cJSON *desc, con
     }
 }
 
-bool dxd_is_model(const cJSON *root)
+bool cli_dxd_is_model(const cJSON *root)
 {
     return has_type(root, cJSON_Object) &&
            has_type(cJSON_GetObjectItemCaseSensitive(root, "resources"), cJSON_Object) &&
@@ -367,7 +367,7 @@ bool dxd_is_model(const cJSON *root)
            has_type(cJSON_GetObjectItemCaseSensitive(root, "commands"), cJSON_Array);
 }
 
-enum onnx_step dxd_scan_bindings(const cJSON *root, dxd_binding_fn fn, void *ctx)
+enum onnx_step cli_dxd_scan_bindings(const cJSON *root, dxd_binding_fn fn, void *ctx)
 {
     struct walk w;
     w.resources = cJSON_GetObjectItemCaseSensitive(root, "resources");
@@ -375,8 +375,8 @@ enum onnx_step dxd_scan_bindings(const cJSON *root, dxd_binding_fn fn, void *ctx
     w.fn = fn;
     w.ctx = ctx;
     w.step = ONNX_STEP_GO;
-    ob_init(&w.path);
-    ob_init(&w.tensor_path);
+    cli_ob_init(&w.path);
+    cli_ob_init(&w.tensor_path);
 
     /* A dispatchable's own bindings, made when it is initialized. */
     for (const cJSON *d = w.dispatchables->child; d && w.step == ONNX_STEP_GO; d = d->next) {
@@ -384,11 +384,11 @@ enum onnx_step dxd_scan_bindings(const cJSON *root, dxd_binding_fn fn, void *ctx
         const cJSON *bindings = cJSON_GetObjectItemCaseSensitive(d, "bindings");
         if (desc == NULL || !has_type(bindings, cJSON_Object))
             continue;
-        ob_reset(&w.path);
+        cli_ob_reset(&w.path);
         ob_putc(&w.path, '$');
-        ob_json_path_key(&w.path, "dispatchables");
-        ob_json_path_key(&w.path, d->string);
-        ob_json_path_key(&w.path, "bindings");
+        cli_ob_json_path_key(&w.path, "dispatchables");
+        cli_ob_json_path_key(&w.path, d->string);
+        cli_ob_json_path_key(&w.path, "bindings");
         bind_fields(&w, d->string, desc, bindings);
     }
 
@@ -399,9 +399,9 @@ enum onnx_step dxd_scan_bindings(const cJSON *root, dxd_binding_fn fn, void *ctx
         const cJSON *type = cJSON_GetObjectItemCaseSensitive(c, "type");
         if (!has_type(type, cJSON_String) || !equals_nocase(type->valuestring, "dispatch"))
             continue;
-        ob_reset(&w.path);
+        cli_ob_reset(&w.path);
         ob_putc(&w.path, '$');
-        ob_json_path_key(&w.path, "commands");
+        cli_ob_json_path_key(&w.path, "commands");
         push_index(&w.path, i);
         const cJSON *name = cJSON_GetObjectItemCaseSensitive(c, "dispatchable");
         const cJSON *d = has_type(name, cJSON_String)
@@ -412,7 +412,7 @@ enum onnx_step dxd_scan_bindings(const cJSON *root, dxd_binding_fn fn, void *ctx
         memset(&b, 0, sizeof b);
         struct cli_error e;
         if (d == NULL) {
-            ob_json_path_key(&w.path, "dispatchable");
+            cli_ob_json_path_key(&w.path, "dispatchable");
             b.path = path_text(&w.path);
             const char *missing = has_type(name, cJSON_String) ? name->valuestring : NULL;
             if (missing)
@@ -428,7 +428,7 @@ enum onnx_step dxd_scan_bindings(const cJSON *root, dxd_binding_fn fn, void *ctx
         const cJSON *desc = operator_desc(d);
         if (desc == NULL)
             continue; /* shader registers or graph inputs: no tensor fields */
-        ob_json_path_key(&w.path, "bindings");
+        cli_ob_json_path_key(&w.path, "bindings");
         if (!has_type(bindings, cJSON_Object)) {
             b.path = path_text(&w.path);
             cli_fail(&e, CLI_E_BAD_BINDING, NULL, NULL,
@@ -440,7 +440,7 @@ enum onnx_step dxd_scan_bindings(const cJSON *root, dxd_binding_fn fn, void *ctx
         bind_fields(&w, d->string, desc, bindings);
     }
     const bool oom = w.path.failed || w.tensor_path.failed;
-    ob_free(&w.path);
-    ob_free(&w.tensor_path);
+    cli_ob_free(&w.path);
+    cli_ob_free(&w.tensor_path);
     return oom ? ONNX_STEP_FAIL : w.step;
 }

@@ -53,13 +53,13 @@ typedef enum onnx_step (*dxd_binding_fn)(void *ctx, const struct dxd_binding *b,
 
 /* Whether root is a DxDispatch model: an object with "resources" and
  * "dispatchables" objects and a "commands" list. */
-bool dxd_is_model(const cJSON *root);
+bool cli_dxd_is_model(const cJSON *root);
 
 /* Calls fn for every binding of a tensor field, in document order: each
  * dispatchable's own bindings, then each dispatch command's, until fn
  * answers other than ONNX_STEP_GO (the ONNX walk's answers, which scan's
  * callbacks all give). fn's last answer; ONNX_STEP_FAIL when out of
  * memory too. */
-enum onnx_step dxd_scan_bindings(const cJSON *root, dxd_binding_fn fn, void *ctx);
+enum onnx_step cli_dxd_scan_bindings(const cJSON *root, dxd_binding_fn fn, void *ctx);
 
 #endif

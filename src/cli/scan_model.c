@@ -108,7 +108,7 @@ static void put_model_bytes(struct outbuf *b, struct onnx_bytes s)
 
 static const char *text_of(struct outbuf *b, struct onnx_bytes s)
 {
-    ob_reset(b);
+    cli_ob_reset(b);
     put_model_bytes(b, s);
     ob_putc(b, '\0');
     return b->failed ? "" : b->data;
@@ -116,7 +116,7 @@ static const char *text_of(struct outbuf *b, struct onnx_bytes s)
 
 static void op_name(struct outbuf *b, const struct op_count *c)
 {
-    ob_reset(b);
+    cli_ob_reset(b);
     put_model_bytes(b, c->domain);
     if (c->domain.n)
         ob_putc(b, '.');
@@ -134,7 +134,7 @@ static void put_i64(struct outbuf *out, int64_t v)
     }
 }
 
-bool scan_model_json(struct outbuf *out, const struct onnx_model *m)
+bool cli_scan_model_json(struct outbuf *out, const struct onnx_model *m)
 {
     struct op_table ops, opsets;
     if (!count_ops(m, &ops))
@@ -145,18 +145,18 @@ bool scan_model_json(struct outbuf *out, const struct onnx_model *m)
         return false;
     }
     struct outbuf scratch;
-    ob_init(&scratch);
+    cli_ob_init(&scratch);
     ob_puts(out, ",\"model\":{\"ir_version\":");
     put_i64(out, m->ir_version);
     ob_puts(out, ",\"producer_name\":");
-    ob_json_str(out, text_of(&scratch, m->producer_name));
+    cli_ob_json_str(out, text_of(&scratch, m->producer_name));
     ob_puts(out, ",\"producer_version\":");
-    ob_json_str(out, text_of(&scratch, m->producer_version));
+    cli_ob_json_str(out, text_of(&scratch, m->producer_version));
     ob_puts(out, ",\"opset_import\":{");
     for (size_t i = 0; i < opsets.n && i < SCAN_MODEL_LIST_MAX; i++) {
         if (i)
             ob_putc(out, ',');
-        ob_json_str(out, text_of(&scratch, opsets.ops[i].op_type));
+        cli_ob_json_str(out, text_of(&scratch, opsets.ops[i].op_type));
         ob_putc(out, ':');
         put_i64(out, (int64_t)opsets.ops[i].count);
     }
@@ -167,14 +167,14 @@ bool scan_model_json(struct outbuf *out, const struct onnx_model *m)
         if (i)
             ob_putc(out, ',');
         op_name(&scratch, &ops.ops[i]);
-        ob_json_str(out, scratch.failed ? "" : scratch.data);
+        cli_ob_json_str(out, scratch.failed ? "" : scratch.data);
         ob_putc(out, ':');
         ob_u64(out, ops.ops[i].count);
     }
     ob_puts(out, "},\"operators_more\":");
     ob_u64(out, ops.n > SCAN_MODEL_LIST_MAX ? ops.n - SCAN_MODEL_LIST_MAX : 0);
     ob_putc(out, '}');
-    ob_free(&scratch);
+    cli_ob_free(&scratch);
     free(ops.ops);
     free(ops.slot);
     free(opsets.ops);
@@ -186,31 +186,31 @@ static void label(struct outbuf *out, const char *text)
 {
     const size_t line = out->len;
     ob_puts(out, text);
-    ob_pad_to(out, line, 19);
+    cli_ob_pad_to(out, line, 19);
 }
 
-bool scan_model_text(struct outbuf *out, const struct onnx_model *m)
+bool cli_scan_model_text(struct outbuf *out, const struct onnx_model *m)
 {
     struct op_table ops;
     if (!count_ops(m, &ops))
         return false;
     struct outbuf scratch;
-    ob_init(&scratch);
+    cli_ob_init(&scratch);
     label(out, "model");
     ob_puts(out, "IR ");
     put_i64(out, m->ir_version);
     if (m->producer_name.n) {
         ob_puts(out, ", ");
-        ob_quoted_text(out, text_of(&scratch, m->producer_name), 60);
+        cli_ob_quoted_text(out, text_of(&scratch, m->producer_name), 60);
         if (m->producer_version.n) {
             ob_putc(out, ' ');
-            ob_quoted_text(out, text_of(&scratch, m->producer_version), 30);
+            cli_ob_quoted_text(out, text_of(&scratch, m->producer_version), 30);
         }
     }
     for (uint32_t i = 0; i < m->n_opsets && i < SCAN_MODEL_LIST_MAX; i++) {
         ob_puts(out, i ? ", " : "; opset ");
         if (!default_domain(m->opsets[i].domain)) {
-            ob_quoted_text(out, text_of(&scratch, m->opsets[i].domain), 60);
+            cli_ob_quoted_text(out, text_of(&scratch, m->opsets[i].domain), 60);
             ob_putc(out, ' ');
         }
         put_i64(out, m->opsets[i].version);
@@ -221,7 +221,7 @@ bool scan_model_text(struct outbuf *out, const struct onnx_model *m)
     for (size_t i = 0; i < ops.n && i < SCAN_MODEL_LIST_MAX; i++) {
         ob_puts(out, i ? ", " : ": ");
         op_name(&scratch, &ops.ops[i]);
-        ob_quoted_text(out, scratch.failed ? "" : scratch.data, 60);
+        cli_ob_quoted_text(out, scratch.failed ? "" : scratch.data, 60);
         ob_putc(out, ' ');
         ob_u64(out, ops.ops[i].count);
     }
@@ -231,7 +231,7 @@ bool scan_model_text(struct outbuf *out, const struct onnx_model *m)
         ob_puts(out, " more");
     }
     ob_putc(out, '\n');
-    ob_free(&scratch);
+    cli_ob_free(&scratch);
     free(ops.ops);
     free(ops.slot);
     return true;

@@ -17,10 +17,10 @@
 /* ,"model":{"ir_version":..,"producer_name":..,"producer_version":..,
  * "opset_import":{domain: version},"operators":{op: count}}. False when
  * memory ran out (nothing is written then). */
-bool scan_model_json(struct outbuf *out, const struct onnx_model *m);
+bool cli_scan_model_json(struct outbuf *out, const struct onnx_model *m);
 
 /* The same for people: "model  IR 8, pytorch 2.1, opset 17 (+ com.microsoft 1)"
  * and "operators  Conv 53, Relu 49, ..." lines, labels padded to column 19. */
-bool scan_model_text(struct outbuf *out, const struct onnx_model *m);
+bool cli_scan_model_text(struct outbuf *out, const struct onnx_model *m);
 
 #endif

@@ -25,7 +25,7 @@ struct rec {
 
 static const char *rec_kind(const struct rec *r)
 {
-    return scan_kind_name(r->kind);
+    return cli_scan_kind_name(r->kind);
 }
 
 /* ---- scan: an ONNX model ---------------------------------------------------- */
@@ -33,7 +33,7 @@ static const char *rec_kind(const struct rec *r)
 /* The text of bytes from the model, NUL-terminated, in b. */
 static const char *model_text(struct outbuf *b, struct onnx_bytes t)
 {
-    ob_reset(b);
+    cli_ob_reset(b);
     if (t.n)
         ob_write(b, (const char *)t.p, t.n);
     ob_putc(b, '\0');
@@ -74,9 +74,9 @@ static void note_unbound(struct scan *s, struct onnx_bytes sym)
         ob_puts(&m->unbound_list, s->text ? ", " : ",");
     const char *text = model_text(&s->scratch, sym);
     if (s->text)
-        ob_quoted_text(&m->unbound_list, text, SIZE_MAX);
+        cli_ob_quoted_text(&m->unbound_list, text, SIZE_MAX);
     else
-        ob_json_str(&m->unbound_list, text);
+        cli_ob_json_str(&m->unbound_list, text);
 }
 
 /* The record's "shape" into s->shape: the dims as the model gives them
@@ -85,15 +85,15 @@ static void note_unbound(struct scan *s, struct onnx_bytes sym)
 static void read_shape(struct scan *s, const struct onnx_tensor *t)
 {
     struct outbuf *b = &s->shape;
-    ob_reset(b);
+    cli_ob_reset(b);
     s->n_pending = 0;
     if (t->form == ONNX_DIMS_NONE) {
         ob_puts(b, "null");
         return;
     }
     /* A value whose --shape is given leaves no symbol to bind. */
-    const bool given = t->has_name && onnx_in_main_graph(t) &&
-                       onnx_shape_given(&s->onnx, t->name.p, t->name.n) != NULL;
+    const bool given = t->has_name && cli_onnx_in_main_graph(t) &&
+                       cli_onnx_shape_given(&s->onnx, t->name.p, t->name.n) != NULL;
     struct onnx_dim_iter it;
     struct onnx_dim dim;
     onnx_dims_begin(t, &it);
@@ -111,8 +111,8 @@ static void read_shape(struct scan *s, const struct onnx_tensor *t)
             }
             break;
         case ONNX_DIM_PARAM:
-            ob_json_str(b, model_text(&s->scratch, dim.param));
-            if (!given && onnx_dim_bound(&s->onnx, dim.param.p, dim.param.n) == NULL &&
+            cli_ob_json_str(b, model_text(&s->scratch, dim.param));
+            if (!given && cli_onnx_dim_bound(&s->onnx, dim.param.p, dim.param.n) == NULL &&
                 s->n_pending < sizeof s->pending / sizeof s->pending[0])
                 s->pending[s->n_pending++] = dim.param;
             break;
@@ -163,7 +163,7 @@ static void count_sizes(struct model_totals *m, const struct rec *t, const dmlt_
  * default domain. */
 static const char *op_text(struct outbuf *b, const struct onnx_node *n)
 {
-    ob_reset(b);
+    cli_ob_reset(b);
     const bool other = n->domain.n && !(n->domain.n == 7 && memcmp(n->domain.p, "ai.onnx", 7) == 0);
     if (other) {
         ob_write(b, (const char *)n->domain.p, n->domain.n);
@@ -182,17 +182,17 @@ static void put_onnx_head(struct scan *s, const struct rec *t, const struct onnx
 {
     struct outbuf *out = s->out;
     ob_puts(out, "{\"path\":"); /* the sink puts "file" first, with several files */
-    ob_json_str(out, t->path);
+    cli_ob_json_str(out, t->path);
     ob_puts(out, ",\"name\":");
     if (t->has_name)
-        ob_json_str(out, model_text(&s->scratch, t->name));
+        cli_ob_json_str(out, model_text(&s->scratch, t->name));
     else
         ob_puts(out, "null");
     ob_puts(out, ",\"kind\":");
-    ob_json_str(out, rec_kind(t));
+    cli_ob_json_str(out, rec_kind(t));
     if (t->node) {
         ob_puts(out, ",\"op\":");
-        ob_json_str(out, op_text(&s->scratch, t->node));
+        cli_ob_json_str(out, op_text(&s->scratch, t->node));
     }
     /* where the value lives: a graph input's or an initializer's own
      * record says it (the model reader keeps only those a node reads),
@@ -205,12 +205,12 @@ static void put_onnx_head(struct scan *s, const struct rec *t, const struct onnx
             : NULL;
     ob_puts(out, ",\"placement\":");
     if (place)
-        ob_json_str(out, place);
+        cli_ob_json_str(out, place);
     else
         ob_puts(out, "null");
     ob_puts(out, ",\"onnx_type\":");
     if (facts->onnx_type)
-        ob_json_str(out, facts->onnx_type);
+        cli_ob_json_str(out, facts->onnx_type);
     else
         ob_puts(out, "null");
     ob_puts(out, ",\"shape\":");
@@ -233,18 +233,18 @@ static void remember_path(struct scan *s, struct outbuf *list, uint64_t count, c
     if (list->len)
         ob_puts(list, s->text ? ", " : ",");
     if (s->text)
-        ob_quoted_text(list, label_of(s, t), SIZE_MAX);
+        cli_ob_quoted_text(list, label_of(s, t), SIZE_MAX);
     else
-        ob_json_str(list, t->path);
+        cli_ob_json_str(list, t->path);
 }
 
-/* One row of --format text (see scan_text_row). */
+/* One row of --format text (see cli_scan_text_row). */
 static void put_text_row(struct scan *s, const struct rec *t, const struct onnx_facts *facts,
                          const struct tensor_desc *td, const dmlt_u128 *bytes,
                          const struct cli_error *err, bool broken)
 {
-    scan_text_row(s->out, &s->text_tmp, s->name_width, label_of(s, t), rec_kind(t), facts, td,
-                  bytes, err, broken);
+    cli_scan_text_row(s->out, &s->text_tmp, s->name_width, label_of(s, t), rec_kind(t), facts, td,
+                      bytes, err, broken);
 }
 
 /* A model's header in text: its file, then the columns' names. */
@@ -254,14 +254,14 @@ static void put_text_header(struct scan *s)
     if (s->text_started)
         ob_putc(out, '\n');
     s->text_started = true;
-    ob_quoted_text(out, s->file, SIZE_MAX);
+    cli_ob_quoted_text(out, s->file, SIZE_MAX);
     ob_puts(out, " (ONNX model)\n");
-    scan_text_header(out, s->name_width);
+    cli_scan_text_header(out, s->name_width);
 }
 
 static void measure_label(struct scan *s, const char *label)
 {
-    const size_t w = scan_text_width(&s->text_tmp, label);
+    const size_t w = cli_scan_text_width(&s->text_tmp, label);
     if (w > s->name_width)
         s->name_width = w;
 }
@@ -309,21 +309,21 @@ static void note_largest(struct scan *s, const struct rec *t, dmlt_u128 bytes)
         return;
     m->has_largest = true;
     m->largest_bytes = bytes;
-    ob_reset(&m->largest);
+    cli_ob_reset(&m->largest);
     if (s->text) {
-        ob_quoted_text(&m->largest, label_of(s, t), SIZE_MAX);
+        cli_ob_quoted_text(&m->largest, label_of(s, t), SIZE_MAX);
         if (t->has_name && *model_text(&s->scratch, t->name)) {
             ob_puts(&m->largest, " (");
-            ob_quoted_text(&m->largest, t->path, SIZE_MAX); /* op_types are the model's */
+            cli_ob_quoted_text(&m->largest, t->path, SIZE_MAX); /* op_types are the model's */
             ob_putc(&m->largest, ')');
         }
         return;
     }
     ob_puts(&m->largest, "{\"path\":");
-    ob_json_str(&m->largest, t->path);
+    cli_ob_json_str(&m->largest, t->path);
     ob_puts(&m->largest, ",\"name\":");
     if (t->has_name)
-        ob_json_str(&m->largest, model_text(&s->scratch, t->name));
+        cli_ob_json_str(&m->largest, model_text(&s->scratch, t->name));
     else
         ob_puts(&m->largest, "null");
     ob_puts(&m->largest, ",\"total_tensor_size_bytes\":");
@@ -341,21 +341,21 @@ static enum onnx_step emit_error(struct scan *s, const struct rec *t, struct sca
     } else {
         put_onnx_head(s, t, facts);
         ob_putc(s->out, ',');
-        render_error_member(s->out, e);
+        cli_render_error_member(s->out, e);
         ob_puts(s->out, "}\n");
     }
     count_sizes(m, t, NULL);
-    const enum onnx_verdict v = onnx_error_verdict(e->id);
+    const enum onnx_verdict v = cli_onnx_error_verdict(e->id);
     m->unknown += v == ONNX_UNKNOWN;
     if (v == ONNX_UNKNOWN && t->model_io && t->kind == ONNX_INPUT) {
-        (void)scan_first_unknown(s);
-        scan_first_unknown_input(s, t->path, t->name);
+        (void)cli_scan_first_unknown(s);
+        cli_scan_first_unknown_input(s, t->path, t->name);
     }
     m->empty += strcmp(e->id, cli_error_name(CLI_E_ZERO_SIZE)) == 0;
     m->not_tensors += strcmp(e->id, cli_error_name(CLI_E_NOT_A_TENSOR)) == 0;
     const bool failed = v == ONNX_DEFINITE || (v == ONNX_UNKNOWN && s->cfg->strict);
     r->failure = failed ? e : NULL;
-    const enum onnx_step step = scan_sink(s, r);
+    const enum onnx_step step = cli_scan_sink(s, r);
     if (failed)
         remember_path(s, &m->failed_paths, m->failed, t);
     return step;
@@ -369,7 +369,7 @@ static void put_notes(struct outbuf *out, const struct onnx_facts *facts)
     for (unsigned i = 0; i < facts->n_notes; i++) {
         if (i)
             ob_putc(out, ',');
-        ob_json_str(out, facts->notes[i]);
+        cli_ob_json_str(out, facts->notes[i]);
     }
     ob_putc(out, ']');
 }
@@ -399,14 +399,14 @@ static void add_mismatch_check(struct scan *s, const struct onnx_infer_mismatch 
     if (w == NULL)
         return;
     struct outbuf b;
-    ob_init(&b);
+    cli_ob_init(&b);
     const size_t at = (size_t)(w - r->data) + 11;
     uint64_t n = 0;
     size_t end = at;
     while (end < r->len && r->data[end] >= '0' && r->data[end] <= '9')
         n = n * 10 + (uint64_t)(r->data[end++] - '0');
     ob_write(&b, r->data, at);
-    ob_write(&b, num, (size_t)(put_u64(num, n + 1) - num));
+    ob_write(&b, num, (size_t)(cli_put_u64(num, n + 1) - num));
     ob_write(&b, r->data + end, r->len - 3 - end);
     if (!listed) { /* --checks none: counted, not listed */
         ob_puts(&b, "]}\n");
@@ -415,15 +415,15 @@ static void add_mismatch_check(struct scan *s, const struct onnx_infer_mismatch 
     ob_puts(&b, r->data[r->len - 4] == '[' ? "{" : ",{"); /* none listed before it */
     ob_puts(&b, "\"id\":\"shape_mismatch\",\"level\":\"warning\",\"status\":\"fail\","
                 "\"message\":");
-    ob_json_str(&b, msg);
+    cli_ob_json_str(&b, msg);
     ob_puts(&b, ",\"rule\":\"a declared shape agrees with the one its producer gives "
                 "(ONNX shape inference)\"}]}\n");
 done:
     if (!b.failed) {
-        ob_reset(r);
+        cli_ob_reset(r);
         ob_write(r, b.data, b.len);
     }
-    ob_free(&b);
+    cli_ob_free(&b);
 }
 
 /* A record: s->shape holds its "shape", s->d its descriptor when ok
@@ -433,11 +433,11 @@ static enum onnx_step emit_record(struct scan *s, const struct rec *t, bool ok,
 {
     struct model_totals *m = &s->model;
     struct scan_record r = {.start = s->out->len, .model = true, .kind = t->kind};
-    ob_reset(&s->rec);
+    cli_ob_reset(&s->rec);
     if (ok) {
         s->d->cfg.json_opened = true; /* validate's keys follow the record's */
         s->d->cfg.checks_shown = s->cfg->checks_shown;
-        ok = results_run(s->d, &s->rec, e);
+        ok = cli_results_run(s->d, &s->rec, e);
     }
     if (!ok)
         return emit_error(s, t, &r, facts, e);
@@ -451,7 +451,7 @@ static enum onnx_step emit_record(struct scan *s, const struct rec *t, bool ok,
     struct dmlt_report rep = DMLT_REPORT_INIT;
     struct dmlt_error derr;
     dmlt_u128 bytes = dmlt_u128_from_u64(0);
-    const bool described = describe_tensor(&s->d->cfg.t, &td, &ignored);
+    const bool described = cli_describe_tensor(&s->d->cfg.t, &td, &ignored);
     const bool has_bytes = described && dmlt_report_compute(&td.t, NULL, &rep, &derr) == DMLT_OK;
     if (has_bytes)
         bytes = rep.total_tensor_size_bytes;
@@ -465,11 +465,11 @@ static enum onnx_step emit_record(struct scan *s, const struct rec *t, bool ok,
         put_onnx_head(s, t, facts);
         if (described) {
             ob_puts(s->out, ",\"dtype\":");
-            ob_json_str(s->out, dmlt_dtype_get(td.t.dtype)->name);
+            cli_ob_json_str(s->out, dmlt_dtype_get(td.t.dtype)->name);
             ob_puts(s->out, ",\"sizes\":");
-            ob_u32_list(s->out, td.t.sizes, td.t.rank, 1, true);
+            cli_ob_u32_list(s->out, td.t.sizes, td.t.rank, 1, true);
             ob_puts(s->out, ",\"strides\":");
-            ob_u32_list(s->out, td.t.strides, td.t.rank, 1, true);
+            cli_ob_u32_list(s->out, td.t.strides, td.t.rank, 1, true);
         }
         if (has_bytes) {
             ob_puts(s->out, ",\"total_tensor_size_bytes\":");
@@ -489,7 +489,7 @@ static enum onnx_step emit_record(struct scan *s, const struct rec *t, bool ok,
     note_largest(s, t, bytes);
     r.bytes = has_bytes ? &bytes : NULL;
     r.broken = broken;
-    const enum onnx_step step = scan_sink(s, &r);
+    const enum onnx_step step = cli_scan_sink(s, &r);
     if (broken)
         remember_path(s, &m->broken_paths, m->broken, t);
     return step;
@@ -541,12 +541,12 @@ static bool take_inferred(struct scan *s, const struct onnx_tensor *t, struct on
         return false;
     struct onnx_facts f2;
     struct cli_error e2;
-    *ok = descriptor_from_inferred(v, &s->onnx, s->d, &f2, &e2);
+    *ok = cli_descriptor_from_inferred(v, &s->onnx, s->d, &f2, &e2);
     /* no better than the declaration (its own error stands), unless the
      * declaration has no rank and inference knows the shape (symbols,
      * say): then the inferred shape and its reason, not "rank unknown" */
     bool knows_more = v->rank >= 0 && !v->not_tensor && strcmp(e->id, "shape_unknown") == 0;
-    if (!*ok && onnx_error_verdict(e2.id) == ONNX_UNKNOWN && !knows_more) {
+    if (!*ok && cli_onnx_error_verdict(e2.id) == ONNX_UNKNOWN && !knows_more) {
         *ok = false;
         return false;
     }
@@ -557,8 +557,8 @@ static bool take_inferred(struct scan *s, const struct onnx_tensor *t, struct on
     if (facts->n_notes < ONNX_MAX_NOTES)
         snprintf(facts->notes[facts->n_notes++], sizeof facts->notes[0],
                  "shape inferred: the model's own leaves its size unknown (%s)", own);
-    ob_reset(&s->shape);
-    onnx_inferred_shape_json(&s->shape, v, inferred_symbol, s);
+    cli_ob_reset(&s->shape);
+    cli_onnx_inferred_shape_json(&s->shape, v, inferred_symbol, s);
     return true;
 }
 
@@ -575,12 +575,12 @@ static enum onnx_step scan_onnx_tensor(void *ctx, const struct onnx_tensor *t)
                           .external = t->external,
                           .graph = t->graph};
     read_shape(s, t);
-    bool ok = descriptor_from_onnx(t, &s->onnx, s->d, &facts, &e);
+    bool ok = cli_descriptor_from_onnx(t, &s->onnx, s->d, &facts, &e);
     bool replaced = false;
-    if (!ok && onnx_error_verdict(e.id) == ONNX_UNKNOWN &&
+    if (!ok && cli_onnx_error_verdict(e.id) == ONNX_UNKNOWN &&
         !(replaced = take_inferred(s, t, &facts, &e, &ok))) {
         /* A failed try may have reset the descriptor: describe t again. */
-        ok = descriptor_from_onnx(t, &s->onnx, s->d, &facts, &e);
+        ok = cli_descriptor_from_onnx(t, &s->onnx, s->d, &facts, &e);
     }
     if (!replaced && !ok)
         note_deciding_symbols(s, t);
@@ -617,7 +617,7 @@ static bool node_path(struct scan *s, const char *path, uint32_t graph, uint32_t
     if (tail > len || strncmp(path + len - tail, head, (size_t)h) != 0)
         return false;
     const struct onnx_bytes rop = g->nodes[real].op_type;
-    ob_reset(&s->path);
+    cli_ob_reset(&s->path);
     ob_write(&s->path, path, len - tail);
     ob_puts(&s->path, "node[");
     ob_u64(&s->path, real);
@@ -641,10 +641,10 @@ static enum onnx_step scan_onnx_node(void *ctx, uint32_t graph, uint32_t index, 
         index >= s->session.model.graphs[graph].n_nodes)
         return ONNX_STEP_GO;
     uint32_t real = onnx_infer_order(s->session.infer, graph)->order[index];
-    ob_reset(&s->path);
+    cli_ob_reset(&s->path);
     if (real == index || !node_path(s, path, graph, index, real)) {
         real = index;
-        ob_reset(&s->path);
+        cli_ob_reset(&s->path);
         ob_puts(&s->path, path);
     }
     const size_t head = s->path.len;
@@ -672,24 +672,25 @@ static enum onnx_step scan_onnx_node(void *ctx, uint32_t graph, uint32_t index, 
                               .graph = graph};
         /* --shape on an activation: the inference gave it that shape */
         struct onnx_shape_binding *given =
-            graph ? NULL : onnx_shape_given(&s->onnx, name.p, name.n);
+            graph ? NULL : cli_onnx_shape_given(&s->onnx, name.p, name.n);
         if (given)
             given->used = true;
         struct onnx_facts facts;
         struct cli_error e;
         bool ok;
-        ob_reset(&s->shape);
+        cli_ob_reset(&s->shape);
         if (v == NULL) {
             memset(&facts, 0, sizeof facts);
             ob_puts(&s->shape, "null");
             ok = cli_fail(&e, CLI_E_SHAPE_NOT_INFERRED, NULL, NULL, "no result for this output");
         } else {
-            onnx_inferred_shape_json(&s->shape, v, inferred_symbol, s);
-            ok = descriptor_from_inferred(v, &s->onnx, s->d, &facts, &e);
+            cli_onnx_inferred_shape_json(&s->shape, v, inferred_symbol, s);
+            ok = cli_descriptor_from_inferred(v, &s->onnx, s->d, &facts, &e);
         }
-        if (!ok && onnx_error_verdict(e.id) == ONNX_UNKNOWN) /* which earlier value it waits on */
-            first_unknown_depends(&s->session.model, s->session.infer, &s->onnx, s->d, graph, node,
-                                  scan_first_unknown(s), e.message, sizeof e.message);
+        if (!ok &&
+            cli_onnx_error_verdict(e.id) == ONNX_UNKNOWN) /* which earlier value it waits on */
+            cli_first_unknown_depends(&s->session.model, s->session.infer, &s->onnx, s->d, graph,
+                                      node, cli_scan_first_unknown(s), e.message, sizeof e.message);
         const enum onnx_step step = emit_record(s, &r, ok, &facts, &e);
         if (step != ONNX_STEP_GO)
             return step;
@@ -698,10 +699,10 @@ static enum onnx_step scan_onnx_node(void *ctx, uint32_t graph, uint32_t index, 
 }
 
 /* What a pass over the model's bytes may let go (the session's release). */
-void scan_release_map(void *ctx, size_t upto)
+void cli_scan_release_map(void *ctx, size_t upto)
 {
     struct scan *s = ctx;
-    plat_map_release(s->map, upto);
+    cli_plat_map_release(s->map, upto);
 }
 
 /* --shape against the model, before any record: a conflict is the file's
@@ -715,7 +716,7 @@ struct shape_pass {
 static enum onnx_step check_shape(void *ctx, const struct onnx_tensor *t)
 {
     struct shape_pass *p = ctx;
-    if (onnx_shape_check(t, &p->s->onnx, p->e))
+    if (cli_onnx_shape_check(t, &p->s->onnx, p->e))
         return ONNX_STEP_GO;
     p->conflict = true;
     return ONNX_STEP_FAIL; /* p->e says why */
@@ -733,13 +734,13 @@ static void reset_totals(struct model_totals *m)
     m->folded = 0;
     m->has_largest = false;
     memset(m->unbound, 0, sizeof *m->unbound);
-    ob_reset(&m->unbound_list);
-    ob_reset(&m->largest);
-    ob_reset(&m->broken_paths);
-    ob_reset(&m->failed_paths);
+    cli_ob_reset(&m->unbound_list);
+    cli_ob_reset(&m->largest);
+    cli_ob_reset(&m->broken_paths);
+    cli_ob_reset(&m->failed_paths);
 }
 
-bool scan_onnx(struct scan *s, struct cli_error *e)
+bool cli_scan_onnx(struct scan *s, struct cli_error *e)
 {
     bool oom = false;
     if (s->onnx.n_shapes) {
@@ -761,7 +762,7 @@ bool scan_onnx(struct scan *s, struct cli_error *e)
                         oe.limit ? "an ONNX model past this reader's limit: " : "", oe.offset,
                         oe.message);
     }
-    if (!s->cfg->no_infer && !model_session_infer(&s->session, &s->onnx, e))
+    if (!s->cfg->no_infer && !cli_model_session_infer(&s->session, &s->onnx, e))
         return false;
     const struct dmlt_ep_options ep_opts = {s->dml_level, NULL};
     if (s->session.infer && !s->text && /* the table has no placement column */
@@ -786,32 +787,32 @@ bool scan_onnx(struct scan *s, struct cli_error *e)
     } else {
         s->unknown += m->unknown;
         if (s->text)
-            scan_put_text_totals(s);
+            cli_scan_put_text_totals(s);
         else
-            scan_put_onnx_summary(s);
+            cli_scan_put_onnx_summary(s);
     }
     dmlt_ep_free(&s->ep);
-    return walked && scan_drain_if_full(s);
+    return walked && cli_scan_drain_if_full(s);
 }
 
-bool scan_onnx_init(struct scan *s)
+bool cli_scan_onnx_init(struct scan *s)
 {
     struct model_totals *m = &s->model;
     m->unbound = malloc(sizeof *m->unbound);
-    ob_init(&m->unbound_list);
-    ob_init(&m->largest);
-    ob_init(&m->broken_paths);
-    ob_init(&m->failed_paths);
+    cli_ob_init(&m->unbound_list);
+    cli_ob_init(&m->largest);
+    cli_ob_init(&m->broken_paths);
+    cli_ob_init(&m->failed_paths);
     return m->unbound != NULL;
 }
 
-void scan_onnx_free(struct scan *s)
+void cli_scan_onnx_free(struct scan *s)
 {
     struct model_totals *m = &s->model;
     free(m->unbound);
     m->unbound = NULL;
-    ob_free(&m->unbound_list);
-    ob_free(&m->largest);
-    ob_free(&m->broken_paths);
-    ob_free(&m->failed_paths);
+    cli_ob_free(&m->unbound_list);
+    cli_ob_free(&m->largest);
+    cli_ob_free(&m->broken_paths);
+    cli_ob_free(&m->failed_paths);
 }

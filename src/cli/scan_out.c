@@ -8,18 +8,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-void scan_put_file_key(struct scan *s, size_t start)
+void cli_scan_put_file_key(struct scan *s, size_t start)
 {
     if (!s->multi || s->out->failed || s->out->len <= start)
         return;
-    ob_reset(&s->scratch);
+    cli_ob_reset(&s->scratch);
     ob_puts(&s->scratch, "\"file\":");
-    ob_json_str(&s->scratch, s->file);
+    cli_ob_json_str(&s->scratch, s->file);
     ob_putc(&s->scratch, ',');
     if (s->scratch.failed)
         return;
     const size_t n = s->scratch.len;
-    if (ob_space(s->out, n) == NULL)
+    if (cli_ob_space(s->out, n) == NULL)
         return;
     char *at = s->out->data + start + 1; /* after the record's { */
     memmove(at + n, at, s->out->len - start - 1);
@@ -27,31 +27,31 @@ void scan_put_file_key(struct scan *s, size_t start)
     s->out->len += n;
 }
 
-bool scan_drain_if_full(struct scan *s)
+bool cli_scan_drain_if_full(struct scan *s)
 {
     if (s->out->len >= BATCH_CHUNK && !cli_drain(s->out, s->e))
         s->failed = true;
     return !s->failed;
 }
 
-const char *scan_kind_name(unsigned k)
+const char *cli_scan_kind_name(unsigned k)
 {
     if (k == SCAN_ACTIVATION)
         return "activation";
     return k == SCAN_FOLDED ? "folded" : onnx_kind_name((enum onnx_kind)k);
 }
 
-bool scan_top_init(struct scan *s, struct cli_error *e)
+bool cli_scan_top_init(struct scan *s, struct cli_error *e)
 {
     memset(&s->top, 0, sizeof s->top);
     const char *text = s->cfg->top;
     if (text == NULL)
         return true;
-    return parse_uint(text, strlen(text), 1, UINT64_MAX, &s->top.n, e, "--top", text, NULL,
-                      "counts");
+    return cli_parse_uint(text, strlen(text), 1, UINT64_MAX, &s->top.n, e, "--top", text, NULL,
+                          "counts");
 }
 
-void scan_top_free(struct scan *s)
+void cli_scan_top_free(struct scan *s)
 {
     for (size_t i = 0; i < s->top.count; i++)
         free(s->top.heap[i].data);
@@ -131,7 +131,7 @@ static bool scan_top_keep(struct scan *s, size_t start, const dmlt_u128 *bytes)
     return true;
 }
 
-void scan_top_flush(struct scan *s)
+void cli_scan_top_flush(struct scan *s)
 {
     struct scan_top *t = &s->top;
     /* heap sort: the smallest goes to the end each time, so the array ends
@@ -152,15 +152,15 @@ void scan_top_flush(struct scan *s)
 
 /* ---- the sink: every record of scan goes out here ---------------------------- */
 
-enum onnx_step scan_sink(struct scan *s, const struct scan_record *r)
+enum onnx_step cli_scan_sink(struct scan *s, const struct scan_record *r)
 {
     if (r->file_error) /* names its file; counted apart (run_scan's "N of M files") */
-        return scan_drain_if_full(s) ? ONNX_STEP_GO : ONNX_STEP_FAIL;
+        return cli_scan_drain_if_full(s) ? ONNX_STEP_GO : ONNX_STEP_FAIL;
     /* Counted first, whatever a filter does with it after: the tally
      * (stderr's summary, the exit status) and the model's summary. */
     s->t.records++;
     if (r->failure)
-        results_note_failure(&s->t, 0, r->failure);
+        cli_results_note_failure(&s->t, 0, r->failure);
     s->t.broken += r->broken;
     if (r->model) {
         struct model_totals *m = &s->model;
@@ -171,16 +171,16 @@ enum onnx_step scan_sink(struct scan *s, const struct scan_record *r)
         m->broken += r->broken;
     }
     if (s->multi && !s->text)
-        scan_put_file_key(s, r->start);
+        cli_scan_put_file_key(s, r->start);
     if (r->model && s->top.n && !scan_top_keep(s, r->start, r->bytes)) {
         s->failed = true;
         cli_fail(s->e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
         return ONNX_STEP_FAIL;
     }
-    return scan_drain_if_full(s) ? ONNX_STEP_GO : ONNX_STEP_FAIL;
+    return cli_scan_drain_if_full(s) ? ONNX_STEP_GO : ONNX_STEP_FAIL;
 }
 
-enum onnx_step scan_sink_file_error(struct scan *s, const struct cli_error *fe)
+enum onnx_step cli_scan_sink_file_error(struct scan *s, const struct cli_error *fe)
 {
     struct outbuf *out = s->out;
     const struct scan_record r = {.start = out->len, .file_error = true};
@@ -188,16 +188,16 @@ enum onnx_step scan_sink_file_error(struct scan *s, const struct cli_error *fe)
         if (s->text_started)
             ob_putc(out, '\n');
         s->text_started = true;
-        ob_quoted_text(out, s->file, SIZE_MAX);
+        cli_ob_quoted_text(out, s->file, SIZE_MAX);
         ob_puts(out, ": not scanned: error: ");
         ob_puts(out, fe->id);
         ob_putc(out, '\n');
     } else {
         ob_puts(out, "{\"file\":");
-        ob_json_str(out, s->file);
+        cli_ob_json_str(out, s->file);
         ob_putc(out, ',');
-        render_error_member(out, fe);
+        cli_render_error_member(out, fe);
         ob_puts(out, "}\n");
     }
-    return scan_sink(s, &r);
+    return cli_scan_sink(s, &r);
 }

@@ -7,16 +7,16 @@
 #include <stdio.h>
 #include <string.h>
 
-const struct first_unknown *scan_first_unknown(struct scan *s)
+const struct first_unknown *cli_scan_first_unknown(struct scan *s)
 {
     if (!s->first_searched) {
-        first_unknown_find(&s->session.model, s->session.infer, &s->onnx, s->d, &s->first);
+        cli_first_unknown_find(&s->session.model, s->session.infer, &s->onnx, s->d, &s->first);
         s->first_searched = true;
     }
     return &s->first;
 }
 
-void scan_first_unknown_input(struct scan *s, const char *path, struct onnx_bytes name)
+void cli_scan_first_unknown_input(struct scan *s, const char *path, struct onnx_bytes name)
 {
     struct first_unknown *f = &s->first;
     if (f->found && f->is_input && !*f->path && strlen(f->name) == name.n &&
@@ -30,7 +30,7 @@ static const struct first_unknown *first_unknown_of(struct scan *s)
 {
     if (s->model.unknown == 0)
         return NULL;
-    const struct first_unknown *f = scan_first_unknown(s);
+    const struct first_unknown *f = cli_scan_first_unknown(s);
     if (!f->found)
         return NULL;
     if (!s->first_note[0])
@@ -45,7 +45,7 @@ static void text_label(struct outbuf *out, const char *label)
 {
     const size_t line = out->len;
     ob_puts(out, label);
-    ob_pad_to(out, line, 19);
+    cli_ob_pad_to(out, line, 19);
 }
 
 /* A list of text's totals: count, then the first few and how many more. */
@@ -68,14 +68,14 @@ static void put_text_list(struct outbuf *out, uint64_t count, const struct outbu
 }
 
 /* --format text: the model's totals, after its rows. */
-void scan_put_text_totals(struct scan *s)
+void cli_scan_put_text_totals(struct scan *s)
 {
     const struct model_totals *m = &s->model;
     struct outbuf *out = s->out;
-    scan_top_flush(s);
+    cli_scan_top_flush(s);
     ob_putc(out, '\n');
-    if (!scan_model_text(out, &s->session.model))
-        ob_oom_note(); /* its tables could not be made: the command fails */
+    if (!cli_scan_model_text(out, &s->session.model))
+        cli_ob_oom_note(); /* its tables could not be made: the command fails */
     text_label(out, "tensors");
     ob_u64(out, m->tensors);
     bool first = true;
@@ -86,11 +86,11 @@ void scan_put_text_totals(struct scan *s)
         first = false;
         ob_u64(out, m->kinds[k]);
         ob_putc(out, ' ');
-        ob_puts(out, scan_kind_name(k));
+        ob_puts(out, cli_scan_kind_name(k));
     }
     ob_puts(out, first ? "\n" : ")\n");
     text_label(out, "initializer bytes");
-    ob_bytes(out, m->initializer_bytes);
+    cli_ob_bytes(out, m->initializer_bytes);
     if (m->external) {
         ob_puts(out, "; ");
         ob_u64(out, m->external);
@@ -98,7 +98,7 @@ void scan_put_text_totals(struct scan *s)
     }
     ob_putc(out, '\n');
     text_label(out, "weight bytes");
-    ob_bytes(out, m->weight_bytes);
+    cli_ob_bytes(out, m->weight_bytes);
     if (m->weights_unsized) {
         ob_puts(out, "; ");
         ob_u64(out, m->weights_unsized);
@@ -109,7 +109,7 @@ void scan_put_text_totals(struct scan *s)
         text_label(out, "folded");
         ob_u64(out, m->folded);
         ob_puts(out, m->folded == 1 ? " value, " : " values, ");
-        ob_bytes(out, m->folded_bytes);
+        cli_ob_bytes(out, m->folded_bytes);
         ob_puts(out, " (computed when a session is made)\n");
     }
     if (s->session.infer && onnx_infer_sorted(s->session.infer)) {
@@ -117,11 +117,11 @@ void scan_put_text_totals(struct scan *s)
         ob_puts(out, "sorted: the file's node order is not topological\n");
     }
     text_label(out, "I/O bytes");
-    ob_bytes(out, m->io_bytes);
+    cli_ob_bytes(out, m->io_bytes);
     for (unsigned k = 0; k < s->onnx.n_dims; k++) {
         ob_puts(out, k ? " " : " at ");
         ob_puts(out, "--dim ");
-        ob_quoted_text(out, s->cfg->dims[k], SIZE_MAX);
+        cli_ob_quoted_text(out, s->cfg->dims[k], SIZE_MAX);
     }
     ob_puts(out, " (");
     ob_u64(out, m->io_inputs);
@@ -133,7 +133,7 @@ void scan_put_text_totals(struct scan *s)
     if (m->has_largest) {
         ob_write(out, m->largest.data, m->largest.len);
         ob_puts(out, ": ");
-        ob_bytes(out, m->largest_bytes);
+        cli_ob_bytes(out, m->largest_bytes);
         ob_putc(out, '\n');
     } else {
         ob_puts(out, "-\n");
@@ -152,10 +152,10 @@ void scan_put_text_totals(struct scan *s)
     if (f) {
         const size_t line = out->len; /* within 100 columns: the JSON has it whole */
         text_label(out, "first unknown");
-        text_cut_middle(out, &s->text_tmp, *f->path ? f->path : f->name, 44);
+        cli_text_cut_middle(out, &s->text_tmp, *f->path ? f->path : f->name, 44);
         ob_puts(out, ": ");
-        const size_t used = ob_columns(out, line);
-        ob_quoted_text(out, f->reason, used < 90 ? 100 - 3 - used : 10);
+        const size_t used = cli_ob_columns(out, line);
+        cli_ob_quoted_text(out, f->reason, used < 90 ? 100 - 3 - used : 10);
         ob_putc(out, '\n');
     }
     if (m->empty || m->not_tensors) {
@@ -187,15 +187,15 @@ static void put_json_list(struct outbuf *out, const char *key, uint64_t count,
 }
 
 /* {"summary":{...}}: the model's totals, after its records. */
-void scan_put_onnx_summary(struct scan *s)
+void cli_scan_put_onnx_summary(struct scan *s)
 {
     const struct model_totals *m = &s->model;
     struct outbuf *out = s->out;
-    scan_top_flush(s);
+    cli_scan_top_flush(s);
     ob_puts(out, "{\"summary\":{");
     if (s->multi) {
         ob_puts(out, "\"file\":");
-        ob_json_str(out, s->file);
+        cli_ob_json_str(out, s->file);
         ob_putc(out, ',');
     }
     ob_puts(out, "\"tensors\":");
@@ -204,7 +204,7 @@ void scan_put_onnx_summary(struct scan *s)
     for (unsigned k = 0; k < SCAN_KINDS; k++) {
         if (k)
             ob_putc(out, ',');
-        ob_json_str(out, scan_kind_name(k));
+        cli_ob_json_str(out, cli_scan_kind_name(k));
         ob_putc(out, ':');
         ob_u64(out, m->kinds[k]);
     }
@@ -251,14 +251,14 @@ void scan_put_onnx_summary(struct scan *s)
     ob_puts(out, ",\"first_unknown\":");
     if (f) {
         ob_puts(out, "{\"path\":");
-        ob_json_str(out, *f->path ? f->path : f->name);
+        cli_ob_json_str(out, *f->path ? f->path : f->name);
         ob_puts(out, ",\"op\":");
         if (*f->op)
-            ob_json_str(out, f->op);
+            cli_ob_json_str(out, f->op);
         else
             ob_puts(out, "null");
         ob_puts(out, ",\"reason\":");
-        ob_json_str(out, f->reason);
+        cli_ob_json_str(out, f->reason);
         ob_putc(out, '}');
     } else {
         ob_puts(out, "null");
@@ -274,7 +274,7 @@ void scan_put_onnx_summary(struct scan *s)
     ob_puts(out, ",\"failed\":");
     ob_u64(out, m->failed);
     put_json_list(out, "failed_paths", m->failed, &m->failed_paths);
-    if (!scan_model_json(out, &s->session.model))
-        ob_oom_note(); /* its tables could not be made: the command fails */
+    if (!cli_scan_model_json(out, &s->session.model))
+        cli_ob_oom_note(); /* its tables could not be made: the command fails */
     ob_puts(out, "}}\n");
 }

@@ -22,11 +22,11 @@ static size_t char_at(const struct outbuf *b, size_t from, size_t k)
     return i;
 }
 
-void text_cut_middle(struct outbuf *out, struct outbuf *tmp, const char *label, size_t max)
+void cli_text_cut_middle(struct outbuf *out, struct outbuf *tmp, const char *label, size_t max)
 {
-    ob_reset(tmp);
-    ob_quoted_text(tmp, label, SIZE_MAX);
-    const size_t n = ob_columns(tmp, 0);
+    cli_ob_reset(tmp);
+    cli_ob_quoted_text(tmp, label, SIZE_MAX);
+    const size_t n = cli_ob_columns(tmp, 0);
     if (tmp->failed || n <= max || max < 5) {
         ob_write(out, tmp->data, tmp->len);
         return;
@@ -38,11 +38,11 @@ void text_cut_middle(struct outbuf *out, struct outbuf *tmp, const char *label, 
     ob_write(out, tmp->data + tail_start, tmp->len - tail_start);
 }
 
-size_t scan_text_width(struct outbuf *tmp, const char *label)
+size_t cli_scan_text_width(struct outbuf *tmp, const char *label)
 {
-    ob_reset(tmp);
-    ob_quoted_text(tmp, label, SIZE_MAX);
-    const size_t n = ob_columns(tmp, 0);
+    cli_ob_reset(tmp);
+    cli_ob_quoted_text(tmp, label, SIZE_MAX);
+    const size_t n = cli_ob_columns(tmp, 0);
     return n < SCAN_NAME_MAX ? n : SCAN_NAME_MAX;
 }
 
@@ -51,7 +51,7 @@ static const char *first_failed_check(const struct tensor_desc *td)
 {
     struct dmlt_desc d;
     struct dmlt_check checks[DMLT_CHECK_COUNT];
-    validate_desc_of(td, &d);
+    cli_validate_desc_of(td, &d);
     (void)dmlt_validate(&d, td->t.rank, checks, DMLT_CHECK_COUNT);
     for (unsigned i = 0; i < DMLT_CHECK_COUNT; i++)
         if (!checks[i].passed && dmlt_check_level(checks[i].id) == DMLT_ERROR)
@@ -87,7 +87,7 @@ enum { STATUS_AT = SIZES_WIDTH + BYTES_WIDTH };
 static void put_bytes(struct outbuf *out, size_t line, size_t status_col, const char *num, size_t n)
 {
     ob_putc(out, ' ');
-    for (size_t at = ob_columns(out, line); at + n + 2 < status_col; at++)
+    for (size_t at = cli_ob_columns(out, line); at + n + 2 < status_col; at++)
         ob_putc(out, ' ');
     ob_write(out, num, n);
     ob_puts(out, "  ");
@@ -98,31 +98,32 @@ static size_t name_col(size_t name_width)
     return (name_width < SCAN_NAME_MIN ? SCAN_NAME_MIN : name_width) + GAP;
 }
 
-void scan_text_header(struct outbuf *out, size_t name_width)
+void cli_scan_text_header(struct outbuf *out, size_t name_width)
 {
     const size_t line = out->len, kind = name_col(name_width);
     ob_puts(out, "NAME");
-    ob_pad_to(out, line, kind);
+    cli_ob_pad_to(out, line, kind);
     ob_puts(out, "KIND");
-    ob_pad_to(out, line, kind + KIND_WIDTH);
+    cli_ob_pad_to(out, line, kind + KIND_WIDTH);
     ob_puts(out, "TYPE");
-    ob_pad_to(out, line, kind + KIND_WIDTH + TYPE_WIDTH);
+    cli_ob_pad_to(out, line, kind + KIND_WIDTH + TYPE_WIDTH);
     ob_puts(out, "SIZES");
     put_bytes(out, line, kind + KIND_WIDTH + TYPE_WIDTH + STATUS_AT, "BYTES", 5);
     ob_puts(out, "STATUS\n");
 }
 
-void scan_text_row(struct outbuf *out, struct outbuf *tmp, size_t name_width, const char *label,
-                   const char *kind, const struct onnx_facts *facts, const struct tensor_desc *td,
-                   const dmlt_u128 *bytes, const struct cli_error *err, bool broken)
+void cli_scan_text_row(struct outbuf *out, struct outbuf *tmp, size_t name_width, const char *label,
+                       const char *kind, const struct onnx_facts *facts,
+                       const struct tensor_desc *td, const dmlt_u128 *bytes,
+                       const struct cli_error *err, bool broken)
 {
     const size_t line = out->len, kind_col = name_col(name_width);
-    text_cut_middle(out, tmp, label, SCAN_NAME_MAX);
-    ob_pad_to(out, line, kind_col);
+    cli_text_cut_middle(out, tmp, label, SCAN_NAME_MAX);
+    cli_ob_pad_to(out, line, kind_col);
     ob_puts(out, kind);
-    ob_pad_to(out, line, kind_col + KIND_WIDTH);
+    cli_ob_pad_to(out, line, kind_col + KIND_WIDTH);
     put_type(out, facts, td ? dmlt_dtype_get(td->t.dtype)->name : NULL);
-    ob_pad_to(out, line, kind_col + KIND_WIDTH + TYPE_WIDTH);
+    cli_ob_pad_to(out, line, kind_col + KIND_WIDTH + TYPE_WIDTH);
     if (err) { /* no sizes, no bytes: the error where they would be */
         ob_puts(out, "error: ");
         ob_puts(out, err->id);
@@ -130,13 +131,13 @@ void scan_text_row(struct outbuf *out, struct outbuf *tmp, size_t name_width, co
         return;
     }
     if (td)
-        ob_u32_list(out, td->t.sizes, td->t.rank, 1, false);
+        cli_ob_u32_list(out, td->t.sizes, td->t.rank, 1, false);
     else
         ob_putc(out, '-');
     char num[48];
     size_t n = 1;
     if (bytes)
-        n = fmt_u128(num, *bytes);
+        n = cli_fmt_u128(num, *bytes);
     else
         num[0] = '-';
     put_bytes(out, line, kind_col + KIND_WIDTH + TYPE_WIDTH + STATUS_AT, num, n);

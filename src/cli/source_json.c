@@ -1,5 +1,5 @@
 /* source_json.c - descriptors from JSON (see source_json.h): a `batch`
- * record or an object `scan` found, read from json_parse()'s tree, or for
+ * record or an object `scan` found, read from cli_json_parse()'s tree, or for
  * the plain records most batches hold, straight from the text. JSON
  * numbers are read exactly from the text they were written as: an integer
  * of any size or spelling becomes its digits, as the command line would
@@ -46,13 +46,13 @@ static bool put_number(struct descriptor *d, const cJSON *v, const char *key, st
     while (n <= MAX_DIGITS && text[n] >= '0' && text[n] <= '9')
         n++;
     if (n <= MAX_DIGITS && text[n] == '\0')
-        return descriptor_text_put(d, text, n, key, e);
+        return cli_descriptor_text_put(d, text, n, key, e);
     char digits[MAX_DIGITS + 1];
-    switch (json_integer_digits(text, digits, sizeof digits, &n)) {
+    switch (cli_json_integer_digits(text, digits, sizeof digits, &n)) {
     case JSON_INTEGER:
-        return descriptor_text_put(d, digits, n, key, e);
+        return cli_descriptor_text_put(d, digits, n, key, e);
     case JSON_NOT_INTEGER:
-        return descriptor_text_put(d, text, strlen(text), key, e);
+        return cli_descriptor_text_put(d, text, strlen(text), key, e);
     case JSON_INTEGER_HUGE:
         break;
     }
@@ -69,7 +69,7 @@ static long small_integer(const cJSON *v)
     char digits[8];
     size_t n;
     if (!has_type(v, cJSON_Number) ||
-        json_integer_digits(json_number_text(v), digits, sizeof digits, &n) != JSON_INTEGER)
+        cli_json_integer_digits(json_number_text(v), digits, sizeof digits, &n) != JSON_INTEGER)
         return -1;
     return strtol(digits, NULL, 10);
 }
@@ -85,23 +85,23 @@ static bool list_text(struct descriptor *d, const cJSON *v, const char *key, con
     }
     if (!has_type(v, cJSON_Array))
         return bad_value(e, key, CLI_E_BAD_TYPE, "expected a list, like [1,2,3], or \"1,2,3\"");
-    *out = descriptor_text_begin(d);
+    *out = cli_descriptor_text_begin(d);
     bool first = true;
     for (const cJSON *it = v->child; it; it = it->next) {
-        if (!first && !descriptor_text_put(d, ",", 1, key, e))
+        if (!first && !cli_descriptor_text_put(d, ",", 1, key, e))
             return false;
         first = false;
         if (has_type(it, cJSON_Number)) {
             if (!put_number(d, it, key, e))
                 return false;
         } else if (has_type(it, cJSON_String)) {
-            if (!descriptor_text_put(d, it->valuestring, strlen(it->valuestring), key, e))
+            if (!cli_descriptor_text_put(d, it->valuestring, strlen(it->valuestring), key, e))
                 return false;
         } else {
             return bad_value(e, key, CLI_E_BAD_TYPE, "list items are numbers or strings");
         }
     }
-    return descriptor_text_end(d, key, e);
+    return cli_descriptor_text_end(d, key, e);
 }
 
 /* A single value: a string as it is, a number as digits. */
@@ -114,8 +114,8 @@ static bool scalar_text(struct descriptor *d, const cJSON *v, const char *key, c
     }
     if (!has_type(v, cJSON_Number))
         return bad_value(e, key, CLI_E_BAD_TYPE, "expected a number or a string");
-    *out = descriptor_text_begin(d);
-    return put_number(d, v, key, e) && descriptor_text_end(d, key, e);
+    *out = cli_descriptor_text_begin(d);
+    return put_number(d, v, key, e) && cli_descriptor_text_end(d, key, e);
 }
 
 /* "DataType": 2 is DML_TENSOR_DATA_TYPE_FLOAT16. */
@@ -153,20 +153,20 @@ static bool broadcast_text(struct descriptor *d, const cJSON *v, const char *key
         }
         d->n_broadcast_check = n;
         /* As a modifier: the dims marked true. */
-        *out = descriptor_text_begin(d);
+        *out = cli_descriptor_text_begin(d);
         bool any = false;
         for (unsigned i = 0; i < n; i++) {
             if (!d->broadcast_check[i])
                 continue;
             char num[4];
             int len = snprintf(num, sizeof num, any ? ",%u" : "%u", i);
-            if (!descriptor_text_put(d, num, (size_t)len, key, e))
+            if (!cli_descriptor_text_put(d, num, (size_t)len, key, e))
                 return false;
             any = true;
         }
         if (!any)
             *out = NULL; /* nothing broadcast */
-        return any ? descriptor_text_end(d, key, e) : true;
+        return any ? cli_descriptor_text_end(d, key, e) : true;
     }
     return list_text(d, v, key, out, e);
 }
@@ -177,21 +177,21 @@ static bool pad_text(struct descriptor *d, const cJSON *v, const char *key, cons
 {
     if (!has_type(v, cJSON_Object))
         return list_text(d, v, key, out, e);
-    *out = descriptor_text_begin(d);
+    *out = cli_descriptor_text_begin(d);
     bool first = true;
     for (const cJSON *it = v->child; it; it = it->next) {
-        if (!first && !descriptor_text_put(d, ",", 1, key, e))
+        if (!first && !cli_descriptor_text_put(d, ",", 1, key, e))
             return false;
         first = false;
-        if (!descriptor_text_put(d, it->string, strlen(it->string), key, e) ||
-            !descriptor_text_put(d, "=", 1, key, e))
+        if (!cli_descriptor_text_put(d, it->string, strlen(it->string), key, e) ||
+            !cli_descriptor_text_put(d, "=", 1, key, e))
             return false;
         if (!has_type(it, cJSON_Number))
             return bad_value(e, key, CLI_E_BAD_TYPE, "pad amounts are numbers: {\"w\": 2}");
         if (!put_number(d, it, key, e))
             return false;
     }
-    return descriptor_text_end(d, key, e);
+    return cli_descriptor_text_end(d, key, e);
 }
 
 /* ---- the object ----------------------------------------------------------- */
@@ -285,7 +285,7 @@ static bool read_ops(struct descriptor *d, const cJSON *v, const char *key, stru
         for (unsigned k = 0; k < d->n_from; k++)
             named = named || strcmp(d->from[k].option, ops[i].option) == 0;
         if (!named)
-            descriptor_remember(d, ops[i].option, key);
+            cli_descriptor_remember(d, ops[i].option, key);
     }
     return true;
 }
@@ -316,7 +316,7 @@ static const char *earlier_key(const cJSON *obj, const cJSON *item)
 static bool read_value(struct descriptor *d, const cJSON *it, const struct desc_key *k,
                        const char *key, const cJSON **dimension_count, struct cli_error *e)
 {
-    const char **slot = descriptor_slot(d, k->slot);
+    const char **slot = cli_descriptor_slot(d, k->slot);
     bool ok = true;
     switch (k->slot) {
     case DESC_DTYPE:
@@ -385,7 +385,7 @@ static void unknown_key(const char *key, struct cli_error *e)
 {
     cli_fail(e, CLI_E_UNKNOWN_KEY, NULL, NULL, "not a descriptor key");
     e->key = key;
-    const char *s = descriptor_suggest_key(key);
+    const char *s = cli_descriptor_suggest_key(key);
     if (s)
         cli_hint(e, "did you mean \"%s\"?", s);
     else
@@ -397,10 +397,10 @@ static void unknown_key(const char *key, struct cli_error *e)
                     "GuaranteedBaseOffsetAlignment Flags DimensionCount");
 }
 
-bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct descriptor *d,
-                          struct cli_error *e)
+bool cli_descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct descriptor *d,
+                              struct cli_error *e)
 {
-    descriptor_reset(d, mode);
+    cli_descriptor_reset(d, mode);
     if (!has_type(obj, cJSON_Object)) {
         cli_fail(e, CLI_E_BAD_RECORD, NULL, NULL,
                  "a descriptor is a JSON object, like {\"sizes\":[1,3,8,8]}");
@@ -412,7 +412,7 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
     const char *seen[DESC_IGNORED + 1] = {0}; /* the key that set each slot */
     for (const cJSON *it = obj->child; it; it = it->next) {
         const char *key = it->string;
-        const struct desc_key *k = descriptor_key(key, mode);
+        const struct desc_key *k = cli_descriptor_key(key, mode);
         if (k == NULL) {
             if (mode == DESC_SCAN)
                 continue; /* an operator's own fields */
@@ -431,7 +431,7 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
         seen[field] = key;
         if (!read_value(d, it, k, key, &dimension_count, e))
             return false;
-        descriptor_remember(d, k->option, key);
+        cli_descriptor_remember(d, k->option, key);
     }
     if (d->cfg.t.sizes == NULL) {
         cli_fail(e, CLI_E_MISSING_KEY, NULL, NULL, "missing: every descriptor has sizes");
@@ -452,7 +452,7 @@ bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct de
             return false;
         }
     }
-    descriptor_describe_strides(d);
+    cli_descriptor_describe_strides(d);
     if (d->cfg.cmd == CMD_OFFSET && d->cfg.n_coords == 0) {
         cli_fail(e, CLI_E_MISSING_KEY, NULL, NULL, "missing: offset needs coord or coords");
         e->key = "coords";
@@ -574,10 +574,10 @@ static bool plain_list(struct plain *c, struct descriptor *d, const char **out)
     }
 }
 
-bool descriptor_from_plain(const char *text, size_t len, struct descriptor *d)
+bool cli_descriptor_from_plain(const char *text, size_t len, struct descriptor *d)
 {
     struct plain c = {text, text + len};
-    descriptor_reset(d, DESC_BATCH);
+    cli_descriptor_reset(d, DESC_BATCH);
     bool seen[DESC_IGNORED + 1] = {false};
     plain_space(&c);
     if (c.p == c.end || *c.p != '{')
@@ -596,7 +596,7 @@ bool descriptor_from_plain(const char *text, size_t len, struct descriptor *d)
             return false;
         memcpy(key, start, n);
         key[n] = '\0';
-        const struct desc_key *k = descriptor_key(key, DESC_BATCH);
+        const struct desc_key *k = cli_descriptor_key(key, DESC_BATCH);
         if (k == NULL || seen[k->slot])
             return false; /* unknown or given twice: the general path words it */
         seen[k->slot] = true;
@@ -612,7 +612,7 @@ bool descriptor_from_plain(const char *text, size_t len, struct descriptor *d)
         bool is_string = false;
         if (list ? !plain_list(&c, d, &value) : !plain_scalar(&c, d, &value, &is_string))
             return false; /* null, true, false, an object, a nested list... */
-        const char **slot = descriptor_slot(d, k->slot);
+        const char **slot = cli_descriptor_slot(d, k->slot);
         switch (k->slot) {
         case DESC_DTYPE:
             if (list || !is_string)
@@ -670,7 +670,7 @@ bool descriptor_from_plain(const char *text, size_t len, struct descriptor *d)
         case DESC_IGNORED:
             return false;
         }
-        descriptor_remember(d, k->option, k->name);
+        cli_descriptor_remember(d, k->option, k->name);
         plain_space(&c);
         if (c.p == c.end)
             return false;
@@ -684,6 +684,6 @@ bool descriptor_from_plain(const char *text, size_t len, struct descriptor *d)
     plain_space(&c);
     if (c.p != c.end || d->cfg.t.sizes == NULL)
         return false;
-    descriptor_describe_strides(d);
+    cli_descriptor_describe_strides(d);
     return true;
 }

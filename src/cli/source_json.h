@@ -7,16 +7,16 @@
 #include "json_parse.h"
 
 /* Reads obj into d. False with e filled (key named) for a bad key or value. */
-bool descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct descriptor *d,
-                          struct cli_error *e);
+bool cli_descriptor_from_json(const cJSON *obj, enum descriptor_mode mode, struct descriptor *d,
+                              struct cli_error *e);
 
-/* The same as descriptor_from_json() on the tree of the record text[0..len),
+/* The same as cli_descriptor_from_json() on the tree of the record text[0..len),
  * without building the tree, for the records batch sees most: one flat
  * object of known keys with ASCII strings without escapes, integers without
  * sign, fraction or exponent, and lists of those. False, with d in no
  * particular state, for anything else, including every record that
- * descriptor_from_json() would refuse: the caller then takes the general
+ * cli_descriptor_from_json() would refuse: the caller then takes the general
  * path, which words the error. */
-bool descriptor_from_plain(const char *text, size_t len, struct descriptor *d);
+bool cli_descriptor_from_plain(const char *text, size_t len, struct descriptor *d);
 
 #endif

@@ -71,19 +71,19 @@ static int shown(size_t n)
 static bool put_u64_text(struct descriptor *d, uint64_t v, struct cli_error *e)
 {
     char buf[24];
-    char *end = put_u64(buf, v);
-    return descriptor_text_put(d, buf, (size_t)(end - buf), "sizes", e);
+    char *end = cli_put_u64(buf, v);
+    return cli_descriptor_text_put(d, buf, (size_t)(end - buf), "sizes", e);
 }
 
 /* As the command line: --dtype (set already), --sizes, --rank, --layout. */
 static bool sizes_to_descriptor(const uint64_t *sizes, unsigned rank, const struct onnx_options *o,
                                 struct descriptor *d, struct onnx_facts *facts, struct cli_error *e)
 {
-    d->cfg.t.sizes = descriptor_text_begin(d);
+    d->cfg.t.sizes = cli_descriptor_text_begin(d);
     for (unsigned i = 0; i < rank; i++)
-        if ((i && !descriptor_text_put(d, ",", 1, "sizes", e)) || !put_u64_text(d, sizes[i], e))
+        if ((i && !cli_descriptor_text_put(d, ",", 1, "sizes", e)) || !put_u64_text(d, sizes[i], e))
             return false;
-    if (!descriptor_text_end(d, "sizes", e))
+    if (!cli_descriptor_text_end(d, "sizes", e))
         return false;
     unsigned final_rank = rank;
     if (o->rank && o->rank_value > rank) {
@@ -188,7 +188,7 @@ static bool model_dims(const struct onnx_tensor *t, struct onnx_options *o,
                      "dim %u is unknown (the model gives neither a value nor a symbol)", i);
             return false;
         case ONNX_DIM_PARAM: {
-            struct onnx_dim_binding *b = onnx_dim_bound(o, dim.param.p, dim.param.n);
+            struct onnx_dim_binding *b = cli_onnx_dim_bound(o, dim.param.p, dim.param.n);
             if (b == NULL) {
                 if (n_unbound++ < 4) {
                     int w = snprintf(unbound + unbound_len, sizeof unbound - unbound_len,
@@ -235,18 +235,19 @@ static bool model_dims(const struct onnx_tensor *t, struct onnx_options *o,
     return true;
 }
 
-bool descriptor_from_onnx(const struct onnx_tensor *t, struct onnx_options *o, struct descriptor *d,
-                          struct onnx_facts *facts, struct cli_error *e)
+bool cli_descriptor_from_onnx(const struct onnx_tensor *t, struct onnx_options *o,
+                              struct descriptor *d, struct onnx_facts *facts, struct cli_error *e)
 {
-    descriptor_reset(d, DESC_SCAN);
+    cli_descriptor_reset(d, DESC_SCAN);
     memset(facts, 0, sizeof *facts);
     const char *dtype;
     if (!value_dtype(t, facts, &dtype, e))
         return false;
     d->cfg.t.dtype = dtype;
-    struct onnx_shape_binding *given =
-        t->has_name && onnx_in_main_graph(t) ? onnx_shape_given(o, t->name.p, t->name.n) : NULL;
-    if (given) { /* checked against the model's dims already (onnx_shape_check) */
+    struct onnx_shape_binding *given = t->has_name && cli_onnx_in_main_graph(t)
+                                           ? cli_onnx_shape_given(o, t->name.p, t->name.n)
+                                           : NULL;
+    if (given) { /* checked against the model's dims already (cli_onnx_shape_check) */
         given->used = true;
         if (given->rank > DMLT_MAX_RANK) {
             cli_fail(e, CLI_E_TOO_MANY_DIMS, NULL, NULL,
@@ -279,7 +280,7 @@ bool descriptor_from_onnx(const struct onnx_tensor *t, struct onnx_options *o, s
     return sizes_to_descriptor(sizes, rank, o, d, facts, e);
 }
 
-enum onnx_verdict onnx_error_verdict(const char *id)
+enum onnx_verdict cli_onnx_error_verdict(const char *id)
 {
     static const struct {
         const char *id;
@@ -298,8 +299,9 @@ enum onnx_verdict onnx_error_verdict(const char *id)
 
 /* ---- inferred shapes ----------------------------------------------------- */
 
-void onnx_inferred_shape_json(struct outbuf *b, const struct onnx_infer_value *v,
-                              void (*symbol)(void *ctx, const char *name, size_t len), void *ctx)
+void cli_onnx_inferred_shape_json(struct outbuf *b, const struct onnx_infer_value *v,
+                                  void (*symbol)(void *ctx, const char *name, size_t len),
+                                  void *ctx)
 {
     if (v->not_tensor || v->rank < 0) {
         ob_puts(b, "null");
@@ -324,14 +326,14 @@ void onnx_inferred_shape_json(struct outbuf *b, const struct onnx_infer_value *v
             char small[256];
             const size_t n = onnx_dx_print(d, small, sizeof small);
             if (n < sizeof small) {
-                ob_json_str(b, small);
+                cli_ob_json_str(b, small);
             } else if (n > ONNX_DX_PRINT_MAX) { /* too long to print: unknown */
                 ob_puts(b, "null");
             } else {
                 char *big = malloc(n + 1);
                 if (big)
                     onnx_dx_print(d, big, n + 1);
-                ob_json_str(b, big ? big : "");
+                cli_ob_json_str(b, big ? big : "");
                 free(big);
             }
             onnx_dx_symbols(d, symbol, ctx);
@@ -364,10 +366,11 @@ static bool not_inferred(const struct onnx_infer_value *v, struct cli_error *e, 
     return false;
 }
 
-bool descriptor_from_inferred(const struct onnx_infer_value *v, struct onnx_options *o,
-                              struct descriptor *d, struct onnx_facts *facts, struct cli_error *e)
+bool cli_descriptor_from_inferred(const struct onnx_infer_value *v, struct onnx_options *o,
+                                  struct descriptor *d, struct onnx_facts *facts,
+                                  struct cli_error *e)
 {
-    descriptor_reset(d, DESC_SCAN);
+    cli_descriptor_reset(d, DESC_SCAN);
     memset(facts, 0, sizeof *facts);
     facts->value = v->not_tensor ? "sequence, map or optional" : "tensor";
     if (v->not_tensor)

@@ -24,8 +24,8 @@ struct onnx_facts {
 
 /* Fills d (validate, JSON) from t. False with e filled for an error
  * record; facts are filled either way. */
-bool descriptor_from_onnx(const struct onnx_tensor *t, struct onnx_options *o, struct descriptor *d,
-                          struct onnx_facts *facts, struct cli_error *e);
+bool cli_descriptor_from_onnx(const struct onnx_tensor *t, struct onnx_options *o,
+                              struct descriptor *d, struct onnx_facts *facts, struct cli_error *e);
 
 /* What an error record of scan means for its exit status: a definite
  * DirectML problem (exit status 1: dtype_unsupported, too_many_dims,
@@ -34,7 +34,7 @@ bool descriptor_from_onnx(const struct onnx_tensor *t, struct onnx_options *o, s
  * with --strict), or no DirectML concern (an empty tensor, a sequence or
  * map: counted only). */
 enum onnx_verdict { ONNX_DEFINITE, ONNX_UNKNOWN, ONNX_NO_CONCERN };
-enum onnx_verdict onnx_error_verdict(const char *id);
+enum onnx_verdict cli_onnx_error_verdict(const char *id);
 
 /* ---- inferred shapes ---- */
 
@@ -42,13 +42,15 @@ enum onnx_verdict onnx_error_verdict(const char *id);
  * the symbols as strings ("batch*197"), null for an unknown dim; null
  * without a rank. symbol is called for each symbol of the dims (b's
  * writer notes the unbound ones). */
-void onnx_inferred_shape_json(struct outbuf *b, const struct onnx_infer_value *v,
-                              void (*symbol)(void *ctx, const char *name, size_t len), void *ctx);
+void cli_onnx_inferred_shape_json(struct outbuf *b, const struct onnx_infer_value *v,
+                                  void (*symbol)(void *ctx, const char *name, size_t len),
+                                  void *ctx);
 
-/* Fills d from an inferred value, as descriptor_from_onnx does from a
+/* Fills d from an inferred value, as cli_descriptor_from_onnx does from a
  * declared one: shape_not_inferred (with inference's reason) where a dim,
  * the rank or the element type is unknown. */
-bool descriptor_from_inferred(const struct onnx_infer_value *v, struct onnx_options *o,
-                              struct descriptor *d, struct onnx_facts *facts, struct cli_error *e);
+bool cli_descriptor_from_inferred(const struct onnx_infer_value *v, struct onnx_options *o,
+                                  struct descriptor *d, struct onnx_facts *facts,
+                                  struct cli_error *e);
 
 #endif

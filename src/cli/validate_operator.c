@@ -163,7 +163,7 @@ static bool lookup(const struct cli_config *cfg, struct operator_result *r, stru
         return false;
     }
     r->tensor = any->tensor;
-    return parse_feature_level(cfg->feature_level, &r->level, e);
+    return cli_parse_feature_level(cfg->feature_level, &r->level, e);
 }
 
 static void check_level(struct operator_result *r, struct operator_check *c)
@@ -234,8 +234,8 @@ static void check_tensor(struct operator_result *r, const struct tensor_desc *td
              types->passed ? "" : "; cast it (DML_OPERATOR_CAST) or use another operator");
 }
 
-bool validate_operator_run(const struct cli_config *cfg, const struct tensor_desc *td,
-                           struct operator_result *r, struct cli_error *e)
+bool cli_validate_operator_run(const struct cli_config *cfg, const struct tensor_desc *td,
+                               struct operator_result *r, struct cli_error *e)
 {
     memset(r, 0, sizeof *r);
     if (cfg->dml_operator == NULL) {
@@ -258,7 +258,7 @@ bool validate_operator_run(const struct cli_config *cfg, const struct tensor_des
     return true;
 }
 
-void validate_operator_text(struct outbuf *out, const struct operator_result *r)
+void cli_validate_operator_text(struct outbuf *out, const struct operator_result *r)
 {
     if (!r->asked)
         return;
@@ -266,9 +266,9 @@ void validate_operator_text(struct outbuf *out, const struct operator_result *r)
         const struct operator_check *c = &r->checks[i];
         size_t start = out->len;
         ob_puts(out, c->passed ? "pass" : "FAIL");
-        ob_pad_to(out, start, 6);
+        cli_ob_pad_to(out, start, 6);
         ob_puts(out, c->id);
-        ob_pad_to(out, start, 30);
+        cli_ob_pad_to(out, start, 30);
         ob_puts(out, c->message);
         ob_putc(out, '\n');
     }
@@ -278,17 +278,17 @@ static void level_json(struct outbuf *out, unsigned level)
 {
     char buf[8];
     snprintf(buf, sizeof buf, "%u_%u", (level >> 12) & 0xfu, (level >> 8) & 0xfu);
-    ob_json_str(out, buf);
+    cli_ob_json_str(out, buf);
 }
 
-void validate_operator_json(struct outbuf *out, const struct operator_result *r)
+void cli_validate_operator_json(struct outbuf *out, const struct operator_result *r)
 {
     if (!r->asked)
         return;
     ob_puts(out, ",\"operator\":{\"name\":");
-    ob_json_str(out, r->op->name);
+    cli_ob_json_str(out, r->op->name);
     ob_puts(out, ",\"tensor\":");
-    ob_json_str(out, r->tensor);
+    cli_ob_json_str(out, r->tensor);
     ob_puts(out, ",\"feature_level\":");
     level_json(out, r->level);
     ob_puts(out, ",\"introduced\":");
@@ -314,7 +314,7 @@ void validate_operator_json(struct outbuf *out, const struct operator_result *r)
                 if ((r->rule->dtypes >> d) & 1u) {
                     if (!first)
                         ob_putc(out, ',');
-                    ob_json_str(out, dmlt_dtype_get((enum dmlt_dtype)d)->name);
+                    cli_ob_json_str(out, dmlt_dtype_get((enum dmlt_dtype)d)->name);
                     first = 0;
                 }
             ob_putc(out, ']');
@@ -322,12 +322,12 @@ void validate_operator_json(struct outbuf *out, const struct operator_result *r)
         ob_puts(out, r->rule->optional ? ",\"optional\":true" : ",\"optional\":false");
     }
     ob_puts(out, ",\"source\":");
-    ob_json_str(out, r->op->source);
+    cli_ob_json_str(out, r->op->source);
     ob_putc(out, '}');
 }
 
-void validate_operator_json_checks(struct outbuf *out, const struct operator_result *r,
-                                   int checks_shown, bool *first)
+void cli_validate_operator_json_checks(struct outbuf *out, const struct operator_result *r,
+                                       int checks_shown, bool *first)
 {
     if (!r->asked)
         return;
@@ -341,14 +341,14 @@ void validate_operator_json_checks(struct outbuf *out, const struct operator_res
         ob_puts(out, c->passed ? "\",\"level\":\"error\",\"status\":\"pass\""
                                : "\",\"level\":\"error\",\"status\":\"fail\"");
         ob_puts(out, ",\"message\":");
-        ob_json_str(out, c->message);
+        cli_ob_json_str(out, c->message);
         ob_puts(out, ",\"rule\":");
-        ob_json_str(out, c->rule);
+        cli_ob_json_str(out, c->rule);
         ob_putc(out, '}');
     }
 }
 
-void validate_operator_c(struct outbuf *out, const struct operator_result *r)
+void cli_validate_operator_c(struct outbuf *out, const struct operator_result *r)
 {
     if (!r->asked)
         return;
@@ -357,6 +357,6 @@ void validate_operator_c(struct outbuf *out, const struct operator_result *r)
         if (r->checks[i].passed)
             continue;
         snprintf(msg, sizeof msg, "FAIL %s: %s", r->checks[i].id, r->checks[i].message);
-        c_comment(out, msg);
+        cli_c_comment(out, msg);
     }
 }

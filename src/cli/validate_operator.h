@@ -31,17 +31,17 @@ struct operator_result {
  * (r->asked false when --operator is not given). A name that is not in
  * the tables, a malformed level, or --tensor/--feature-level without
  * --operator is a usage error (exit 2) naming what exists. */
-bool validate_operator_run(const struct cli_config *cfg, const struct tensor_desc *td,
-                           struct operator_result *r, struct cli_error *e);
+bool cli_validate_operator_run(const struct cli_config *cfg, const struct tensor_desc *td,
+                               struct operator_result *r, struct cli_error *e);
 
 /* Renderers, each a no-op when !r->asked. JSON: the "operator" member
  * (with its leading comma), and the checks as items of validate's "checks"
  * array (*first: no item written yet; checks_shown as cfg's). */
-void validate_operator_text(struct outbuf *out, const struct operator_result *r);
-void validate_operator_json(struct outbuf *out, const struct operator_result *r);
-void validate_operator_json_checks(struct outbuf *out, const struct operator_result *r,
-                                   int checks_shown, bool *first);
+void cli_validate_operator_text(struct outbuf *out, const struct operator_result *r);
+void cli_validate_operator_json(struct outbuf *out, const struct operator_result *r);
+void cli_validate_operator_json_checks(struct outbuf *out, const struct operator_result *r,
+                                       int checks_shown, bool *first);
 /* --format c: each failed check as a comment. */
-void validate_operator_c(struct outbuf *out, const struct operator_result *r);
+void cli_validate_operator_c(struct outbuf *out, const struct operator_result *r);
 
 #endif

@@ -47,7 +47,7 @@ static bool parse_dim_eq(const char *text, unsigned rank, unsigned *dim, const c
         cli_fail(e, CLI_E_BAD_OPERATION, option, text, "expected %s", example);
         return false;
     }
-    if (!parse_dim(text, (size_t)(eq - text), rank, dim, e, option, text))
+    if (!cli_parse_dim(text, (size_t)(eq - text), rank, dim, e, option, text))
         return false;
     *rest = eq + 1;
     return true;
@@ -56,7 +56,7 @@ static bool parse_dim_eq(const char *text, unsigned rank, unsigned *dim, const c
 /* The current rank's name for dim d: its letter, or its index. */
 static const char *dname(char buf[8], unsigned rank, unsigned d)
 {
-    dim_name(buf, rank, d);
+    cli_dim_name(buf, rank, d);
     return buf;
 }
 
@@ -205,8 +205,8 @@ static bool apply_broadcast_to(struct dmlt_view *v, const char *text, struct cli
     uint64_t s[DMLT_MAX_RANK];
     uint32_t sizes[DMLT_MAX_RANK];
     unsigned n;
-    if (!parse_uint_list(opt, text, 1, DMLT_MAX_DIM_SIZE, DMLT_MAX_RANK, s, &n, e, "dimension",
-                         "sizes"))
+    if (!cli_parse_uint_list(opt, text, 1, DMLT_MAX_DIM_SIZE, DMLT_MAX_RANK, s, &n, e, "dimension",
+                             "sizes"))
         return false;
     for (unsigned i = 0; i < n; i++)
         sizes[i] = (uint32_t)s[i];
@@ -260,12 +260,12 @@ static bool apply_reshape(struct dmlt_view *v, const char *text, struct cli_erro
             return cli_fail(e, CLI_E_TOO_MANY_DIMS, opt, text, "more than %u sizes (rank is 1..%u)",
                             DMLT_MAX_RANK, DMLT_MAX_RANK);
         char what[24] = "size ";
-        *put_u64(what + 5, n) = '\0';
+        *cli_put_u64(what + 5, n) = '\0';
         if (len == 2 && p[0] == '-' && p[1] == '1') {
             sizes[n++] = -1;
         } else {
             uint64_t u;
-            if (!parse_uint(p, len, 1, DMLT_MAX_DIM_SIZE, &u, e, opt, text, what, "sizes")) {
+            if (!cli_parse_uint(p, len, 1, DMLT_MAX_DIM_SIZE, &u, e, opt, text, what, "sizes")) {
                 if (len > 0 && p[0] == '-')
                     cli_hint(e, "one size may be -1, computed from the others");
                 return false;
@@ -348,8 +348,8 @@ static bool parse_split(const struct dmlt_view *v, const char *text, struct spli
     dname(dn, v->t.rank, s->dim);
     if (strchr(rest, '+') == NULL) {
         uint64_t n;
-        if (!parse_uint(rest, strlen(rest), 1, MAX_VIEWS, &n, e, opt, text, "the number of parts",
-                        NULL))
+        if (!cli_parse_uint(rest, strlen(rest), 1, MAX_VIEWS, &n, e, opt, text,
+                            "the number of parts", NULL))
             return false;
         if (size % n != 0) {
             cli_fail(e, CLI_E_SPLIT_UNEQUAL, opt, text,
@@ -383,9 +383,9 @@ static bool parse_split(const struct dmlt_view *v, const char *text, struct spli
         if (s->n == MAX_VIEWS)
             return cli_fail(e, CLI_E_TOO_MANY_VALUES, opt, text, "more than %d parts", MAX_VIEWS);
         char what[24] = "part ";
-        *put_u64(what + 5, s->n) = '\0';
+        *cli_put_u64(what + 5, s->n) = '\0';
         uint64_t u;
-        if (!parse_uint(p, len, 1, DMLT_MAX_DIM_SIZE, &u, e, opt, text, what, "part sizes"))
+        if (!cli_parse_uint(p, len, 1, DMLT_MAX_DIM_SIZE, &u, e, opt, text, what, "part sizes"))
             return false;
         s->sizes[s->n++] = (uint32_t)u;
         sum += u;
@@ -461,8 +461,8 @@ static bool walk_from(struct walk *w, const struct dmlt_view *at, unsigned op, s
     return true;
 }
 
-bool walk_views(const struct cli_config *cfg, const struct dmlt_tensor *parent, view_fn fn,
-                void *ctx, struct cli_error *e)
+bool cli_walk_views(const struct cli_config *cfg, const struct dmlt_tensor *parent, view_fn fn,
+                    void *ctx, struct cli_error *e)
 {
     struct walk w = {cfg, fn, ctx, 0, false};
     struct dmlt_view v = DMLT_VIEW_INIT;

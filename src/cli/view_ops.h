@@ -12,7 +12,7 @@ typedef bool (*view_fn)(void *ctx, const struct dmlt_view *v, unsigned index);
 /* Runs cfg's operations on the parent, calling fn with each view. False
  * with e filled when an operation's text is wrong for the view it meets,
  * or a split makes more than 4096 views. */
-bool walk_views(const struct cli_config *cfg, const struct dmlt_tensor *parent, view_fn fn,
-                void *ctx, struct cli_error *e);
+bool cli_walk_views(const struct cli_config *cfg, const struct dmlt_tensor *parent, view_fn fn,
+                    void *ctx, struct cli_error *e);
 
 #endif

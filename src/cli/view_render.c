@@ -90,8 +90,8 @@ static void view_check_message(char *msg, size_t size, enum view_check c,
                                const struct parent_info *p, const struct view_result *r)
 {
     char a[24], b[24];
-    *put_u64(a, r->v->offset) = '\0';
-    *put_u64(b, r->offset) = '\0';
+    *cli_put_u64(a, r->v->offset) = '\0';
+    *cli_put_u64(b, r->offset) = '\0';
     switch (c) {
     case VCHECK_WHOLE_BYTE:
         if (p->info->bits >= 8)
@@ -126,16 +126,16 @@ static void desc_check_message(char *msg, size_t size, const struct dmlt_check *
 {
     if (c->id == DMLT_CHECK_BASE_OFFSET_16 && !c->passed) {
         char a[24], b[24], z[24];
-        *put_u64(a, r->offset) = '\0';
-        *put_u64(b, r->byte_offset) = '\0';
-        *put_u64(z, p->td->base_offset) = '\0';
+        *cli_put_u64(a, r->offset) = '\0';
+        *cli_put_u64(b, r->byte_offset) = '\0';
+        *cli_put_u64(z, p->td->base_offset) = '\0';
         cli_say(msg, size,
                 "Offset %s is not a multiple of 16: the view starts %s byte%s into the parent, "
                 "bound at %s",
                 a, b, r->byte_offset == 1 ? "" : "s", z);
         return;
     }
-    check_message(msg, size, c, &r->vd);
+    cli_check_message(msg, size, c, &r->vd);
 }
 
 /* ---- rendering ------------------------------------------------------------- */
@@ -148,9 +148,9 @@ static void json_view(struct outbuf *b, const struct parent_info *p, const struc
     ob_puts(b, "\",\"Flags\":\"DML_TENSOR_FLAG_NONE\",\"DimensionCount\":");
     ob_u64(b, v->t.rank);
     ob_puts(b, ",\"Sizes\":");
-    ob_u32_list(b, v->t.sizes, v->t.rank, 1, true);
+    cli_ob_u32_list(b, v->t.sizes, v->t.rank, 1, true);
     ob_puts(b, ",\"Strides\":");
-    ob_u32_list(b, v->t.strides, v->t.rank, 1, true);
+    cli_ob_u32_list(b, v->t.strides, v->t.rank, 1, true);
     ob_puts(b, ",\"TotalTensorSizeInBytes\":");
     ob_u64(b, r->size);
     ob_puts(b, ",\"GuaranteedBaseOffsetAlignment\":");
@@ -160,7 +160,7 @@ static void json_view(struct outbuf *b, const struct parent_info *p, const struc
     ob_puts(b, ",\"size_in_bytes\":");
     ob_u64(b, r->size);
     ob_puts(b, "},\"source\":");
-    ob_u32_list(b, v->source, v->parent_rank, 1, true);
+    cli_ob_u32_list(b, v->source, v->parent_rank, 1, true);
     ob_puts(b, ",\"element_offset\":");
     ob_u64(b, v->offset);
     ob_puts(b, r->valid ? ",\"valid\":true" : ",\"valid\":false");
@@ -194,9 +194,9 @@ static void json_view(struct outbuf *b, const struct parent_info *p, const struc
         ob_puts(b, level_word(level));
         ob_puts(b, passed ? "\",\"status\":\"pass\"" : "\",\"status\":\"fail\"");
         ob_puts(b, ",\"message\":");
-        ob_json_str(b, msg);
+        cli_ob_json_str(b, msg);
         ob_puts(b, ",\"rule\":");
-        ob_json_str(b, rule);
+        cli_ob_json_str(b, rule);
         ob_putc(b, '}');
     }
     ob_puts(b, "]}");
@@ -208,7 +208,7 @@ static size_t row(struct outbuf *b, const char *label, size_t indent)
     for (size_t i = 0; i < indent; i++)
         ob_putc(b, ' ');
     ob_puts(b, label);
-    ob_pad_to(b, start, 35);
+    cli_ob_pad_to(b, start, 35);
     return start;
 }
 
@@ -287,7 +287,7 @@ static void text_view(struct outbuf *b, const struct parent_info *p, const struc
     ob_putc(b, '\n');
     row(b, "source", 2);
     ob_puts(b, "parent coordinate ");
-    ob_u32_list(b, v->source, v->parent_rank, 1, false);
+    cli_ob_u32_list(b, v->source, v->parent_rank, 1, false);
     ob_puts(b, ", element offset ");
     ob_u64(b, v->offset);
     ob_putc(b, '\n');
@@ -313,9 +313,9 @@ static void text_view(struct outbuf *b, const struct parent_info *p, const struc
         }
         size_t start = b->len;
         ob_puts(b, error ? "  FAIL" : "  warn");
-        ob_pad_to(b, start, 8);
+        cli_ob_pad_to(b, start, 8);
         ob_puts(b, id);
-        ob_pad_to(b, start, 32);
+        cli_ob_pad_to(b, start, 32);
         ob_puts(b, msg);
         ob_putc(b, '\n');
         shown++;
@@ -334,17 +334,17 @@ static void c_view(const struct render *rd, const struct view_result *r, unsigne
     if (index)
         ob_putc(b, '\n');
     struct outbuf head;
-    ob_init(&head);
+    cli_ob_init(&head);
     ob_puts(&head, "view ");
     ob_u64(&head, index);
     ob_puts(&head, ": parent coordinate ");
-    ob_u32_list(&head, v->source, v->parent_rank, 1, false);
+    cli_ob_u32_list(&head, v->source, v->parent_rank, 1, false);
     ob_puts(&head, ", element offset ");
     ob_u64(&head, v->offset);
     ob_putc(&head, '\0');
     if (!head.failed)
-        c_comment(b, head.data);
-    ob_free(&head);
+        cli_c_comment(b, head.data);
+    cli_ob_free(&head);
     for (unsigned i = 0; i < DMLT_CHECK_COUNT + VCHECK_COUNT; i++) {
         const char *id;
         bool error = true;
@@ -365,10 +365,10 @@ static void c_view(const struct render *rd, const struct view_result *r, unsigne
             n = (size_t)snprintf(msg, sizeof msg, "FAIL %s: ", id);
             view_check_message(msg + n, sizeof msg - n, c, rd->p, r);
         }
-        c_comment(b, msg);
+        cli_c_comment(b, msg);
     }
     char name[C_NAME_MAX + 24];
-    *put_u64(num, index) = '\0';
+    *cli_put_u64(num, index) = '\0';
     snprintf(name, sizeof name, "%s%s", rd->name, rd->numbered ? num : "");
     struct c_binding binding = {r->offset, r->size, true, rd->p->buffer_size};
     struct c_snippet s;
@@ -379,10 +379,10 @@ static void c_view(const struct render *rd, const struct view_result *r, unsigne
     s.total = r->size;
     s.alignment = r->alignment;
     s.binding = &binding;
-    render_c_snippet(b, &s);
+    cli_render_c_snippet(b, &s);
 }
 
-bool view_render(void *ctx, const struct dmlt_view *v, unsigned index)
+bool cli_view_render(void *ctx, const struct dmlt_view *v, unsigned index)
 {
     struct render *rd = ctx;
     struct view_result r;
@@ -404,15 +404,15 @@ bool view_render(void *ctx, const struct dmlt_view *v, unsigned index)
     return true;
 }
 
-void view_parent_json(struct outbuf *b, const struct parent_info *p)
+void cli_view_parent_json(struct outbuf *b, const struct parent_info *p)
 {
     const struct tensor_desc *td = p->td;
     ob_puts(b, "\"parent\":{\"dtype\":\"");
     ob_puts(b, p->info->name);
     ob_puts(b, "\",\"sizes\":");
-    ob_u32_list(b, td->t.sizes, td->t.rank, 1, true);
+    cli_ob_u32_list(b, td->t.sizes, td->t.rank, 1, true);
     ob_puts(b, ",\"strides\":");
-    ob_u32_list(b, td->t.strides, td->t.rank, 1, true);
+    cli_ob_u32_list(b, td->t.strides, td->t.rank, 1, true);
     ob_puts(b, ",\"total_tensor_size_bytes\":");
     ob_u64(b, p->total);
     ob_puts(b, ",\"base_offset_bytes\":");
@@ -424,15 +424,15 @@ void view_parent_json(struct outbuf *b, const struct parent_info *p)
     ob_puts(b, "},\"views\":[");
 }
 
-void view_parent_text(struct outbuf *b, const struct parent_info *p)
+void cli_view_parent_text(struct outbuf *b, const struct parent_info *p)
 {
     const struct tensor_desc *td = p->td;
     ob_puts(b, "parent: ");
     ob_puts(b, p->info->name);
     ob_puts(b, ", sizes ");
-    ob_u32_list(b, td->t.sizes, td->t.rank, 1, false);
+    cli_ob_u32_list(b, td->t.sizes, td->t.rank, 1, false);
     ob_puts(b, ", strides ");
-    ob_u32_list(b, td->t.strides, td->t.rank, 1, false);
+    cli_ob_u32_list(b, td->t.strides, td->t.rank, 1, false);
     ob_puts(b, "; ");
     ob_u64(b, p->total);
     ob_puts(b, " bytes at offset ");
@@ -442,7 +442,7 @@ void view_parent_text(struct outbuf *b, const struct parent_info *p)
     ob_puts(b, "-byte buffer\n");
 }
 
-void view_fix_render(struct outbuf *b, const struct fix *f, bool json)
+void cli_view_fix_render(struct outbuf *b, const struct fix *f, bool json)
 {
     if (json) {
         if (!f->pad_found && !f->pitch_found) {
@@ -451,7 +451,7 @@ void view_fix_render(struct outbuf *b, const struct fix *f, bool json)
         }
         ob_puts(b, ",\"fix\":{\"pad\":");
         if (f->pad_found)
-            ob_json_str(b, f->pad);
+            cli_ob_json_str(b, f->pad);
         else
             ob_puts(b, "null");
         ob_puts(b, ",\"row_pitch_align\":");

@@ -32,15 +32,15 @@ struct render {
     bool failed; /* measure() failed: e says why */
 };
 
-/* A view_fn for walk_views (ctx: a struct render): measures the view,
+/* A view_fn for cli_walk_views (ctx: a struct render): measures the view,
  * checks it and renders it into ctx->out; false (ctx->failed, ctx->e
  * filled) when its offset or size is past 2^64 - 1 bytes. */
-bool view_render(void *ctx, const struct dmlt_view *v, unsigned index);
+bool cli_view_render(void *ctx, const struct dmlt_view *v, unsigned index);
 /* The parent, before the views: JSON's "parent" member (and the opening
  * of "views"), or the text's first line. */
-void view_parent_json(struct outbuf *b, const struct parent_info *p);
-void view_parent_text(struct outbuf *b, const struct parent_info *p);
+void cli_view_parent_json(struct outbuf *b, const struct parent_info *p);
+void cli_view_parent_text(struct outbuf *b, const struct parent_info *p);
 /* The fix, after the views: JSON's "fix" member, or the text's line. */
-void view_fix_render(struct outbuf *b, const struct fix *f, bool json);
+void cli_view_fix_render(struct outbuf *b, const struct fix *f, bool json);
 
 #endif

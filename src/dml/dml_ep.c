@@ -8,7 +8,7 @@
 static const char *const placement_names[DMLT_PLACE_COUNT] = {"folded", "dml",   "dml_kernel",
                                                               "cpu",    "fails", "unknown"};
 
-const char *dmlt_placement_name(enum dmlt_placement p)
+const char *dmlt_ep_placement_name(enum dmlt_placement p)
 {
     return (unsigned)p < DMLT_PLACE_COUNT ? placement_names[p] : "unknown";
 }
@@ -58,11 +58,11 @@ static bool has_subgraph(const struct onnx_node *node)
  * through the inference's result): a node is folded when its outputs are. */
 static bool folds(struct ep_state *st, struct dmlt_ep_node *n)
 {
-    const struct onnx_node *node = ep_onnx_node(st, n);
+    const struct onnx_node *node = dmlt_ep__onnx_node(st, n);
     if (node->n_outputs == 0)
         return false;
     for (uint32_t k = 0; k < node->n_outputs; k++) {
-        const struct onnx_infer_value *v = ep_output_value(st, n, k);
+        const struct onnx_infer_value *v = dmlt_ep__output_value(st, n, k);
         if (node->outputs[k].n != 0 && (v == NULL || !v->folded))
             return false;
     }
@@ -71,9 +71,9 @@ static bool folds(struct ep_state *st, struct dmlt_ep_node *n)
 
 static void mark_outputs(struct ep_state *st, const struct dmlt_ep_node *n, bool folded, bool cpu)
 {
-    const struct onnx_node *node = ep_onnx_node(st, n);
+    const struct onnx_node *node = dmlt_ep__onnx_node(st, n);
     for (uint32_t o = 0; o < node->n_outputs; o++) {
-        struct ep_value *v = ep_value_here(st, n->graph, node->outputs[o]);
+        struct ep_value *v = dmlt_ep__value_here(st, n->graph, node->outputs[o]);
         if (v == NULL || v->kind != EPV_NODE)
             continue;
         v->folded |= folded;
@@ -84,8 +84,8 @@ static void mark_outputs(struct ep_state *st, const struct dmlt_ep_node *n, bool
 /* Whether input i of n (in its own graph) is in cpu_output_args. */
 static bool cpu_input(struct ep_state *st, const struct dmlt_ep_node *n, uint32_t i)
 {
-    const struct onnx_node *node = ep_onnx_node(st, n);
-    const struct ep_value *v = ep_value_here(st, n->graph, node->inputs[i]);
+    const struct onnx_node *node = dmlt_ep__onnx_node(st, n);
+    const struct ep_value *v = dmlt_ep__value_here(st, n->graph, node->inputs[i]);
     return v != NULL && v->kind == EPV_NODE && v->cpu_arg;
 }
 
@@ -93,8 +93,8 @@ static bool cpu_input(struct ep_state *st, const struct dmlt_ep_node *n, uint32_
  * initializer by then) or an input of the graph. */
 static bool small_or_input(struct ep_state *st, const struct dmlt_ep_node *n, uint32_t i)
 {
-    const struct onnx_node *node = ep_onnx_node(st, n);
-    const struct ep_value *v = ep_value_find(st, n->graph, node->inputs[i]);
+    const struct onnx_node *node = dmlt_ep__onnx_node(st, n);
+    const struct ep_value *v = dmlt_ep__value_find(st, n->graph, node->inputs[i]);
     if (v == NULL)
         return false;
     if (v->kind == EPV_INITIALIZER)
@@ -104,7 +104,8 @@ static bool small_or_input(struct ep_state *st, const struct dmlt_ep_node *n, ui
     if (v->folded) {
         int64_t elems;
         bool zero;
-        return ep_value_dims(ep_input_value(st, n, i), &elems, &zero, NULL, 0) == EP_DIMS_KNOWN &&
+        return ep_value_dims(dmlt_ep__input_value(st, n, i), &elems, &zero, NULL, 0) ==
+                   EP_DIMS_KNOWN &&
                elems <= 100;
     }
     return false;
@@ -114,11 +115,11 @@ static bool small_or_input(struct ep_state *st, const struct dmlt_ep_node *n, ui
  * node that consumes a CPU tensor. */
 static bool place_in_cpu(struct ep_state *st, const struct dmlt_ep_node *n)
 {
-    const struct onnx_node *node = ep_onnx_node(st, n);
+    const struct onnx_node *node = dmlt_ep__onnx_node(st, n);
     for (uint32_t i = 0; i < node->n_inputs; i++) {
         if (node->inputs[i].n == 0)
             return false; /* an absent input is no CPU tensor */
-        const struct onnx_infer_value *v = ep_input_value(st, n, i);
+        const struct onnx_infer_value *v = dmlt_ep__input_value(st, n, i);
         const int32_t t = v ? v->elem_type : 0;
         if (t == 10 || t == 16 || (t >= 17 && t <= 20))
             return false; /* float16, bfloat16, float8: never moved */
@@ -168,39 +169,40 @@ static void cpu_preferred(struct ep_state *st, uint32_t g)
 static enum ep_verdict graph_node(struct ep_state *st, struct dmlt_ep_node *n)
 {
     const uint32_t at = (uint32_t)(n - st->r->nodes);
-    const struct onnx_node *node = ep_onnx_node(st, n);
+    const struct onnx_node *node = dmlt_ep__onnx_node(st, n);
     const struct dmlt_ep_reg *reg = n->reg;
     bool definite = false;
     if (has_subgraph(node)) {
-        definite = ep_reason(st, at, DMLT_R_CONTROL_FLOW,
-                             "%.*s runs its subgraphs through ONNX Runtime's own kernel "
-                             "(RegisterCpuOperatorsAsDml): never in a fused graph",
-                             EP_NAME(node->op_type));
+        definite = dmlt_ep__reason(st, at, DMLT_R_CONTROL_FLOW,
+                                   "%.*s runs its subgraphs through ONNX Runtime's own kernel "
+                                   "(RegisterCpuOperatorsAsDml): never in a fused graph",
+                                   EP_NAME(node->op_type));
     } else if (!reg->graph) {
-        definite = ep_reason(st, at, DMLT_R_GRAPH_NOT_SUPPORTED,
-                             "its registration says DmlGraphSupport::NotSupported (%s, "
-                             "OperatorRegistration.cpp row %u)",
-                             reg->macro, reg->row);
+        definite = dmlt_ep__reason(st, at, DMLT_R_GRAPH_NOT_SUPPORTED,
+                                   "its registration says DmlGraphSupport::NotSupported (%s, "
+                                   "OperatorRegistration.cpp row %u)",
+                                   reg->macro, reg->row);
     }
     if (st->model_has_subgraphs)
-        definite = ep_reason(st, at, DMLT_R_GRAPH_HAS_SUBGRAPHS,
-                             "the model has an If, Loop or Scan: graph fusion is off for every "
-                             "node (GraphPartitioner.cpp ModelUsesSubgraph)");
-    if (reg->input_count && reg->input_count != node->n_inputs)
         definite =
-            ep_reason(st, at, DMLT_R_INPUT_COUNT,
-                      "%lu inputs: a fused graph takes %.*s only with %u "
-                      "(requiredInputCountForDmlGraphSupport)",
-                      (unsigned long)node->n_inputs, EP_NAME(node->op_type), reg->input_count);
+            dmlt_ep__reason(st, at, DMLT_R_GRAPH_HAS_SUBGRAPHS,
+                            "the model has an If, Loop or Scan: graph fusion is off for every "
+                            "node (GraphPartitioner.cpp ModelUsesSubgraph)");
+    if (reg->input_count && reg->input_count != node->n_inputs)
+        definite = dmlt_ep__reason(st, at, DMLT_R_INPUT_COUNT,
+                                   "%lu inputs: a fused graph takes %.*s only with %u "
+                                   "(requiredInputCountForDmlGraphSupport)",
+                                   (unsigned long)node->n_inputs, EP_NAME(node->op_type),
+                                   reg->input_count);
     for (uint32_t i = 0; i < node->n_inputs && i < 32; i++) {
         if (!((reg->cpu_inputs >> i) & 1u) || node->inputs[i].n == 0)
             continue;
-        const struct ep_value *v = ep_value_find(st, n->graph, node->inputs[i]);
+        const struct ep_value *v = dmlt_ep__value_find(st, n->graph, node->inputs[i]);
         if (v == NULL || !(v->kind == EPV_INITIALIZER || (v->kind == EPV_NODE && v->folded)))
-            definite = ep_reason(st, at, DMLT_R_CPU_INPUT_NOT_CONSTANT,
-                                 "input %lu (%.*s) is a required constant CPU input but no "
-                                 "initializer when the session is made",
-                                 (unsigned long)i, EP_NAME(node->inputs[i]));
+            definite = dmlt_ep__reason(st, at, DMLT_R_CPU_INPUT_NOT_CONSTANT,
+                                       "input %lu (%.*s) is a required constant CPU input but no "
+                                       "initializer when the session is made",
+                                       (unsigned long)i, EP_NAME(node->inputs[i]));
     }
     bool unknown = false, dynamic = false, empty = false;
     for (int out = 0; out < 2; out++)
@@ -209,7 +211,7 @@ static enum ep_verdict graph_node(struct ep_state *st, struct dmlt_ep_node *n)
             if (name.n == 0)
                 continue;
             const struct onnx_infer_value *v =
-                out ? ep_output_value(st, n, i) : ep_input_value(st, n, i);
+                out ? dmlt_ep__output_value(st, n, i) : dmlt_ep__input_value(st, n, i);
             int64_t elems;
             bool zero;
             char sym[64];
@@ -219,27 +221,28 @@ static enum ep_verdict graph_node(struct ep_state *st, struct dmlt_ep_node *n)
                     break; /* the first one names it */
                 dynamic = true;
                 definite =
-                    ep_reason(st, at, DMLT_R_DYNAMIC_SHAPE,
-                              "%s %lu (%.*s) has a dim not known until run time (%s): a "
-                              "fused graph needs static shapes (bind it with --dim)",
-                              out ? "output" : "input", (unsigned long)i, EP_NAME(name), sym);
+                    dmlt_ep__reason(st, at, DMLT_R_DYNAMIC_SHAPE,
+                                    "%s %lu (%.*s) has a dim not known until run time (%s): a "
+                                    "fused graph needs static shapes (bind it with --dim)",
+                                    out ? "output" : "input", (unsigned long)i, EP_NAME(name), sym);
                 break;
             case EP_DIMS_UNKNOWN:
                 if (!unknown)
-                    ep_reason(st, at, DMLT_R_DYNAMIC_SHAPE,
-                              "the shape of %s %lu (%.*s) is not known%s%s: it decides whether "
-                              "the node joins a fused graph",
-                              out ? "output" : "input", (unsigned long)i, EP_NAME(name),
-                              v && v->reason ? ": " : "", v && v->reason ? v->reason : "");
+                    dmlt_ep__reason(
+                        st, at, DMLT_R_DYNAMIC_SHAPE,
+                        "the shape of %s %lu (%.*s) is not known%s%s: it decides whether "
+                        "the node joins a fused graph",
+                        out ? "output" : "input", (unsigned long)i, EP_NAME(name),
+                        v && v->reason ? ": " : "", v && v->reason ? v->reason : "");
                 unknown = true;
                 break;
             case EP_DIMS_KNOWN:
                 if (zero && !empty)
                     empty = definite =
-                        ep_reason(st, at, DMLT_R_ZERO_DIM,
-                                  "%s %lu (%.*s) has a 0 dim: a fused graph takes no empty "
-                                  "tensor (ContainsEmptyDimensions)",
-                                  out ? "output" : "input", (unsigned long)i, EP_NAME(name));
+                        dmlt_ep__reason(st, at, DMLT_R_ZERO_DIM,
+                                        "%s %lu (%.*s) has a 0 dim: a fused graph takes no empty "
+                                        "tensor (ContainsEmptyDimensions)",
+                                        out ? "output" : "input", (unsigned long)i, EP_NAME(name));
             }
         }
     return definite ? EP_CPU : unknown ? EP_UNKNOWN : EP_OK;
@@ -263,8 +266,8 @@ static int32_t root(struct parts *p, int32_t a)
 static int32_t input_part(struct ep_state *st, struct parts *p, const struct dmlt_ep_node *n,
                           uint32_t i)
 {
-    const struct onnx_node *node = ep_onnx_node(st, n);
-    const struct ep_value *v = ep_value_here(st, n->graph, node->inputs[i]);
+    const struct onnx_node *node = dmlt_ep__onnx_node(st, n);
+    const struct ep_value *v = dmlt_ep__value_here(st, n->graph, node->inputs[i]);
     if (v == NULL || v->kind != EPV_NODE || v->folded)
         return -1;
     const int32_t q = st->r->nodes[v->node].partition;
@@ -317,11 +320,11 @@ static void place_nodes(struct ep_state *st)
         struct dmlt_ep_node *n = &r->nodes[i];
         if (folds(st, n)) {
             n->placement = DMLT_PLACE_FOLDED;
-            ep_since(st, n);
+            dmlt_ep__since(st, n);
             mark_outputs(st, n, true, false);
             continue;
         }
-        const enum ep_verdict v = ep_kernel_lookup(st, n);
+        const enum ep_verdict v = dmlt_ep__kernel_lookup(st, n);
         n->placement = v == EP_CPU       ? DMLT_PLACE_CPU
                        : v == EP_UNKNOWN ? DMLT_PLACE_UNKNOWN
                                          : DMLT_PLACE_DML;
@@ -332,17 +335,18 @@ static void place_nodes(struct ep_state *st)
         struct dmlt_ep_node *n = &r->nodes[i];
         if (n->placement != DMLT_PLACE_DML)
             continue;
-        const enum ep_verdict v = ep_supported_by_dml(st, n);
+        const enum ep_verdict v = dmlt_ep__supported_by_dml(st, n);
         if (v != EP_OK) {
             n->placement = v == EP_UNKNOWN ? DMLT_PLACE_UNKNOWN : DMLT_PLACE_CPU;
             continue;
         }
         if (n->cpu_side) {
             n->placement = DMLT_PLACE_CPU;
-            ep_reason(st, (uint32_t)i, DMLT_R_CPU_PREFERRED,
-                      "every input is a CPU tensor (a Shape or Size result and what only such "
-                      "values feed), a small initializer or a graph input: ONNX Runtime keeps it "
-                      "on the CPU (fallback_cpu_capability.cc GetCpuPreferredNodes)");
+            dmlt_ep__reason(
+                st, (uint32_t)i, DMLT_R_CPU_PREFERRED,
+                "every input is a CPU tensor (a Shape or Size result and what only such "
+                "values feed), a small initializer or a graph input: ONNX Runtime keeps it "
+                "on the CPU (fallback_cpu_capability.cc GetCpuPreferredNodes)");
         }
     }
 }
@@ -382,7 +386,7 @@ static bool fuse_and_create(struct ep_state *st)
         const int32_t q = n->partition >= 0 ? root(&p, n->partition) : -1;
         n->partition = -1;
         if (n->placement == DMLT_PLACE_DML || n->placement == DMLT_PLACE_DML_KERNEL) {
-            const enum ep_verdict v = ep_kernel_creation(st, n);
+            const enum ep_verdict v = dmlt_ep__kernel_creation(st, n);
             if (v == EP_FAILS)
                 n->placement = DMLT_PLACE_FAILS;
             else if (v == EP_UNKNOWN)
@@ -412,17 +416,17 @@ static void count_copies(struct ep_state *st)
     struct dmlt_ep_result *r = st->r;
     for (size_t i = 0; i < r->n_nodes; i++) {
         const struct dmlt_ep_node *n = &r->nodes[i];
-        const struct onnx_node *node = ep_onnx_node(st, n);
+        const struct onnx_node *node = dmlt_ep__onnx_node(st, n);
         if (n->placement == DMLT_PLACE_FOLDED || n->placement == DMLT_PLACE_UNKNOWN)
             continue;
         for (uint32_t k = 0; k < node->n_inputs; k++) {
-            struct ep_value *v = ep_value_here(st, n->graph, node->inputs[k]);
+            struct ep_value *v = dmlt_ep__value_here(st, n->graph, node->inputs[k]);
             if (v == NULL || v->kind != EPV_NODE || v->folded)
                 continue;
             const struct dmlt_ep_node *src = &r->nodes[v->node];
             if (src->placement == DMLT_PLACE_UNKNOWN || src->placement == DMLT_PLACE_FOLDED)
                 continue;
-            const bool from_cpu = cpu_out(src, ep_onnx_node(st, src));
+            const bool from_cpu = cpu_out(src, dmlt_ep__onnx_node(st, src));
             const bool to_cpu = n->placement == DMLT_PLACE_CPU ||
                                 (n->reg && k < 32 && ((n->reg->cpu_inputs >> k) & 1u));
             const unsigned bit = to_cpu ? 1u : 2u;
@@ -472,7 +476,7 @@ bool dmlt_ep_run(const struct onnx_model *model, const struct onnx_infer *inf,
     r->model = model;
     r->inf = inf;
     struct ep_state st = {.r = r};
-    st.tables = options && options->tables ? options->tables : &ep_default_tables;
+    st.tables = options && options->tables ? options->tables : &dmlt_ep__default_tables;
     r->internal_ = st.tables;
     r->feature_level =
         options && options->feature_level ? options->feature_level : dmlt_dml_newest_level();
@@ -484,7 +488,7 @@ bool dmlt_ep_run(const struct onnx_model *model, const struct onnx_infer *inf,
     }
     r->n_nodes = r->graph_first ? r->graph_first[model->n_graphs] : 0;
     r->nodes = calloc(r->n_nodes + 1, sizeof *r->nodes);
-    if (r->graph_first == NULL || r->nodes == NULL || !ep_values_build(&st))
+    if (r->graph_first == NULL || r->nodes == NULL || !dmlt_ep__values_build(&st))
         goto oom;
     for (uint32_t g = 0; g < model->n_graphs; g++)
         for (uint32_t k = 0; k < model->graphs[g].n_nodes; k++) {
@@ -503,7 +507,7 @@ bool dmlt_ep_run(const struct onnx_model *model, const struct onnx_infer *inf,
     if (group(r))
         return true;
 oom:
-    ep_values_free(&st);
+    dmlt_ep__values_free(&st);
     dmlt_ep_free(r);
     return false;
 }
@@ -534,15 +538,16 @@ const char *dmlt_ep_value_placement(const struct dmlt_ep_result *r, uint32_t gra
 {
     if (r->values_ == NULL || graph >= r->model->n_graphs || len == 0)
         return NULL;
-    const struct ep_value *v = ep_values_find(r->values_, r->values_mask_, r->model, graph,
-                                              (struct onnx_bytes){(const uint8_t *)name, len});
+    const struct ep_value *v =
+        dmlt_ep__values_find(r->values_, r->values_mask_, r->model, graph,
+                             (struct onnx_bytes){(const uint8_t *)name, len});
     if (v == NULL)
         return NULL;
     if (v->kind == EPV_INPUT)
         return "input";
     if (v->kind == EPV_INITIALIZER)
         return "initializer";
-    return dmlt_placement_name(r->nodes[v->node].placement);
+    return dmlt_ep_placement_name(r->nodes[v->node].placement);
 }
 
 enum dmlt_ep_memory dmlt_ep_output_memory(const struct dmlt_ep_result *r, uint32_t graph,

@@ -41,7 +41,7 @@ enum dmlt_placement {
 };
 
 /* "folded", "dml", "dml_kernel", "cpu", "fails", "unknown" */
-const char *dmlt_placement_name(enum dmlt_placement p);
+const char *dmlt_ep_placement_name(enum dmlt_placement p);
 
 /* SPEC section 12's reason ids, in its order. */
 enum dmlt_ep_reason {

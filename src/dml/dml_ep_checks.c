@@ -36,34 +36,34 @@ static bool attr_string_is(const struct onnx_node *node, const char *name, const
  * inputs of one element type. */
 static enum ep_verdict query_batchnorm(struct ep_state *st, struct dmlt_ep_node *n, uint32_t at)
 {
-    const struct onnx_node *node = ep_onnx_node(st, n);
+    const struct onnx_node *node = dmlt_ep__onnx_node(st, n);
     if (attr_int(node, "training_mode", 0) != 0)
-        return ep_reason(st, at, DMLT_R_QUERY_REJECTED,
-                         "attribute training_mode=%lld: QueryBatchNormalization "
-                         "(DmlOperatorBatchNormalization.cpp) takes only 0",
-                         (long long)attr_int(node, "training_mode", 0)),
+        return dmlt_ep__reason(st, at, DMLT_R_QUERY_REJECTED,
+                               "attribute training_mode=%lld: QueryBatchNormalization "
+                               "(DmlOperatorBatchNormalization.cpp) takes only 0",
+                               (long long)attr_int(node, "training_mode", 0)),
                EP_CPU;
     if (node->n_inputs < 5)
-        return ep_reason(st, at, DMLT_R_QUERY_REJECTED,
-                         "%lu inputs: QueryBatchNormalization needs 5",
-                         (unsigned long)node->n_inputs),
+        return dmlt_ep__reason(st, at, DMLT_R_QUERY_REJECTED,
+                               "%lu inputs: QueryBatchNormalization needs 5",
+                               (unsigned long)node->n_inputs),
                EP_CPU;
     int32_t t0 = 0;
     for (uint32_t i = 0; i < 5; i++) {
-        const struct onnx_infer_value *v = ep_input_value(st, n, i);
+        const struct onnx_infer_value *v = dmlt_ep__input_value(st, n, i);
         if (v == NULL || (!v->not_tensor && v->elem_type == 0))
-            return ep_reason(st, at, DMLT_R_QUERY_REJECTED,
-                             "the element type of input %lu (%.*s) is not known: "
-                             "QueryBatchNormalization needs all 5 alike",
-                             (unsigned long)i, EP_NAME(node->inputs[i])),
+            return dmlt_ep__reason(st, at, DMLT_R_QUERY_REJECTED,
+                                   "the element type of input %lu (%.*s) is not known: "
+                                   "QueryBatchNormalization needs all 5 alike",
+                                   (unsigned long)i, EP_NAME(node->inputs[i])),
                    EP_UNKNOWN;
         if (i == 0)
             t0 = v->elem_type;
         if (v->not_tensor || v->elem_type != t0)
-            return ep_reason(st, at, DMLT_R_QUERY_REJECTED,
-                             "input %lu (%.*s) has another element type than input 0: "
-                             "QueryBatchNormalization needs all 5 alike",
-                             (unsigned long)i, EP_NAME(node->inputs[i])),
+            return dmlt_ep__reason(st, at, DMLT_R_QUERY_REJECTED,
+                                   "input %lu (%.*s) has another element type than input 0: "
+                                   "QueryBatchNormalization needs all 5 alike",
+                                   (unsigned long)i, EP_NAME(node->inputs[i])),
                    EP_CPU;
     }
     return EP_OK;
@@ -73,49 +73,51 @@ static enum ep_verdict query_batchnorm(struct ep_state *st, struct dmlt_ep_node 
  * names it; each is in the operator's DmlOperator*.cpp). */
 static enum ep_verdict support_query(struct ep_state *st, struct dmlt_ep_node *n, uint32_t at)
 {
-    const struct onnx_node *node = ep_onnx_node(st, n);
+    const struct onnx_node *node = dmlt_ep__onnx_node(st, n);
     switch (n->reg->query) {
     case DMLT_Q_NONE:
     case DMLT_Q_SLICE: /* QuerySlice: at most 5 inputs, which Slice's schema has */
         return node->n_inputs <= 5 ? EP_OK
-                                   : (ep_reason(st, at, DMLT_R_QUERY_REJECTED,
-                                                "%lu inputs: QuerySlice takes at most 5",
-                                                (unsigned long)node->n_inputs),
+                                   : (dmlt_ep__reason(st, at, DMLT_R_QUERY_REJECTED,
+                                                      "%lu inputs: QuerySlice takes at most 5",
+                                                      (unsigned long)node->n_inputs),
                                       EP_CPU);
     case DMLT_Q_MAXPOOL:
         if (attr_int(node, "storage_order", 0) != 0)
-            return ep_reason(st, at, DMLT_R_QUERY_REJECTED,
-                             "attribute storage_order=%lld: QueryMaxPool (DmlOperatorPooling.cpp) "
-                             "takes only 0",
-                             (long long)attr_int(node, "storage_order", 0)),
+            return dmlt_ep__reason(
+                       st, at, DMLT_R_QUERY_REJECTED,
+                       "attribute storage_order=%lld: QueryMaxPool (DmlOperatorPooling.cpp) "
+                       "takes only 0",
+                       (long long)attr_int(node, "storage_order", 0)),
                    EP_CPU;
         return EP_OK;
     case DMLT_Q_RESIZE:
         if (attr_string_is(node, "mode", "cubic"))
-            return ep_reason(st, at, DMLT_R_QUERY_REJECTED,
-                             "attribute mode=\"cubic\": QueryResize (DmlOperatorResize.cpp): "
-                             "DirectML has no cubic interpolation"),
+            return dmlt_ep__reason(st, at, DMLT_R_QUERY_REJECTED,
+                                   "attribute mode=\"cubic\": QueryResize (DmlOperatorResize.cpp): "
+                                   "DirectML has no cubic interpolation"),
                    EP_CPU;
         if (attr_int(node, "exclude_outside", 0) != 0)
-            return ep_reason(st, at, DMLT_R_QUERY_REJECTED,
-                             "attribute exclude_outside=%lld: QueryResize takes only 0",
-                             (long long)attr_int(node, "exclude_outside", 0)),
+            return dmlt_ep__reason(st, at, DMLT_R_QUERY_REJECTED,
+                                   "attribute exclude_outside=%lld: QueryResize takes only 0",
+                                   (long long)attr_int(node, "exclude_outside", 0)),
                    EP_CPU;
         if (attr_float(node, "extrapolation_value", 0.0f) != 0.0f)
-            return ep_reason(st, at, DMLT_R_QUERY_REJECTED,
-                             "attribute extrapolation_value=%g: QueryResize takes only 0",
-                             (double)attr_float(node, "extrapolation_value", 0.0f)),
+            return dmlt_ep__reason(st, at, DMLT_R_QUERY_REJECTED,
+                                   "attribute extrapolation_value=%g: QueryResize takes only 0",
+                                   (double)attr_float(node, "extrapolation_value", 0.0f)),
                    EP_CPU;
         return EP_OK;
     case DMLT_Q_BATCHNORM:
         return query_batchnorm(st, n, at);
     case DMLT_Q_LAYERNORM:
         if (node->n_inputs < 3 || node->n_outputs > 1)
-            return ep_reason(st, at, DMLT_R_QUERY_REJECTED,
-                             "%lu inputs and %lu outputs: QueryLayerNormalization "
-                             "(DmlOperatorLayerNormalization.cpp) needs 3 inputs (scale and bias) "
-                             "and 1 output (no Mean, InvStdDev)",
-                             (unsigned long)node->n_inputs, (unsigned long)node->n_outputs),
+            return dmlt_ep__reason(
+                       st, at, DMLT_R_QUERY_REJECTED,
+                       "%lu inputs and %lu outputs: QueryLayerNormalization "
+                       "(DmlOperatorLayerNormalization.cpp) needs 3 inputs (scale and bias) "
+                       "and 1 output (no Mean, InvStdDev)",
+                       (unsigned long)node->n_inputs, (unsigned long)node->n_outputs),
                    EP_CPU;
         return EP_OK;
     default: {
@@ -127,12 +129,13 @@ static enum ep_verdict support_query(struct ep_state *st, struct dmlt_ep_node *n
                                             [DMLT_Q_QLINEARSIGMOID] = "QueryQLinearSigmoid",
                                             [DMLT_Q_ATTENTION] = "QueryAttention"};
         const unsigned q = n->reg->query;
-        return ep_reason(st, at, DMLT_R_QUERY_REJECTED,
-                         "the DML EP asks %s (OperatorRegistration.cpp row %u) whether it takes "
-                         "this node; that query is not reproduced here (its source was not read), "
-                         "so whether the node runs on DirectML is not known",
-                         q < sizeof names / sizeof names[0] && names[q] ? names[q] : "a query",
-                         n->reg->row),
+        return dmlt_ep__reason(
+                   st, at, DMLT_R_QUERY_REJECTED,
+                   "the DML EP asks %s (OperatorRegistration.cpp row %u) whether it takes "
+                   "this node; that query is not reproduced here (its source was not read), "
+                   "so whether the node runs on DirectML is not known",
+                   q < sizeof names / sizeof names[0] && names[q] ? names[q] : "a query",
+                   n->reg->row),
                EP_UNKNOWN;
     }
     }
@@ -155,38 +158,40 @@ static bool sequence_op(struct onnx_bytes op)
 static enum ep_verdict tensor_type(struct ep_state *st, struct dmlt_ep_node *n, uint32_t at,
                                    bool out, uint32_t i)
 {
-    const struct onnx_node *node = ep_onnx_node(st, n);
+    const struct onnx_node *node = dmlt_ep__onnx_node(st, n);
     const struct onnx_bytes name = out ? node->outputs[i] : node->inputs[i];
     char tname[32];
     if (name.n == 0)
         return EP_OK;
-    const struct onnx_infer_value *v = out ? ep_output_value(st, n, i) : ep_input_value(st, n, i);
+    const struct onnx_infer_value *v =
+        out ? dmlt_ep__output_value(st, n, i) : dmlt_ep__input_value(st, n, i);
     if (v != NULL && v->not_tensor) {
         if (sequence_op(node->op_type))
             return EP_OK;
-        return ep_reason(st, at, DMLT_R_TYPE_NOT_SUPPORTED, "%s %lu (%.*s) is not a tensor (%s)",
-                         out ? "output" : "input", (unsigned long)i, EP_NAME(name), EP_SRC),
+        return dmlt_ep__reason(st, at, DMLT_R_TYPE_NOT_SUPPORTED,
+                               "%s %lu (%.*s) is not a tensor (%s)", out ? "output" : "input",
+                               (unsigned long)i, EP_NAME(name), EP_SRC),
                EP_CPU;
     }
     if (v == NULL || v->elem_type == 0)
-        return ep_reason(st, at, DMLT_R_TYPE_NOT_SUPPORTED,
-                         "the element type of %s %lu (%.*s) is not known%s%s",
-                         out ? "output" : "input", (unsigned long)i, EP_NAME(name),
-                         v && v->reason ? ": " : "", v && v->reason ? v->reason : ""),
+        return dmlt_ep__reason(st, at, DMLT_R_TYPE_NOT_SUPPORTED,
+                               "the element type of %s %lu (%.*s) is not known%s%s",
+                               out ? "output" : "input", (unsigned long)i, EP_NAME(name),
+                               v && v->reason ? ": " : "", v && v->reason ? v->reason : ""),
                EP_UNKNOWN;
     if (ep_dml_dtype(v->elem_type) < 0)
-        return ep_reason(st, at, DMLT_R_TYPE_NOT_SUPPORTED,
-                         "%s %lu (%.*s) is %s, which DirectML has no data type for (%s)",
-                         out ? "output" : "input", (unsigned long)i, EP_NAME(name),
-                         ep_onnx_type_name(v->elem_type, tname, sizeof tname), EP_SRC),
+        return dmlt_ep__reason(st, at, DMLT_R_TYPE_NOT_SUPPORTED,
+                               "%s %lu (%.*s) is %s, which DirectML has no data type for (%s)",
+                               out ? "output" : "input", (unsigned long)i, EP_NAME(name),
+                               ep_onnx_type_name(v->elem_type, tname, sizeof tname), EP_SRC),
                EP_CPU;
     return EP_OK; /* a CPU input, or a type the device supports (int64, float64: assumed) */
 }
 
-enum ep_verdict ep_supported_by_dml(struct ep_state *st, struct dmlt_ep_node *n)
+enum ep_verdict dmlt_ep__supported_by_dml(struct ep_state *st, struct dmlt_ep_node *n)
 {
     const uint32_t at = (uint32_t)(n - st->r->nodes);
-    const struct onnx_node *node = ep_onnx_node(st, n);
+    const struct onnx_node *node = dmlt_ep__onnx_node(st, n);
     enum ep_verdict v = support_query(st, n, at);
     for (uint32_t i = 0; v == EP_OK && i < node->n_inputs; i++)
         v = tensor_type(st, n, at, false, i);
@@ -220,7 +225,8 @@ static bool check_rule(struct ep_state *st, struct dmlt_ep_node *n, uint32_t at,
                        uint32_t i, const struct dmlt_dml_operator *op, const char *field,
                        bool *unsure)
 {
-    const struct onnx_infer_value *v = out ? ep_output_value(st, n, i) : ep_input_value(st, n, i);
+    const struct onnx_infer_value *v =
+        out ? dmlt_ep__output_value(st, n, i) : dmlt_ep__input_value(st, n, i);
     const struct dmlt_dml_tensor_rule *rule = st->tables->rule_at(op, field, st->r->feature_level);
     char tname[32];
     if (v == NULL || rule == NULL || v->rank < 0)
@@ -230,35 +236,37 @@ static bool check_rule(struct ep_state *st, struct dmlt_ep_node *n, uint32_t at,
     bool failed = false;
     if (count > 8 || !((rule->dim_counts >> count) & 1u)) {
         failed = true;
-        if (!ep_failure(st, at, out, i, DMLT_R_DIMENSION_COUNT) ||
-            !ep_reason(st, at, DMLT_R_DIMENSION_COUNT,
-                       "%s %lu: DML_OPERATOR_%s's %s takes no %u dimensions at feature level "
-                       "%u_%u (%s)",
-                       out ? "output" : "input", (unsigned long)i, op->name, field, count,
-                       st->r->feature_level >> 12, (st->r->feature_level >> 8) & 15, op->source))
+        if (!dmlt_ep__failure(st, at, out, i, DMLT_R_DIMENSION_COUNT) ||
+            !dmlt_ep__reason(st, at, DMLT_R_DIMENSION_COUNT,
+                             "%s %lu: DML_OPERATOR_%s's %s takes no %u dimensions at feature level "
+                             "%u_%u (%s)",
+                             out ? "output" : "input", (unsigned long)i, op->name, field, count,
+                             st->r->feature_level >> 12, (st->r->feature_level >> 8) & 15,
+                             op->source))
             return false;
     }
     if (dt == DMLT_DTYPE_INT64 || dt == DMLT_DTYPE_UINT64) {
         if (!((rule->dtypes >> dt) & 1u)) { /* the EP may hand it over as 32-bit halves */
             *unsure = true;
-            return ep_reason(st, at, DMLT_R_DATA_TYPE,
-                             "%s %lu is %s, which DML_OPERATOR_%s's %s does not list at feature "
-                             "level %u_%u (%s); the provider's 64-bit integer handling (strided "
-                             "32-bit views) is not modelled: not counted as a failure",
-                             out ? "output" : "input", (unsigned long)i,
-                             ep_onnx_type_name(v->elem_type, tname, sizeof tname), op->name, field,
-                             st->r->feature_level >> 12, (st->r->feature_level >> 8) & 15,
-                             op->source);
+            return dmlt_ep__reason(
+                st, at, DMLT_R_DATA_TYPE,
+                "%s %lu is %s, which DML_OPERATOR_%s's %s does not list at feature "
+                "level %u_%u (%s); the provider's 64-bit integer handling (strided "
+                "32-bit views) is not modelled: not counted as a failure",
+                out ? "output" : "input", (unsigned long)i,
+                ep_onnx_type_name(v->elem_type, tname, sizeof tname), op->name, field,
+                st->r->feature_level >> 12, (st->r->feature_level >> 8) & 15, op->source);
         }
     } else if (dt >= 0 && !((rule->dtypes >> dt) & 1u)) {
         failed = true;
-        if (!ep_failure(st, at, out, i, DMLT_R_DATA_TYPE) ||
-            !ep_reason(st, at, DMLT_R_DATA_TYPE,
-                       "%s %lu is %s: DML_OPERATOR_%s's %s does not take it at feature level "
-                       "%u_%u (%s)",
-                       out ? "output" : "input", (unsigned long)i,
-                       ep_onnx_type_name(v->elem_type, tname, sizeof tname), op->name, field,
-                       st->r->feature_level >> 12, (st->r->feature_level >> 8) & 15, op->source))
+        if (!dmlt_ep__failure(st, at, out, i, DMLT_R_DATA_TYPE) ||
+            !dmlt_ep__reason(st, at, DMLT_R_DATA_TYPE,
+                             "%s %lu is %s: DML_OPERATOR_%s's %s does not take it at feature level "
+                             "%u_%u (%s)",
+                             out ? "output" : "input", (unsigned long)i,
+                             ep_onnx_type_name(v->elem_type, tname, sizeof tname), op->name, field,
+                             st->r->feature_level >> 12, (st->r->feature_level >> 8) & 15,
+                             op->source))
             return false;
     }
     (void)failed;
@@ -269,46 +277,49 @@ static bool check_rule(struct ep_state *st, struct dmlt_ep_node *n, uint32_t at,
 static enum ep_verdict tensor_limits(struct ep_state *st, struct dmlt_ep_node *n, uint32_t at,
                                      bool out, uint32_t i)
 {
-    const struct onnx_node *node = ep_onnx_node(st, n);
+    const struct onnx_node *node = dmlt_ep__onnx_node(st, n);
     const struct onnx_bytes name = out ? node->outputs[i] : node->inputs[i];
     if (name.n == 0 || (!out && i < 32 && n->reg && ((n->reg->cpu_inputs >> i) & 1u)))
         return EP_OK;
-    const struct onnx_infer_value *v = out ? ep_output_value(st, n, i) : ep_input_value(st, n, i);
+    const struct onnx_infer_value *v =
+        out ? dmlt_ep__output_value(st, n, i) : dmlt_ep__input_value(st, n, i);
     if (v != NULL && v->not_tensor)
         return EP_OK;
     if (v == NULL || v->rank < 0)
-        return ep_reason(st, at, DMLT_R_RANK_TOO_LARGE,
-                         "the rank of %s %lu (%.*s) is not known%s%s: the EP refuses more than 8 "
-                         "dims",
-                         out ? "output" : "input", (unsigned long)i, EP_NAME(name),
-                         v && v->reason ? ": " : "", v && v->reason ? v->reason : ""),
+        return dmlt_ep__reason(
+                   st, at, DMLT_R_RANK_TOO_LARGE,
+                   "the rank of %s %lu (%.*s) is not known%s%s: the EP refuses more than 8 "
+                   "dims",
+                   out ? "output" : "input", (unsigned long)i, EP_NAME(name),
+                   v && v->reason ? ": " : "", v && v->reason ? v->reason : ""),
                EP_UNKNOWN;
     if (v->rank > 8)
-        return ep_failure(st, at, out, i, DMLT_R_RANK_TOO_LARGE),
-               ep_reason(st, at, DMLT_R_RANK_TOO_LARGE,
-                         "%s %lu (%.*s) has %ld dims: DirectML tensors have at most 8 "
-                         "(DML_TENSOR_DIMENSION_COUNT_MAX1; the EP's TensorDesc refuses more)",
-                         out ? "output" : "input", (unsigned long)i, EP_NAME(name), (long)v->rank),
+        return dmlt_ep__failure(st, at, out, i, DMLT_R_RANK_TOO_LARGE),
+               dmlt_ep__reason(
+                   st, at, DMLT_R_RANK_TOO_LARGE,
+                   "%s %lu (%.*s) has %ld dims: DirectML tensors have at most 8 "
+                   "(DML_TENSOR_DIMENSION_COUNT_MAX1; the EP's TensorDesc refuses more)",
+                   out ? "output" : "input", (unsigned long)i, EP_NAME(name), (long)v->rank),
                EP_FAILS;
     int64_t elems;
     bool zero;
     char sym[8];
     if (ep_value_dims(v, &elems, &zero, sym, sizeof sym) == EP_DIMS_KNOWN &&
         elems > (int64_t)UINT32_MAX)
-        return ep_failure(st, at, out, i, DMLT_R_TOO_MANY_ELEMENTS),
-               ep_reason(st, at, DMLT_R_TOO_MANY_ELEMENTS,
-                         "%s %lu (%.*s) has %lld elements: a DirectML tensor has at most "
-                         "4294967295 (DirectML's 32-bit element indexing)",
-                         out ? "output" : "input", (unsigned long)i, EP_NAME(name),
-                         (long long)elems),
+        return dmlt_ep__failure(st, at, out, i, DMLT_R_TOO_MANY_ELEMENTS),
+               dmlt_ep__reason(st, at, DMLT_R_TOO_MANY_ELEMENTS,
+                               "%s %lu (%.*s) has %lld elements: a DirectML tensor has at most "
+                               "4294967295 (DirectML's 32-bit element indexing)",
+                               out ? "output" : "input", (unsigned long)i, EP_NAME(name),
+                               (long long)elems),
                EP_FAILS;
     return EP_OK;
 }
 
-enum ep_verdict ep_kernel_creation(struct ep_state *st, struct dmlt_ep_node *n)
+enum ep_verdict dmlt_ep__kernel_creation(struct ep_state *st, struct dmlt_ep_node *n)
 {
     const uint32_t at = (uint32_t)(n - st->r->nodes);
-    const struct onnx_node *node = ep_onnx_node(st, n);
+    const struct onnx_node *node = dmlt_ep__onnx_node(st, n);
     enum ep_verdict worst = EP_OK;
     if (n->reg && strcmp(n->reg->macro, "ORT_KERNEL") == 0)
         return EP_OK; /* ONNX Runtime's own kernel (If, sequences): no DirectML operator */
@@ -321,10 +332,10 @@ enum ep_verdict ep_kernel_creation(struct ep_state *st, struct dmlt_ep_node *n)
     unsigned count = 0;
     const struct dmlt_dml_mapping *m = dmlt_ep_mapping(st->r, n, &count);
     if (m == NULL) {
-        ep_reason(st, at, -1,
-                  "DirectML's tensor rules not checked: the tables map %.*s to no DirectML "
-                  "operator",
-                  EP_NAME(node->op_type));
+        dmlt_ep__reason(st, at, -1,
+                        "DirectML's tensor rules not checked: the tables map %.*s to no DirectML "
+                        "operator",
+                        EP_NAME(node->op_type));
         return worst;
     }
     char field[64];
@@ -338,16 +349,18 @@ enum ep_verdict ep_kernel_creation(struct ep_state *st, struct dmlt_ep_node *n)
     for (unsigned k = 0; k < count; k++) {
         const struct dmlt_dml_operator *op = st->tables->operator_find(m[k].dml_operator);
         if (op == NULL) {
-            ep_reason(st, at, -1,
-                      "DirectML's tensor rules not checked: DML_OPERATOR_%s is not in the tables",
-                      m[k].dml_operator);
+            dmlt_ep__reason(
+                st, at, -1,
+                "DirectML's tensor rules not checked: DML_OPERATOR_%s is not in the tables",
+                m[k].dml_operator);
             continue;
         }
         if (op->introduced > st->r->feature_level) {
-            ep_reason(st, at, DMLT_R_FEATURE_LEVEL,
-                      "DML_OPERATOR_%s needs feature level %u_%u; the level is %u_%u (%s)",
-                      op->name, op->introduced >> 12, (op->introduced >> 8) & 15,
-                      st->r->feature_level >> 12, (st->r->feature_level >> 8) & 15, op->source);
+            dmlt_ep__reason(st, at, DMLT_R_FEATURE_LEVEL,
+                            "DML_OPERATOR_%s needs feature level %u_%u; the level is %u_%u (%s)",
+                            op->name, op->introduced >> 12, (op->introduced >> 8) & 15,
+                            st->r->feature_level >> 12, (st->r->feature_level >> 8) & 15,
+                            op->source);
             worst = EP_FAILS;
             continue;
         }
@@ -371,11 +384,12 @@ enum ep_verdict ep_kernel_creation(struct ep_state *st, struct dmlt_ep_node *n)
     if (alternatives && alt_failed == count)
         worst = EP_FAILS;
     else if (alternatives && alt_failed > 0 && worst != EP_FAILS &&
-             !ep_reason(st, at, DMLT_R_DATA_TYPE,
-                        "the provider picks between %u DirectML operators for %.*s (%s): the "
-                        "tensors break the rules of %u of them, and which one it creates is not "
-                        "modelled",
-                        count, EP_NAME(node->op_type), m[0].source, alt_failed))
+             !dmlt_ep__reason(
+                 st, at, DMLT_R_DATA_TYPE,
+                 "the provider picks between %u DirectML operators for %.*s (%s): the "
+                 "tensors break the rules of %u of them, and which one it creates is not "
+                 "modelled",
+                 count, EP_NAME(node->op_type), m[0].source, alt_failed))
         return worst;
     return worst;
 }

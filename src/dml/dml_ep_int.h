@@ -32,36 +32,39 @@ struct ep_state {
 };
 
 /* dml_operators.h's lookups, the default of dmlt_ep_options.tables. */
-extern const struct dmlt_ep_tables ep_default_tables;
+extern const struct dmlt_ep_tables dmlt_ep__default_tables;
 
-bool ep_values_build(struct ep_state *st);
-void ep_values_free(struct ep_state *st);
+bool dmlt_ep__values_build(struct ep_state *st);
+void dmlt_ep__values_free(struct ep_state *st);
 /* The value graph g sees under that name: its own, then its ancestors'. */
-struct ep_value *ep_value_find(const struct ep_state *st, uint32_t graph, struct onnx_bytes name);
+struct ep_value *dmlt_ep__value_find(const struct ep_state *st, uint32_t graph,
+                                     struct onnx_bytes name);
 /* Graph g's own value of that name, or NULL. */
-struct ep_value *ep_value_here(const struct ep_state *st, uint32_t graph, struct onnx_bytes name);
+struct ep_value *dmlt_ep__value_here(const struct ep_state *st, uint32_t graph,
+                                     struct onnx_bytes name);
 /* The same over a table kept in a result (dmlt_ep_result.values_). */
-struct ep_value *ep_values_find(struct ep_value *vals, size_t mask, const struct onnx_model *m,
-                                uint32_t graph, struct onnx_bytes name);
-struct ep_value *ep_values_here(struct ep_value *vals, size_t mask, uint32_t graph,
-                                struct onnx_bytes name);
+struct ep_value *dmlt_ep__values_find(struct ep_value *vals, size_t mask,
+                                      const struct onnx_model *m, uint32_t graph,
+                                      struct onnx_bytes name);
+struct ep_value *dmlt_ep__values_here(struct ep_value *vals, size_t mask, uint32_t graph,
+                                      struct onnx_bytes name);
 
 /* Records a reason (id an enum dmlt_ep_reason) or a note (id -1) for
  * node; false when memory ran out. */
-bool ep_reason(struct ep_state *st, uint32_t node, int id, const char *fmt, ...)
+bool dmlt_ep__reason(struct ep_state *st, uint32_t node, int id, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
-bool ep_failure(struct ep_state *st, uint32_t node, bool output, uint32_t index, int rule);
+bool dmlt_ep__failure(struct ep_state *st, uint32_t node, bool output, uint32_t index, int rule);
 
 /* The inferred value of node n's input i (NULL when none: an empty name,
  * or no result) and of its output k. */
-const struct onnx_infer_value *ep_input_value(const struct ep_state *st,
-                                              const struct dmlt_ep_node *n, uint32_t i);
-const struct onnx_infer_value *ep_output_value(const struct ep_state *st,
-                                               const struct dmlt_ep_node *n, uint32_t k);
-const struct onnx_node *ep_onnx_node(const struct ep_state *st, const struct dmlt_ep_node *n);
+const struct onnx_infer_value *dmlt_ep__input_value(const struct ep_state *st,
+                                                    const struct dmlt_ep_node *n, uint32_t i);
+const struct onnx_infer_value *dmlt_ep__output_value(const struct ep_state *st,
+                                                     const struct dmlt_ep_node *n, uint32_t k);
+const struct onnx_node *dmlt_ep__onnx_node(const struct ep_state *st, const struct dmlt_ep_node *n);
 
 #define ep_value_dims     dmlt_ep_value_dims
 #define ep_onnx_type_name dmlt_ep_onnx_type_name

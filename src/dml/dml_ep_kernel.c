@@ -45,10 +45,10 @@ static int64_t opset_of(const struct onnx_model *m, struct onnx_bytes domain)
 static const struct dmlt_onnx_schema *schema_at(struct onnx_bytes domain, struct onnx_bytes op,
                                                 int64_t opset)
 {
-    size_t lo = 0, hi = dmlt_onnx_schema_count;
+    size_t lo = 0, hi = dmlt_ep_onnx_schema_count;
     while (lo < hi) { /* the first row >= (domain, op) */
         size_t mid = lo + (hi - lo) / 2;
-        const struct dmlt_onnx_schema *s = &dmlt_onnx_schema_table[mid];
+        const struct dmlt_onnx_schema *s = &dmlt_ep_onnx_schema_table[mid];
         int c = -cmp_bytes(domain, s->domain);
         if (c == 0)
             c = -cmp_bytes(op, s->op);
@@ -58,8 +58,8 @@ static const struct dmlt_onnx_schema *schema_at(struct onnx_bytes domain, struct
             hi = mid;
     }
     const struct dmlt_onnx_schema *best = NULL;
-    for (size_t i = lo; i < dmlt_onnx_schema_count; i++) {
-        const struct dmlt_onnx_schema *s = &dmlt_onnx_schema_table[i];
+    for (size_t i = lo; i < dmlt_ep_onnx_schema_count; i++) {
+        const struct dmlt_onnx_schema *s = &dmlt_ep_onnx_schema_table[i];
         if (!is(domain, s->domain) || !is(op, s->op))
             break;
         if ((int64_t)s->since <= opset)
@@ -104,16 +104,16 @@ static unsigned ort_onnx_domain_schema(struct onnx_bytes op)
 static enum ep_verdict since_version(struct ep_state *st, struct dmlt_ep_node *n,
                                      const struct dmlt_onnx_schema **schema, bool record)
 {
-    const struct onnx_node *node = ep_onnx_node(st, n);
+    const struct onnx_node *node = dmlt_ep__onnx_node(st, n);
     const struct onnx_bytes domain = norm_domain(node->domain);
     *schema = NULL;
     if (domain.n == 0 || is(domain, "ai.onnx.ml") || is(domain, "ai.onnx.preview.training")) {
         const int64_t opset = opset_of(st->r->model, domain);
         if (opset <= 0) {
             if (record)
-                ep_reason(st, (uint32_t)(n - st->r->nodes), DMLT_R_NOT_REGISTERED,
-                          "the model imports no opset for the domain \"%.*s\" of %.*s",
-                          EP_NAME(domain), EP_NAME(node->op_type));
+                dmlt_ep__reason(st, (uint32_t)(n - st->r->nodes), DMLT_R_NOT_REGISTERED,
+                                "the model imports no opset for the domain \"%.*s\" of %.*s",
+                                EP_NAME(domain), EP_NAME(node->op_type));
             return EP_UNKNOWN;
         }
         *schema = schema_at(domain, node->op_type, opset);
@@ -128,11 +128,12 @@ static enum ep_verdict since_version(struct ep_state *st, struct dmlt_ep_node *n
             return EP_OK;
         }
         if (record)
-            ep_reason(st, (uint32_t)(n - st->r->nodes), DMLT_R_NOT_REGISTERED,
-                      "ONNX has no operator %.*s at opset %lld of the domain \"%.*s\" (%s): ONNX "
-                      "Runtime refuses the model",
-                      EP_NAME(node->op_type), (long long)opset, EP_NAME(domain),
-                      dmlt_onnx_schema_revision);
+            dmlt_ep__reason(
+                st, (uint32_t)(n - st->r->nodes), DMLT_R_NOT_REGISTERED,
+                "ONNX has no operator %.*s at opset %lld of the domain \"%.*s\" (%s): ONNX "
+                "Runtime refuses the model",
+                EP_NAME(node->op_type), (long long)opset, EP_NAME(domain),
+                dmlt_ep_onnx_schema_revision);
         return EP_UNKNOWN;
     }
     if (is(domain, "com.microsoft") || is(domain, "com.microsoft.dml"))
@@ -180,7 +181,7 @@ static bool formal_label(const char *list, uint32_t i, char *buf, size_t cap)
 static enum ep_verdict type_constraints(struct ep_state *st, struct dmlt_ep_node *n,
                                         const struct dmlt_onnx_schema *schema)
 {
-    const struct onnx_node *node = ep_onnx_node(st, n);
+    const struct onnx_node *node = dmlt_ep__onnx_node(st, n);
     const struct dmlt_ep_reg *reg = n->reg;
     const uint32_t at = (uint32_t)(n - st->r->nodes);
     char label[64], tname[32];
@@ -200,17 +201,17 @@ static enum ep_verdict type_constraints(struct ep_state *st, struct dmlt_ep_node
             if (name.n == 0)
                 continue;
             const struct onnx_infer_value *v =
-                out ? ep_output_value(st, n, i) : ep_input_value(st, n, i);
+                out ? dmlt_ep__output_value(st, n, i) : dmlt_ep__input_value(st, n, i);
             if (v == NULL || (!v->not_tensor && v->elem_type == 0))
-                return ep_reason(st, at, DMLT_R_TYPE_NOT_SUPPORTED,
-                                 "the element type of %s %lu (%.*s) is not known%s%s: it decides "
-                                 "the kernel's type constraint %s",
-                                 out ? "output" : "input", (unsigned long)i, EP_NAME(name),
-                                 v && v->reason ? ": " : "", v && v->reason ? v->reason : "",
-                                 label),
+                return dmlt_ep__reason(
+                           st, at, DMLT_R_TYPE_NOT_SUPPORTED,
+                           "the element type of %s %lu (%.*s) is not known%s%s: it decides "
+                           "the kernel's type constraint %s",
+                           out ? "output" : "input", (unsigned long)i, EP_NAME(name),
+                           v && v->reason ? ": " : "", v && v->reason ? v->reason : "", label),
                        EP_UNKNOWN;
             if (!allowed(reg->types[j], v))
-                return ep_reason(
+                return dmlt_ep__reason(
                            st, at, DMLT_R_TYPE_NOT_SUPPORTED,
                            "%s %lu (%.*s) is %s; the DML EP's %.*s-%u kernel takes %s only in "
                            "supportedTypeList%s (%s row %u)",
@@ -225,9 +226,9 @@ static enum ep_verdict type_constraints(struct ep_state *st, struct dmlt_ep_node
     return EP_OK;
 }
 
-enum ep_verdict ep_kernel_lookup(struct ep_state *st, struct dmlt_ep_node *n)
+enum ep_verdict dmlt_ep__kernel_lookup(struct ep_state *st, struct dmlt_ep_node *n)
 {
-    const struct onnx_node *node = ep_onnx_node(st, n);
+    const struct onnx_node *node = dmlt_ep__onnx_node(st, n);
     const uint32_t at = (uint32_t)(n - st->r->nodes);
     const struct dmlt_onnx_schema *schema;
     enum ep_verdict v = since_version(st, n, &schema, true);
@@ -236,10 +237,11 @@ enum ep_verdict ep_kernel_lookup(struct ep_state *st, struct dmlt_ep_node *n)
     size_t count;
     const struct dmlt_ep_reg *regs = regs_of(norm_domain(node->domain), node->op_type, &count);
     if (regs == NULL)
-        return ep_reason(st, at, DMLT_R_NOT_REGISTERED,
-                         "the DML EP registers no kernel for %.*s%s%.*s (%s)",
-                         EP_NAME(norm_domain(node->domain)), norm_domain(node->domain).n ? "." : "",
-                         EP_NAME(node->op_type), REG_SRC),
+        return dmlt_ep__reason(st, at, DMLT_R_NOT_REGISTERED,
+                               "the DML EP registers no kernel for %.*s%s%.*s (%s)",
+                               EP_NAME(norm_domain(node->domain)),
+                               norm_domain(node->domain).n ? "." : "", EP_NAME(node->op_type),
+                               REG_SRC),
                EP_CPU;
     for (size_t i = 0; i < count; i++)
         if (regs[i].since == n->since && !regs[i].duplicate)
@@ -252,11 +254,12 @@ enum ep_verdict ep_kernel_lookup(struct ep_state *st, struct dmlt_ep_node *n)
             if (!regs[i].duplicate)
                 len += (size_t)snprintf(list + len, sizeof list - len, "%s%u", len ? ", " : "",
                                         regs[i].since);
-        return ep_reason(st, at, DMLT_R_OPSET_NOT_REGISTERED,
-                         "%.*s's schema since-version is %u; the DML EP registers %.*s only at "
-                         "since-versions %s (%s), and ONNX Runtime matches the since-version "
-                         "exactly (kernel_registry.cc VerifyKernelDef)",
-                         EP_NAME(node->op_type), n->since, EP_NAME(node->op_type), list, REG_SRC),
+        return dmlt_ep__reason(
+                   st, at, DMLT_R_OPSET_NOT_REGISTERED,
+                   "%.*s's schema since-version is %u; the DML EP registers %.*s only at "
+                   "since-versions %s (%s), and ONNX Runtime matches the since-version "
+                   "exactly (kernel_registry.cc VerifyKernelDef)",
+                   EP_NAME(node->op_type), n->since, EP_NAME(node->op_type), list, REG_SRC),
                EP_CPU;
     }
     v = type_constraints(st, n, schema);
@@ -265,7 +268,7 @@ enum ep_verdict ep_kernel_lookup(struct ep_state *st, struct dmlt_ep_node *n)
     return v;
 }
 
-void ep_since(struct ep_state *st, struct dmlt_ep_node *n)
+void dmlt_ep__since(struct ep_state *st, struct dmlt_ep_node *n)
 {
     const struct dmlt_onnx_schema *schema;
     (void)since_version(st, n, &schema, false);

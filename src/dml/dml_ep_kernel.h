@@ -10,13 +10,13 @@
 enum ep_verdict { EP_OK, EP_CPU, EP_FAILS, EP_UNKNOWN };
 
 /* ORT's kernel lookup: n->since, n->reg, n->has_kernel. */
-enum ep_verdict ep_kernel_lookup(struct ep_state *st, struct dmlt_ep_node *n);
+enum ep_verdict dmlt_ep__kernel_lookup(struct ep_state *st, struct dmlt_ep_node *n);
 /* n->since alone (a folded node's), recording nothing. */
-void ep_since(struct ep_state *st, struct dmlt_ep_node *n);
+void dmlt_ep__since(struct ep_state *st, struct dmlt_ep_node *n);
 /* IsNodeSupportedByDml: the support query, then every tensor's type. */
-enum ep_verdict ep_supported_by_dml(struct ep_state *st, struct dmlt_ep_node *n);
+enum ep_verdict dmlt_ep__supported_by_dml(struct ep_state *st, struct dmlt_ep_node *n);
 /* Kernel creation: every tensor's dimension count, DirectML's tensor
  * rules of the operators the provider creates (failures recorded). */
-enum ep_verdict ep_kernel_creation(struct ep_state *st, struct dmlt_ep_node *n);
+enum ep_verdict dmlt_ep__kernel_creation(struct ep_state *st, struct dmlt_ep_node *n);
 
 #endif

@@ -55,9 +55,9 @@ struct dmlt_ep_reg {
     const char *typelist; /* supportedTypeList<name> */
 };
 
-extern const struct dmlt_onnx_schema dmlt_onnx_schema_table[]; /* by domain, op, since */
-extern const unsigned dmlt_onnx_schema_count;
-extern const char dmlt_onnx_schema_revision[];
+extern const struct dmlt_onnx_schema dmlt_ep_onnx_schema_table[]; /* by domain, op, since */
+extern const unsigned dmlt_ep_onnx_schema_count;
+extern const char dmlt_ep_onnx_schema_revision[];
 extern const struct dmlt_ep_reg dmlt_ep_reg_table[]; /* by domain, op, since, row */
 extern const unsigned dmlt_ep_reg_count;
 

@@ -17,8 +17,8 @@ static bool same(const struct ep_value *v, uint32_t graph, struct onnx_bytes nam
     return v->graph == graph && onnx_bytes_eq(v->name, name);
 }
 
-struct ep_value *ep_values_here(struct ep_value *vals, size_t mask, uint32_t graph,
-                                struct onnx_bytes name)
+struct ep_value *dmlt_ep__values_here(struct ep_value *vals, size_t mask, uint32_t graph,
+                                      struct onnx_bytes name)
 {
     if (name.n == 0 || vals == NULL)
         return NULL;
@@ -31,26 +31,29 @@ struct ep_value *ep_values_here(struct ep_value *vals, size_t mask, uint32_t gra
     }
 }
 
-struct ep_value *ep_values_find(struct ep_value *vals, size_t mask, const struct onnx_model *m,
-                                uint32_t graph, struct onnx_bytes name)
+struct ep_value *dmlt_ep__values_find(struct ep_value *vals, size_t mask,
+                                      const struct onnx_model *m, uint32_t graph,
+                                      struct onnx_bytes name)
 {
     const struct onnx_graph *g = &m->graphs[graph];
     for (;;) {
-        struct ep_value *v = ep_values_here(vals, mask, g->index, name);
+        struct ep_value *v = dmlt_ep__values_here(vals, mask, g->index, name);
         if (v != NULL || g->parent == NULL)
             return v;
         g = g->parent;
     }
 }
 
-struct ep_value *ep_value_here(const struct ep_state *st, uint32_t graph, struct onnx_bytes name)
+struct ep_value *dmlt_ep__value_here(const struct ep_state *st, uint32_t graph,
+                                     struct onnx_bytes name)
 {
-    return ep_values_here(st->vals, st->mask, graph, name);
+    return dmlt_ep__values_here(st->vals, st->mask, graph, name);
 }
 
-struct ep_value *ep_value_find(const struct ep_state *st, uint32_t graph, struct onnx_bytes name)
+struct ep_value *dmlt_ep__value_find(const struct ep_state *st, uint32_t graph,
+                                     struct onnx_bytes name)
 {
-    return ep_values_find(st->vals, st->mask, st->r->model, graph, name);
+    return dmlt_ep__values_find(st->vals, st->mask, st->r->model, graph, name);
 }
 
 /* The slot for (graph, name): the existing one, or a new one. */
@@ -113,7 +116,7 @@ static void add_graph(struct ep_state *st, const struct onnx_graph *g)
     }
 }
 
-bool ep_values_build(struct ep_state *st)
+bool dmlt_ep__values_build(struct ep_state *st)
 {
     const struct onnx_model *m = st->r->model;
     size_t n = 0;
@@ -135,7 +138,7 @@ bool ep_values_build(struct ep_state *st)
     return true;
 }
 
-void ep_values_free(struct ep_state *st)
+void dmlt_ep__values_free(struct ep_state *st)
 {
     free(st->vals);
     st->vals = NULL;
@@ -156,7 +159,7 @@ static bool grow(void **p, size_t *cap, size_t need, size_t size)
     return true;
 }
 
-bool ep_reason(struct ep_state *st, uint32_t node, int id, const char *fmt, ...)
+bool dmlt_ep__reason(struct ep_state *st, uint32_t node, int id, const char *fmt, ...)
 {
     struct dmlt_ep_result *r = st->r;
     char buf[512];
@@ -177,7 +180,7 @@ bool ep_reason(struct ep_state *st, uint32_t node, int id, const char *fmt, ...)
     return true;
 }
 
-bool ep_failure(struct ep_state *st, uint32_t node, bool output, uint32_t index, int rule)
+bool dmlt_ep__failure(struct ep_state *st, uint32_t node, bool output, uint32_t index, int rule)
 {
     struct dmlt_ep_result *r = st->r;
     if (!grow((void **)&r->failures, &r->cap_failures, r->n_failures + 1, sizeof *r->failures)) {
@@ -188,25 +191,25 @@ bool ep_failure(struct ep_state *st, uint32_t node, bool output, uint32_t index,
     return true;
 }
 
-const struct onnx_node *ep_onnx_node(const struct ep_state *st, const struct dmlt_ep_node *n)
+const struct onnx_node *dmlt_ep__onnx_node(const struct ep_state *st, const struct dmlt_ep_node *n)
 {
     return &st->r->model->graphs[n->graph].nodes[n->index];
 }
 
-const struct onnx_infer_value *ep_input_value(const struct ep_state *st,
-                                              const struct dmlt_ep_node *n, uint32_t i)
+const struct onnx_infer_value *dmlt_ep__input_value(const struct ep_state *st,
+                                                    const struct dmlt_ep_node *n, uint32_t i)
 {
-    const struct onnx_node *node = ep_onnx_node(st, n);
+    const struct onnx_node *node = dmlt_ep__onnx_node(st, n);
     if (i >= node->n_inputs || node->inputs[i].n == 0)
         return NULL;
     return onnx_infer_lookup(st->r->inf, n->graph, (const char *)node->inputs[i].p,
                              node->inputs[i].n);
 }
 
-const struct onnx_infer_value *ep_output_value(const struct ep_state *st,
-                                               const struct dmlt_ep_node *n, uint32_t k)
+const struct onnx_infer_value *dmlt_ep__output_value(const struct ep_state *st,
+                                                     const struct dmlt_ep_node *n, uint32_t k)
 {
-    const struct onnx_node *node = ep_onnx_node(st, n);
+    const struct onnx_node *node = dmlt_ep__onnx_node(st, n);
     if (k >= node->n_outputs || node->outputs[k].n == 0)
         return NULL;
     return onnx_infer_output(st->r->inf, n->graph, n->index, k);
@@ -290,13 +293,13 @@ unsigned dmlt_ep_dimension_count(int32_t rank)
     return rank < 4 ? 4u : (unsigned)rank;
 }
 
-const struct dmlt_ep_tables ep_default_tables = {dmlt_dml_operator_find, dmlt_dml_tensor_rule_at,
-                                                 dmlt_dml_mapping_find};
+const struct dmlt_ep_tables dmlt_ep__default_tables = {
+    dmlt_dml_operator_find, dmlt_dml_tensor_rule_at, dmlt_dml_mapping_find};
 
 const struct dmlt_dml_mapping *dmlt_ep_mapping(const struct dmlt_ep_result *r,
                                                const struct dmlt_ep_node *n, unsigned *count)
 {
-    const struct dmlt_ep_tables *t = r->internal_ ? r->internal_ : &ep_default_tables;
+    const struct dmlt_ep_tables *t = r->internal_ ? r->internal_ : &dmlt_ep__default_tables;
     const struct onnx_node *node = &r->model->graphs[n->graph].nodes[n->index];
     char key[160];
     struct onnx_bytes d = node->domain;

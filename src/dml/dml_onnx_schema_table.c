@@ -3,9 +3,9 @@
  * do not edit. */
 #include "dml_ep_table.h"
 
-const char dmlt_onnx_schema_revision[] = "onnx/onnx@f7546912001b";
+const char dmlt_ep_onnx_schema_revision[] = "onnx/onnx@f7546912001b";
 
-const struct dmlt_onnx_schema dmlt_onnx_schema_table[] = {
+const struct dmlt_onnx_schema dmlt_ep_onnx_schema_table[] = {
     {"", "Abs", 1, "T", "T"},
     {"", "Abs", 6, "T", "T"},
     {"", "Abs", 13, "T", "T"},
@@ -649,4 +649,4 @@ const struct dmlt_onnx_schema dmlt_onnx_schema_table[] = {
     {"ai.onnx.preview.training", "Gradient", 1, "T1*", "T2*"},
     {"ai.onnx.preview.training", "Momentum", 1, "T1,T2,T3*", "T3*"},
 };
-const unsigned dmlt_onnx_schema_count = 642;
+const unsigned dmlt_ep_onnx_schema_count = 642;

@@ -8,8 +8,8 @@
 #include "dmltensor.h"
 
 /* The same with broadcast dims (size > 1, stride 0) as size 1. */
-enum dmlt_tristate dmlt_overlapping_outside_broadcast(const struct dmlt_tensor *t,
-                                                      unsigned long work_cap);
+enum dmlt_tristate dmlt__overlapping_outside_broadcast(const struct dmlt_tensor *t,
+                                                       unsigned long work_cap);
 /* Classic stride mistakes: BYTES, every stride of a size > 1 dim a multiple
  * of an element of 2+ bytes and, divided, no overlap; MEMORY_ORDER, the
  * strides overlap outside broadcast dims and a reordering (broadcast dims
@@ -19,6 +19,6 @@ enum dmlt_tristate dmlt_overlapping_outside_broadcast(const struct dmlt_tensor *
 #define DMLT_GUESS_NONE         0u
 #define DMLT_GUESS_BYTES        1u
 #define DMLT_GUESS_MEMORY_ORDER 2u
-unsigned dmlt_strides_guess(const struct dmlt_tensor *t, uint32_t meant[DMLT_MAX_RANK]);
+unsigned dmlt__strides_guess(const struct dmlt_tensor *t, uint32_t meant[DMLT_MAX_RANK]);
 
 #endif

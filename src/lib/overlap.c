@@ -27,8 +27,8 @@ static struct dmlt_tensor without_broadcast(const struct dmlt_tensor *t)
     return u;
 }
 
-enum dmlt_tristate dmlt_overlapping_outside_broadcast(const struct dmlt_tensor *t,
-                                                      unsigned long work_cap)
+enum dmlt_tristate dmlt__overlapping_outside_broadcast(const struct dmlt_tensor *t,
+                                                       unsigned long work_cap)
 {
     const struct dmlt_tensor u = without_broadcast(t);
     return dmlt_overlapping(&u, work_cap);
@@ -134,7 +134,7 @@ static bool as_elements(const struct dmlt_tensor *t, uint32_t divided[DMLT_MAX_R
     return moves;
 }
 
-unsigned dmlt_strides_guess(const struct dmlt_tensor *t, uint32_t meant[DMLT_MAX_RANK])
+unsigned dmlt__strides_guess(const struct dmlt_tensor *t, uint32_t meant[DMLT_MAX_RANK])
 {
     if (dmlt_dtype_get(t->dtype) == NULL || t->rank < 1 || t->rank > DMLT_MAX_RANK)
         return DMLT_GUESS_NONE;

@@ -141,7 +141,7 @@ static void validate_all(const struct dmlt_desc *d, unsigned strides_count,
      * Without broadcast it is the report's own answer. */
     enum dmlt_tristate overlap = DMLT_UNKNOWN;
     if (measured)
-        overlap = r.broadcast ? dmlt_overlapping_outside_broadcast(t, DMLT_OVERLAP_WORK_CAP)
+        overlap = r.broadcast ? dmlt__overlapping_outside_broadcast(t, DMLT_OVERLAP_WORK_CAP)
                               : r.overlapping;
     set64(out, DMLT_CHECK_STRIDES_OVERLAP, overlap != DMLT_YES, overlap == DMLT_YES,
           DMLT_OVERLAP_WORK_CAP);

@@ -25,24 +25,25 @@ static bool fully_known(const struct ival *v)
     return true;
 }
 
-bool fold_node(struct onnx_infer *in, const struct onnx_graph *g, const struct onnx_node *node)
+bool onnx__fold_node(struct onnx_infer *in, const struct onnx_graph *g,
+                     const struct onnx_node *node)
 {
-    if (node->domain.n && !bytes_is(node->domain, "ai.onnx"))
+    if (node->domain.n && !onnx__bytes_is(node->domain, "ai.onnx"))
         return false;
     for (size_t i = 0; i < sizeof random_ops / sizeof random_ops[0]; i++)
-        if (bytes_is(node->op_type, random_ops[i]))
+        if (onnx__bytes_is(node->op_type, random_ops[i]))
             return false;
     for (uint32_t a = 0; a < node->n_attrs; a++)
         if (node->attrs[a].g || node->attrs[a].n_graphs)
             return false;
-    if ((bytes_is(node->op_type, "Shape") || bytes_is(node->op_type, "Size")) &&
+    if ((onnx__bytes_is(node->op_type, "Shape") || onnx__bytes_is(node->op_type, "Size")) &&
         node->n_inputs >= 1 && node->inputs[0].n)
-        if (fully_known(lookup(in, g, node->inputs[0])))
+        if (fully_known(onnx__lookup(in, g, node->inputs[0])))
             return true;
     for (uint32_t i = 0; i < node->n_inputs; i++) {
         if (node->inputs[i].n == 0)
             continue; /* an optional input left out */
-        const struct ival *v = lookup(in, g, node->inputs[i]);
+        const struct ival *v = onnx__lookup(in, g, node->inputs[i]);
         if (!v || !v->pub.folded)
             return false;
     }

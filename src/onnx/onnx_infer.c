@@ -21,7 +21,7 @@ static void infer_graph(struct onnx_infer *in, const struct onnx_graph *g,
                         const struct ival *const *inputs, uint32_t n, uint32_t depth)
 {
     struct gstate *gs = &in->gs[g->index];
-    nm_clear(&gs->map);
+    onnx__nm_clear(&gs->map);
     gs->visited = true;
     for (uint32_t i = 0; i < gs->n_outs; i++) {
         memset(&gs->outs[i], 0, sizeof gs->outs[i]);
@@ -31,8 +31,8 @@ static void infer_graph(struct onnx_infer *in, const struct onnx_graph *g,
     }
     for (uint32_t i = 0; i < g->n_initializers; i++) {
         const struct onnx_tensor_data *t = &g->initializers[i];
-        struct ival *v = infer_alloc(in, sizeof *v);
-        const struct onnx_dx **d = infer_alloc(in, (size_t)t->rank * PTR_BYTES + 1);
+        struct ival *v = onnx__infer_alloc(in, sizeof *v);
+        const struct onnx_dx **d = onnx__infer_alloc(in, (size_t)t->rank * PTR_BYTES + 1);
         if (!v || !d || t->rank > ONNX_INFER_MAX_RANK)
             continue;
         v->pub.source = ONNX_INFER_DECLARED;
@@ -45,11 +45,11 @@ static void infer_graph(struct onnx_infer *in, const struct onnx_graph *g,
             ok &= (d[k] = t->dims[k] >= 0 ? onnx_dx_const(in->dx, t->dims[k]) : NULL) != NULL;
         v->pub.dims = d;
         if (ok && t->has_values && t->n_values <= ONNX_INFER_VALUES) {
-            const struct onnx_dx **vals = infer_alloc(in, t->n_values * PTR_BYTES + 1);
+            const struct onnx_dx **vals = onnx__infer_alloc(in, t->n_values * PTR_BYTES + 1);
             if (vals) {
                 for (uint32_t k = 0; k < t->n_values; k++)
-                    vals[k] = value_wrap_to_type(in->dx, t->elem_type,
-                                                 onnx_dx_const(in->dx, t->values[k]));
+                    vals[k] = onnx__value_wrap_to_type(in->dx, t->elem_type,
+                                                       onnx_dx_const(in->dx, t->values[k]));
                 v->vals = vals;
                 v->n_vals = (int32_t)t->n_values;
             }
@@ -58,21 +58,21 @@ static void infer_graph(struct onnx_infer *in, const struct onnx_graph *g,
             v->fvals = t->floats;
             v->n_fvals = t->n_floats;
         }
-        nm_put(in, &gs->map, t->name.p, t->name.n, v);
+        onnx__nm_put(in, &gs->map, t->name.p, t->name.n, v);
     }
     for (uint32_t i = 0; i < g->n_inputs; i++) {
         const struct onnx_value_info *vi = &g->inputs[i];
-        struct ival *v = infer_alloc(in, sizeof *v);
+        struct ival *v = onnx__infer_alloc(in, sizeof *v);
         if (!v)
             continue;
         if (inputs) {
             if (i < n && inputs[i])
                 *v = *inputs[i];
             else
-                from_type(in, v, &vi->type);
+                onnx__from_type(in, v, &vi->type);
         } else {
-            struct ival *init = nm_get(&gs->map, vi->name.p, vi->name.n);
-            from_type(in, v, &vi->type);
+            struct ival *init = onnx__nm_get(&gs->map, vi->name.p, vi->name.n);
+            onnx__from_type(in, v, &vi->type);
             /* an initializer that is also an input is only a default: its
              * dims fill in, its values do not count */
             if (init && v->pub.rank < 0 && !v->pub.not_tensor) {
@@ -80,10 +80,10 @@ static void infer_graph(struct onnx_infer *in, const struct onnx_graph *g,
                 v->n_vals = -1;
                 v->fvals = NULL;
             }
-            apply_shape(in, g->index, vi->name, v);
+            onnx__apply_shape(in, g->index, vi->name, v);
         }
         v->pub.folded = false; /* given when the graph runs */
-        nm_put(in, &gs->map, vi->name.p, vi->name.n, v);
+        onnx__nm_put(in, &gs->map, vi->name.p, vi->name.n, v);
     }
     for (uint32_t i = 0; i < g->n_nodes; i++)
         infer_node(in, g, gs->ord.order[i], depth);
@@ -93,7 +93,7 @@ static void node_reason(struct onnx_infer *in, const struct onnx_node *node, str
                         uint32_t n, const char *why)
 {
     size_t len = node->op_type.n + strlen(why) + 3;
-    char *s = infer_alloc(in, len > 300 ? 300 : len);
+    char *s = onnx__infer_alloc(in, len > 300 ? 300 : len);
     if (s) {
         size_t op = node->op_type.n > 100 ? 100 : node->op_type.n;
         if (op)
@@ -111,14 +111,14 @@ static void node_reason(struct onnx_infer *in, const struct onnx_node *node, str
 
 static const struct op_entry *find_op(struct onnx_infer *in, const struct onnx_node *node)
 {
-    if (bytes_is(node->domain, "ai.onnx.preview.training") && node->op_type.n < 64) {
+    if (onnx__bytes_is(node->domain, "ai.onnx.preview.training") && node->op_type.n < 64) {
         char name[80] = "training.";
         memcpy(name + 9, node->op_type.p, node->op_type.n);
-        return nm_get(&in->ops, (const uint8_t *)name, 9 + node->op_type.n);
+        return onnx__nm_get(&in->ops, (const uint8_t *)name, 9 + node->op_type.n);
     }
-    if (node->domain.n && !bytes_is(node->domain, "ai.onnx"))
+    if (node->domain.n && !onnx__bytes_is(node->domain, "ai.onnx"))
         return NULL;
-    return nm_get(&in->ops, node->op_type.p, node->op_type.n);
+    return onnx__nm_get(&in->ops, node->op_type.p, node->op_type.n);
 }
 
 static void set_type(struct nctx *c)
@@ -130,7 +130,7 @@ static void set_type(struct nctx *c)
     case TY_IN0:
     case TY_IN1:
     case TY_IN2:
-        x = IN(c, (uint32_t)(op->type - TY_IN0));
+        x = onnx__IN(c, (uint32_t)(op->type - TY_IN0));
         t = x ? x->pub.elem_type : 0;
         break;
     case TY_BOOL:
@@ -146,10 +146,10 @@ static void set_type(struct nctx *c)
         t = DT_UINT8;
         break;
     case TY_ATTR_TO:
-        t = (int32_t)attr_i(c, "to", 0);
+        t = (int32_t)onnx__attr_i(c, "to", 0);
         break;
     case TY_ATTR_DTYPE:
-        t = (int32_t)attr_i(c, "dtype", DT_FLOAT);
+        t = (int32_t)onnx__attr_i(c, "dtype", DT_FLOAT);
         break;
     case TY_FAMILY:
         break;
@@ -167,22 +167,23 @@ static bool check_node(struct nctx *c)
     while (n_in && node->inputs[n_in - 1].n == 0)
         n_in--; /* trailing optional inputs left out */
     if (n_in < c->op->min_in)
-        return fail(c, "too few inputs");
+        return onnx__fail(c, "too few inputs");
     if (n_in > c->op->max_in)
-        return fail(c, "too many inputs");
+        return onnx__fail(c, "too many inputs");
     if (node->n_outputs > c->op->max_out)
-        return fail(c, "too many outputs");
+        return onnx__fail(c, "too many outputs");
     c->n_in = n_in;
-    c->inv = infer_alloc(c->in, (n_in + 1) * PTR_BYTES);
+    c->inv = onnx__infer_alloc(c->in, (n_in + 1) * PTR_BYTES);
     if (!c->inv)
-        return fail(c, "memory cap");
+        return onnx__fail(c, "memory cap");
     for (uint32_t k = 0; k < n_in; k++) {
         if (node->inputs[k].n == 0)
             continue;
         const struct onnx_graph *g = &c->in->model->graphs[c->graph];
-        c->inv[k] = lookup(c->in, g, node->inputs[k]);
+        c->inv[k] = onnx__lookup(c->in, g, node->inputs[k]);
         if (!c->inv[k])
-            return fail_name(c, "input '%s' is not defined before this node", node->inputs[k]);
+            return onnx__fail_name(c, "input '%s' is not defined before this node",
+                                   node->inputs[k]);
     }
     return true;
 }
@@ -205,15 +206,16 @@ static void infer_node(struct onnx_infer *in, const struct onnx_graph *g, uint32
     c.op = find_op(in, node);
     bool ok;
     if (gs->ord.on_cycle[i])
-        ok = fail(&c, "graph_cycle: the node is on a cycle of its graph's nodes");
+        ok = onnx__fail(&c, "graph_cycle: the node is on a cycle of its graph's nodes");
     else if (in->work == 0)
-        ok = fail(&c, "work limit reached");
+        ok = onnx__fail(&c, "work limit reached");
     else if (in->out_of_memory)
-        ok = fail(&c, "memory cap");
+        ok = onnx__fail(&c, "memory cap");
     else if (!c.op)
-        ok = fail(&c, node->domain.n && !bytes_is(node->domain, "ai.onnx")
-                          ? "no shape function (an operator of another domain)"
-                          : "no shape function (not a default-domain operator through opset 18)");
+        ok = onnx__fail(&c,
+                        node->domain.n && !onnx__bytes_is(node->domain, "ai.onnx")
+                            ? "no shape function (an operator of another domain)"
+                            : "no shape function (not a default-domain operator through opset 18)");
     else if ((ok = check_node(&c))) {
         in->work--;
         set_type(&c);
@@ -227,7 +229,7 @@ static void infer_node(struct onnx_infer *in, const struct onnx_graph *g, uint32
                 int64_t v;
                 if (onnx_dx_is_const(o->pub.dims[d], &v) && v < 0) {
                     /* a model whose shapes cannot be (pads past the input...) */
-                    ((const struct onnx_dx **)unconst(o->pub.dims))[d] = NULL;
+                    ((const struct onnx_dx **)onnx__unconst(o->pub.dims))[d] = NULL;
                     o->pub.reason = "a dim would be negative";
                     in->contradictions++;
                 }
@@ -249,15 +251,16 @@ static void infer_node(struct onnx_infer *in, const struct onnx_graph *g, uint32
     }
     if (!ok)
         node_reason(in, node, c.out, c.n_out, c.why ? c.why : "not inferred");
-    const bool folded = !gs->ord.on_cycle[i] && fold_node(in, g, node);
+    const bool folded = !gs->ord.on_cycle[i] && onnx__fold_node(in, g, node);
     for (uint32_t k = 0; k < c.n_out; k++) {
         c.out[k].pub.folded = folded;
         struct onnx_bytes name = node->outputs[k];
         if (!name.n)
             continue;
-        merge_declared(in, g->index, name, &c.out[k], nm_get(&gs->decl, name.p, name.n));
-        apply_shape(in, g->index, name, &c.out[k]);
-        nm_put(in, &gs->map, name.p, name.n, &c.out[k]);
+        onnx__merge_declared(in, g->index, name, &c.out[k],
+                             onnx__nm_get(&gs->decl, name.p, name.n));
+        onnx__apply_shape(in, g->index, name, &c.out[k]);
+        onnx__nm_put(in, &gs->map, name.p, name.n, &c.out[k]);
     }
 }
 
@@ -267,28 +270,29 @@ static bool setup(struct onnx_infer *in, const struct onnx_infer_options *o)
 {
     const struct onnx_model *m = in->model;
     in->infer_graph = infer_graph;
-    for (size_t i = 0; i < infer_n_ops; i++)
-        if (!nm_put(in, &in->ops, (const uint8_t *)infer_ops[i].name, strlen(infer_ops[i].name),
-                    unconst(&infer_ops[i])))
+    for (size_t i = 0; i < onnx__infer_n_ops; i++)
+        if (!onnx__nm_put(in, &in->ops, (const uint8_t *)onnx__infer_ops[i].name,
+                          strlen(onnx__infer_ops[i].name), onnx__unconst(&onnx__infer_ops[i])))
             return false;
     for (size_t i = 0; o && i < o->n_dims; i++) {
-        int64_t *v = infer_alloc(in, sizeof *v);
-        if (!v || !nm_put(in, &in->binding, (const uint8_t *)o->dims[i].name, o->dims[i].len, v))
+        int64_t *v = onnx__infer_alloc(in, sizeof *v);
+        if (!v ||
+            !onnx__nm_put(in, &in->binding, (const uint8_t *)o->dims[i].name, o->dims[i].len, v))
             return false;
         *v = o->dims[i].value;
     }
     for (size_t i = 0; o && i < o->n_shapes; i++)
-        if (!nm_put(in, &in->shapes, (const uint8_t *)o->shapes[i].name, o->shapes[i].len,
-                    unconst(&o->shapes[i])))
+        if (!onnx__nm_put(in, &in->shapes, (const uint8_t *)o->shapes[i].name, o->shapes[i].len,
+                          onnx__unconst(&o->shapes[i])))
             return false;
-    in->gs = infer_alloc(in, (m->n_graphs + 1) * sizeof *in->gs);
+    in->gs = onnx__infer_alloc(in, (m->n_graphs + 1) * sizeof *in->gs);
     if (!in->gs)
         return false;
     uint64_t nodes = 0;
     for (uint32_t gi = 0; gi < m->n_graphs; gi++) {
         const struct onnx_graph *g = &m->graphs[gi];
         struct gstate *gs = &in->gs[gi];
-        gs->base = infer_alloc(in, (g->n_nodes + 1) * sizeof *gs->base);
+        gs->base = onnx__infer_alloc(in, (g->n_nodes + 1) * sizeof *gs->base);
         if (!gs->base)
             return false;
         uint64_t total = 0;
@@ -296,11 +300,12 @@ static bool setup(struct onnx_infer *in, const struct onnx_infer_options *o)
             gs->base[i] = (uint32_t)total;
             total += g->nodes[i].n_outputs;
         }
-        if (total > UINT32_MAX / 2 || !(gs->outs = infer_alloc(in, (total + 1) * sizeof *gs->outs)))
+        if (total > UINT32_MAX / 2 ||
+            !(gs->outs = onnx__infer_alloc(in, (total + 1) * sizeof *gs->outs)))
             return false;
         gs->n_outs = (uint32_t)total;
-        gs->ord.order = infer_alloc(in, ((size_t)g->n_nodes + 1) * sizeof *gs->ord.order);
-        gs->ord.on_cycle = infer_alloc(in, (size_t)g->n_nodes + 1);
+        gs->ord.order = onnx__infer_alloc(in, ((size_t)g->n_nodes + 1) * sizeof *gs->ord.order);
+        gs->ord.on_cycle = onnx__infer_alloc(in, (size_t)g->n_nodes + 1);
         if (!gs->ord.order || !gs->ord.on_cycle || !onnx_order_graph(g, &gs->ord))
             return false;
         for (uint32_t i = 0; i < gs->n_outs; i++) {
@@ -308,15 +313,15 @@ static bool setup(struct onnx_infer *in, const struct onnx_infer_options *o)
             gs->outs[i].n_vals = -1;
             gs->outs[i].pub.reason = "not reached (its graph's node was not inferred)";
         }
-        if (!reserve_symbols(in, g))
+        if (!onnx__reserve_symbols(in, g))
             return false;
         for (uint32_t i = 0; i < g->n_outputs; i++)
-            if (!nm_put(in, &gs->decl, g->outputs[i].name.p, g->outputs[i].name.n,
-                        unconst(&g->outputs[i].type)))
+            if (!onnx__nm_put(in, &gs->decl, g->outputs[i].name.p, g->outputs[i].name.n,
+                              onnx__unconst(&g->outputs[i].type)))
                 return false;
         for (uint32_t i = 0; i < g->n_value_info; i++)
-            if (!nm_put(in, &gs->decl, g->value_info[i].name.p, g->value_info[i].name.n,
-                        unconst(&g->value_info[i].type)))
+            if (!onnx__nm_put(in, &gs->decl, g->value_info[i].name.p, g->value_info[i].name.n,
+                              onnx__unconst(&g->value_info[i].type)))
                 return false;
         nodes += g->n_nodes;
     }
@@ -328,7 +333,7 @@ static int64_t default_opset(const struct onnx_model *m)
 {
     int64_t v = 0;
     for (uint32_t i = 0; i < m->n_opsets; i++)
-        if (m->opsets[i].domain.n == 0 || bytes_is(m->opsets[i].domain, "ai.onnx"))
+        if (m->opsets[i].domain.n == 0 || onnx__bytes_is(m->opsets[i].domain, "ai.onnx"))
             v = m->opsets[i].version;
     return v;
 }
@@ -390,7 +395,7 @@ const struct onnx_infer_value *onnx_infer_lookup(const struct onnx_infer *in, ui
     if (graph >= in->model->n_graphs)
         return NULL;
     struct onnx_bytes b = {(const uint8_t *)name, len};
-    struct ival *v = lookup(unconst(in), &in->model->graphs[graph], b);
+    struct ival *v = onnx__lookup(onnx__unconst(in), &in->model->graphs[graph], b);
     return v ? &v->pub : NULL;
 }
 

@@ -21,23 +21,6 @@
 
 /* ---- elementwise unary ---- */
 
-enum unary_arg {
-    U_PLAIN,
-    U_VALUES,      /* Identity, Cast to an integer type: the values pass */
-    U_NEG,         /* values negated */
-    U_BOOL,        /* IsNaN, IsInf: bool of the same shape */
-    U_DROPOUT,     /* a bool mask of the same shape as output 1 */
-    U_DTYPE_OR_IN, /* type from "dtype", else input 0's */
-    U_QUANT,       /* QuantizeLinear: input 2's type, else uint8 */
-    U_DEQUANT,     /* DequantizeLinear: float (opset 19: input 1's type) */
-    U_DYNQUANT,    /* DynamicQuantizeLinear: y uint8, two scalars */
-    U_BATCHNORM,   /* extra outputs of input 1's shape */
-    U_LAYERNORM,   /* Mean, InvStdDev: the normalised axes kept as 1 */
-    U_LOSS,        /* SoftmaxCrossEntropyLoss / NegativeLogLikelihoodLoss */
-    U_FLOOR,       /* Floor, Ceil: float values rounded */
-    U_CEIL
-};
-
 static bool is_int_type(int32_t t)
 {
     return (t >= 2 && t <= 7) || t == DT_BOOL || t == 12 || t == DT_UINT64;
@@ -45,32 +28,32 @@ static bool is_int_type(int32_t t)
 
 static bool unary_extra(struct nctx *c, const struct ival *x)
 {
-    switch ((enum unary_arg)c->op->arg) {
+    switch (c->op->arg.unary) {
     case U_DROPOUT:
         if (c->n_out > 1) {
             c->out[1].pub.elem_type = DT_BOOL;
-            return set_out(c, 1, x->pub.rank, x->pub.dims);
+            return onnx__set_out(c, 1, x->pub.rank, x->pub.dims);
         }
         return true;
     case U_BATCHNORM: {
-        const struct ival *s = SHAPED(c, 1);
+        const struct ival *s = onnx__SHAPED(c, 1);
         for (uint32_t k = 1; k < c->n_out; k++) {
-            c->out[k].pub.elem_type = IN(c, 1) ? IN(c, 1)->pub.elem_type : 0;
-            if (s && !set_out(c, k, s->pub.rank, s->pub.dims))
+            c->out[k].pub.elem_type = onnx__IN(c, 1) ? onnx__IN(c, 1)->pub.elem_type : 0;
+            if (s && !onnx__set_out(c, k, s->pub.rank, s->pub.dims))
                 return false;
         }
         return true;
     }
     case U_LAYERNORM: {
         int32_t ax;
-        if (!norm_axis(attr_i(c, "axis", -1), x->pub.rank, &ax))
-            return fail(c, "axis out of range");
+        if (!onnx__norm_axis(onnx__attr_i(c, "axis", -1), x->pub.rank, &ax))
+            return onnx__fail(c, "axis out of range");
         const struct onnx_dx *d[ONNX_INFER_MAX_RANK];
         for (int32_t k = 0; k < x->pub.rank; k++)
-            d[k] = k < ax ? x->pub.dims[k] : K(c, 1);
+            d[k] = k < ax ? x->pub.dims[k] : onnx__K(c, 1);
         for (uint32_t k = 1; k < c->n_out; k++) {
-            c->out[k].pub.elem_type = (int32_t)attr_i(c, "stash_type", DT_FLOAT);
-            if (!set_out(c, k, x->pub.rank, d))
+            c->out[k].pub.elem_type = (int32_t)onnx__attr_i(c, "stash_type", DT_FLOAT);
+            if (!onnx__set_out(c, k, x->pub.rank, d))
                 return false;
         }
         return true;
@@ -94,22 +77,23 @@ static bool unary_extra(struct nctx *c, const struct ival *x)
 static void unary_type(struct nctx *c, const struct ival *x)
 {
     const struct ival *v;
-    switch ((enum unary_arg)c->op->arg) {
+    switch (c->op->arg.unary) {
     case U_BOOL:
         c->out[0].pub.elem_type = DT_BOOL;
         break;
     case U_DTYPE_OR_IN:
-        c->out[0].pub.elem_type = (int32_t)attr_i(c, "dtype", x ? x->pub.elem_type : 0);
+        c->out[0].pub.elem_type = (int32_t)onnx__attr_i(c, "dtype", x ? x->pub.elem_type : 0);
         break;
     case U_QUANT:
-        v = IN(c, 2);
-        c->out[0].pub.elem_type = v ? v->pub.elem_type : (int32_t)attr_i(c, "output_dtype", 0);
+        v = onnx__IN(c, 2);
+        c->out[0].pub.elem_type =
+            v ? v->pub.elem_type : (int32_t)onnx__attr_i(c, "output_dtype", 0);
         if (!c->out[0].pub.elem_type)
             c->out[0].pub.elem_type = DT_UINT8;
         break;
     case U_DEQUANT:
-        v = IN(c, 1);
-        c->out[0].pub.elem_type = c->opset >= 19 ? (v ? v->pub.elem_type : 0) : DT_FLOAT;
+        v = onnx__IN(c, 1);
+        c->out[0].pub.elem_type = onnx__since(c) ? (v ? v->pub.elem_type : 0) : DT_FLOAT;
         break;
     case U_DYNQUANT:
         c->out[0].pub.elem_type = DT_UINT8;
@@ -117,8 +101,8 @@ static void unary_type(struct nctx *c, const struct ival *x)
             c->out[1].pub.elem_type = DT_FLOAT;
         if (c->n_out > 2)
             c->out[2].pub.elem_type = DT_UINT8;
-        set_out(c, 1, 0, NULL);
-        set_out(c, 2, 0, NULL);
+        onnx__set_out(c, 1, 0, NULL);
+        onnx__set_out(c, 2, 0, NULL);
         break;
     case U_DROPOUT: /* the mask is bool whether or not its shape is known */
         if (c->n_out > 1)
@@ -138,27 +122,27 @@ static void unary_type(struct nctx *c, const struct ival *x)
 
 static bool loss(struct nctx *c)
 {
-    const struct ival *x = SHAPED(c, 0), *t = SHAPED(c, 1);
-    c->out[0].pub.elem_type = IN(c, 0) ? IN(c, 0)->pub.elem_type : 0;
+    const struct ival *x = onnx__SHAPED(c, 0), *t = onnx__SHAPED(c, 1);
+    c->out[0].pub.elem_type = onnx__IN(c, 0) ? onnx__IN(c, 0)->pub.elem_type : 0;
     if (c->n_out > 1) {
         c->out[1].pub.elem_type = c->out[0].pub.elem_type;
-        if (x && !set_out(c, 1, x->pub.rank, x->pub.dims))
+        if (x && !onnx__set_out(c, 1, x->pub.rank, x->pub.dims))
             return false;
     }
-    if (!attr_s_is(c, "reduction", "none")) /* mean (the default) or sum: a scalar */
-        return set_out(c, 0, 0, NULL);
+    if (!onnx__attr_s_is(c, "reduction", "none")) /* mean (the default) or sum: a scalar */
+        return onnx__set_out(c, 0, 0, NULL);
     if (!t)
-        return fail(c, "the target's shape is unknown");
-    return set_out(c, 0, t->pub.rank, t->pub.dims);
+        return onnx__fail(c, "the target's shape is unknown");
+    return onnx__set_out(c, 0, t->pub.rank, t->pub.dims);
 }
 
-/* Values through Identity or a Cast to an integer type: set_vals wraps
- * them to the type (value_wrap_to_type), as a Cast between integer types
+/* Values through Identity or a Cast to an integer type: onnx__set_vals wraps
+ * them to the type (onnx__value_wrap_to_type), as a Cast between integer types
  * does. */
 static void cast_values(struct nctx *c, const struct ival *x)
 {
     if (x->n_vals <= ONNX_INFER_VALUES)
-        set_vals(c, 0, x->n_vals, x->vals);
+        onnx__set_vals(c, 0, x->n_vals, x->vals);
 }
 
 /* ---- float values: small FLOAT constants through the float32 arithmetic
@@ -168,7 +152,7 @@ static void cast_values(struct nctx *c, const struct ival *x)
 
 static void set_fvals(struct nctx *c, uint32_t n, const float *f)
 {
-    float *v = n <= ONNX_INFER_VALUES ? infer_alloc(c->in, (size_t)n * sizeof *v + 1) : NULL;
+    float *v = n <= ONNX_INFER_VALUES ? onnx__infer_alloc(c->in, (size_t)n * sizeof *v + 1) : NULL;
     if (!v)
         return; /* values are a bonus */
     if (n)
@@ -204,19 +188,19 @@ static void unary_fvals(struct nctx *c, const struct ival *x)
         return;
     if (x->fvals && x->n_fvals <= ONNX_INFER_VALUES) {
         uint32_t n = x->n_fvals;
-        if (c->op->arg == U_FLOOR || c->op->arg == U_CEIL) {
+        if (c->op->arg.unary == U_FLOOR || c->op->arg.unary == U_CEIL) {
             for (uint32_t k = 0; k < n; k++)
-                f[k] = round_to_int(x->fvals[k], c->op->arg == U_CEIL);
+                f[k] = round_to_int(x->fvals[k], c->op->arg.unary == U_CEIL);
             set_fvals(c, n, f);
-        } else if (c->op->arg == U_VALUES && to == DT_FLOAT) {
+        } else if (c->op->arg.unary == U_VALUES && to == DT_FLOAT) {
             set_fvals(c, n, x->fvals);
-        } else if (c->op->arg == U_VALUES && is_int_type(to) && to != DT_BOOL) {
+        } else if (c->op->arg.unary == U_VALUES && is_int_type(to) && to != DT_BOOL) {
             for (uint32_t k = 0; k < n; k++) {
                 float e = x->fvals[k];
                 bool whole = e == round_to_int(e, false) && e > -9.2e18f && e < 9.2e18f;
-                v[k] = whole ? K(c, (int64_t)e) : NULL;
+                v[k] = whole ? onnx__K(c, (int64_t)e) : NULL;
                 /* a float outside the integer type: C leaves it undefined, no wrap known */
-                if (v[k] != value_wrap_to_type(DX(c), to, v[k]))
+                if (v[k] != onnx__value_wrap_to_type(DX(c), to, v[k]))
                     v[k] = NULL;
             }
             struct ival t = {0};
@@ -226,7 +210,8 @@ static void unary_fvals(struct nctx *c, const struct ival *x)
         }
         return;
     }
-    if (c->op->arg != U_VALUES || to != DT_FLOAT || x->n_vals < 0 || !is_int_type(x->pub.elem_type))
+    if (c->op->arg.unary != U_VALUES || to != DT_FLOAT || x->n_vals < 0 ||
+        !is_int_type(x->pub.elem_type))
         return;
     for (int32_t k = 0; k < x->n_vals; k++) {
         int64_t i;
@@ -239,25 +224,28 @@ static void unary_fvals(struct nctx *c, const struct ival *x)
 
 static bool fam_unary(struct nctx *c)
 {
-    const struct ival *x = SHAPED(c, 0);
-    if (c->op->arg == U_LOSS)
+    const struct ival *x = onnx__SHAPED(c, 0);
+    if (c->op->arg.unary == U_LOSS)
         return loss(c);
-    if (IN(c, 0) && IN(c, 0)->pub.not_tensor && bytes_is(c->node->op_type, "Identity"))
-        return set_from_elem(c, 0, elem_copy(c->in, IN(c, 0))); /* a sequence passes */
-    unary_type(c, IN(c, 0));
+    if (onnx__IN(c, 0) && onnx__IN(c, 0)->pub.not_tensor &&
+        onnx__bytes_is(c->node->op_type, "Identity"))
+        return onnx__set_from_elem(c, 0,
+                                   onnx__elem_copy(c->in, onnx__IN(c, 0))); /* a sequence passes */
+    unary_type(c, onnx__IN(c, 0));
     if (!x)
-        return fail(c, "the input's shape is unknown");
-    if (!set_out(c, 0, x->pub.rank, x->pub.dims))
+        return onnx__fail(c, "the input's shape is unknown");
+    if (!onnx__set_out(c, 0, x->pub.rank, x->pub.dims))
         return false;
     if (x->n_vals >= 0) {
         int32_t to = c->out[0].pub.elem_type;
-        if (c->op->arg == U_VALUES && is_int_type(to)) /* bool too: value_wrap_to_type */
+        if (c->op->arg.unary == U_VALUES &&
+            is_int_type(to)) /* bool too: onnx__value_wrap_to_type */
             cast_values(c, x);
-        if (c->op->arg == U_NEG) {
+        if (c->op->arg.unary == U_NEG) {
             const struct onnx_dx *v[ONNX_INFER_VALUES];
             for (int32_t k = 0; k < x->n_vals; k++)
-                v[k] = onnx_dx_sub(c->in->dx, K(c, 0), x->vals[k]);
-            set_vals(c, 0, x->n_vals, v);
+                v[k] = onnx_dx_sub(c->in->dx, onnx__K(c, 0), x->vals[k]);
+            onnx__set_vals(c, 0, x->n_vals, v);
         }
     }
     unary_fvals(c, x);
@@ -265,22 +253,6 @@ static bool fam_unary(struct nctx *c)
 }
 
 /* ---- broadcasting, with values ---- */
-
-enum value_op {
-    V_NONE,
-    V_ADD,
-    V_SUB,
-    V_MUL,
-    V_DIV,
-    V_MOD,
-    V_MAX,
-    V_MIN,
-    V_EQ,
-    V_LT,
-    V_GT,
-    V_WHERE,
-    V_CMP_NONE
-};
 
 /* One element of a value op; NULL when it is not known exactly. */
 static const struct onnx_dx *value_op(struct nctx *c, const struct onnx_dx *a,
@@ -290,7 +262,7 @@ static const struct onnx_dx *value_op(struct nctx *c, const struct onnx_dx *a,
     int64_t x, y;
     if (!a || !b)
         return NULL;
-    switch ((enum value_op)c->op->arg) {
+    switch (c->op->arg.value) {
     case V_ADD:
         return onnx_dx_add(dx, a, b);
     case V_SUB:
@@ -299,12 +271,12 @@ static const struct onnx_dx *value_op(struct nctx *c, const struct onnx_dx *a,
         return onnx_dx_mul(dx, a, b);
     case V_DIV: /* integer Div truncates: floor when both are >= 0 */
         if (onnx_dx_is_const(a, &x) && onnx_dx_is_const(b, &y))
-            return y == 0 || (x == INT64_MIN && y == -1) ? NULL : K(c, x / y);
+            return y == 0 || (x == INT64_MIN && y == -1) ? NULL : onnx__K(c, x / y);
         if (onnx_dx_nonneg(a) && onnx_dx_is_const(b, &y) && y > 0)
             return onnx_dx_floordiv(dx, a, b);
         return NULL;
     case V_MOD:
-        if (attr_i(c, "fmod", 0) == 0)
+        if (onnx__attr_i(c, "fmod", 0) == 0)
             return onnx_dx_mod(dx, a, b);
         if (onnx_dx_nonneg(a) && onnx_dx_is_const(b, &y) && y > 0)
             return onnx_dx_mod(dx, a, b);
@@ -315,14 +287,14 @@ static const struct onnx_dx *value_op(struct nctx *c, const struct onnx_dx *a,
         return onnx_dx_min(dx, a, b);
     case V_EQ:
         if (a == b)
-            return K(c, 1);
+            return onnx__K(c, 1);
         if (onnx_dx_is_const(a, &x) && onnx_dx_is_const(b, &y))
-            return K(c, x == y);
+            return onnx__K(c, x == y);
         return NULL;
     case V_LT:
     case V_GT:
         if (onnx_dx_is_const(a, &x) && onnx_dx_is_const(b, &y))
-            return K(c, c->op->arg == V_LT ? x < y : x > y);
+            return onnx__K(c, c->op->arg.value == V_LT ? x < y : x > y);
         return NULL;
     case V_WHERE:
         if (!w || !onnx_dx_is_const(a, &x))
@@ -339,7 +311,7 @@ static const struct onnx_dx *value_op(struct nctx *c, const struct onnx_dx *a,
  * has none. */
 static bool float_op(struct nctx *c, float a, float b, float *r)
 {
-    switch ((enum value_op)c->op->arg) {
+    switch (c->op->arg.value) {
     case V_ADD:
         *r = a + b;
         return true;
@@ -376,8 +348,8 @@ static void broadcast_values(struct nctx *c, const struct ival *const *v, uint32
     float unused;
     bool fl =
         FLOAT_VALUES && n == 2 && v[0]->fvals && v[1]->fvals && float_op(c, 0.0f, 1.0f, &unused);
-    if (c->op->arg == V_NONE || c->op->arg == V_CMP_NONE || n > 3 ||
-        (n < 2 && c->op->arg != V_MAX && c->op->arg != V_MIN))
+    if (c->op->arg.value == V_NONE || c->op->arg.value == V_CMP_NONE || n > 3 ||
+        (n < 2 && c->op->arg.value != V_MAX && c->op->arg.value != V_MIN))
         return;
     for (uint32_t i = 0; i < n && !fl; i++)
         if (v[i]->n_vals < 0)
@@ -427,7 +399,7 @@ static void broadcast_values(struct nctx *c, const struct ival *const *v, uint32
             continue;
         }
         const struct onnx_dx *r = el[0];
-        if (c->op->arg == V_WHERE)
+        if (c->op->arg.value == V_WHERE)
             r = value_op(c, el[0], el[1], el[2]);
         else
             for (uint32_t i = 1; i < n; i++)
@@ -437,30 +409,31 @@ static void broadcast_values(struct nctx *c, const struct ival *const *v, uint32
     if (fl)
         set_fvals(c, (uint32_t)total, fout);
     else
-        set_vals(c, 0, (int32_t)total, out);
+        onnx__set_vals(c, 0, (int32_t)total, out);
 }
 
 static bool fam_broadcast(struct nctx *c)
 {
     const struct ival *v[64];
     uint32_t n = 0;
-    if (c->op->arg == V_WHERE && IN(c, 1))
-        c->out[0].pub.elem_type = IN(c, 1)->pub.elem_type;
-    /* before opset 7 B broadcast to A (attribute broadcast, axis): A's shape */
-    if (c->opset < 7 && c->n_in == 2 && c->op->arg != V_WHERE) {
-        const struct ival *a = SHAPED(c, 0);
+    if (c->op->arg.value == V_WHERE && onnx__IN(c, 1))
+        c->out[0].pub.elem_type = onnx__IN(c, 1)->pub.elem_type;
+    /* before the table's since (opset 7) B broadcast to A (attribute
+     * broadcast, axis): A's shape. Where has one form. */
+    if (!onnx__since(c) && c->n_in == 2) {
+        const struct ival *a = onnx__SHAPED(c, 0);
         if (!a)
-            return fail(c, "the first input's shape is unknown");
-        return set_out(c, 0, a->pub.rank, a->pub.dims);
+            return onnx__fail(c, "the first input's shape is unknown");
+        return onnx__set_out(c, 0, a->pub.rank, a->pub.dims);
     }
     for (uint32_t i = 0; i < c->n_in && n < 64; i++)
-        if (IN(c, i))
-            v[n++] = IN(c, i);
+        if (onnx__IN(c, i))
+            v[n++] = onnx__IN(c, i);
     if (n != c->n_in)
-        return fail(c, "an input is left out");
+        return onnx__fail(c, "an input is left out");
     const struct onnx_dx *dims[ONNX_INFER_MAX_RANK];
     int32_t rank;
-    if (!broadcast(c, v, n, dims, &rank) || !set_out(c, 0, rank, dims))
+    if (!onnx__broadcast(c, v, n, dims, &rank) || !onnx__set_out(c, 0, rank, dims))
         return false;
     broadcast_values(c, v, n, dims, rank);
     return true;
@@ -468,54 +441,52 @@ static bool fam_broadcast(struct nctx *c)
 
 /* ---- reductions ---- */
 
-enum reduce_arg { R_SUM13 = 1, R_OTHER18 = 2, R_ARG = 3 };
-
 static bool fam_reduce(struct nctx *c)
 {
-    const struct ival *x = SHAPED(c, 0);
+    const struct ival *x = onnx__SHAPED(c, 0);
     if (!x)
-        return fail(c, "the input's shape is unknown");
+        return onnx__fail(c, "the input's shape is unknown");
     int32_t r = x->pub.rank;
-    bool keep = attr_i(c, "keepdims", 1) != 0;
+    bool keep = onnx__attr_i(c, "keepdims", 1) != 0;
     bool mark[ONNX_INFER_MAX_RANK] = {false};
     int64_t axes[ONNX_INFER_MAX_RANK];
     uint32_t n_axes = 0;
-    if (c->op->arg == R_ARG) {
-        axes[0] = attr_i(c, "axis", 0);
+    if (c->op->arg.reduce == R_ARG) {
+        axes[0] = onnx__attr_i(c, "axis", 0);
         n_axes = 1;
-    } else if ((c->op->arg == R_SUM13 && c->opset >= 13) ||
-               (c->op->arg == R_OTHER18 && c->opset >= 18)) {
-        if (IN(c, 1) && !const_ints(c, 1, axes, ONNX_INFER_MAX_RANK, &n_axes)) {
+    } else if (onnx__since(c)) { /* the axes an input */
+        if (onnx__IN(c, 1) && !onnx__const_ints(c, 1, axes, ONNX_INFER_MAX_RANK, &n_axes)) {
             if (!keep)
-                return fail(c, "the axes input's values are unknown");
+                return onnx__fail(c, "the axes input's values are unknown");
             const struct onnx_dx *d[ONNX_INFER_MAX_RANK];
             for (int32_t k = 0; k < r; k++) /* a dim of 1 stays 1 either way */
-                d[k] = x->pub.dims[k] == K(c, 1) ? x->pub.dims[k] : NULL;
+                d[k] = x->pub.dims[k] == onnx__K(c, 1) ? x->pub.dims[k] : NULL;
             c->why = "the axes input's values are unknown";
-            return set_out(c, 0, r, d);
+            return onnx__set_out(c, 0, r, d);
         }
-        if (n_axes == 0 && attr_i(c, "noop_with_empty_axes", 0))
-            return set_out(c, 0, r, x->pub.dims);
+        if (n_axes == 0 && onnx__attr_i(c, "noop_with_empty_axes", 0))
+            return onnx__set_out(c, 0, r, x->pub.dims);
     } else {
         const int64_t *a;
         uint32_t n;
-        if (attr_ints(c, "axes", &a, &n)) {
+        if (onnx__attr_ints(c, "axes", &a, &n)) {
             if (n > ONNX_INFER_MAX_RANK)
-                return fail(c, "too many axes");
+                return onnx__fail(c, "too many axes");
             memcpy(axes, a, n * sizeof *a);
             n_axes = n;
         }
     }
     bool empty = false;
     for (int32_t k = 0; k < r; k++)
-        empty |= x->pub.dims[k] == K(c, 0);
+        empty |= x->pub.dims[k] == onnx__K(c, 0);
     for (uint32_t i = 0; i < n_axes; i++) {
         int32_t ax;
-        if (!norm_axis(axes[i], r, &ax))
-            return fail(c, "an axis is out of range");
+        if (!onnx__norm_axis(axes[i], r, &ax))
+            return onnx__fail(c, "an axis is out of range");
         if (axes[i] < 0 && empty) /* ONNX Runtime 1.30 gives back the input's shape */
-            return fail(c, "a negative axis on an empty input: ONNX Runtime keeps the input's "
-                           "shape, ONNX's text reduces it");
+            return onnx__fail(c,
+                              "a negative axis on an empty input: ONNX Runtime keeps the input's "
+                              "shape, ONNX's text reduces it");
         mark[ax] = true;
     }
     const struct onnx_dx *d[ONNX_INFER_MAX_RANK];
@@ -525,12 +496,12 @@ static bool fam_reduce(struct nctx *c)
         if (!red)
             d[n++] = x->pub.dims[k];
         else if (keep)
-            d[n++] = K(c, 1);
+            d[n++] = onnx__K(c, 1);
     }
-    if (!set_out(c, 0, n, d))
+    if (!onnx__set_out(c, 0, n, d))
         return false;
     /* values: a whole 1-D value reduced by Sum, Prod, Max or Min */
-    if (x->n_vals >= 1 && r == 1 && c->op->arg != R_ARG) {
+    if (x->n_vals >= 1 && r == 1 && c->op->arg.reduce != R_ARG) {
         const struct onnx_dx *acc = x->vals[0];
         const char *op = c->op->name; /* the table's, NUL-terminated */
         int which = strcmp(op, "ReduceSum") == 0    ? 1
@@ -544,7 +515,7 @@ static bool fam_reduce(struct nctx *c)
                   : which == 3 ? onnx_dx_min(c->in->dx, acc, x->vals[k])
                                : onnx_dx_mul(c->in->dx, acc, x->vals[k]);
         if (which)
-            set_vals(c, 0, 1, &acc);
+            onnx__set_vals(c, 0, 1, &acc);
     }
     return true;
 }
@@ -553,27 +524,44 @@ static bool fam_reduce(struct nctx *c)
 
 #define UN(name, min, max, outs, ty, arg)                                                          \
     {                                                                                              \
-        name, fam_unary, min, max, outs, ty, arg                                                   \
+        name, fam_unary, min, max, outs, ty, 0,                                                    \
+        {                                                                                          \
+            .unary = (arg)                                                                         \
+        }                                                                                          \
     }
 #define U1(name) UN(name, 1, 1, 1, TY_IN0, U_PLAIN)
+/* numpy broadcasting from opset 7; before, B took A's shape */
 #define BI(name, ty, arg)                                                                          \
     {                                                                                              \
-        name, fam_broadcast, 2, 2, 1, ty, arg                                                      \
+        name, fam_broadcast, 2, 2, 1, ty, 7,                                                       \
+        {                                                                                          \
+            .value = (arg)                                                                         \
+        }                                                                                          \
     }
 #define VAR(name, arg)                                                                             \
     {                                                                                              \
-        name, fam_broadcast, 1, 255, 1, TY_IN0, arg                                                \
+        name, fam_broadcast, 1, 255, 1, TY_IN0, 7,                                                 \
+        {                                                                                          \
+            .value = (arg)                                                                         \
+        }                                                                                          \
     }
-#define RED(name, arg)                                                                             \
+/* the axes an input from since, before it an attribute */
+#define RED(name, since)                                                                           \
     {                                                                                              \
-        name, fam_reduce, 1, 2, 1, TY_IN0, arg                                                     \
+        name, fam_reduce, 1, 2, 1, TY_IN0, since,                                                  \
+        {                                                                                          \
+            .reduce = R_AXES                                                                       \
+        }                                                                                          \
     }
 #define CONV(name, min, max, outs, ty, arg)                                                        \
     {                                                                                              \
-        name, fam_conv, min, max, outs, ty, arg                                                    \
+        name, onnx__fam_conv, min, max, outs, ty, 0,                                               \
+        {                                                                                          \
+            .conv = (arg)                                                                          \
+        }                                                                                          \
     }
 
-const struct op_entry infer_ops[] = {
+const struct op_entry onnx__infer_ops[] = {
     /* elementwise unary: the input's shape */
     U1("Abs"),
     U1("Acos"),
@@ -646,7 +634,7 @@ const struct op_entry infer_ops[] = {
     UN("NegativeLogLikelihoodLoss", 2, 3, 1, TY_IN0, U_LOSS),
     /* quantisation */
     UN("QuantizeLinear", 2, 3, 1, TY_FAMILY, U_QUANT),
-    UN("DequantizeLinear", 2, 3, 1, TY_FAMILY, U_DEQUANT),
+    {"DequantizeLinear", fam_unary, 2, 3, 1, TY_FAMILY, 19, {.unary = U_DEQUANT}},
     UN("DynamicQuantizeLinear", 1, 1, 3, TY_FAMILY, U_DYNQUANT),
     /* broadcasting binary and variadic */
     BI("Add", TY_IN0, V_ADD),
@@ -672,20 +660,20 @@ const struct op_entry infer_ops[] = {
     VAR("Min", V_MIN),
     VAR("Sum", V_CMP_NONE),
     VAR("Mean", V_CMP_NONE),
-    {"Where", fam_broadcast, 3, 3, 1, TY_IN1, V_WHERE},
+    {"Where", fam_broadcast, 3, 3, 1, TY_IN1, 0, {.value = V_WHERE}},
     /* reductions */
-    RED("ReduceSum", R_SUM13),
-    RED("ReduceMean", R_OTHER18),
-    RED("ReduceMax", R_OTHER18),
-    RED("ReduceMin", R_OTHER18),
-    RED("ReduceProd", R_OTHER18),
-    RED("ReduceL1", R_OTHER18),
-    RED("ReduceL2", R_OTHER18),
-    RED("ReduceLogSum", R_OTHER18),
-    RED("ReduceLogSumExp", R_OTHER18),
-    RED("ReduceSumSquare", R_OTHER18),
-    {"ArgMax", fam_reduce, 1, 1, 1, TY_I64, R_ARG},
-    {"ArgMin", fam_reduce, 1, 1, 1, TY_I64, R_ARG},
+    RED("ReduceSum", 13),
+    RED("ReduceMean", 18),
+    RED("ReduceMax", 18),
+    RED("ReduceMin", 18),
+    RED("ReduceProd", 18),
+    RED("ReduceL1", 18),
+    RED("ReduceL2", 18),
+    RED("ReduceLogSum", 18),
+    RED("ReduceLogSumExp", 18),
+    RED("ReduceSumSquare", 18),
+    {"ArgMax", fam_reduce, 1, 1, 1, TY_I64, 0, {.reduce = R_ARG}},
+    {"ArgMin", fam_reduce, 1, 1, 1, TY_I64, 0, {.reduce = R_ARG}},
     /* convolution and pooling */
     CONV("Conv", 2, 3, 1, TY_IN0, C_CONV),
     CONV("ConvInteger", 2, 4, 1, TY_FAMILY, C_CONV_INT),
@@ -702,86 +690,100 @@ const struct op_entry infer_ops[] = {
     CONV("RoiAlign", 3, 3, 1, TY_IN0, C_ROIALIGN),
     CONV("GridSample", 2, 2, 1, TY_IN0, C_GRIDSAMPLE),
     /* matrix products */
-    {"MatMul", fam_matmul, 2, 2, 1, TY_IN0, M_MATMUL},
-    {"MatMulInteger", fam_matmul, 2, 4, 1, TY_FAMILY, M_INTEGER},
-    {"QLinearMatMul", fam_matmul, 8, 8, 1, TY_FAMILY, M_QLINEAR},
-    {"Gemm", fam_matmul, 2, 3, 1, TY_IN0, M_GEMM},
-    {"Einsum", fam_einsum, 1, 255, 1, TY_IN0, 0},
-    {"Det", fam_linalg, 1, 1, 1, TY_IN0, 0},
-    {"DFT", fam_linalg, 1, 3, 1, TY_IN0, 1},
+    {"MatMul", onnx__fam_matmul, 2, 2, 1, TY_IN0, 0, {.mm = M_MATMUL}},
+    {"MatMulInteger", onnx__fam_matmul, 2, 4, 1, TY_FAMILY, 0, {.mm = M_INTEGER}},
+    {"QLinearMatMul", onnx__fam_matmul, 8, 8, 1, TY_FAMILY, 0, {.mm = M_QLINEAR}},
+    {"Gemm", onnx__fam_matmul, 2, 3, 1, TY_IN0, 0, {.mm = M_GEMM}},
+    {"Einsum", onnx__fam_einsum, 1, 255, 1, TY_IN0, 0, NO_ARG},
+    {"Det", onnx__fam_linalg, 1, 1, 1, TY_IN0, 0, {.linalg = LA_DET}},
+    {"DFT", onnx__fam_linalg, 1, 3, 1, TY_IN0, 20, {.linalg = LA_DFT}},
     /* recurrent */
-    {"RNN", fam_rnn, 3, 6, 2, TY_IN0, 0},
-    {"GRU", fam_rnn, 3, 6, 2, TY_IN0, 0},
-    {"LSTM", fam_rnn, 3, 8, 3, TY_IN0, 0},
+    {"RNN", onnx__fam_rnn, 3, 6, 2, TY_IN0, 0, NO_ARG},
+    {"GRU", onnx__fam_rnn, 3, 6, 2, TY_IN0, 0, NO_ARG},
+    {"LSTM", onnx__fam_rnn, 3, 8, 3, TY_IN0, 0, NO_ARG},
     /* reshape-like (onnx_infer_shape.c) */
-    {"Reshape", fam_reshape, 1, 2, 1, TY_IN0, 0},
-    {"Flatten", fam_flatten, 1, 1, 1, TY_IN0, 0},
-    {"Squeeze", fam_squeeze, 1, 2, 1, TY_IN0, 0},
-    {"Unsqueeze", fam_squeeze, 1, 2, 1, TY_IN0, 1},
-    {"Transpose", fam_transpose, 1, 1, 1, TY_IN0, 0},
-    {"Concat", fam_concat, 1, 255, 1, TY_IN0, 0},
-    {"Split", fam_split, 1, 2, 255, TY_IN0, 0},
-    {"Slice", fam_slice, 1, 5, 1, TY_IN0, 0},
-    {"Tile", fam_tile, 2, 3, 1, TY_IN0, 0},
-    {"Pad", fam_pad, 1, 4, 1, TY_IN0, 0},
-    {"Shape", fam_shape, 1, 1, 1, TY_I64, 0},
-    {"Size", fam_size, 1, 1, 1, TY_I64, 0},
-    {"ConstantOfShape", fam_const_of_shape, 1, 1, 1, TY_FAMILY, 0},
-    {"Expand", fam_expand, 2, 2, 1, TY_IN0, 0},
-    {"Range", fam_range, 3, 3, 1, TY_IN0, 0},
-    {"DepthToSpace", fam_space_depth, 1, 1, 1, TY_IN0, 0},
-    {"SpaceToDepth", fam_space_depth, 1, 1, 1, TY_IN0, 1},
-    {"Resize", fam_resize, 1, 4, 1, TY_IN0, 0},
-    {"Upsample", fam_resize, 1, 2, 1, TY_IN0, 1},
+    {"Reshape", onnx__fam_reshape, 1, 2, 1, TY_IN0, 5, NO_ARG},
+    {"Flatten", onnx__fam_flatten, 1, 1, 1, TY_IN0, 0, NO_ARG},
+    {"Squeeze", onnx__fam_squeeze, 1, 2, 1, TY_IN0, 13, {.squeeze = SQ_SQUEEZE}},
+    {"Unsqueeze", onnx__fam_squeeze, 1, 2, 1, TY_IN0, 13, {.squeeze = SQ_UNSQUEEZE}},
+    {"Transpose", onnx__fam_transpose, 1, 1, 1, TY_IN0, 0, NO_ARG},
+    {"Concat", onnx__fam_concat, 1, 255, 1, TY_IN0, 4, NO_ARG},
+    {"Split", onnx__fam_split, 1, 2, 255, TY_IN0, 13, NO_ARG},
+    {"Slice", onnx__fam_slice, 1, 5, 1, TY_IN0, 10, NO_ARG},
+    {"Tile", onnx__fam_tile, 2, 3, 1, TY_IN0, 0, NO_ARG},
+    {"Pad", onnx__fam_pad, 1, 4, 1, TY_IN0, 11, NO_ARG},
+    {"Shape", onnx__fam_shape, 1, 1, 1, TY_I64, 0, NO_ARG},
+    {"Size", onnx__fam_size, 1, 1, 1, TY_I64, 0, NO_ARG},
+    {"ConstantOfShape", onnx__fam_const_of_shape, 1, 1, 1, TY_FAMILY, 0, NO_ARG},
+    {"Expand", onnx__fam_expand, 2, 2, 1, TY_IN0, 0, NO_ARG},
+    {"Range", onnx__fam_range, 3, 3, 1, TY_IN0, 0, NO_ARG},
+    {"DepthToSpace", onnx__fam_space_depth, 1, 1, 1, TY_IN0, 0, {.space_depth = SD_DEPTH_TO_SPACE}},
+    {"SpaceToDepth", onnx__fam_space_depth, 1, 1, 1, TY_IN0, 0, {.space_depth = SD_SPACE_TO_DEPTH}},
+    {"Resize", onnx__fam_resize, 1, 4, 1, TY_IN0, 11, {.resize = RS_RESIZE}},
+    {"Upsample", onnx__fam_resize, 1, 2, 1, TY_IN0, 9, {.resize = RS_UPSAMPLE}},
     /* gather and scatter */
-    {"Gather", fam_gather, 2, 2, 1, TY_IN0, 0},
-    {"GatherElements", fam_gather, 2, 2, 1, TY_IN0, 1},
-    {"GatherND", fam_gather_nd, 2, 2, 1, TY_IN0, 0},
-    {"OneHot", fam_onehot, 3, 3, 1, TY_IN2, 0},
-    {"TopK", fam_topk, 1, 2, 2, TY_IN0, 0},
+    {"Gather", onnx__fam_gather, 2, 2, 1, TY_IN0, 0, {.gather = GA_GATHER}},
+    {"GatherElements", onnx__fam_gather, 2, 2, 1, TY_IN0, 0, {.gather = GA_ELEMENTS}},
+    {"GatherND", onnx__fam_gather_nd, 2, 2, 1, TY_IN0, 0, NO_ARG},
+    {"OneHot", onnx__fam_onehot, 3, 3, 1, TY_IN2, 0, NO_ARG},
+    {"TopK", onnx__fam_topk, 1, 2, 2, TY_IN0, 10, NO_ARG},
     /* data-dependent dims: new symbols */
-    {"NonZero", fam_data_dependent, 1, 1, 1, TY_I64, 0},
-    {"Compress", fam_data_dependent, 2, 2, 1, TY_IN0, 1},
-    {"Unique", fam_data_dependent, 1, 1, 4, TY_IN0, 2},
-    {"NonMaxSuppression", fam_data_dependent, 2, 5, 1, TY_I64, 3},
+    {"NonZero", onnx__fam_data_dependent, 1, 1, 1, TY_I64, 0, {.data_dependent = DD_NONZERO}},
+    {"Compress", onnx__fam_data_dependent, 2, 2, 1, TY_IN0, 0, {.data_dependent = DD_COMPRESS}},
+    {"Unique", onnx__fam_data_dependent, 1, 1, 4, TY_IN0, 0, {.data_dependent = DD_UNIQUE}},
+    {"NonMaxSuppression", onnx__fam_data_dependent, 2, 5, 1, TY_I64, 0, {.data_dependent = DD_NMS}},
     /* generators */
-    {"Constant", fam_constant, 0, 0, 1, TY_FAMILY, 0},
-    {"RandomNormal", fam_generator, 0, 0, 1, TY_ATTR_DTYPE, 0},
-    {"RandomUniform", fam_generator, 0, 0, 1, TY_ATTR_DTYPE, 0},
-    {"Multinomial", fam_generator, 1, 1, 1, TY_FAMILY, 1},
-    {"HannWindow", fam_window, 1, 1, 1, TY_FAMILY, 0},
-    {"HammingWindow", fam_window, 1, 1, 1, TY_FAMILY, 0},
-    {"BlackmanWindow", fam_window, 1, 1, 1, TY_FAMILY, 0},
+    {"Constant", onnx__fam_constant, 0, 0, 1, TY_FAMILY, 0, NO_ARG},
+    {"RandomNormal", onnx__fam_generator, 0, 0, 1, TY_ATTR_DTYPE, 0, {.generator = GEN_RANDOM}},
+    {"RandomUniform", onnx__fam_generator, 0, 0, 1, TY_ATTR_DTYPE, 0, {.generator = GEN_RANDOM}},
+    {"Multinomial", onnx__fam_generator, 1, 1, 1, TY_FAMILY, 0, {.generator = GEN_MULTINOMIAL}},
+    {"HannWindow", onnx__fam_window, 1, 1, 1, TY_FAMILY, 0, NO_ARG},
+    {"HammingWindow", onnx__fam_window, 1, 1, 1, TY_FAMILY, 0, NO_ARG},
+    {"BlackmanWindow", onnx__fam_window, 1, 1, 1, TY_FAMILY, 0, NO_ARG},
     /* text, optional and sequence scalars */
-    {"StringNormalizer", fam_text, 1, 1, 1, TY_IN0, 0},
-    {"TfIdfVectorizer", fam_text, 1, 1, 1, TY_FLOAT, 1},
-    {"OptionalHasElement", fam_scalar, 0, 1, 1, TY_BOOL, 0},
-    {"SequenceLength", fam_scalar, 1, 1, 1, TY_I64, 1},
+    {"StringNormalizer", onnx__fam_text, 1, 1, 1, TY_IN0, 0, {.text = TX_NORMALIZER}},
+    {"TfIdfVectorizer", onnx__fam_text, 1, 1, 1, TY_FLOAT, 0, {.text = TX_TFIDF}},
+    {"OptionalHasElement", onnx__fam_scalar, 0, 1, 1, TY_BOOL, 0, {.scalar = SC_HAS_ELEMENT}},
+    {"SequenceLength", onnx__fam_scalar, 1, 1, 1, TY_I64, 0, {.scalar = SC_LENGTH}},
     /* sequences and optionals (onnx_infer_seq.c) */
-    {"SequenceConstruct", fam_sequence, 1, 255, 1, TY_FAMILY, S_CONSTRUCT},
-    {"SequenceEmpty", fam_sequence, 0, 0, 1, TY_FAMILY, S_EMPTY},
-    {"SequenceErase", fam_sequence, 1, 2, 1, TY_FAMILY, S_ERASE},
-    {"SequenceInsert", fam_sequence, 2, 3, 1, TY_FAMILY, S_INSERT},
-    {"SplitToSequence", fam_sequence, 1, 2, 1, TY_FAMILY, S_SPLIT},
-    {"SequenceMap", fam_sequence_map, 1, 255, 255, TY_FAMILY, 0},
-    {"Optional", fam_sequence, 0, 1, 1, TY_FAMILY, S_OPTIONAL},
-    {"SequenceAt", fam_sequence, 2, 2, 1, TY_FAMILY, S_AT},
-    {"ConcatFromSequence", fam_sequence, 1, 1, 1, TY_FAMILY, S_CONCAT},
-    {"OptionalGetElement", fam_sequence, 1, 1, 1, TY_FAMILY, S_GET},
+    {"SequenceConstruct", onnx__fam_sequence, 1, 255, 1, TY_FAMILY, 0, {.seq = S_CONSTRUCT}},
+    {"SequenceEmpty", onnx__fam_sequence, 0, 0, 1, TY_FAMILY, 0, {.seq = S_EMPTY}},
+    {"SequenceErase", onnx__fam_sequence, 1, 2, 1, TY_FAMILY, 0, {.seq = S_ERASE}},
+    {"SequenceInsert", onnx__fam_sequence, 2, 3, 1, TY_FAMILY, 0, {.seq = S_INSERT}},
+    {"SplitToSequence", onnx__fam_sequence, 1, 2, 1, TY_FAMILY, 0, {.seq = S_SPLIT}},
+    {"SequenceMap", onnx__fam_sequence_map, 1, 255, 255, TY_FAMILY, 0, NO_ARG},
+    {"Optional", onnx__fam_sequence, 0, 1, 1, TY_FAMILY, 0, {.seq = S_OPTIONAL}},
+    {"SequenceAt", onnx__fam_sequence, 2, 2, 1, TY_FAMILY, 0, {.seq = S_AT}},
+    {"ConcatFromSequence", onnx__fam_sequence, 1, 1, 1, TY_FAMILY, 0, {.seq = S_CONCAT}},
+    {"OptionalGetElement", onnx__fam_sequence, 1, 1, 1, TY_FAMILY, 0, {.seq = S_GET}},
     /* signal processing */
-    {"MelWeightMatrix", fam_signal, 5, 5, 1, TY_FAMILY, 0},
-    {"STFT", fam_signal, 2, 4, 1, TY_IN0, 1},
-    {"CenterCropPad", fam_crop, 2, 2, 1, TY_IN0, 0},
-    {"Col2Im", fam_crop, 3, 3, 1, TY_IN0, 1},
+    {"MelWeightMatrix", onnx__fam_signal, 5, 5, 1, TY_FAMILY, 0, {.signal = SG_MEL}},
+    {"STFT", onnx__fam_signal, 2, 4, 1, TY_IN0, 0, {.signal = SG_STFT}},
+    {"CenterCropPad", onnx__fam_crop, 2, 2, 1, TY_IN0, 0, {.crop = CR_CENTER_CROP_PAD}},
+    {"Col2Im", onnx__fam_crop, 3, 3, 1, TY_IN0, 0, {.crop = CR_COL2IM}},
     /* training (domain ai.onnx.preview.training) */
-    {"training.Adagrad", fam_training, 5, 255, 255, TY_FAMILY, 2},
-    {"training.Momentum", fam_training, 5, 255, 255, TY_FAMILY, 2},
-    {"training.Adam", fam_training, 6, 255, 255, TY_FAMILY, 3},
-    {"training.Gradient", fam_training, 1, 255, 255, TY_FAMILY, 0},
+    {"training.Adagrad",
+     onnx__fam_training,
+     5,
+     255,
+     255,
+     TY_FAMILY,
+     0,
+     {.training = TR_TWO_GROUPS}},
+    {"training.Momentum",
+     onnx__fam_training,
+     5,
+     255,
+     255,
+     TY_FAMILY,
+     0,
+     {.training = TR_TWO_GROUPS}},
+    {"training.Adam", onnx__fam_training, 6, 255, 255, TY_FAMILY, 0, {.training = TR_THREE_GROUPS}},
+    {"training.Gradient", onnx__fam_training, 1, 255, 255, TY_FAMILY, 0, {.training = TR_GRADIENT}},
     /* subgraphs */
-    {"If", fam_if, 1, 1, 255, TY_FAMILY, 0},
-    {"Loop", fam_loop, 0, 255, 255, TY_FAMILY, 0},
-    {"Scan", fam_scan, 1, 255, 255, TY_FAMILY, 0},
+    {"If", onnx__fam_if, 1, 1, 255, TY_FAMILY, 0, NO_ARG},
+    {"Loop", onnx__fam_loop, 0, 255, 255, TY_FAMILY, 0, NO_ARG},
+    {"Scan", onnx__fam_scan, 1, 255, 255, TY_FAMILY, 9, NO_ARG},
 };
 
-const size_t infer_n_ops = sizeof infer_ops / sizeof infer_ops[0];
+const size_t onnx__infer_n_ops = sizeof onnx__infer_ops / sizeof onnx__infer_ops[0];

@@ -12,14 +12,14 @@
 static const struct onnx_dx *symbol(struct onnx_infer *in, const uint8_t *p, size_t n,
                                     const uint8_t *owner)
 {
-    int64_t *bound = nm_get(&in->binding, p, n);
+    int64_t *bound = onnx__nm_get(&in->binding, p, n);
     if (bound)
         return onnx_dx_const(in->dx, *bound);
-    struct nm_slot *s = nm_find(&in->symbol_names, p, n);
+    struct nm_slot *s = onnx__nm_find(&in->symbol_names, p, n);
     if (!s) {
         if (in->n_symbols == in->cap_symbols) {
             size_t cap = in->cap_symbols ? in->cap_symbols * 2 : 16;
-            struct onnx_bytes *b = infer_alloc(in, cap * sizeof *b);
+            struct onnx_bytes *b = onnx__infer_alloc(in, cap * sizeof *b);
             if (!b)
                 return NULL;
             if (in->n_symbols)
@@ -28,7 +28,7 @@ static const struct onnx_dx *symbol(struct onnx_infer *in, const uint8_t *p, siz
             in->cap_symbols = cap;
         }
         in->symbols[in->n_symbols++] = (struct onnx_bytes){p, n};
-        if (!nm_put(in, &in->symbol_names, p, n, unconst(owner ? owner : p)))
+        if (!onnx__nm_put(in, &in->symbol_names, p, n, onnx__unconst(owner ? owner : p)))
             return NULL;
     }
     return onnx_dx_symbol(in->dx, (const char *)p, n);
@@ -38,13 +38,13 @@ static bool reserve_type(struct onnx_infer *in, const struct onnx_type *t)
 {
     for (uint32_t d = 0; t && t->has_shape && t->dims && d < t->rank; d++)
         if (t->dims[d].kind == ONNX_DIM_PARAM && t->dims[d].param.n &&
-            !nm_put(in, &in->model_symbols, t->dims[d].param.p, t->dims[d].param.n,
-                    unconst(t->dims[d].param.p)))
+            !onnx__nm_put(in, &in->model_symbols, t->dims[d].param.p, t->dims[d].param.n,
+                          onnx__unconst(t->dims[d].param.p)))
             return false;
     return !t || !t->elem || reserve_type(in, t->elem);
 }
 
-bool reserve_symbols(struct onnx_infer *in, const struct onnx_graph *g)
+bool onnx__reserve_symbols(struct onnx_infer *in, const struct onnx_graph *g)
 {
     const struct onnx_value_info *lists[3] = {g->inputs, g->outputs, g->value_info};
     uint32_t counts[3] = {g->n_inputs, g->n_outputs, g->n_value_info};
@@ -60,21 +60,21 @@ bool reserve_symbols(struct onnx_infer *in, const struct onnx_graph *g)
  * binding later and first must name the same symbols). */
 static bool name_taken(struct onnx_infer *in, const uint8_t *p, size_t n, const uint8_t *owner)
 {
-    struct nm_slot *s = nm_find(&in->symbol_names, p, n);
-    return (s && s->v != owner) || nm_find(&in->model_symbols, p, n);
+    struct nm_slot *s = onnx__nm_find(&in->symbol_names, p, n);
+    return (s && s->v != owner) || onnx__nm_find(&in->model_symbols, p, n);
 }
 
-const struct onnx_dx *fresh(struct nctx *c, uint32_t i)
+const struct onnx_dx *onnx__fresh(struct nctx *c, uint32_t i)
 {
-    return fresh_dim(c, i, -1);
+    return onnx__fresh_dim(c, i, -1);
 }
 
-const struct onnx_dx *fresh_dim(struct nctx *c, uint32_t i, int32_t dim)
+const struct onnx_dx *onnx__fresh_dim(struct nctx *c, uint32_t i, int32_t dim)
 {
     struct onnx_bytes name = i < c->node->n_outputs ? c->node->outputs[i] : c->node->op_type;
     const uint8_t *owner = name.p ? name.p : (const uint8_t *)"";
     if (dim >= 0) { /* NAME_dim_J: the owner is still the value's name */
-        char *named = infer_alloc(c->in, name.n + 16);
+        char *named = onnx__infer_alloc(c->in, name.n + 16);
         if (!named)
             return NULL;
         if (name.n && name.p)
@@ -91,7 +91,7 @@ const struct onnx_dx *fresh_dim(struct nctx *c, uint32_t i, int32_t dim)
         if (k == 1000) /* every NAME_k taken: no symbol rather than a shared one */
             return NULL;
         /* the name is another value's symbol or the model's: NAME_2, ... */
-        if (!buf && !(buf = infer_alloc(c->in, name.n + 8)))
+        if (!buf && !(buf = onnx__infer_alloc(c->in, name.n + 8)))
             return NULL;
         if (name.n && name.p)
             memcpy(buf, name.p, name.n);
@@ -116,7 +116,7 @@ static const struct onnx_dx *declared_dim(struct onnx_infer *in, const struct on
     return NULL;
 }
 
-void from_type(struct onnx_infer *in, struct ival *v, const struct onnx_type *t)
+void onnx__from_type(struct onnx_infer *in, struct ival *v, const struct onnx_type *t)
 {
     v->n_vals = -1;
     v->pub.rank = -1;
@@ -131,8 +131,8 @@ void from_type(struct onnx_infer *in, struct ival *v, const struct onnx_type *t)
         v->pub.reason = "not a tensor";
         if (t->elem && t->elem->value == ONNX_V_TENSOR) { /* a sequence's declared element */
             struct ival e = {0};
-            from_type(in, &e, t->elem);
-            v->elem = elem_copy(in, &e);
+            onnx__from_type(in, &e, t->elem);
+            v->elem = onnx__elem_copy(in, &e);
         }
         return;
     }
@@ -142,7 +142,7 @@ void from_type(struct onnx_infer *in, struct ival *v, const struct onnx_type *t)
         v->pub.reason = "no shape declared";
         return;
     }
-    const struct onnx_dx **d = infer_alloc(in, t->rank * PTR_BYTES + 1);
+    const struct onnx_dx **d = onnx__infer_alloc(in, t->rank * PTR_BYTES + 1);
     if (!d) {
         v->pub.reason = "memory cap";
         return;
@@ -158,7 +158,7 @@ static void add_mismatch(struct onnx_infer *in, uint32_t graph, struct onnx_byte
 {
     if (in->n_mismatch == in->cap_mismatch) {
         size_t cap = in->cap_mismatch ? in->cap_mismatch * 2 : 16;
-        struct onnx_infer_mismatch *m = infer_alloc(in, cap * sizeof *m);
+        struct onnx_infer_mismatch *m = onnx__infer_alloc(in, cap * sizeof *m);
         if (!m)
             return;
         if (in->n_mismatch)
@@ -173,12 +173,12 @@ static void add_mismatch(struct onnx_infer *in, uint32_t graph, struct onnx_byte
 /* The inferred value v meets its declaration t: declared dims fill in the
  * unknown ones; a fixed declared dim that a constant contradicts is a
  * mismatch, and that dim becomes unknown. */
-void merge_declared(struct onnx_infer *in, uint32_t graph, struct onnx_bytes name, struct ival *v,
-                    const struct onnx_type *t)
+void onnx__merge_declared(struct onnx_infer *in, uint32_t graph, struct onnx_bytes name,
+                          struct ival *v, const struct onnx_type *t)
 {
     if (v->pub.source != ONNX_INFER_INFERRED) {
         struct ival d = {0};
-        from_type(in, &d, t);
+        onnx__from_type(in, &d, t);
         if (d.pub.source == ONNX_INFER_DECLARED || d.pub.not_tensor) {
             const char *why = v->pub.reason;
             int32_t elem = v->pub.elem_type;
@@ -205,7 +205,7 @@ void merge_declared(struct onnx_infer *in, uint32_t graph, struct onnx_bytes nam
         return;
     if (v->pub.rank < 0) {
         struct ival d = {0};
-        from_type(in, &d, t);
+        onnx__from_type(in, &d, t);
         v->pub.rank = d.pub.rank;
         v->pub.dims = d.pub.dims;
         return;
@@ -218,7 +218,7 @@ void merge_declared(struct onnx_infer *in, uint32_t graph, struct onnx_bytes nam
         v->pub.reason = "the declared rank differs from the inferred one";
         return;
     }
-    const struct onnx_dx **dims = unconst(v->pub.dims);
+    const struct onnx_dx **dims = onnx__unconst(v->pub.dims);
     for (uint32_t k = 0; k < t->rank; k++) {
         int64_t iv;
         const struct onnx_dim *dd = &t->dims[k];
@@ -234,12 +234,14 @@ void merge_declared(struct onnx_infer *in, uint32_t graph, struct onnx_bytes nam
 }
 
 /* --shape NAME=...: the main graph's value takes that shape. */
-void apply_shape(struct onnx_infer *in, uint32_t graph, struct onnx_bytes name, struct ival *v)
+void onnx__apply_shape(struct onnx_infer *in, uint32_t graph, struct onnx_bytes name,
+                       struct ival *v)
 {
     const struct onnx_infer_shape *s;
-    if (graph != 0 || !(s = nm_get(&in->shapes, name.p, name.n)) || s->rank > ONNX_INFER_MAX_RANK)
+    if (graph != 0 || !(s = onnx__nm_get(&in->shapes, name.p, name.n)) ||
+        s->rank > ONNX_INFER_MAX_RANK)
         return;
-    const struct onnx_dx **d = infer_alloc(in, s->rank * PTR_BYTES + 1);
+    const struct onnx_dx **d = onnx__infer_alloc(in, s->rank * PTR_BYTES + 1);
     if (!d)
         return;
     for (uint32_t k = 0; k < s->rank; k++) {
@@ -258,10 +260,10 @@ void apply_shape(struct onnx_infer *in, uint32_t graph, struct onnx_bytes name, 
 
 /* ---- names in scope ---- */
 
-struct ival *lookup(struct onnx_infer *in, const struct onnx_graph *g, struct onnx_bytes n)
+struct ival *onnx__lookup(struct onnx_infer *in, const struct onnx_graph *g, struct onnx_bytes n)
 {
     for (; g; g = g->parent) {
-        struct ival *v = nm_get(&in->gs[g->index].map, n.p, n.n);
+        struct ival *v = onnx__nm_get(&in->gs[g->index].map, n.p, n.n);
         if (v)
             return v;
     }

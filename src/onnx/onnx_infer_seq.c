@@ -13,11 +13,11 @@
  * past it, unknown. */
 #define ELEM_DEPTH 8
 
-const struct ival *elem_copy(struct onnx_infer *in, const struct ival *v)
+const struct ival *onnx__elem_copy(struct onnx_infer *in, const struct ival *v)
 {
     if (!v)
         return NULL;
-    struct ival *e = infer_alloc(in, sizeof *e);
+    struct ival *e = onnx__infer_alloc(in, sizeof *e);
     if (!e)
         return NULL;
     memset(e, 0, sizeof *e);
@@ -30,7 +30,7 @@ const struct ival *elem_copy(struct onnx_infer *in, const struct ival *v)
     e->has_len = v->has_len;
     e->seq_len = v->seq_len;
     if (v->pub.rank >= 0 && !v->pub.not_tensor) {
-        const struct onnx_dx **d = infer_alloc(in, (size_t)v->pub.rank * PTR_BYTES + 1);
+        const struct onnx_dx **d = onnx__infer_alloc(in, (size_t)v->pub.rank * PTR_BYTES + 1);
         if (!d)
             return NULL;
         if (v->pub.rank)
@@ -48,7 +48,7 @@ static const struct ival *meet(struct onnx_infer *in, const struct ival *a, cons
         return NULL;
     if (a == b)
         return a;
-    struct ival *e = (struct ival *)unconst(elem_copy(in, a));
+    struct ival *e = (struct ival *)onnx__unconst(onnx__elem_copy(in, a));
     if (!e)
         return NULL;
     if (e->pub.elem_type != b->pub.elem_type)
@@ -62,16 +62,17 @@ static const struct ival *meet(struct onnx_infer *in, const struct ival *a, cons
         e->pub.rank = -1;
     for (int32_t k = 0; k < e->pub.rank; k++)
         if (e->pub.dims[k] != b->pub.dims[k]) /* interned: equal dims are one pointer */
-            ((const struct onnx_dx **)unconst(e->pub.dims))[k] = NULL;
+            ((const struct onnx_dx **)onnx__unconst(e->pub.dims))[k] = NULL;
     return e;
 }
 
-const struct ival *elem_meet(struct onnx_infer *in, const struct ival *a, const struct ival *b)
+const struct ival *onnx__elem_meet(struct onnx_infer *in, const struct ival *a,
+                                   const struct ival *b)
 {
     return meet(in, a, b, 0);
 }
 
-bool set_from_elem(struct nctx *c, uint32_t i, const struct ival *e)
+bool onnx__set_from_elem(struct nctx *c, uint32_t i, const struct ival *e)
 {
     if (i >= c->n_out)
         return true;
@@ -93,7 +94,7 @@ bool set_from_elem(struct nctx *c, uint32_t i, const struct ival *e)
         c->why = "the shape of the sequence's (optional's) elements is unknown";
         return true;
     }
-    return set_out(c, i, e->pub.rank, e->pub.dims);
+    return onnx__set_out(c, i, e->pub.rank, e->pub.dims);
 }
 
 /* Output 0 a sequence of elem, of length len (when has_len). */
@@ -112,7 +113,7 @@ static bool seq_out(struct nctx *c, const struct ival *elem, bool has_len, int64
 /* A sequence input: the value, or NULL when it is none. */
 static const struct ival *SEQ(struct nctx *c, uint32_t i)
 {
-    const struct ival *s = IN(c, i);
+    const struct ival *s = onnx__IN(c, i);
     return s && s->pub.not_tensor ? s : NULL;
 }
 
@@ -122,9 +123,9 @@ static const struct ival *SEQ(struct nctx *c, uint32_t i)
  * known). */
 static bool split_to_sequence(struct nctx *c)
 {
-    const struct ival *x = SHAPED(c, 0), *sp = IN(c, 1);
+    const struct ival *x = onnx__SHAPED(c, 0), *sp = onnx__IN(c, 1);
     int32_t ax;
-    if (!x || !norm_axis(attr_i(c, "axis", 0), x->pub.rank, &ax))
+    if (!x || !onnx__norm_axis(onnx__attr_i(c, "axis", 0), x->pub.rank, &ax))
         return seq_out(c, NULL, false, 0);
     const struct onnx_dx *d[ONNX_INFER_MAX_RANK];
     memcpy(d, x->pub.dims, (size_t)x->pub.rank * PTR_BYTES);
@@ -134,25 +135,25 @@ static bool split_to_sequence(struct nctx *c)
     bool dim_known = onnx_dx_is_const(d[ax], &dim);
     if (!sp) {
         len = dim_known ? dim : -1;
-        if (attr_i(c, "keepdims", 1)) {
-            d[ax] = K(c, 1);
+        if (onnx__attr_i(c, "keepdims", 1)) {
+            d[ax] = onnx__K(c, 1);
         } else {
             memmove(d + ax, d + ax + 1, (size_t)(rank - ax - 1) * PTR_BYTES);
             rank--;
         }
-    } else if (sp->pub.rank == 0 && const_ints(c, 1, buf, 1, &n) && n == 1 && buf[0] > 0) {
+    } else if (sp->pub.rank == 0 && onnx__const_ints(c, 1, buf, 1, &n) && n == 1 && buf[0] > 0) {
         if (dim_known) {
             len = dim / buf[0] + (dim % buf[0] != 0);
-            d[ax] = dim % buf[0] == 0 ? K(c, buf[0]) : NULL;
+            d[ax] = dim % buf[0] == 0 ? onnx__K(c, buf[0]) : NULL;
         } else {
             d[ax] = NULL;
         }
-    } else if (sp->pub.rank == 1 && const_ints(c, 1, buf, ONNX_INFER_VALUES, &n) && n > 0) {
+    } else if (sp->pub.rank == 1 && onnx__const_ints(c, 1, buf, ONNX_INFER_VALUES, &n) && n > 0) {
         len = n;
         for (uint32_t k = 1; k < n; k++)
             if (buf[k] != buf[0])
                 buf[0] = -1;
-        d[ax] = buf[0] >= 0 ? K(c, buf[0]) : NULL;
+        d[ax] = buf[0] >= 0 ? onnx__K(c, buf[0]) : NULL;
     } else {
         d[ax] = NULL;
     }
@@ -160,7 +161,7 @@ static bool split_to_sequence(struct nctx *c)
     piece.pub.elem_type = x->pub.elem_type;
     piece.pub.rank = rank;
     piece.pub.dims = d;
-    return seq_out(c, elem_copy(c->in, &piece), len >= 0, len);
+    return seq_out(c, onnx__elem_copy(c->in, &piece), len >= 0, len);
 }
 
 /* ConcatFromSequence: the elements' shape, the axis dim times the length
@@ -169,39 +170,40 @@ static bool concat_from_sequence(struct nctx *c)
 {
     const struct ival *s = SEQ(c, 0), *e = s ? s->elem : NULL;
     if (!e || e->pub.not_tensor || e->pub.rank < 0)
-        return fail(c, "the shape of the sequence's elements is unknown");
+        return onnx__fail(c, "the shape of the sequence's elements is unknown");
     c->out[0].pub.elem_type = e->pub.elem_type;
     const struct onnx_dx *d[ONNX_INFER_MAX_RANK];
-    const struct onnx_dx *len = s->has_len && s->seq_len > 0 ? K(c, s->seq_len) : NULL;
+    const struct onnx_dx *len = s->has_len && s->seq_len > 0 ? onnx__K(c, s->seq_len) : NULL;
     int32_t r = e->pub.rank, ax;
-    bool new_axis = attr_i(c, "new_axis", 0) == 1;
-    if (!attr(c, "axis") || !norm_axis(attr_i(c, "axis", 0), r + new_axis, &ax))
-        return fail(c, "axis out of range");
+    bool new_axis = onnx__attr_i(c, "new_axis", 0) == 1;
+    if (!onnx__attr(c, "axis") || !onnx__norm_axis(onnx__attr_i(c, "axis", 0), r + new_axis, &ax))
+        return onnx__fail(c, "axis out of range");
     if (new_axis && r + 1 > ONNX_INFER_MAX_RANK)
-        return fail(c, "the output's rank is out of range");
+        return onnx__fail(c, "the output's rank is out of range");
     for (int32_t j = 0, k = 0; j < r + new_axis; j++)
         d[j] = new_axis && j == ax ? len : e->pub.dims[k++];
     if (!new_axis)
         d[ax] = onnx_dx_mul(c->in->dx, len, d[ax]);
-    return set_out(c, 0, r + new_axis, d);
+    return onnx__set_out(c, 0, r + new_axis, d);
 }
 
-bool fam_sequence(struct nctx *c)
+bool onnx__fam_sequence(struct nctx *c)
 {
     const struct ival *s = SEQ(c, 0), *e = NULL;
-    switch ((enum seq_arg)c->op->arg) {
+    switch (c->op->arg.seq) {
     case S_CONSTRUCT:
-        e = elem_copy(c->in, IN(c, 0));
+        e = onnx__elem_copy(c->in, onnx__IN(c, 0));
         for (uint32_t k = 1; k < c->n_in; k++)
-            e = elem_meet(c->in, e, IN(c, k));
+            e = onnx__elem_meet(c->in, e, onnx__IN(c, k));
         return seq_out(c, e, true, c->n_in);
     case S_EMPTY:
         return seq_out(c, NULL, true, 0);
     case S_INSERT: {
-        const struct ival *t = IN(c, 1);
+        const struct ival *t = onnx__IN(c, 1);
         if (!s)
             return seq_out(c, NULL, false, 0);
-        e = s->has_len && s->seq_len == 0 ? elem_copy(c->in, t) : elem_meet(c->in, s->elem, t);
+        e = s->has_len && s->seq_len == 0 ? onnx__elem_copy(c->in, t)
+                                          : onnx__elem_meet(c->in, s->elem, t);
         return seq_out(c, e, s->has_len, (int64_t)s->seq_len + 1);
     }
     case S_ERASE:
@@ -211,29 +213,29 @@ bool fam_sequence(struct nctx *c)
     case S_SPLIT:
         return split_to_sequence(c);
     case S_OPTIONAL:
-        return seq_out(c, elem_copy(c->in, IN(c, 0)), false, 0);
+        return seq_out(c, onnx__elem_copy(c->in, onnx__IN(c, 0)), false, 0);
     case S_AT:
         if (!s)
-            return fail(c, "input 0 is not a sequence");
-        return set_from_elem(c, 0, s->elem);
+            return onnx__fail(c, "input 0 is not a sequence");
+        return onnx__set_from_elem(c, 0, s->elem);
     case S_GET: /* an optional's element, or (opset 18) a tensor itself */
-        return set_from_elem(c, 0, s ? s->elem : elem_copy(c->in, IN(c, 0)));
+        return onnx__set_from_elem(c, 0, s ? s->elem : onnx__elem_copy(c->in, onnx__IN(c, 0)));
     case S_CONCAT:
         return concat_from_sequence(c);
     }
-    return fail(c, "not a sequence operator");
+    return onnx__fail(c, "not a sequence operator");
 }
 
 /* OptionalHasElement (bool), SequenceLength (int64, its value when the
  * length is known). */
-bool fam_scalar(struct nctx *c)
+bool onnx__fam_scalar(struct nctx *c)
 {
     const struct ival *s = SEQ(c, 0);
-    if (!set_out(c, 0, 0, NULL))
+    if (!onnx__set_out(c, 0, 0, NULL))
         return false;
-    if (c->op->arg == 1 && s && s->has_len) {
-        const struct onnx_dx *v = K(c, s->seq_len);
-        return set_vals(c, 0, 1, &v);
+    if (c->op->arg.scalar == SC_LENGTH && s && s->has_len) {
+        const struct onnx_dx *v = onnx__K(c, s->seq_len);
+        return onnx__set_vals(c, 0, 1, &v);
     }
     return true;
 }

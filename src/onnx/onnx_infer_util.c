@@ -9,7 +9,7 @@
 
 /* ---- memory ---- */
 
-void *infer_alloc(struct onnx_infer *in, size_t n)
+void *onnx__infer_alloc(struct onnx_infer *in, size_t n)
 {
     n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
     struct infer_chunk *c = in->chunks;
@@ -38,7 +38,7 @@ void *infer_alloc(struct onnx_infer *in, size_t n)
 
 /* ---- name maps ---- */
 
-uint32_t hash_bytes(const uint8_t *p, size_t n)
+uint32_t onnx__hash_bytes(const uint8_t *p, size_t n)
 {
     uint32_t h = 2166136261u;
     for (size_t i = 0; i < n; i++)
@@ -46,11 +46,11 @@ uint32_t hash_bytes(const uint8_t *p, size_t n)
     return h;
 }
 
-struct nm_slot *nm_find(const struct namemap *m, const uint8_t *p, size_t n)
+struct nm_slot *onnx__nm_find(const struct namemap *m, const uint8_t *p, size_t n)
 {
     if (!m->cap)
         return NULL;
-    uint32_t j = hash_bytes(p, n) & (m->cap - 1);
+    uint32_t j = onnx__hash_bytes(p, n) & (m->cap - 1);
     while (m->slot[j].v) {
         if (m->slot[j].n == n && (n == 0 || memcmp(m->slot[j].p, p, n) == 0))
             return &m->slot[j];
@@ -59,29 +59,29 @@ struct nm_slot *nm_find(const struct namemap *m, const uint8_t *p, size_t n)
     return NULL;
 }
 
-void *nm_get(const struct namemap *m, const uint8_t *p, size_t n)
+void *onnx__nm_get(const struct namemap *m, const uint8_t *p, size_t n)
 {
-    struct nm_slot *s = nm_find(m, p, n);
+    struct nm_slot *s = onnx__nm_find(m, p, n);
     return s ? s->v : NULL;
 }
 
 /* Sets name -> v (replacing); false when memory ran out. */
-bool nm_put(struct onnx_infer *in, struct namemap *m, const uint8_t *p, size_t n, void *v)
+bool onnx__nm_put(struct onnx_infer *in, struct namemap *m, const uint8_t *p, size_t n, void *v)
 {
-    struct nm_slot *s = nm_find(m, p, n);
+    struct nm_slot *s = onnx__nm_find(m, p, n);
     if (s) {
         s->v = v;
         return true;
     }
     if ((m->count + 1) * 2 > m->cap) {
         uint32_t cap = m->cap ? m->cap * 2 : 16;
-        struct nm_slot *slot = infer_alloc(in, cap * sizeof *slot);
+        struct nm_slot *slot = onnx__infer_alloc(in, cap * sizeof *slot);
         if (!slot)
             return false;
         for (uint32_t i = 0; i < m->cap; i++) {
             if (!m->slot[i].v)
                 continue;
-            uint32_t j = hash_bytes(m->slot[i].p, m->slot[i].n) & (cap - 1);
+            uint32_t j = onnx__hash_bytes(m->slot[i].p, m->slot[i].n) & (cap - 1);
             while (slot[j].v)
                 j = (j + 1) & (cap - 1);
             slot[j] = m->slot[i];
@@ -89,7 +89,7 @@ bool nm_put(struct onnx_infer *in, struct namemap *m, const uint8_t *p, size_t n
         m->slot = slot; /* the old slots stay in the arena */
         m->cap = cap;
     }
-    uint32_t j = hash_bytes(p, n) & (m->cap - 1);
+    uint32_t j = onnx__hash_bytes(p, n) & (m->cap - 1);
     while (m->slot[j].v)
         j = (j + 1) & (m->cap - 1);
     m->slot[j] = (struct nm_slot){p, n, v};
@@ -97,14 +97,14 @@ bool nm_put(struct onnx_infer *in, struct namemap *m, const uint8_t *p, size_t n
     return true;
 }
 
-void nm_clear(struct namemap *m)
+void onnx__nm_clear(struct namemap *m)
 {
     if (m->cap)
         memset(m->slot, 0, m->cap * sizeof *m->slot);
     m->count = 0;
 }
 
-bool bytes_is(struct onnx_bytes b, const char *s)
+bool onnx__bytes_is(struct onnx_bytes b, const char *s)
 {
     size_t n = strlen(s);
     return b.n == n && (n == 0 || memcmp(b.p, s, n) == 0);
@@ -112,65 +112,65 @@ bool bytes_is(struct onnx_bytes b, const char *s)
 
 /* ---- helpers for the families ---- */
 
-void *unconst(const void *p)
+void *onnx__unconst(const void *p)
 {
     return (void *)(uintptr_t)p;
 }
 
-bool fail(struct nctx *c, const char *why)
+bool onnx__fail(struct nctx *c, const char *why)
 {
     c->why = why;
     return false;
 }
 
-bool invalid(struct nctx *c, const char *why)
+bool onnx__invalid(struct nctx *c, const char *why)
 {
     c->in->contradictions++;
-    return fail(c, why);
+    return onnx__fail(c, why);
 }
 
-bool fail_name(struct nctx *c, const char *fmt, struct onnx_bytes name)
+bool onnx__fail_name(struct nctx *c, const char *fmt, struct onnx_bytes name)
 {
     const char *at = strstr(fmt, "%s");
     size_t pre = at ? (size_t)(at - fmt) : strlen(fmt), nn = name.n > 200 ? 200 : name.n;
     size_t post = at ? strlen(at + 2) : 0;
-    char *s = infer_alloc(c->in, pre + nn + post + 1);
+    char *s = onnx__infer_alloc(c->in, pre + nn + post + 1);
     if (!s)
-        return fail(c, "memory cap");
+        return onnx__fail(c, "memory cap");
     memcpy(s, fmt, pre);
     for (size_t i = 0; i < nn; i++) /* any byte but NUL, which would cut the text */
         s[pre + i] = (char)(name.p[i] ? name.p[i] : '?');
     if (at)
         memcpy(s + pre + nn, at + 2, post);
     s[pre + nn + post] = '\0';
-    return fail(c, s);
+    return onnx__fail(c, s);
 }
 
-const struct onnx_dx *K(struct nctx *c, int64_t v)
+const struct onnx_dx *onnx__K(struct nctx *c, int64_t v)
 {
     return onnx_dx_const(c->in->dx, v);
 }
 
-const struct ival *IN(struct nctx *c, uint32_t i)
+const struct ival *onnx__IN(struct nctx *c, uint32_t i)
 {
     return i < c->n_in ? c->inv[i] : NULL;
 }
 
-const struct ival *SHAPED(struct nctx *c, uint32_t i)
+const struct ival *onnx__SHAPED(struct nctx *c, uint32_t i)
 {
-    const struct ival *v = IN(c, i);
+    const struct ival *v = onnx__IN(c, i);
     return v && v->pub.rank >= 0 ? v : NULL;
 }
 
-bool set_out(struct nctx *c, uint32_t i, int32_t rank, const struct onnx_dx *const *dims)
+bool onnx__set_out(struct nctx *c, uint32_t i, int32_t rank, const struct onnx_dx *const *dims)
 {
     if (i >= c->n_out)
         return true;
     if (rank < 0 || rank > ONNX_INFER_MAX_RANK)
-        return fail(c, "the output's rank is out of range");
-    const struct onnx_dx **d = infer_alloc(c->in, (size_t)rank * PTR_BYTES + 1);
+        return onnx__fail(c, "the output's rank is out of range");
+    const struct onnx_dx **d = onnx__infer_alloc(c->in, (size_t)rank * PTR_BYTES + 1);
     if (!d)
-        return fail(c, "memory cap");
+        return onnx__fail(c, "memory cap");
     for (int32_t k = 0; k < rank; k++) {
         int64_t v;
         d[k] = dims ? dims[k] : NULL;
@@ -184,8 +184,8 @@ bool set_out(struct nctx *c, uint32_t i, int32_t rank, const struct onnx_dx *con
     return true;
 }
 
-const struct onnx_dx *value_wrap_to_type(struct onnx_dx_ctx *dx, int32_t elem_type,
-                                         const struct onnx_dx *v)
+const struct onnx_dx *onnx__value_wrap_to_type(struct onnx_dx_ctx *dx, int32_t elem_type,
+                                               const struct onnx_dx *v)
 {
     static const struct {
         int32_t type;
@@ -214,16 +214,17 @@ const struct onnx_dx *value_wrap_to_type(struct onnx_dx_ctx *dx, int32_t elem_ty
     return v; /* float types: their values are the float families' */
 }
 
-bool set_vals(struct nctx *c, uint32_t i, int32_t n, const struct onnx_dx *const *vals)
+bool onnx__set_vals(struct nctx *c, uint32_t i, int32_t n, const struct onnx_dx *const *vals)
 {
     if (i >= c->n_out || n < 0 || n > ONNX_INFER_VALUES)
         return true;
-    const struct onnx_dx **v = infer_alloc(c->in, (size_t)n * PTR_BYTES + 1);
+    const struct onnx_dx **v = onnx__infer_alloc(c->in, (size_t)n * PTR_BYTES + 1);
     if (!v)
         return true; /* values are a bonus: their absence is no failure */
     bool any = false;
     for (int32_t k = 0; k < n; k++)
-        any |= (v[k] = value_wrap_to_type(c->in->dx, c->out[i].pub.elem_type, vals[k])) != NULL;
+        any |=
+            (v[k] = onnx__value_wrap_to_type(c->in->dx, c->out[i].pub.elem_type, vals[k])) != NULL;
     if (!any && n)
         return true;
     c->out[i].n_vals = n;
@@ -231,9 +232,9 @@ bool set_vals(struct nctx *c, uint32_t i, int32_t n, const struct onnx_dx *const
     return true;
 }
 
-bool in_vals(struct nctx *c, uint32_t i, const struct onnx_dx *const **v, int32_t *n)
+bool onnx__in_vals(struct nctx *c, uint32_t i, const struct onnx_dx *const **v, int32_t *n)
 {
-    const struct ival *x = IN(c, i);
+    const struct ival *x = onnx__IN(c, i);
     if (!x || x->n_vals < 0)
         return false;
     *v = x->vals;
@@ -241,11 +242,11 @@ bool in_vals(struct nctx *c, uint32_t i, const struct onnx_dx *const **v, int32_
     return true;
 }
 
-bool const_ints(struct nctx *c, uint32_t i, int64_t *buf, uint32_t cap, uint32_t *n)
+bool onnx__const_ints(struct nctx *c, uint32_t i, int64_t *buf, uint32_t cap, uint32_t *n)
 {
     const struct onnx_dx *const *v;
     int32_t m;
-    if (!in_vals(c, i, &v, &m) || (uint32_t)m > cap)
+    if (!onnx__in_vals(c, i, &v, &m) || (uint32_t)m > cap)
         return false;
     for (int32_t k = 0; k < m; k++)
         if (!onnx_dx_is_const(v[k], &buf[k]))
@@ -254,7 +255,7 @@ bool const_ints(struct nctx *c, uint32_t i, int64_t *buf, uint32_t cap, uint32_t
     return true;
 }
 
-bool const_numel(const struct ival *v, int64_t *n)
+bool onnx__const_numel(const struct ival *v, int64_t *n)
 {
     int64_t p = 1, d;
     if (!v || v->pub.rank < 0)
@@ -270,24 +271,24 @@ bool const_numel(const struct ival *v, int64_t *n)
     return true;
 }
 
-const struct onnx_attr *attr(struct nctx *c, const char *name)
+const struct onnx_attr *onnx__attr(struct nctx *c, const char *name)
 {
     const struct onnx_attr *found = NULL;
     for (uint32_t i = 0; i < c->node->n_attrs; i++)
-        if (bytes_is(c->node->attrs[i].name, name))
+        if (onnx__bytes_is(c->node->attrs[i].name, name))
             found = &c->node->attrs[i]; /* the last one, as protobuf's reader keeps */
     return found;
 }
 
-int64_t attr_i(struct nctx *c, const char *name, int64_t def)
+int64_t onnx__attr_i(struct nctx *c, const char *name, int64_t def)
 {
-    const struct onnx_attr *a = attr(c, name);
+    const struct onnx_attr *a = onnx__attr(c, name);
     return a && (a->has_i || a->type == ONNX_ATTR_INT) ? a->i : def;
 }
 
-bool attr_ints(struct nctx *c, const char *name, const int64_t **v, uint32_t *n)
+bool onnx__attr_ints(struct nctx *c, const char *name, const int64_t **v, uint32_t *n)
 {
-    const struct onnx_attr *a = attr(c, name);
+    const struct onnx_attr *a = onnx__attr(c, name);
     if (!a || (a->type != ONNX_ATTR_INTS && a->n_ints == 0))
         return false;
     *v = a->ints;
@@ -295,13 +296,13 @@ bool attr_ints(struct nctx *c, const char *name, const int64_t **v, uint32_t *n)
     return true;
 }
 
-bool attr_s_is(struct nctx *c, const char *name, const char *want)
+bool onnx__attr_s_is(struct nctx *c, const char *name, const char *want)
 {
-    const struct onnx_attr *a = attr(c, name);
-    return a && bytes_is(a->s, want);
+    const struct onnx_attr *a = onnx__attr(c, name);
+    return a && onnx__bytes_is(a->s, want);
 }
 
-bool norm_axis(int64_t a, int32_t rank, int32_t *out)
+bool onnx__norm_axis(int64_t a, int32_t rank, int32_t *out)
 {
     if (a < -(int64_t)rank || a >= rank)
         return false;
@@ -309,19 +310,19 @@ bool norm_axis(int64_t a, int32_t rank, int32_t *out)
     return true;
 }
 
-bool broadcast(struct nctx *c, const struct ival *const *v, uint32_t n, const struct onnx_dx **dims,
-               int32_t *rank)
+bool onnx__broadcast(struct nctx *c, const struct ival *const *v, uint32_t n,
+                     const struct onnx_dx **dims, int32_t *rank)
 {
     int32_t r = 0;
     for (uint32_t i = 0; i < n; i++) {
         if (!v[i] || v[i]->pub.rank < 0)
-            return fail(c, "an input's shape is unknown");
+            return onnx__fail(c, "an input's shape is unknown");
         if (v[i]->pub.rank > r)
             r = v[i]->pub.rank;
     }
     if (r > ONNX_INFER_MAX_RANK)
-        return fail(c, "rank too large");
-    const struct onnx_dx *one = K(c, 1);
+        return onnx__fail(c, "rank too large");
+    const struct onnx_dx *one = onnx__K(c, 1);
     for (int32_t k = 0; k < r; k++) {
         const struct onnx_dx *d = one;
         bool unknown = false;
@@ -343,7 +344,7 @@ bool broadcast(struct nctx *c, const struct ival *const *v, uint32_t n, const st
             }
             bool ec = onnx_dx_is_const(e, &ev), dc = onnx_dx_is_const(d, &dv);
             if (ec && dc)
-                return invalid(c, "the inputs' shapes do not broadcast");
+                return onnx__invalid(c, "the inputs' shapes do not broadcast");
             /* a symbol against a constant c != 1 must be c (or 1) */
             if (ec)
                 d = e;
@@ -361,16 +362,16 @@ bool broadcast(struct nctx *c, const struct ival *const *v, uint32_t n, const st
     return true;
 }
 
-const struct onnx_dx *dims_product(struct nctx *c, const struct onnx_dx *const *d, int32_t from,
-                                   int32_t to)
+const struct onnx_dx *onnx__dims_product(struct nctx *c, const struct onnx_dx *const *d,
+                                         int32_t from, int32_t to)
 {
-    const struct onnx_dx *p = K(c, 1);
+    const struct onnx_dx *p = onnx__K(c, 1);
     for (int32_t k = from; k < to; k++)
         p = onnx_dx_mul(c->in->dx, p, d[k]);
     return p;
 }
 
-const struct onnx_dx *as_dim(const struct onnx_dx *v)
+const struct onnx_dx *onnx__as_dim(const struct onnx_dx *v)
 {
     int64_t x;
     if (onnx_dx_is_const(v, &x))

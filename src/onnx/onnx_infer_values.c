@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-bool value_dims(const struct ival *v, int64_t *d, int64_t *total)
+bool onnx__value_dims(const struct ival *v, int64_t *d, int64_t *total)
 {
     int64_t t = 1;
     if (!v || v->pub.rank < 0 || v->pub.rank > ONNX_INFER_MAX_RANK)
@@ -50,16 +50,17 @@ static bool out_dims(struct nctx *c, int64_t *d, int64_t *total)
 {
     struct ival o = c->out[0];
     o.n_vals = 0;
-    return value_dims(&o, d, total);
+    return onnx__value_dims(&o, d, total);
 }
 
-void values_strided(struct nctx *c, const struct ival *x, const int64_t *start, const int64_t *step)
+void onnx__values_strided(struct nctx *c, const struct ival *x, const int64_t *start,
+                          const int64_t *step)
 {
     int64_t xd[ONNX_INFER_MAX_RANK], od[ONNX_INFER_MAX_RANK], at[ONNX_INFER_MAX_RANK];
     int64_t xn, on;
     const int32_t r = x->pub.rank;
-    if (x->n_vals < 0 || !value_dims(x, xd, &xn) || xn != x->n_vals || !out_dims(c, od, &on) ||
-        c->out[0].pub.rank != r)
+    if (x->n_vals < 0 || !onnx__value_dims(x, xd, &xn) || xn != x->n_vals ||
+        !out_dims(c, od, &on) || c->out[0].pub.rank != r)
         return;
     const struct onnx_dx *v[ONNX_INFER_VALUES + 1];
     for (int64_t e = 0; e < on; e++) {
@@ -71,16 +72,16 @@ void values_strided(struct nctx *c, const struct ival *x, const int64_t *start, 
             return;
         v[e] = x->vals[i];
     }
-    set_vals(c, 0, (int32_t)on, v);
+    onnx__set_vals(c, 0, (int32_t)on, v);
 }
 
-void values_transpose(struct nctx *c, const struct ival *x, const int32_t *perm)
+void onnx__values_transpose(struct nctx *c, const struct ival *x, const int32_t *perm)
 {
     int64_t xd[ONNX_INFER_MAX_RANK], od[ONNX_INFER_MAX_RANK];
     int64_t oat[ONNX_INFER_MAX_RANK], xat[ONNX_INFER_MAX_RANK], xn, on;
     const int32_t r = x->pub.rank;
-    if (x->n_vals < 0 || !value_dims(x, xd, &xn) || xn != x->n_vals || !out_dims(c, od, &on) ||
-        on != xn)
+    if (x->n_vals < 0 || !onnx__value_dims(x, xd, &xn) || xn != x->n_vals ||
+        !out_dims(c, od, &on) || on != xn)
         return;
     const struct onnx_dx *v[ONNX_INFER_VALUES + 1];
     for (int64_t e = 0; e < on; e++) {
@@ -92,10 +93,10 @@ void values_transpose(struct nctx *c, const struct ival *x, const int32_t *perm)
             return;
         v[e] = x->vals[i];
     }
-    set_vals(c, 0, (int32_t)on, v);
+    onnx__set_vals(c, 0, (int32_t)on, v);
 }
 
-void values_concat(struct nctx *c, int32_t axis)
+void onnx__values_concat(struct nctx *c, int32_t axis)
 {
     int64_t od[ONNX_INFER_MAX_RANK], at[ONNX_INFER_MAX_RANK], on;
     int64_t start[64], dims[64][ONNX_INFER_MAX_RANK];
@@ -104,9 +105,9 @@ void values_concat(struct nctx *c, int32_t axis)
     const int32_t r = c->out[0].pub.rank;
     int64_t sum = 0;
     for (uint32_t i = 0; i < c->n_in; i++) {
-        const struct ival *x = IN(c, i);
+        const struct ival *x = onnx__IN(c, i);
         int64_t n;
-        if (!x || x->n_vals < 0 || x->pub.rank != r || !value_dims(x, dims[i], &n) ||
+        if (!x || x->n_vals < 0 || x->pub.rank != r || !onnx__value_dims(x, dims[i], &n) ||
             n != x->n_vals)
             return;
         start[i] = sum;
@@ -124,21 +125,21 @@ void values_concat(struct nctx *c, int32_t axis)
         const int64_t k = index_of(at, dims[i - 1], r);
         if (k < 0)
             return;
-        v[e] = IN(c, i - 1)->vals[k];
+        v[e] = onnx__IN(c, i - 1)->vals[k];
     }
-    set_vals(c, 0, (int32_t)on, v);
+    onnx__set_vals(c, 0, (int32_t)on, v);
 }
 
-void values_gather(struct nctx *c, const struct ival *x, int32_t axis)
+void onnx__values_gather(struct nctx *c, const struct ival *x, int32_t axis)
 {
     int64_t xd[ONNX_INFER_MAX_RANK], id[ONNX_INFER_MAX_RANK], od[ONNX_INFER_MAX_RANK];
     int64_t oat[ONNX_INFER_MAX_RANK], xat[ONNX_INFER_MAX_RANK], xn, in, on;
     int64_t iv[ONNX_INFER_VALUES];
     uint32_t ni;
-    const struct ival *idx = IN(c, 1);
+    const struct ival *idx = onnx__IN(c, 1);
     const int32_t r = x->pub.rank;
-    if (x->n_vals < 0 || !value_dims(x, xd, &xn) || xn != x->n_vals || !idx ||
-        !value_dims(idx, id, &in) || !const_ints(c, 1, iv, ONNX_INFER_VALUES, &ni) ||
+    if (x->n_vals < 0 || !onnx__value_dims(x, xd, &xn) || xn != x->n_vals || !idx ||
+        !onnx__value_dims(idx, id, &in) || !onnx__const_ints(c, 1, iv, ONNX_INFER_VALUES, &ni) ||
         (int64_t)ni != in || !out_dims(c, od, &on))
         return;
     const int32_t q = idx->pub.rank;
@@ -157,5 +158,5 @@ void values_gather(struct nctx *c, const struct ival *x, int32_t axis)
             return;
         v[e] = x->vals[i];
     }
-    set_vals(c, 0, (int32_t)on, v);
+    onnx__set_vals(c, 0, (int32_t)on, v);
 }

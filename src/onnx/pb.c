@@ -19,12 +19,12 @@ bool onnx__pb_fail(struct onnx_error *err, size_t at, const char *fmt, ...)
 
 static unsigned long passes[PB_READERS];
 
-void pb_count_pass(enum pb_reader reader)
+void onnx__pb_count_pass(enum pb_reader reader)
 {
     passes[reader]++;
 }
 
-unsigned long pb_passes(enum pb_reader reader)
+unsigned long onnx_parse_passes(enum pb_reader reader)
 {
     return passes[reader];
 }

@@ -49,8 +49,8 @@ bool onnx__pb_bytes_are(const uint8_t *base, const struct pb_field *f, const cha
  * onnx_model.c), so that a test can see how often a command parses its
  * model (the CLI prints them under DMLT_DEBUG_PARSES, docs/testing.md). */
 enum pb_reader { PB_READER_WALK, PB_READER_MODEL, PB_READERS };
-void pb_count_pass(enum pb_reader reader);
-unsigned long pb_passes(enum pb_reader reader);
+void onnx__pb_count_pass(enum pb_reader reader);
+unsigned long onnx_parse_passes(enum pb_reader reader);
 
 /* Messages nested in messages, below the ModelProto: protobuf's own limit
  * (python3-onnx's reader refuses a model nested deeper), so that every

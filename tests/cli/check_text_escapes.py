@@ -4,8 +4,8 @@
 SPEC section 8: text output escapes every C0 and C1 control character and
 the Unicode format characters of a name, and a backslash (so that the
 literal text `a\\x1b` never reads as ESC); columns count characters, not
-bytes. One function (quote_text in outbuf.c: ob_quoted_text, and
-ob_xml_text for SVG) does it for every text that shows input; this sweep
+bytes. One function (quote_text in outbuf.c: cli_ob_quoted_text, and
+cli_ob_xml_text for SVG) does it for every text that shows input; this sweep
 checks each place where input reaches text:
 
   - scan --format text: a tensor name (a row), a file name (the header),

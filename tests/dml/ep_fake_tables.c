@@ -101,7 +101,7 @@ int main(int argc, char **argv)
     char got[64][160];
     for (uint32_t k = 0; k < model.graphs[0].n_nodes && k < 64; k++) {
         const struct dmlt_ep_node *n = dmlt_ep_node_at(&r, 0, k);
-        int w = snprintf(got[k], sizeof got[k], "%s", dmlt_placement_name(n->placement));
+        int w = snprintf(got[k], sizeof got[k], "%s", dmlt_ep_placement_name(n->placement));
         for (uint32_t i = 0; i < n->n_reasons; i++) { /* the first reason */
             const struct dmlt_ep_reason_rec *x = &r.reasons[n->first_reason + i];
             if (x->id >= 0 && w > 0 && (size_t)w < sizeof got[k]) {

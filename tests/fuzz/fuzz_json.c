@@ -3,16 +3,16 @@
  *
  * Input: any bytes, read by batch's record reader (JSON Lines or an array).
  * For each record, invariants:
- *  - json_parse accepts exactly what strict JSON is (a grammar check below,
+ *  - cli_json_parse accepts exactly what strict JSON is (a grammar check below,
  *    written from RFC 8259 separately), less \u0000 and lone surrogates,
  *    and nesting past JSON_MAX_DEPTH; what it refuses has an error inside
  *    the text (or at its end);
  *  - where it accepts, cJSON accepts too and builds the same tree, item by
  *    item; a number node keeps its text, which strtod reads as cJSON does;
- *  - json_integer_digits of each number text against a reference;
+ *  - cli_json_integer_digits of each number text against a reference;
  *  - a record is NUL-terminated at its length and never over RECORD_MAX;
- *  - descriptor_from_plain, where it takes a record, fills the descriptor
- *    exactly as descriptor_from_json does from the parsed tree, and echoes
+ *  - cli_descriptor_from_plain, where it takes a record, fills the descriptor
+ *    exactly as cli_descriptor_from_json does from the parsed tree, and echoes
  *    the same id.
  * And the whole input through `dmltensor batch -` and `scan -` into a
  * memory stream: no crash, no leak, exit status 0, 1 or 2.
@@ -28,7 +28,7 @@
 #include <string.h>
 
 /* Equal trees, item by item in order: cJSON_Compare looks keys up by name,
- * so it calls {"a":1,"a":2} unequal to itself. mine is json_parse's tree,
+ * so it calls {"a":1,"a":2} unequal to itself. mine is cli_json_parse's tree,
  * theirs cJSON's. */
 static bool same_tree(const cJSON *mine, const cJSON *theirs)
 {
@@ -195,13 +195,13 @@ static bool strict_json(const char *text, size_t len)
     return g.p == g.end;
 }
 
-/* json_integer_digits against Python-like arithmetic on small cases: the
+/* cli_json_integer_digits against Python-like arithmetic on small cases: the
  * number's value as digits x 10^scale by a second, plainer route. */
 static void check_integer_digits(const char *num)
 {
     char buf[80];
     size_t n = 0;
-    enum json_integer r = json_integer_digits(num, buf, sizeof buf, &n);
+    enum json_integer r = cli_json_integer_digits(num, buf, sizeof buf, &n);
     /* Reference: all significand digits, then the exponent. */
     const char *p = num;
     bool negative = *p == '-';
@@ -279,7 +279,7 @@ static bool same_text(const char *a, const char *b)
     return a == b || (a && b && strcmp(a, b) == 0);
 }
 
-/* d1 from descriptor_from_plain, d2 from descriptor_from_json: the same
+/* d1 from cli_descriptor_from_plain, d2 from cli_descriptor_from_json: the same
  * command, option texts, checks, keys named for errors, and id. */
 static void check_same_descriptor(const struct descriptor *d1, const struct descriptor *d2)
 {
@@ -306,16 +306,16 @@ static void check_same_descriptor(const struct descriptor *d1, const struct desc
     FUZZ_CHECK((d1->id_text != NULL) == (d2->id != NULL));
     if (d1->id_text && d2->id) {
         struct outbuf want;
-        ob_init(&want);
+        cli_ob_init(&want);
         if (cJSON_IsString(d2->id)) {
-            ob_json_str(&want, d2->id->valuestring);
+            cli_ob_json_str(&want, d2->id->valuestring);
         } else {
             FUZZ_CHECK(cJSON_IsNumber(d2->id));
             ob_puts(&want, json_number_text(d2->id));
         }
         FUZZ_CHECK(!want.failed && want.len == d1->id_len &&
                    memcmp(want.data, d1->id_text, want.len) == 0);
-        ob_free(&want);
+        cli_ob_free(&want);
     }
 }
 
@@ -323,14 +323,14 @@ static void check_record(const char *text, size_t len, struct descriptor *d1, st
 {
     FUZZ_CHECK(len <= RECORD_MAX && text[len] == '\0');
     struct json_error je;
-    cJSON *mine = json_parse(text, len, NULL, &je);
+    cJSON *mine = cli_json_parse(text, len, NULL, &je);
     FUZZ_CHECK((mine != NULL) == strict_json(text, len));
     if (mine == NULL)
         FUZZ_CHECK(je.message != NULL && je.at <= len);
-    if (descriptor_from_plain(text, len, d1)) {
+    if (cli_descriptor_from_plain(text, len, d1)) {
         FUZZ_CHECK(mine != NULL);
         struct cli_error e;
-        FUZZ_CHECK(descriptor_from_json(mine, DESC_BATCH, d2, &e));
+        FUZZ_CHECK(cli_descriptor_from_json(mine, DESC_BATCH, d2, &e));
         check_same_descriptor(d1, d2);
     }
     if (mine) {
@@ -377,19 +377,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct record_reader *r = malloc(sizeof *r);
     struct descriptor *d1 = malloc(sizeof *d1), *d2 = malloc(sizeof *d2);
     if (r && d1 && d2) {
-        record_reader_init(r, f);
+        cli_record_reader_init(r, f);
         d2->commands = (struct command_list){cli_commands, cli_n_commands};
         const char *text;
         size_t len;
         unsigned long line;
         enum record_status st;
         unsigned n = 0;
-        while ((st = record_next(r, &text, &len, &line)) != RECORD_END && n++ < 10000) {
+        while ((st = cli_record_next(r, &text, &len, &line)) != RECORD_END && n++ < 10000) {
             FUZZ_CHECK(st != RECORD_IO_ERROR);
             if (st == RECORD_OK)
                 check_record(text, len, d1, d2);
         }
-        record_reader_free(r);
+        cli_record_reader_free(r);
     }
     free(r);
     free(d1);

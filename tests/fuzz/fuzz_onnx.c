@@ -10,7 +10,7 @@
  *  - a damaged model's error offsets lie within the input, with a message;
  *  - each value's dims, read again by onnx_dims_next, are exactly its rank
  *    (no shape: none), and its path starts with "graph";
- *  - descriptor_from_onnx either fills a descriptor or an error with an id;
+ *  - cli_descriptor_from_onnx either fills a descriptor or an error with an id;
  *  - the model reader (onnx_model_read) reads every model the walk accepts,
  *    and both read the same values under protobuf's rules: the walk's
  *    records (but the Constants'), graph by graph, are the model's outputs
@@ -95,7 +95,7 @@ static enum onnx_step on_value(void *ctx, const struct onnx_tensor *t)
     struct onnx_facts facts;
     struct cli_error e;
     memset(&e, 0, sizeof e);
-    if (!descriptor_from_onnx(t, &s->o, &s->d, &facts, &e))
+    if (!cli_descriptor_from_onnx(t, &s->o, &s->d, &facts, &e))
         FUZZ_CHECK(e.id != NULL && e.message[0] != '\0');
     else
         FUZZ_CHECK(s->d.cfg.t.sizes != NULL && s->d.cfg.t.dtype != NULL);

@@ -3,19 +3,19 @@
  *
  * Input: byte 0 picks the parser, byte 1 a parameter (a range, a rank, a
  * count), the rest is the text. Invariants:
- *  - parse_uint accepts exactly the nonempty all-digit texts in min..max,
+ *  - cli_parse_uint accepts exactly the nonempty all-digit texts in min..max,
  *    with the right value; a canonical text (no leading zero) printed back
  *    in decimal is the text itself; each refusal has the expected error id,
  *    a message, and renders as "dmltensor: ..." text and as a JSON error
  *    object that cJSON reads back;
- *  - parse_uint_list is the same per field, fails on the first bad field or
+ *  - cli_parse_uint_list is the same per field, fails on the first bad field or
  *    on field max_count+1, and joins back to the text when canonical;
- *  - parse_dim, parse_dim_set: as the reference; dim_name() reads back;
+ *  - cli_parse_dim, cli_parse_dim_set: as the reference; cli_dim_name() reads back;
  *  - suggest: the first name at the least edit distance, when under 3;
  *  - dmlt_dtype_parse, dmlt_layout_parse: case-insensitive; a parsed
- *    layout is a permutation whose name (layout_name) parses back to it;
- *  - fmt_u128 round-trips; ob_json_str is JSON for any bytes, and decodes
- *    to them; ob_quoted_text has no control bytes, escapes C0, C1, DEL,
+ *    layout is a permutation whose name (cli_layout_name) parses back to it;
+ *  - cli_fmt_u128 round-trips; cli_ob_json_str is JSON for any bytes, and decodes
+ *    to them; cli_ob_quoted_text has no control bytes, escapes C0, C1, DEL,
  *    bidi and zero-width characters and bytes that are not UTF-8.
  */
 #include "fuzz.h"
@@ -157,12 +157,12 @@ static void check_error(const struct cli_error *e, const char *id, const char *o
     FUZZ_CHECK(memchr(e->hint, '\0', sizeof e->hint) != NULL);
 
     struct outbuf b;
-    ob_init(&b);
-    render_error_text(&b, e);
+    cli_ob_init(&b);
+    cli_render_error_text(&b, e);
     FUZZ_CHECK(!b.failed && b.len > 12 && memcmp(b.data, "dmltensor: ", 11) == 0);
     FUZZ_CHECK(b.data[b.len - 1] == '\n');
-    ob_reset(&b);
-    render_error_json(&b, e);
+    cli_ob_reset(&b);
+    cli_render_error_json(&b, e);
     FUZZ_CHECK(!b.failed && b.len > 2 && b.data[b.len - 1] == '\n');
     cJSON *j = cJSON_ParseWithLength(b.data, b.len);
     FUZZ_CHECK(j != NULL);
@@ -171,7 +171,7 @@ static void check_error(const struct cli_error *e, const char *id, const char *o
     FUZZ_CHECK(cJSON_IsString(jid) && strcmp(jid->valuestring, id) == 0);
     FUZZ_CHECK(cJSON_IsString(cJSON_GetObjectItemCaseSensitive(err, "message")));
     cJSON_Delete(j);
-    ob_free(&b);
+    cli_ob_free(&b);
 }
 
 /* ---- the targets --------------------------------------------------------- */
@@ -185,12 +185,12 @@ static void fuzz_uint(uint8_t param, const char *text, size_t len, const char *w
     struct cli_error e;
     memset(&e, 0, sizeof e);
     enum ref_result r = ref_uint(text, len, min, max, &want);
-    bool ok = parse_uint(text, len, min, max, &got, &e, "--opt", whole, what, noun);
+    bool ok = cli_parse_uint(text, len, min, max, &got, &e, "--opt", whole, what, noun);
     FUZZ_CHECK(ok == (r == REF_OK));
     if (ok) {
         FUZZ_CHECK(got == want && got >= min && got <= max);
         char buf[48];
-        size_t n = fmt_u128(buf, dmlt_u128_from_u64(got));
+        size_t n = cli_fmt_u128(buf, dmlt_u128_from_u64(got));
         /* Printed back: the text itself when canonical, else without its
          * leading zeros. */
         size_t z = 0;
@@ -214,7 +214,8 @@ static void fuzz_list(uint8_t param, const char *text)
     unsigned count = 99;
     struct cli_error e;
     memset(&e, 0, sizeof e);
-    bool ok = parse_uint_list("--list", text, min, max, max_count, got, &count, &e, "item", noun);
+    bool ok =
+        cli_parse_uint_list("--list", text, min, max, max_count, got, &count, &e, "item", noun);
 
     /* Reference: fields between commas; the first failure decides. */
     const char *id = NULL;
@@ -254,7 +255,7 @@ static void fuzz_list(uint8_t param, const char *text)
         FUZZ_CHECK(got[i] == want[i]);
         if (i)
             joined[len++] = ',';
-        len += fmt_u128(joined + len, dmlt_u128_from_u64(got[i]));
+        len += cli_fmt_u128(joined + len, dmlt_u128_from_u64(got[i]));
     }
     bool canon = true;
     for (const char *p = text; *p; p++)
@@ -296,7 +297,7 @@ static void fuzz_dim(uint8_t param, const char *text, size_t len, const char *wh
     const char *id = NULL;
     struct cli_error e;
     memset(&e, 0, sizeof e);
-    bool ok = parse_dim(text, len, rank, &got, &e, "--dim", whole);
+    bool ok = cli_parse_dim(text, len, rank, &got, &e, "--dim", whole);
     bool ref = ref_dim(text, len, rank, &want, &id);
     FUZZ_CHECK(ok == ref);
     if (ok)
@@ -306,8 +307,8 @@ static void fuzz_dim(uint8_t param, const char *text, size_t len, const char *wh
     /* Every dimension's name reads back as that dimension. */
     for (unsigned d = 0; d < rank; d++) {
         char name[8];
-        dim_name(name, rank, d);
-        FUZZ_CHECK(parse_dim(name, strlen(name), rank, &got, &e, "--dim", name) && got == d);
+        cli_dim_name(name, rank, d);
+        FUZZ_CHECK(cli_parse_dim(name, strlen(name), rank, &got, &e, "--dim", name) && got == d);
     }
 }
 
@@ -317,7 +318,7 @@ static void fuzz_dim_set(uint8_t param, const char *text)
     bool got[DMLT_MAX_RANK] = {false}, want[DMLT_MAX_RANK] = {false};
     struct cli_error e;
     memset(&e, 0, sizeof e);
-    bool ok = parse_dim_set("--set", text, rank, got, &e);
+    bool ok = cli_parse_dim_set("--set", text, rank, got, &e);
 
     const char *id = NULL;
     if (text[0] == '\0')
@@ -440,12 +441,12 @@ static void fuzz_layout(uint8_t param, const char *text, size_t len)
     }
     /* Its name parses back to it. */
     struct outbuf b;
-    ob_init(&b);
-    layout_name(&b, rank, order);
+    cli_ob_init(&b);
+    cli_layout_name(&b, rank, order);
     FUZZ_CHECK(!b.failed && b.len > 0);
     FUZZ_CHECK(dmlt_layout_parse(b.data, b.len, rank, again) == DMLT_OK);
     FUZZ_CHECK(memcmp(again, order, rank * sizeof order[0]) == 0);
-    ob_free(&b);
+    cli_ob_free(&b);
     /* Letters name the order directly. */
     const char *letters = dmlt_dim_letters(rank);
     if (letters && len == rank && !is_digit(text[0]))
@@ -455,12 +456,12 @@ static void fuzz_layout(uint8_t param, const char *text, size_t len)
 
 static void fuzz_format(const char *text, size_t len, const char *whole)
 {
-    /* fmt_u128 on 16 bytes of the input, read back digit by digit. */
+    /* cli_fmt_u128 on 16 bytes of the input, read back digit by digit. */
     ref_u128 v = 0;
     for (size_t i = 0; i < 16; i++)
         v = (v << 8) | (i < len ? (uint8_t)text[i] : 0u);
     char buf[48];
-    size_t n = fmt_u128(buf, P(v));
+    size_t n = cli_fmt_u128(buf, P(v));
     FUZZ_CHECK(n >= 1 && n <= 39 && (buf[0] != '0' || n == 1));
     ref_u128 back = 0;
     for (size_t i = 0; i < n; i++) {
@@ -483,12 +484,12 @@ static void fuzz_format(const char *text, size_t len, const char *whole)
     if (ref_ok)
         FUZZ_CHECK(dmlt_u128_eq(parsed, P(ref)));
 
-    /* ob_json_str: JSON for any bytes, decoding to the same bytes where
+    /* cli_ob_json_str: JSON for any bytes, decoding to the same bytes where
      * they are valid UTF-8 and to U+FFFD for each byte that is not. */
     struct outbuf b, want;
-    ob_init(&b);
-    ob_init(&want);
-    ob_json_str(&b, whole);
+    cli_ob_init(&b);
+    cli_ob_init(&want);
+    cli_ob_json_str(&b, whole);
     FUZZ_CHECK(!b.failed);
     for (size_t i = 0; i < b.len; i++)
         FUZZ_CHECK((unsigned char)b.data[i] >= 0x20 && b.data[i] != 0x7f);
@@ -506,12 +507,12 @@ static void fuzz_format(const char *text, size_t len, const char *whole)
     cJSON *j = cJSON_ParseWithLength(b.data, b.len);
     FUZZ_CHECK(cJSON_IsString(j) && strcmp(j->valuestring, want.data) == 0);
     cJSON_Delete(j);
-    ob_free(&want);
+    cli_ob_free(&want);
 
-    /* ob_quoted_text: no control bytes, at most max characters shown. */
-    ob_reset(&b);
+    /* cli_ob_quoted_text: no control bytes, at most max characters shown. */
+    cli_ob_reset(&b);
     size_t max = 1 + len % 130;
-    ob_quoted_text(&b, whole, max);
+    cli_ob_quoted_text(&b, whole, max);
     FUZZ_CHECK(!b.failed && b.len <= 10 * max + 3);
     for (size_t i = 0; i < b.len; i++)
         FUZZ_CHECK((unsigned char)b.data[i] >= 0x20 && b.data[i] != 0x7f);
@@ -552,7 +553,7 @@ static void fuzz_format(const char *text, size_t len, const char *whole)
     } else {
         FUZZ_CHECK(b.len == k);
     }
-    ob_free(&b);
+    cli_ob_free(&b);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

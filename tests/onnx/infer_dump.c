@@ -451,14 +451,14 @@ int main(int argc, char **argv)
         int err = 0;
         struct onnx_error oe;
         bool oom = false;
-        if (!plat_map_file(path, any_size, &map, &err) || map.truncated) {
+        if (!cli_plat_map_file(path, any_size, &map, &err) || map.truncated) {
             fprintf(stderr, "infer_dump: %s: cannot read it (errno %d)\n", path, err);
             return 2;
         }
         mapped = true;
         if (!onnx_model_read(map.data, map.len, &model, &oe, &oom)) {
             fprintf(stderr, "infer_dump: %s: %s\n", path, oe.message);
-            plat_unmap_file(&map);
+            cli_plat_unmap_file(&map);
             return 2;
         }
     }
@@ -473,7 +473,7 @@ int main(int argc, char **argv)
     onnx_infer_free(r);
     if (mapped) {
         onnx_model_free(&model);
-        plat_unmap_file(&map);
+        cli_plat_unmap_file(&map);
     }
     free_all();
     return 0;

@@ -1,7 +1,7 @@
 /* test_outbuf.c - the CLI's hand-written formatters against independent
  * references: every integer at each power-of-ten boundary and random ones
- * (put_u64, fmt_u128, ob_u64, ob_u128 against printf and a digit-by-digit
- * division), and JSON strings (ob_json_str, which scans 8 bytes at a time)
+ * (cli_put_u64, cli_fmt_u128, ob_u64, ob_u128 against printf and a digit-by-digit
+ * division), and JSON strings (cli_ob_json_str, which scans 8 bytes at a time)
  * against a byte-by-byte reference, with each special byte at every
  * position around an 8-byte boundary. */
 #include "check.h"
@@ -13,38 +13,38 @@ static void check_u64(uint64_t v)
 {
     char want[32], got[32];
     snprintf(want, sizeof want, "%" PRIu64, v);
-    char *end = put_u64(got, v);
+    char *end = cli_put_u64(got, v);
     *end = '\0';
     CHECK_STR(got, want);
     char buf[48];
-    buf[fmt_u128(buf, P(v))] = '\0';
+    buf[cli_fmt_u128(buf, P(v))] = '\0';
     CHECK_STR(buf, want);
 
     struct outbuf b;
-    ob_init(&b);
+    cli_ob_init(&b);
     OB_LIT(&b, "x"); /* in place and slow path both: a fresh buffer has no room */
     ob_u64(&b, v);
     ob_putc(&b, '\0');
     CHECK(!b.failed);
     if (!b.failed)
         CHECK_STR(b.data + 1, want);
-    ob_free(&b);
+    cli_ob_free(&b);
 }
 
 static void check_u128(ref_u128 v)
 {
     char want[48], got[48];
     check_u128_str(want, v);
-    got[fmt_u128(got, P(v))] = '\0';
+    got[cli_fmt_u128(got, P(v))] = '\0';
     CHECK_STR(got, want);
     struct outbuf b;
-    ob_init(&b);
+    cli_ob_init(&b);
     ob_u128(&b, P(v));
     ob_putc(&b, '\0');
     CHECK(!b.failed);
     if (!b.failed)
         CHECK_STR(b.data, want);
-    ob_free(&b);
+    cli_ob_free(&b);
 }
 
 static void test_numbers(void)
@@ -140,17 +140,17 @@ static void ref_json_str(struct outbuf *b, const char *s)
 static void check_json_str(const char *s)
 {
     struct outbuf got, want;
-    ob_init(&got);
-    ob_init(&want);
-    ob_json_str(&got, s);
+    cli_ob_init(&got);
+    cli_ob_init(&want);
+    cli_ob_json_str(&got, s);
     ref_json_str(&want, s);
     CHECK(!got.failed && !want.failed);
     if (CHECK_EQ(got.len, want.len) && got.len)
         CHECK(memcmp(got.data, want.data, got.len) == 0);
     else
         fprintf(stderr, "  for the string \"%s\"\n", s);
-    ob_free(&got);
-    ob_free(&want);
+    cli_ob_free(&got);
+    cli_ob_free(&want);
 }
 
 static void test_json_strings(void)

@@ -57,7 +57,7 @@ static bool brute_overlap(unsigned rank, const uint32_t sizes[], const uint32_t 
 }
 
 /* strides_overlap against brute force, the skipped checks, and the strides
- * dmlt_strides_guess names: the given ones divided by the element size
+ * dmlt__strides_guess names: the given ones divided by the element size
  * and/or reordered, broadcast dims kept at 0, with no overlap. */
 static void test_strides_overlap(void)
 {
@@ -104,7 +104,7 @@ static void test_strides_overlap(void)
         CHECK(!c[DMLT_CHECK_TOTAL_MINIMUM].skipped);
 
         uint32_t meant[DMLT_MAX_RANK];
-        const unsigned g = dmlt_strides_guess(&d.t, meant);
+        const unsigned g = dmlt__strides_guess(&d.t, meant);
         guesses[g & 3]++;
         if (g == DMLT_GUESS_NONE)
             continue;
@@ -146,11 +146,11 @@ static void test_strides_overlap(void)
     /* Issue 28's two mistakes, float16 1,3,224,224. */
     struct dmlt_tensor t = {DMLT_DTYPE_FLOAT16, 4, {1, 3, 224, 224}, {301056, 2, 1344, 6}};
     uint32_t meant[DMLT_MAX_RANK];
-    CHECK_EQ(dmlt_strides_guess(&t, meant), DMLT_GUESS_BYTES);
+    CHECK_EQ(dmlt__strides_guess(&t, meant), DMLT_GUESS_BYTES);
     CHECK(meant[0] == 150528 && meant[1] == 1 && meant[2] == 672 && meant[3] == 3);
     const uint32_t memory_order[4] = {150528, 672, 3, 1};
     memcpy(t.strides, memory_order, sizeof memory_order);
-    CHECK_EQ(dmlt_strides_guess(&t, meant), DMLT_GUESS_MEMORY_ORDER);
+    CHECK_EQ(dmlt__strides_guess(&t, meant), DMLT_GUESS_MEMORY_ORDER);
     CHECK(meant[0] == 150528 && meant[1] == 1 && meant[2] == 672 && meant[3] == 3);
     /* Broadcast alone is no overlap; the binding checks run when given. */
     struct dmlt_desc b;
