@@ -57,8 +57,9 @@ static uint64_t le_bits(const uint8_t *p, size_t n)
 
 bool onnx__pb_next(struct pb *r, struct pb_field *f, struct onnx_error *err)
 {
-    f->at = r->pos;
-    f->number = 0; /* set on every path (clang-analyzer does not know pb_fail returns false) */
+    /* every member set on every path (clang-analyzer does not know that
+     * pb_fail returns false) */
+    *f = (struct pb_field){.at = r->pos};
     uint64_t tag = 0;
     if (!onnx__pb_varint(r, &tag, err))
         return false;
