@@ -40,6 +40,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+from protobuf_bytes import msg, varint
 
 SHIFT = 10
 JSON_CAP = (256 << 20) >> SHIFT
@@ -57,25 +58,12 @@ def check(ok, what):
         print("FAIL: " + what, file=sys.stderr)
 
 
-def varint(n):
-    out = bytearray()
-    while True:
-        b, n = n & 0x7F, n >> 7
-        out.append(b | 0x80 if n else b)
-        if not n:
-            return bytes(out)
-
-
 def padded_model(tiny, size):
     """TINY_ONNX with a ModelProto.doc_string (field 6) appended: exactly size bytes."""
     pad = size - len(tiny) - 2
     while len(tiny) + 1 + len(varint(pad)) + pad != size:
         pad -= 1
     return tiny + b"\x32" + varint(pad) + b"d" * pad
-
-
-def msg(field, payload):
-    return varint(field << 3 | 2) + varint(len(payload)) + payload
 
 
 def json_doc(size):

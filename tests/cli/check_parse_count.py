@@ -26,6 +26,7 @@ import os
 import re
 import subprocess
 import sys
+from protobuf_bytes import msg
 
 LINE = re.compile(rb"^dmltensor: parses: walk (\d+), model (\d+)$", re.M)
 
@@ -48,19 +49,6 @@ def run(binary, argv, stdin_bytes):
     p = subprocess.run([binary] + argv, input=stdin_bytes, capture_output=True, env=env,
                        check=False)
     return p.returncode, p.stderr
-
-
-def varint(n):
-    out = bytearray()
-    while True:
-        b, n = n & 0x7F, n >> 7
-        out.append(b | 0x80 if n else b)
-        if not n:
-            return bytes(out)
-
-
-def msg(field, payload):
-    return varint(field << 3 | 2) + varint(len(payload)) + payload
 
 
 def records_let_go(binary):

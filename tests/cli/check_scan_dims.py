@@ -13,19 +13,7 @@ import os
 import subprocess
 import sys
 import tempfile
-
-
-def varint(n):
-    out = bytearray()
-    while True:
-        b, n = n & 0x7F, n >> 7
-        out.append(b | 0x80 if n else b)
-        if not n:
-            return bytes(out)
-
-
-def msg(field, payload):
-    return varint(field << 3 | 2) + varint(len(payload)) + payload
+from protobuf_bytes import msg
 
 
 def model(n):

@@ -20,22 +20,10 @@ import random
 import subprocess
 import sys
 import tempfile
+from protobuf_bytes import msg
 
 ALPHABET = list("abcdefghijklmnopqrstuvwxyz_0123456789.:/") + ["é", "中", "😀", "ж"]
 SPECIAL = {"\x1b": "\\x1b", "\x7f": "\\x7f", "\u202e": "\\u202e", "\u0085": "\\u0085"}
-
-
-def varint(n):
-    out = bytearray()
-    while True:
-        b, n = n & 0x7F, n >> 7
-        out.append(b | 0x80 if n else b)
-        if not n:
-            return bytes(out)
-
-
-def msg(field, payload):
-    return varint(field << 3 | 2) + varint(len(payload)) + payload
 
 
 def model(names):

@@ -35,6 +35,7 @@ import sys
 import tempfile
 import unicodedata
 import xml.etree.ElementTree as ET
+from protobuf_bytes import msg
 
 HIDDEN = ("Cc", "Cf", "Zl", "Zp")
 
@@ -89,19 +90,6 @@ def expected(raw, xml=False):
             alts = [esc] if cat in HIDDEN else [ch, esc] if cat == "Cn" else [ch]
         texts = [t + a for t in texts for a in alts]
     return set(texts)
-
-
-def varint(n):
-    out = bytearray()
-    while True:
-        b, n = n & 0x7F, n >> 7
-        out.append(b | 0x80 if n else b)
-        if not n:
-            return bytes(out)
-
-
-def msg(field, payload):
-    return varint(field << 3 | 2) + varint(len(payload)) + payload
 
 
 def model(names):
