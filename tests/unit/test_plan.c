@@ -13,6 +13,7 @@
 #include "plan_internal.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define MAX_T 4096
 
@@ -656,17 +657,31 @@ static void test_edges(void)
     }
 }
 
-int main(void)
+/* The tests in groups, each its own ctest (unit/test_plan_GROUP: see
+ * tests/CMakeLists.txt) so that they run side by side; no argument runs
+ * them all. */
+static const struct {
+    const char *group;
+    void (*run)(void);
+} tests[] = {
+    {"exact", test_edges},       {"exact", test_errors},          {"exact", test_bruteforce},
+    {"exact", test_sort},        {"search", test_search_decides}, {"search", test_search_large},
+    {"exact", test_huge},        {"exact", test_all_alive},       {"random", test_random_large},
+    {"random", test_structured},
+};
+
+int main(int argc, char **argv)
 {
-    test_edges();
-    test_errors();
-    test_bruteforce();
-    test_sort();
-    test_search_decides();
-    test_search_large();
-    test_huge();
-    test_all_alive();
-    test_random_large();
-    test_structured();
+    const char *group = argc > 1 ? argv[1] : NULL;
+    unsigned ran = 0;
+    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
+        if (group == NULL || strcmp(group, tests[i].group) == 0) {
+            tests[i].run();
+            ran++;
+        }
+    if (ran == 0) {
+        fprintf(stderr, "test_plan: no group %s (exact, search, random)\n", group);
+        return 2;
+    }
     return check_finish("test_plan");
 }
