@@ -11,6 +11,7 @@ cd "$(dirname "$0")/.."
 . .ci/lib.sh
 want cmake cmake
 want gcc cc
+want libc6-dev # the C library headers and start files (gcc alone may lack them)
 want libcjson-dev
 install_wanted setup
 

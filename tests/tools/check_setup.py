@@ -2,8 +2,9 @@
 """check_setup.py ROOT - the README's two commands and what they install.
 
 The first command (sh .ci/setup.sh && build/dmltensor ...) must install only
-what the build needs: .ci/setup.sh's packages are exactly cmake, gcc and
-libcjson-dev, and it builds the command alone (--target dmltensor). The
+what the build needs: .ci/setup.sh's packages are exactly cmake, gcc,
+libc6-dev (gcc alone may lack the C library's headers) and libcjson-dev,
+and it builds the command alone (--target dmltensor). The
 test command (sh .ci/setup-tests.sh && ctest ...) installs the rest: every
 package setup-tests.sh asks for is a test's, none of the build's is asked
 twice. .ci/run finds both commands in README.md with its own patterns (and
@@ -18,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 
-BUILD = {"cmake", "gcc", "libcjson-dev"}
+BUILD = {"cmake", "gcc", "libc6-dev", "libcjson-dev"}
 
 
 def wants(path):
