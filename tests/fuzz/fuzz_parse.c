@@ -517,7 +517,7 @@ static void fuzz_format(const char *text, size_t len, const char *whole)
     for (size_t i = 0; i < b.len; i++)
         FUZZ_CHECK((unsigned char)b.data[i] >= 0x20 && b.data[i] != 0x7f);
     /* Exactly, unit by unit (a UTF-8 character, or a byte that is not
-     * one): C0, DEL and bytes that are not UTF-8 as \xNN; C1 controls and
+     * one): a backslash doubled; C0, DEL and bytes that are not UTF-8 as \xNN; C1 controls and
      * the bidi, zero-width and separator characters as \uXXXX; printable
      * ASCII as itself; any other character as itself or \uXXXX /
      * \UXXXXXXXX (cli/text_escapes checks which, against Python's
@@ -527,6 +527,12 @@ static void fuzz_format(const char *text, size_t len, const char *whole)
     const unsigned char *q = (const unsigned char *)whole;
     for (; *q && units < max; units++) {
         size_t un = ref_utf8_len(q);
+        if (*q == '\\') { /* a literal backslash doubled: "a\x1b" never reads as an escape */
+            FUZZ_CHECK(k + 2 <= b.len && b.data[k] == '\\' && b.data[k + 1] == '\\');
+            k += 2;
+            q++;
+            continue;
+        }
         if (un == 0 || *q < 0x20 || *q == 0x7f) {
             FUZZ_CHECK(k + 4 <= b.len && b.data[k] == '\\' && b.data[k + 1] == 'x' &&
                        b.data[k + 2] == hex[*q >> 4] && b.data[k + 3] == hex[*q & 15]);
