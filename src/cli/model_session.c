@@ -10,8 +10,13 @@ bool cli_model_session_open(struct onnx_session *s, const struct plat_map *m,
                             enum model_records records, onnx_release_fn release, void *ctx,
                             struct onnx_error *oe, bool *oom)
 {
-    const struct onnx_session_options o = {cli_input_model_memory_cap(m->len),
-                                           cli_input_model_memory_cap(m->len),
+    /* The walk's records kept up to 8 MiB (a few tens of thousands of
+     * values: every real model's); past it each pass walks the bytes
+     * again, in constant memory (a model of millions of value_infos). */
+    const size_t model_cap = cli_input_model_memory_cap(m->len);
+    const size_t records_cap = (size_t)8 << 20;
+    const struct onnx_session_options o = {model_cap,
+                                           model_cap < records_cap ? model_cap : records_cap,
                                            records == MODEL_RECORDS_NONE,
                                            records != MODEL_RECORDS_ALL,
                                            release,
