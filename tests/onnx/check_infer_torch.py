@@ -30,6 +30,9 @@ sys.path.insert(0, HERE)
 import export_torch  # noqa: E402
 
 SEQ_MODELS = {"transformer"}
+# Models whose inputs' height and width are symbols too (export_torch.py's
+# windowed-attention block): bound at the size it was exported at.
+PLANE_MODELS = {"window": {"height": 14, "width": 18}}
 
 
 def infer(dump, path, args):
@@ -65,6 +68,7 @@ def check(dump, cache, name):
     dyn = onnx.load(os.path.join(cache, name + ".onnx"), load_external_data=False)
     static = onnx.load(os.path.join(cache, name + ".static.onnx"), load_external_data=False)
     env = {"batch": 8, "seq": 128} if name in SEQ_MODELS else {"batch": 8}
+    env.update(PLANE_MODELS.get(name, {}))
     args = sum((["--dim", "%s=%d" % kv] for kv in env.items()), [])
     dyn_path = os.path.join(cache, name + ".onnx")
     ours = infer(dump, dyn_path, args)
@@ -144,7 +148,13 @@ def main():
     dump, cache = os.path.abspath(sys.argv[1]), sys.argv[2]
     os.makedirs(cache, exist_ok=True)
     ok = True
-    for name in sys.argv[3:] or list(export_torch.MODELS):
+    # By default every export but the windowed-attention block: torch
+    # declares its output [batch, 3, height, width] although the block
+    # upsamples by 2, and the unbound pass keeps that declaration, so
+    # "bound later agrees" cannot hold there (a known gap: the declaration
+    # is reported as a mismatch by scan). onnx/ort_oracle checks its shapes
+    # against ONNX Runtime at two bindings instead.
+    for name in sys.argv[3:] or [m for m in export_torch.MODELS if m not in PLANE_MODELS]:
         ok &= check(dump, cache, name)
     return 0 if ok else 1
 
