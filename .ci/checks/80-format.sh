@@ -2,9 +2,9 @@
 # Every C file is as clang-format (.clang-format) would write it.
 set -euo pipefail
 if command -v clang-format >/dev/null 2>&1; then
-  # src/dml's generated tables (tools/gen_*.py write them) are left as written
+  # src/dml's generated tables too: their generators mark the rows clang-format off
   clang-format --dry-run -Werror src/include/*.h src/lib/*.[ch] src/onnx/*.[ch] src/cli/*.[ch] \
-    $(ls src/dml/*.[ch] | grep -v -e _table.c) tests/unit/*.[ch] tests/oom/*.c tools/*.c
+    src/dml/*.[ch] tests/unit/*.[ch] tests/oom/*.c tools/*.c
   echo "formatted"
 else
   echo "clang-format not installed; skipped"

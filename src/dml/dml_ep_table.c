@@ -3,6 +3,7 @@
  * (see tools/data/dml_ep_registrations.txt). */
 #include "dml_ep_table.h"
 
+/* clang-format off */
 const struct dmlt_ep_reg dmlt_ep_reg_table[] = {
     {"", "Abs", 6, 7, 1, {"T"}, {0x000004eau}, 1, 0x00u, 0, 0, 117, 0, "REG_INFO", "Signed"},
     {"", "Abs", 13, 13, 1, {"T"}, {0x000004eau}, 1, 0x00u, 0, 0, 118, 0, "REG_INFO", "Signed"},
@@ -381,4 +382,5 @@ const struct dmlt_ep_reg dmlt_ep_reg_table[] = {
     {"com.microsoft.dml", "DmlFusedMeanVarianceNormalization", 1, 1, 1, {"T"}, {0x00000402u}, 1, 0x00u, 0, 0, 322, 0, "REG_INFO_MSDML", "Float16to32"},
     {"com.microsoft.dml", "DmlFusedSum", 1, 1, 1, {"T"}, {0x00000402u}, 1, 0x00u, 2, 0, 326, 0, "REG_INFO_MSDML", "Float16to32"},
 };
+/* clang-format on */
 const unsigned dmlt_ep_reg_count = 376;
