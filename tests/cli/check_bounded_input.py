@@ -288,8 +288,12 @@ def matrix(binary, tiny, baseline, env, real_env, limit):
             words = ["record is longer than"] if cmd == "batch" else [
                 "starts no JSON value", "damaged ONNX model", "malformed JSON",
                 "not an ONNX model"]
-            if dev == "/dev/urandom":  # bytes that start a record ('{' first): refused at it
-                words = words + ["line 1: "]
+            if dev == "/dev/urandom":
+                # Random bytes are refused at the line where they stop being
+                # JSON; which message depends on the bytes (a digit first:
+                # "text after the JSON value", '{': a record error), and a
+                # newline first moves the line on. Every one names its line.
+                words = words + ["at line ", "dmltensor: line "]
             refused_at_once("%s %s" % (cmd, dev), run([binary, cmd, dev], real_env,
                                                       as_limit=limit), words)
         res = run([binary, cmd, "-"], real_env, stdin=open("/dev/zero", "rb"), as_limit=limit)
