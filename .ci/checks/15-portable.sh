@@ -5,8 +5,9 @@
 # runs: unit (test_wide checks that path against GCC's __int128), brute
 # force, golden and Python property tests; not those labelled onnx_layer
 # (tests/CMakeLists.txt), which run only src/onnx, where this option changes
-# nothing: they ran in the default build already.
+# nothing, nor those labelled once (the sources alone): they ran in the
+# default build already.
 set -euo pipefail
 cmake --preset portable >/dev/null
 cmake --build --preset portable
-ctest --preset portable -LE onnx_layer
+ctest --preset portable -LE "onnx_layer|once"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzing: builds the libFuzzer targets (preset fuzz: clang, ASan + UBSan)
-# and runs each for FUZZ_SECONDS (default 60) from its seed corpus and its
+# and runs each for FUZZ_SECONDS (default 30) from its seed corpus and its
 # saved regressions. A crash, leak, undefined behaviour, violated invariant
 # or timeout fails the check, and the reproducer is kept (its path is
 # printed). What libFuzzer adds to the corpus goes to a scratch directory,
@@ -18,7 +18,7 @@ want "libclang-rt-$major-dev"
 install_wanted 30-fuzz
 
 dir=${DMLT_FUZZ_BUILD_DIR:-build-fuzz}
-seconds=${FUZZ_SECONDS:-60}
+seconds=${FUZZ_SECONDS:-30}
 cmake --preset fuzz -B "$dir" >/dev/null
 cmake --build "$dir" -j2 >/dev/null
 
