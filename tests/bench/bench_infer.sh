@@ -42,7 +42,7 @@ name=${DMLT_BENCH_INFER_MODEL:-swin_t}
 "$py" "$repo_root/tests/onnx/export_torch.py" "$cache" "$name" >/dev/null 2>&1
 model="$cache/$name.onnx"
 nodes=$("$py" -c "import onnx,sys; print(len(onnx.load(sys.argv[1], load_external_data=False).graph.node))" "$model")
-echo "model: $name, $(stat -c %s "$model") bytes, $nodes nodes, inferred at batch 8"
+echo "model: $name, $(stat -L -c %s "$model") bytes, $nodes nodes, inferred at batch 8"
 
 ours="$bin --quiet --dim batch=8 $model"
 ref="$py -c 'import onnx; from onnx import shape_inference; shape_inference.infer_shapes(onnx.load(\"$model\"), data_prop=True)'"
