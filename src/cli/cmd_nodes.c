@@ -26,19 +26,15 @@ static bool read_options(struct cli_config *cfg, unsigned *level, struct cli_err
     return true;
 }
 
-/* The model in m read, its shapes inferred and every node placed. */
-static bool place_model(struct cli_config *cfg, const struct plat_map *m, struct outbuf *out,
-                        struct cli_error *e)
+/* The model in m read, its shapes inferred (with o's --dim and --shape)
+ * and every node placed at level. */
+static bool place_model(struct cli_config *cfg, const struct plat_map *m, unsigned level,
+                        const struct onnx_options *o, struct outbuf *out, struct cli_error *e)
 {
     struct onnx_session ses;
-    struct onnx_options o;
     struct onnx_error oe;
     bool oom = false;
-    unsigned level;
     memset(&ses, 0, sizeof ses);
-    memset(&o, 0, sizeof o);
-    if (!read_options(cfg, &level, e))
-        return false;
     if (!cli_model_session_open(&ses, m, MODEL_RECORDS_NONE, NULL, NULL, &oe, &oom) ||
         !onnx_session_read(&ses, &oe, &oom)) {
         onnx_session_close(&ses);
@@ -54,14 +50,14 @@ static bool place_model(struct cli_config *cfg, const struct plat_map *m, struct
     const struct onnx_model *model = &ses.model;
     bool ok = model->n_graphs > 0 ||
               cli_fail(e, CLI_E_BAD_ONNX, NULL, cfg->input, "the model has no graph");
-    ok = ok && cli_onnx_options_read(cfg, &o, e) && cli_model_session_infer(&ses, &o, e);
+    ok = ok && cli_model_session_infer(&ses, o, e);
     struct dmlt_ep_result r;
     memset(&r, 0, sizeof r);
     const struct dmlt_ep_options opts = {level, NULL};
     if (ok && !dmlt_ep_run(model, ses.infer, &opts, &r))
         ok = cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     if (ok) {
-        cli_nodes_unused_bindings(cfg, model, &o);
+        cli_nodes_unused_bindings(cfg, model, o);
         ok = cli_nodes_render(cfg, &r, out, e);
         if (ok && (r.placements[DMLT_PLACE_FAILS] ||
                    (cfg->require &&
@@ -69,7 +65,6 @@ static bool place_model(struct cli_config *cfg, const struct plat_map *m, struct
             cfg->exit_status = 1;
     }
     dmlt_ep_free(&r);
-    cli_onnx_options_free(&o);
     onnx_session_close(&ses);
     return ok;
 }
@@ -81,14 +76,25 @@ static bool run_nodes(struct cli_config *cfg, struct outbuf *out, struct cli_err
         cli_hint(e, "dmltensor nodes MODEL.onnx (or - for standard input)");
         return false;
     }
-    struct input in;
-    if (!cli_input_open(&in, cfg->input, cfg->in, e))
+    /* The options first: a bad one is refused before the model is read. */
+    unsigned level;
+    struct onnx_options o;
+    memset(&o, 0, sizeof o);
+    if (!read_options(cfg, &level, e) || !cli_onnx_options_read(cfg, &o, e)) {
+        cli_onnx_options_free(&o);
         return false;
+    }
+    struct input in;
+    if (!cli_input_open(&in, cfg->input, cfg->in, e)) {
+        cli_onnx_options_free(&o);
+        return false;
+    }
     if (!in.model) { /* refused at once: the head cannot start a model */
         cli_fail(e, CLI_E_BAD_ONNX, NULL, in.name, "not an ONNX model: at byte %zu: %s",
                  in.model_error.offset, in.model_error.message);
         cli_hint(e, "nodes reads an ONNX model (a ModelProto), from a file or standard input");
         cli_input_close(&in);
+        cli_onnx_options_free(&o);
         return false;
     }
     struct plat_map m;
@@ -96,8 +102,9 @@ static bool run_nodes(struct cli_config *cfg, struct outbuf *out, struct cli_err
     bool ok = cli_input_whole(&in, &m, e);
     cli_input_close(&in);
     if (ok)
-        ok = place_model(cfg, &m, out, e);
+        ok = place_model(cfg, &m, level, &o, out, e);
     cli_plat_unmap_file(&m);
+    cli_onnx_options_free(&o);
     return ok;
 }
 

@@ -346,6 +346,13 @@ static bool run_plan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
                     "plan places every activation");
         return false;
     }
+    unsigned level; /* refused before any input is read (place_nodes uses it) */
+    if (!cli_parse_feature_level(cfg->feature_level, &level, e))
+        return false;
+    if (cfg->feature_level && !cfg->device)
+        cli_note(cfg->err, "plan: --feature-level %s: used only with --device dml (it places "
+                           "a model's nodes)",
+                 cfg->feature_level);
     struct input in;
     if (!cli_input_open(&in, cfg->input ? cfg->input : "-", cfg->in, e))
         return false;
@@ -380,6 +387,12 @@ static bool run_plan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     for (unsigned k = 0; ok && k < cfg->n_shapes; k++)
         cli_note(cfg->err, "plan: --shape %s: JSON Lines have no model values (it shapes a model)",
                  cfg->shapes[k]);
+    if (ok && cfg->plan_io)
+        cli_note(cfg->err, "plan: --io: JSON Lines have no model inputs or outputs; every "
+                           "record is planned");
+    if (ok && cfg->skip_unknown)
+        cli_note(cfg->err, "plan: --skip-unknown: a record's size is always known (one without "
+                           "is refused)");
     if (ok) {
         struct plan_extra x = {.steps = dmlt_u128_from_u64(0)};
         if (r.n) /* the last step + 1, 2^64 at most */
