@@ -57,7 +57,7 @@ static bool place_model(struct cli_config *cfg, const struct plat_map *m, unsign
     if (ok && !dmlt_ep_run(model, ses.infer, &opts, &r))
         ok = cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     if (ok) {
-        cli_nodes_unused_bindings(cfg, model, o);
+        cli_onnx_note_unused(cfg, "nodes", model, o);
         ok = cli_nodes_render(cfg, &r, out, e);
         if (ok && (r.placements[DMLT_PLACE_FAILS] ||
                    (cfg->require &&

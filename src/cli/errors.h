@@ -146,6 +146,13 @@ void cli_hint(struct cli_error *e, const char *fmt, ...) DMLT_PRINTF(2, 3);
 /* Points e->key and e->text at copies inside e (cut to fit). */
 void cli_error_keep(struct cli_error *e);
 
+/* How much of a name from the input a message shows ("%.*s"): its first
+ * max bytes at most (a name may be a megabyte long). */
+static inline int cli_shown(size_t n, size_t max)
+{
+    return (int)(n < max ? n : max);
+}
+
 /* "dmltensor: " and the formatted text, through cli_ob_quoted_text (it may
  * quote input: a name, a file, a message), and a newline, to f: a note on
  * stderr that is not the command's error. */

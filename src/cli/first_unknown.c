@@ -4,11 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static int shown(size_t n, size_t max)
-{
-    return (int)(n < max ? n : max);
-}
-
 void cli_model_graph_path(char *out, size_t cap, const struct onnx_graph *g)
 {
     if (cap == 0)
@@ -34,8 +29,8 @@ void cli_model_graph_path(char *out, size_t cap, const struct onnx_graph *g)
     if (at + 1 >= cap)
         return;
     int n = snprintf(out + at, cap - at, ".node[%lu] (%.*s).%.*s",
-                     (unsigned long)(owner - g->parent->nodes), shown(owner->op_type.n, 60),
-                     (const char *)owner->op_type.p, shown(attr.n, 60), (const char *)attr.p);
+                     (unsigned long)(owner - g->parent->nodes), cli_shown(owner->op_type.n, 60),
+                     (const char *)owner->op_type.p, cli_shown(attr.n, 60), (const char *)attr.p);
     if (item >= 0 && n > 0 && at + (size_t)n + 1 < cap)
         snprintf(out + at + (size_t)n, cap - at - (size_t)n, "[%ld]", item);
 }
@@ -58,7 +53,7 @@ static void keep(struct first_unknown *out, const struct cli_error *e, struct on
     out->found = true;
     snprintf(out->reason, sizeof out->reason, "%.40s: %.350s", e->id ? e->id : "unknown",
              e->message);
-    snprintf(out->name, sizeof out->name, "%.*s", shown(name.n, 250), (const char *)name.p);
+    snprintf(out->name, sizeof out->name, "%.*s", cli_shown(name.n, 250), (const char *)name.p);
 }
 
 void cli_first_unknown_find(const struct onnx_model *model, const struct onnx_infer *r,
@@ -93,9 +88,9 @@ void cli_first_unknown_find(const struct onnx_model *model, const struct onnx_in
                 char gpath[320];
                 cli_model_graph_path(gpath, sizeof gpath, g);
                 snprintf(out->path, sizeof out->path, "%s.node[%lu] (%.*s).output[%lu]", gpath,
-                         (unsigned long)k, shown(n->op_type.n, 40), (const char *)n->op_type.p,
+                         (unsigned long)k, cli_shown(n->op_type.n, 40), (const char *)n->op_type.p,
                          (unsigned long)j);
-                snprintf(out->op, sizeof out->op, "%.*s", shown(n->op_type.n, 110),
+                snprintf(out->op, sizeof out->op, "%.*s", cli_shown(n->op_type.n, 110),
                          (const char *)n->op_type.p);
                 return;
             }
@@ -124,11 +119,11 @@ void cli_first_unknown_depends(const struct onnx_model *model, const struct onnx
         if (fu->found && !same)
             snprintf(msg + at, cap - at,
                      "; it reads \"%.*s\", of unknown size too; the first unknown: %s (%.120s)",
-                     shown(in.n, 80), (const char *)in.p, *fu->path ? fu->path : fu->name,
+                     cli_shown(in.n, 80), (const char *)in.p, *fu->path ? fu->path : fu->name,
                      fu->reason);
         else
             snprintf(msg + at, cap - at, "; it reads \"%.*s\", the first unknown: %s (%.160s)",
-                     shown(in.n, 80), (const char *)in.p,
+                     cli_shown(in.n, 80), (const char *)in.p,
                      fu->found && *fu->path ? fu->path : fu->name, fu->found ? fu->reason : "");
         return;
     }

@@ -13,9 +13,5 @@
 bool cli_nodes_render(struct cli_config *cfg, const struct dmlt_ep_result *r, struct outbuf *out,
                       struct cli_error *e);
 
-/* Notes on cfg->err for each --dim or --shape that names nothing in the
- * model (SPEC section 11). */
-void cli_nodes_unused_bindings(const struct cli_config *cfg, const struct onnx_model *model,
-                               const struct onnx_options *o);
 
 #endif

@@ -7,11 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int shown(size_t n)
-{
-    return (int)(n < 60 ? n : 60);
-}
-
 /* Names as bytes: shorter first, then memcmp (any order does for bsearch). */
 static int compare_names(const char *a, size_t an, const char *b, size_t bn)
 {
@@ -81,7 +76,7 @@ static bool read_dims(const struct cli_config *cfg, struct onnx_options *o, stru
         if (compare_dims(&o->dims[i - 1], &o->dims[i]) == 0)
             return cli_fail(e, CLI_E_DUPLICATE_OPTION, "--dim", o->dims[i].text,
                             "binds \"%.*s\" a second time",
-                            (int)(o->dims[i].len < 100 ? o->dims[i].len : 100), o->dims[i].name);
+                            cli_shown(o->dims[i].len, 100), o->dims[i].name);
     return true;
 }
 
@@ -105,7 +100,7 @@ static bool read_shapes(const struct cli_config *cfg, struct onnx_options *o, st
         if (compare_shapes(&o->shapes[i - 1], &o->shapes[i]) == 0)
             return cli_fail(e, CLI_E_DUPLICATE_OPTION, "--shape", o->shapes[i].text,
                             "gives \"%.*s\" a second shape",
-                            (int)(o->shapes[i].len < 100 ? o->shapes[i].len : 100),
+                            cli_shown(o->shapes[i].len, 100),
                             o->shapes[i].name);
     return true;
 }
@@ -157,7 +152,56 @@ bool cli_onnx_options_read(const struct cli_config *cfg, struct onnx_options *o,
 
 bool cli_onnx_in_main_graph(const struct onnx_tensor *t)
 {
-    return strncmp(t->path, "graph.", 6) == 0 && strncmp(t->path, "graph.node[", 11) != 0;
+    return t->graph == 0;
+}
+
+static bool has_symbol(const struct onnx_value_info *v, uint32_t n,
+                       const struct onnx_dim_binding *b)
+{
+    const struct onnx_bytes name = {(const uint8_t *)b->name, b->len};
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t d = 0; v[i].type.has_shape && d < v[i].type.rank; d++)
+            if (v[i].type.dims[d].kind == ONNX_DIM_PARAM &&
+                onnx_bytes_eq(v[i].type.dims[d].param, name))
+                return true;
+    return false;
+}
+
+static bool names_value(const struct onnx_graph *g, const struct onnx_shape_binding *b)
+{
+    const struct onnx_bytes name = {(const uint8_t *)b->name, b->len};
+    const struct onnx_value_info *lists[3] = {g->inputs, g->outputs, g->value_info};
+    const uint32_t counts[3] = {g->n_inputs, g->n_outputs, g->n_value_info};
+    for (int l = 0; l < 3; l++)
+        for (uint32_t i = 0; i < counts[l]; i++)
+            if (onnx_bytes_eq(lists[l][i].name, name))
+                return true;
+    for (uint32_t k = 0; k < g->n_nodes; k++)
+        for (uint32_t o = 0; o < g->nodes[k].n_outputs; o++)
+            if (onnx_bytes_eq(g->nodes[k].outputs[o], name))
+                return true;
+    return false;
+}
+
+void cli_onnx_note_unused(const struct cli_config *cfg, const char *cmd,
+                          const struct onnx_model *model, const struct onnx_options *o)
+{
+    for (unsigned k = 0; k < o->n_dims; k++) {
+        bool used = false;
+        for (uint32_t gi = 0; gi < model->n_graphs && !used; gi++) {
+            const struct onnx_graph *g = &model->graphs[gi];
+            used = has_symbol(g->inputs, g->n_inputs, &o->dims[k]) ||
+                   has_symbol(g->outputs, g->n_outputs, &o->dims[k]) ||
+                   has_symbol(g->value_info, g->n_value_info, &o->dims[k]);
+        }
+        if (!used)
+            cli_note(cfg->err, "%s: --dim %s: no tensor has the symbolic dim \"%.*s\"", cmd,
+                     o->dims[k].text, cli_shown(o->dims[k].len, 100), o->dims[k].name);
+    }
+    for (unsigned k = 0; k < o->n_shapes; k++)
+        if (model->n_graphs == 0 || !names_value(&model->graphs[0], &o->shapes[k]))
+            cli_note(cfg->err, "%s: --shape %s: the main graph has no tensor \"%.*s\"", cmd,
+                     o->shapes[k].text, cli_shown(o->shapes[k].len, 100), o->shapes[k].name);
 }
 
 bool cli_onnx_shape_check(const struct onnx_tensor *t, struct onnx_options *o, struct cli_error *e)
@@ -183,7 +227,7 @@ bool cli_onnx_shape_check(const struct onnx_tensor *t, struct onnx_options *o, s
             if (d == NULL || d->value == want)
                 continue;
             cli_fail(e, CLI_E_SHAPE_CONFLICT, "--shape", b->text,
-                     "dim %u is the symbol \"%.*s\", which %s binds to %llu", i, shown(dim.param.n),
+                     "dim %u is the symbol \"%.*s\", which %s binds to %llu", i, cli_shown(dim.param.n, 60),
                      (const char *)dim.param.p, d->text, (unsigned long long)d->value);
             return false;
         }

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "errors.h"
+#include "onnx_model.h"
 #include "onnx_wire.h"
 
 #include <stdbool.h>
@@ -66,7 +67,15 @@ struct onnx_shape_binding *cli_onnx_shape_given(const struct onnx_options *o, co
  * False with e filled (shape_conflict, exit 2) when it does. */
 bool cli_onnx_shape_check(const struct onnx_tensor *t, struct onnx_options *o, struct cli_error *e);
 
-/* A value of the main graph (not of a subgraph), by its path. */
+/* A value of the main graph (not of a subgraph). */
 bool cli_onnx_in_main_graph(const struct onnx_tensor *t);
+
+/* What plan and nodes were told that the model does not have, a note each
+ * on stderr ("CMD: --dim ..."): a --dim whose symbol no input, output or
+ * value_info of any graph has, a --shape that names no input, output,
+ * value_info or node output of the main graph. (scan notes the same from
+ * the records it writes.) */
+void cli_onnx_note_unused(const struct cli_config *cfg, const char *cmd,
+                          const struct onnx_model *model, const struct onnx_options *o);
 
 #endif

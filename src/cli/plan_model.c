@@ -73,11 +73,6 @@ static const struct onnx_infer_value *value_of(const struct model_plan *p, uint3
     return onnx_infer_lookup(p->inf, graph, (const char *)l->name.p, l->name.n);
 }
 
-static int shown(size_t n, size_t max)
-{
-    return (int)(n < max ? n : max);
-}
-
 /* The path of graph gi (first_unknown.c's, as scan writes it); the main
  * graph's "" (its values' paths start "graph"). */
 static void put_graph_path(struct model_plan *p, uint32_t gi)
@@ -99,7 +94,7 @@ static size_t put_path(char *buf, size_t cap, const char *gpath, const struct on
     if (l->node != ONNX_LIFE_NO_NODE) {
         const struct onnx_node *node = &g->nodes[l->node];
         n = snprintf(buf, cap, "%s.node[%lu] (%.*s).output[%lu]", *gpath ? gpath : "graph",
-                     (unsigned long)l->node, shown(node->op_type.n, 100),
+                     (unsigned long)l->node, cli_shown(node->op_type.n, 100),
                      (const char *)node->op_type.p, (unsigned long)l->output);
     }
     return n < 0 ? 0 : (size_t)n >= cap ? cap - 1 : (size_t)n;
@@ -222,7 +217,7 @@ static bool fill(struct cli_config *cfg, struct model_plan *p, struct plan_extra
                                       &p->first, e->message, sizeof e->message);
             unknown_hint(e);
             if (!*text) /* an input: its name */
-                snprintf(text, 256, "%.*s", shown(l->name.n, 250), (const char *)l->name.p);
+                snprintf(text, 256, "%.*s", cli_shown(l->name.n, 250), (const char *)l->name.p);
             e->key = text; /* the tensor's path names it */
             cli_error_keep(e);
             return false;
@@ -230,13 +225,13 @@ static bool fill(struct cli_config *cfg, struct model_plan *p, struct plan_extra
         struct planned *t = &p->t[k];
         t->path = *text ? text : NULL;
         t->graph = gpath;
-        snprintf(text + at, 252, "%.*s", shown(l->name.n, 250), (const char *)l->name.p);
+        snprintf(text + at, 252, "%.*s", cli_shown(l->name.n, 250), (const char *)l->name.p);
         t->name = text + at;
         at += strlen(text + at) + 1;
         t->op = NULL;
         if (l->node != ONNX_LIFE_NO_NODE) {
             const struct onnx_bytes op = g->nodes[l->node].op_type;
-            snprintf(text + at, 111, "%.*s", shown(op.n, 110), (const char *)op.p);
+            snprintf(text + at, 111, "%.*s", cli_shown(op.n, 110), (const char *)op.p);
             t->op = text + at;
         }
         memcpy(p->sizes + k * DMLT_MAX_RANK, td.t.sizes, td.t.rank * sizeof td.t.sizes[0]);
@@ -328,57 +323,6 @@ static bool fill_graphs(struct cli_config *cfg, struct model_plan *p, struct pla
     return ok;
 }
 
-/* A --dim that names no symbol of the model, a --shape no value of its
- * main graph: said on stderr, as scan says it. */
-static bool has_symbol(const struct onnx_value_info *v, uint32_t n,
-                       const struct onnx_dim_binding *b)
-{
-    for (uint32_t i = 0; i < n; i++)
-        for (uint32_t d = 0; d < v[i].type.rank && v[i].type.has_shape; d++) {
-            const struct onnx_dim *dim = &v[i].type.dims[d];
-            if (dim->kind == ONNX_DIM_PARAM && dim->param.n == b->len &&
-                memcmp(dim->param.p, b->name, b->len) == 0)
-                return true;
-        }
-    return false;
-}
-
-static bool names_value(const struct onnx_graph *g, const struct onnx_shape_binding *b)
-{
-    const struct onnx_value_info *lists[3] = {g->inputs, g->outputs, g->value_info};
-    const uint32_t counts[3] = {g->n_inputs, g->n_outputs, g->n_value_info};
-    for (int l = 0; l < 3; l++)
-        for (uint32_t i = 0; i < counts[l]; i++)
-            if (lists[l][i].name.n == b->len && memcmp(lists[l][i].name.p, b->name, b->len) == 0)
-                return true;
-    for (uint32_t k = 0; k < g->n_nodes; k++)
-        for (uint32_t o = 0; o < g->nodes[k].n_outputs; o++)
-            if (g->nodes[k].outputs[o].n == b->len &&
-                memcmp(g->nodes[k].outputs[o].p, b->name, b->len) == 0)
-                return true;
-    return false;
-}
-
-static void note_unused(struct cli_config *cfg, const struct model_plan *p)
-{
-    for (unsigned k = 0; k < p->o.n_dims; k++) {
-        bool used = false;
-        for (uint32_t gi = 0; gi < p->model->n_graphs && !used; gi++) {
-            const struct onnx_graph *g = &p->model->graphs[gi];
-            used = has_symbol(g->inputs, g->n_inputs, &p->o.dims[k]) ||
-                   has_symbol(g->outputs, g->n_outputs, &p->o.dims[k]) ||
-                   has_symbol(g->value_info, g->n_value_info, &p->o.dims[k]);
-        }
-        if (!used)
-            cli_note(cfg->err, "plan: --dim %s: no tensor has the symbolic dim \"%.*s\"",
-                     p->o.dims[k].text, (int)p->o.dims[k].len, p->o.dims[k].name);
-    }
-    for (unsigned k = 0; k < p->o.n_shapes; k++)
-        if (p->model->n_graphs == 0 || !names_value(&p->model->graphs[0], &p->o.shapes[k]))
-            cli_note(cfg->err, "plan: --shape %s: the main graph has no tensor \"%.*s\"",
-                     p->o.shapes[k].text, (int)p->o.shapes[k].len, p->o.shapes[k].name);
-}
-
 /* Adds the size of the main graph's value name to *sum; false when it is
  * not known. */
 static bool add_size(struct model_plan *p, struct onnx_bytes name, dmlt_u128 *sum)
@@ -421,7 +365,7 @@ static bool ordered(struct model_plan *p, struct cli_error *e)
     const struct onnx_bytes op = g->nodes[k].op_type;
     cli_fail(e, CLI_E_GRAPH_CYCLE, NULL, NULL,
              "graph.node[%lu] (%.*s) is on a cycle of the main graph's nodes: no order runs it",
-             (unsigned long)k, (int)(op.n < 100 ? op.n : 100), (const char *)op.p);
+             (unsigned long)k, cli_shown(op.n, 100), (const char *)op.p);
     cli_hint(e, "a node reads, directly or through others, a value it makes itself");
     return false;
 }
@@ -502,7 +446,7 @@ bool cli_plan_model(struct cli_config *cfg, const struct plat_map *m, struct out
     p.inf = p.ses.infer;
     ok = ok && ordered(&p, e) && place_nodes(cfg, &p, &x, e);
     if (ok) {
-        note_unused(cfg, &p);
+        cli_onnx_note_unused(cfg, "plan", p.model, &p.o);
         find_first_unknown(&p, &x);
     }
     ok = ok && fill_graphs(cfg, &p, &x, &kept, e);

@@ -62,12 +62,6 @@ static void note(struct onnx_facts *f, const char *fmt, ...)
     va_end(ap);
 }
 
-/* A symbol from the model in a message: at most 60 bytes of it. */
-static int shown(size_t n)
-{
-    return (int)(n < 60 ? n : 60);
-}
-
 static bool put_u64_text(struct descriptor *d, uint64_t v, struct cli_error *e)
 {
     char buf[24];
@@ -192,7 +186,7 @@ static bool model_dims(const struct onnx_tensor *t, struct onnx_options *o,
             if (b == NULL) {
                 if (n_unbound++ < 4) {
                     int w = snprintf(unbound + unbound_len, sizeof unbound - unbound_len,
-                                     "%s\"%.*s\"", unbound_len ? ", " : "", shown(dim.param.n),
+                                     "%s\"%.*s\"", unbound_len ? ", " : "", cli_shown(dim.param.n, 60),
                                      (const char *)dim.param.p);
                     if (w > 0 && (size_t)w < sizeof unbound - unbound_len)
                         unbound_len += (size_t)w;
@@ -354,7 +348,7 @@ static void collect_unbound(void *ctx, const char *name, size_t len)
     if (u->n++ >= 4)
         return;
     int w = snprintf(u->text + u->len, sizeof u->text - u->len, "%s\"%.*s\"", u->len ? ", " : "",
-                     shown(len), name);
+                     cli_shown(len, 60), name);
     if (w > 0 && (size_t)w < sizeof u->text - u->len)
         u->len += (size_t)w;
 }
