@@ -18,9 +18,9 @@ enum model_records {
     MODEL_RECORDS_ALL     /* the values and the nodes */
 };
 
-/* onnx_session_open over m's bytes: the model reader's cap and the
- * records' both cli_input_model_memory_cap(m->len), the walk's records kept as
- * the command asks for them; release (may be NULL) told as each pass goes.
+/* onnx_session_open over m's bytes: the model reader's cap
+ * cli_input_model_memory_cap(m->len), the walk's records kept as the
+ * command asks for them up to 8 MiB (or that cap, if smaller); release (may be NULL) told as each pass goes.
  * False with oe and *oom filled (the caller words the error: each command
  * names what it reads); s is to be closed either way. */
 bool cli_model_session_open(struct onnx_session *s, const struct plat_map *m,

@@ -59,15 +59,14 @@ bool onnx__check_model(const struct pb_msg *root, struct onnx_model_msg *v, stru
             v->ir_version = f.v;
             break;
         case ONNXF_MODEL_PRODUCER_NAME:
-        case ONNXF_MODEL_PRODUCER_VERSION:
             ok = onnx__pb_want(&f, PB_LEN, "ModelProto.producer_name", err);
-            if (f.number == ONNXF_MODEL_PRODUCER_NAME) {
-                v->producer_name = f;
-                v->has_producer_name = true;
-            } else {
-                v->producer_version = f;
-                v->has_producer_version = true;
-            }
+            v->producer_name = f;
+            v->has_producer_name = true;
+            break;
+        case ONNXF_MODEL_PRODUCER_VERSION:
+            ok = onnx__pb_want(&f, PB_LEN, "ModelProto.producer_version", err);
+            v->producer_version = f;
+            v->has_producer_version = true;
             break;
         case ONNXF_MODEL_GRAPH:
             ok = has_graph = onnx__pb_want(&f, PB_LEN, "ModelProto.graph", err);

@@ -10,7 +10,8 @@ For each model, unbound and with its symbols bound:
   placement `nodes` gives the node that makes the value, found here
   independently from onnx.load (the value's graph, then the enclosing
   graphs: a node output, else an initializer, else a graph input), or null
-  when nothing makes it. With --no-infer every record's is null.
+  when nothing makes it. With --no-infer every value a node makes is null
+  (inputs and initializers keep theirs).
 - plan --device dml --skip-unknown: its tensors are exactly the tensors of
   plan --skip-unknown (every activation) whose producer nodes places `dml`
   or `dml_kernel`, Shape's and Size's excepted (CPU memory); what it leaves
