@@ -38,14 +38,8 @@ static bool place_model(struct cli_config *cfg, const struct plat_map *m, unsign
     if (!cli_model_session_open(&ses, m, MODEL_RECORDS_NONE, NULL, NULL, &oe, &oom) ||
         !onnx_session_read(&ses, &oe, &oom)) {
         onnx_session_close(&ses);
-        if (oom)
-            return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
-        cli_fail(e, CLI_E_BAD_ONNX, NULL, cfg->input, "%s: at byte %zu: %s",
-                 oe.limit ? "an ONNX model past this reader's limit" : "not a readable ONNX model",
-                 oe.offset, oe.message);
-        if (!oe.limit)
-            cli_hint(e, "nodes reads an ONNX model (a ModelProto)");
-        return false;
+        return cli_model_session_fail(e, &oe, oom, cfg->input,
+                                      "nodes reads an ONNX model (a ModelProto)");
     }
     const struct onnx_model *model = &ses.model;
     bool ok = model->n_graphs > 0 ||

@@ -350,8 +350,9 @@ static bool run_plan(struct cli_config *cfg, struct outbuf *out, struct cli_erro
     if (!cli_parse_feature_level(cfg->feature_level, &level, e))
         return false;
     if (cfg->feature_level && !cfg->device)
-        cli_note(cfg->err, "plan: --feature-level %s: used only with --device dml (it places "
-                           "a model's nodes)",
+        cli_note(cfg->err,
+                 "plan: --feature-level %s: used only with --device dml (it places "
+                 "a model's nodes)",
                  cfg->feature_level);
     struct input in;
     if (!cli_input_open(&in, cfg->input ? cfg->input : "-", cfg->in, e))

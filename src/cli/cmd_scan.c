@@ -200,8 +200,7 @@ static bool scan_file(struct scan *s, struct cli_error *e)
     if (!cli_input_open(&in, s->file, s->cfg->in, e))
         return false;
     if (in.json_start ? !in.json : !in.model) { /* refused at once, whatever follows */
-        cli_input_refuse(&in, "scan reads JSON documents and ONNX models (a protobuf ModelProto)",
-                         e);
+        cli_input_refuse(&in, SCAN_READS, e);
         cli_input_close(&in);
         return false;
     }
@@ -228,16 +227,8 @@ static bool scan_file(struct scan *s, struct cli_error *e)
                                       &oe, &oom)) {
         /* The whole model is checked first: a damaged one prints no record. */
         ok = cli_scan_onnx(s, e);
-    } else if (oom) {
-        ok = cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     } else {
-        ok = cli_fail(e, CLI_E_BAD_ONNX, NULL, s->file, "%s: at byte %zu: %s",
-                      oe.limit ? "an ONNX model past this reader's limit" : "a damaged ONNX model",
-                      oe.offset, oe.message);
-        if (oe.limit)
-            cli_hint(e, "protobuf's own readers (python3-onnx's onnx.load) refuse it too");
-        else
-            cli_hint(e, "scan reads JSON documents and ONNX models (a protobuf ModelProto)");
+        ok = cli_model_session_fail(e, &oe, oom, s->file, SCAN_READS);
     }
     onnx_session_close(&s->session); /* (a JSON document opened none) */
     s->map = NULL;                   /* m lives no longer */

@@ -24,6 +24,21 @@ bool cli_model_session_open(struct onnx_session *s, const struct plat_map *m,
     return onnx_session_open(s, m->data, m->len, &o, oe, oom);
 }
 
+bool cli_model_session_fail(struct cli_error *e, const struct onnx_error *oe, bool oom,
+                            const char *file, const char *reads)
+{
+    if (oom)
+        return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+    cli_fail(e, CLI_E_BAD_ONNX, NULL, file, "%s: at byte %zu: %s",
+             oe->limit ? "an ONNX model past this reader's limit" : "a damaged ONNX model",
+             oe->offset, oe->message);
+    if (oe->limit)
+        cli_hint(e, "protobuf's own readers (python3-onnx's onnx.load) refuse it too");
+    else
+        cli_hint(e, "%s", reads);
+    return false;
+}
+
 bool cli_model_session_infer(struct onnx_session *s, const struct onnx_options *o,
                              struct cli_error *e)
 {

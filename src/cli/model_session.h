@@ -20,12 +20,20 @@ enum model_records {
 
 /* onnx_session_open over m's bytes: the model reader's cap
  * cli_input_model_memory_cap(m->len), the walk's records kept as the
- * command asks for them up to 8 MiB (or that cap, if smaller); release (may be NULL) told as each pass goes.
- * False with oe and *oom filled (the caller words the error: each command
- * names what it reads); s is to be closed either way. */
+ * command asks for them up to 8 MiB (or that cap, if smaller); release (may be NULL) told as each
+ * pass goes. False with oe and *oom filled (the caller words the error: each command names what it
+ * reads); s is to be closed either way. */
 bool cli_model_session_open(struct onnx_session *s, const struct plat_map *m,
                             enum model_records records, onnx_release_fn release, void *ctx,
                             struct onnx_error *oe, bool *oom);
+
+/* The session's failure to open or read as the command's error (returns
+ * false): out_of_memory, or bad_onnx naming file, the byte and the
+ * reader's message, "a damaged ONNX model" or "an ONNX model past this
+ * reader's limit"; the hint says what the command reads (reads), or, past
+ * the limit, that protobuf's own readers refuse it too. */
+bool cli_model_session_fail(struct cli_error *e, const struct onnx_error *oe, bool oom,
+                            const char *file, const char *reads);
 
 /* Binds o's --dim and --shape and infers the model read (its shapes, the
  * order each graph runs in, what is folded). False with e filled

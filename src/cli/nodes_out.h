@@ -13,5 +13,4 @@
 bool cli_nodes_render(struct cli_config *cfg, const struct dmlt_ep_result *r, struct outbuf *out,
                       struct cli_error *e);
 
-
 #endif

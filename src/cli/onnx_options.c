@@ -75,8 +75,8 @@ static bool read_dims(const struct cli_config *cfg, struct onnx_options *o, stru
     for (unsigned i = 1; i < o->n_dims; i++)
         if (compare_dims(&o->dims[i - 1], &o->dims[i]) == 0)
             return cli_fail(e, CLI_E_DUPLICATE_OPTION, "--dim", o->dims[i].text,
-                            "binds \"%.*s\" a second time",
-                            cli_shown(o->dims[i].len, 100), o->dims[i].name);
+                            "binds \"%.*s\" a second time", cli_shown(o->dims[i].len, 100),
+                            o->dims[i].name);
     return true;
 }
 
@@ -99,8 +99,7 @@ static bool read_shapes(const struct cli_config *cfg, struct onnx_options *o, st
     for (unsigned i = 1; i < o->n_shapes; i++)
         if (compare_shapes(&o->shapes[i - 1], &o->shapes[i]) == 0)
             return cli_fail(e, CLI_E_DUPLICATE_OPTION, "--shape", o->shapes[i].text,
-                            "gives \"%.*s\" a second shape",
-                            cli_shown(o->shapes[i].len, 100),
+                            "gives \"%.*s\" a second shape", cli_shown(o->shapes[i].len, 100),
                             o->shapes[i].name);
     return true;
 }
@@ -227,8 +226,9 @@ bool cli_onnx_shape_check(const struct onnx_tensor *t, struct onnx_options *o, s
             if (d == NULL || d->value == want)
                 continue;
             cli_fail(e, CLI_E_SHAPE_CONFLICT, "--shape", b->text,
-                     "dim %u is the symbol \"%.*s\", which %s binds to %llu", i, cli_shown(dim.param.n, 60),
-                     (const char *)dim.param.p, d->text, (unsigned long long)d->value);
+                     "dim %u is the symbol \"%.*s\", which %s binds to %llu", i,
+                     cli_shown(dim.param.n, 60), (const char *)dim.param.p, d->text,
+                     (unsigned long long)d->value);
             return false;
         }
         if (dim.kind == ONNX_DIM_VALUE && (dim.value < 0 || (uint64_t)dim.value != want)) {

@@ -425,20 +425,14 @@ bool cli_plan_model(struct cli_config *cfg, const struct plat_map *m, struct out
         !onnx_session_each(&p.ses, add_weight, NULL, &w, &oom) ||
         !onnx_session_read(&p.ses, &oe, &oom)) {
         model_plan_free(&p);
-        if (oom)
-            return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
-        cli_fail(e, CLI_E_BAD_ONNX, NULL, cfg->input ? cfg->input : "-", "%s: at byte %zu: %s",
-                 oe.limit ? "an ONNX model past this reader's limit" : "a damaged ONNX model",
-                 oe.offset, oe.message);
-        if (!oe.limit)
-            cli_hint(e, "plan reads JSON Lines of tensors, or an ONNX model");
-        return false;
+        return cli_model_session_fail(e, &oe, oom, cfg->input ? cfg->input : "-",
+                                      "plan reads JSON Lines of tensors, or an ONNX model");
     }
     p.model = &p.ses.model;
     size_t kept = 0;
-    bool ok = p.model->n_graphs > 0;
-    if (!ok)
-        cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+    bool ok =
+        p.model->n_graphs > 0 || /* (the walk refuses a model without one) */
+        cli_fail(e, CLI_E_BAD_ONNX, NULL, cfg->input ? cfg->input : "-", "the model has no graph");
     struct plan_extra x = {.steps = dmlt_u128_from_u64(ok ? p.model->graphs[0].n_nodes : 0),
                            .has_weight = true,
                            .weight_bytes = w.sum};

@@ -15,6 +15,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* What scan reads, the hint of an input it refuses. */
+#define SCAN_READS "scan reads JSON documents and ONNX models (a protobuf ModelProto)"
+
 /* The distinct symbols left unbound: the first UNBOUND_LIST_MAX listed,
  * up to UNBOUND_TRACK_MAX told apart (a table of that many slots), the
  * rest counted as "at least". */

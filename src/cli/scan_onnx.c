@@ -755,13 +755,8 @@ bool cli_scan_onnx(struct scan *s, struct cli_error *e)
     reset_totals(m);
     /* The graphs, nodes and operators, read whole (the walk checked the
      * bytes: only memory can fail here). */
-    if (!onnx_session_read(&s->session, &oe, &oom)) {
-        if (oom)
-            return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
-        return cli_fail(e, CLI_E_BAD_ONNX, NULL, s->file, "%sat byte %zu: %s",
-                        oe.limit ? "an ONNX model past this reader's limit: " : "", oe.offset,
-                        oe.message);
-    }
+    if (!onnx_session_read(&s->session, &oe, &oom))
+        return cli_model_session_fail(e, &oe, oom, s->file, SCAN_READS);
     if (!s->cfg->no_infer && !cli_model_session_infer(&s->session, &s->onnx, e))
         return false;
     const struct dmlt_ep_options ep_opts = {s->dml_level, NULL};

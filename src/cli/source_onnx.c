@@ -186,8 +186,8 @@ static bool model_dims(const struct onnx_tensor *t, struct onnx_options *o,
             if (b == NULL) {
                 if (n_unbound++ < 4) {
                     int w = snprintf(unbound + unbound_len, sizeof unbound - unbound_len,
-                                     "%s\"%.*s\"", unbound_len ? ", " : "", cli_shown(dim.param.n, 60),
-                                     (const char *)dim.param.p);
+                                     "%s\"%.*s\"", unbound_len ? ", " : "",
+                                     cli_shown(dim.param.n, 60), (const char *)dim.param.p);
                     if (w > 0 && (size_t)w < sizeof unbound - unbound_len)
                         unbound_len += (size_t)w;
                 }
