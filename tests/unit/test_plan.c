@@ -347,12 +347,19 @@ static void test_sort(void)
  * exists there) it must never answer "none", and every plan it finds is
  * checked like any and is the same twice; at the lower bound, likewise any
  * plan it finds. */
+/* (a quarter under the sanitizers, as LARGE_ROUNDS below) */
+#ifdef DMLT_TEST_SANITIZED
+#define SEARCH_ROUNDS 10
+#else
+#define SEARCH_ROUNDS 40
+#endif
+
 static void test_search_large(void)
 {
     static struct dmlt__plan_node nodes[300];
     static uint64_t first_off[300];
     unsigned found = 0;
-    for (int iter = 0; iter < 40; iter++) {
+    for (int iter = 0; iter < SEARCH_ROUNDS; iter++) {
         size_t n = 20 + check_rand() % 281;
         uint64_t align = (uint64_t)1 << (check_rand() % 5);
         random_plan(n, 5 + check_rand() % 200, 1 + check_rand() % 5000);
@@ -471,7 +478,7 @@ static void test_all_alive(void)
 
 /* Under the sanitizers (about 9x slower here) a quarter of the rounds: the
  * default and portable builds run them all, and ASan looks for what any
- * round's memory use would show. */
+ * round's memory use would show (SEARCH_ROUNDS above too). */
 #ifdef DMLT_TEST_SANITIZED
 #define LARGE_ROUNDS 15
 #else
