@@ -28,7 +28,7 @@ static void count_op(struct op_table *t, const struct onnx_node *node)
 {
     struct onnx_bytes domain =
         default_domain(node->domain) ? (struct onnx_bytes){NULL, 0} : node->domain;
-    size_t i = (size_t)onnx_hash_more(onnx_hash(domain), node->op_type) & t->mask;
+    size_t i = onnx_hash_slot(onnx_hash_more(onnx_hash(domain), node->op_type), t->mask);
     for (; t->slot[i]; i = (i + 1) & t->mask) {
         struct op_count *c = &t->ops[t->slot[i] - 1];
         if (onnx_bytes_eq(c->domain, domain) && onnx_bytes_eq(c->op_type, node->op_type)) {
@@ -58,7 +58,7 @@ static bool count_opsets(const struct onnx_model *m, struct op_table *t)
     }
     for (uint32_t k = 0; k < m->n_opsets; k++) {
         const struct onnx_bytes domain = m->opsets[k].domain;
-        size_t i = (size_t)onnx_hash(domain) & t->mask;
+        size_t i = onnx_hash_slot(onnx_hash(domain), t->mask);
         while (t->slot[i] && !onnx_bytes_eq(t->ops[t->slot[i] - 1].op_type, domain))
             i = (i + 1) & t->mask;
         if (t->slot[i] == 0) {

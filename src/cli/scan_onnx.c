@@ -42,24 +42,16 @@ static const char *model_text(struct outbuf *b, struct onnx_bytes t)
 
 /* ---- a model's shapes and symbols ------------------------------------------- */
 
-static bool same_bytes(struct onnx_bytes a, const char *b, size_t n)
-{
-    return a.n == n && (n == 0 || memcmp(a.p, b, n) == 0);
-}
-
 /* Counts sym among the model's unbound symbols, once; the first
  * UNBOUND_LIST_MAX go in the summary's list. */
 static void note_unbound(struct scan *s, struct onnx_bytes sym)
 {
     struct model_totals *m = &s->model;
     struct unbound_set *u = m->unbound;
-    uint64_t h = 14695981039346656037u; /* FNV-1a */
-    for (size_t i = 0; i < sym.n; i++)
-        h = (h ^ sym.p[i]) * 1099511628211u;
     const size_t mask = 2 * UNBOUND_TRACK_MAX - 1;
-    size_t i = (size_t)h & mask;
+    size_t i = onnx_hash_slot(onnx_hash(sym), mask);
     while (u->slot[i].p != NULL) {
-        if (same_bytes(u->slot[i], (const char *)sym.p, sym.n))
+        if (onnx_bytes_eq(u->slot[i], sym))
             return;
         i = (i + 1) & mask;
     }

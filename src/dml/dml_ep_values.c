@@ -22,7 +22,7 @@ struct ep_value *dmlt_ep__values_here(struct ep_value *vals, size_t mask, uint32
 {
     if (name.n == 0 || vals == NULL)
         return NULL;
-    for (size_t i = hash_of(graph, name) & mask;; i = (i + 1) & mask) {
+    for (size_t i = onnx_hash_slot(hash_of(graph, name), mask);; i = (i + 1) & mask) {
         struct ep_value *v = &vals[i];
         if (v->name.p == NULL)
             return NULL;
@@ -59,7 +59,7 @@ struct ep_value *dmlt_ep__value_find(const struct ep_state *st, uint32_t graph,
 /* The slot for (graph, name): the existing one, or a new one. */
 static struct ep_value *slot(struct ep_state *st, uint32_t graph, struct onnx_bytes name)
 {
-    for (size_t i = hash_of(graph, name) & st->mask;; i = (i + 1) & st->mask) {
+    for (size_t i = onnx_hash_slot(hash_of(graph, name), st->mask);; i = (i + 1) & st->mask) {
         struct ep_value *v = &st->vals[i];
         if (v->name.p == NULL) {
             v->graph = graph;

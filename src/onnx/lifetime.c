@@ -30,16 +30,10 @@ struct ctx {
     bool oom;
 };
 
-static size_t hash(struct onnx_bytes b)
-{
-    const uint64_t h = onnx_hash(b);
-    return (size_t)(h ^ (h >> 32));
-}
-
 /* The slot of name: its entry's, or the empty one where it would go. */
 static size_t slot_of(struct ctx *c, struct onnx_bytes name)
 {
-    size_t s = hash(name) & c->mask;
+    size_t s = onnx_hash_slot(onnx_hash(name), c->mask);
     for (;; s = (s + 1) & c->mask) {
         c->probes++;
         if (c->slots[s] == 0 || onnx_bytes_eq(c->e[c->slots[s] - 1].name, name))

@@ -40,6 +40,14 @@ static inline uint64_t onnx_hash(struct onnx_bytes b)
 {
     return onnx_hash_more(ONNX_HASH_SEED, b);
 }
+/* The first slot of hash h in a table of mask + 1 slots (a power of two),
+ * where linear probing starts: the high bits of h times a constant (FNV's
+ * low bits vary little between names such as x1, x2, and alone would let
+ * names chosen to share them make every probe a walk of the table). */
+static inline size_t onnx_hash_slot(uint64_t h, size_t mask)
+{
+    return (size_t)((h * 0x9E3779B97F4A7C15u) >> 32) & mask;
+}
 /* The same bytes (p may be NULL when n is 0). */
 static inline bool onnx_bytes_eq(struct onnx_bytes a, struct onnx_bytes b)
 {

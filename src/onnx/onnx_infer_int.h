@@ -264,7 +264,6 @@ extern const size_t onnx__infer_n_ops;
 _Static_assert(sizeof(const struct onnx_dx *) == sizeof(void *), "pointer sizes");
 
 /* ---- name maps (onnx_infer_util.c) ---- */
-uint32_t onnx__hash_bytes(const uint8_t *p, size_t n);
 struct nm_slot *onnx__nm_find(const struct namemap *m, const uint8_t *p, size_t n);
 void *onnx__nm_get(const struct namemap *m, const uint8_t *p, size_t n);
 /* Sets name -> v (replacing); false when memory ran out. */

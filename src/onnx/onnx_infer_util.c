@@ -38,19 +38,11 @@ void *onnx__infer_alloc(struct onnx_infer *in, size_t n)
 
 /* ---- name maps ---- */
 
-uint32_t onnx__hash_bytes(const uint8_t *p, size_t n)
-{
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 16777619u;
-    return h;
-}
-
 struct nm_slot *onnx__nm_find(const struct namemap *m, const uint8_t *p, size_t n)
 {
     if (!m->cap)
         return NULL;
-    uint32_t j = onnx__hash_bytes(p, n) & (m->cap - 1);
+    uint32_t j = (uint32_t)onnx_hash_slot(onnx_hash((struct onnx_bytes){p, n}), m->cap - 1);
     while (m->slot[j].v) {
         if (m->slot[j].n == n && (n == 0 || memcmp(m->slot[j].p, p, n) == 0))
             return &m->slot[j];
@@ -81,7 +73,8 @@ bool onnx__nm_put(struct onnx_infer *in, struct namemap *m, const uint8_t *p, si
         for (uint32_t i = 0; i < m->cap; i++) {
             if (!m->slot[i].v)
                 continue;
-            uint32_t j = onnx__hash_bytes(m->slot[i].p, m->slot[i].n) & (cap - 1);
+            uint32_t j = (uint32_t)onnx_hash_slot(
+                onnx_hash((struct onnx_bytes){m->slot[i].p, m->slot[i].n}), cap - 1);
             while (slot[j].v)
                 j = (j + 1) & (cap - 1);
             slot[j] = m->slot[i];
@@ -89,7 +82,7 @@ bool onnx__nm_put(struct onnx_infer *in, struct namemap *m, const uint8_t *p, si
         m->slot = slot; /* the old slots stay in the arena */
         m->cap = cap;
     }
-    uint32_t j = onnx__hash_bytes(p, n) & (m->cap - 1);
+    uint32_t j = (uint32_t)onnx_hash_slot(onnx_hash((struct onnx_bytes){p, n}), m->cap - 1);
     while (m->slot[j].v)
         j = (j + 1) & (m->cap - 1);
     m->slot[j] = (struct nm_slot){p, n, v};

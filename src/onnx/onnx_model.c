@@ -76,9 +76,7 @@ static const uint8_t empty_name[1];
 /* The slot of b (hash h), or the empty slot where it would go. */
 static size_t find(const struct name_set *s, struct onnx_bytes b, uint64_t h)
 {
-    /* FNV's low bits vary little between names such as x1, x2: the high
-     * bits of a multiplication spread them */
-    size_t i = (size_t)((h * 0x9E3779B97F4A7C15u) >> 32) & (s->cap - 1);
+    size_t i = onnx_hash_slot(h, s->cap - 1);
     for (;; i = (i + 1) & (s->cap - 1)) {
         const struct name_slot *x = &s->slots[i];
         if (x->name.p == NULL || (x->hash == h && onnx_bytes_eq(x->name, b)))

@@ -27,8 +27,7 @@ struct sort {
 static struct prod *slot_of(const struct sort *s, const uint8_t *p, size_t n)
 {
     const struct onnx_bytes b = {p, n};
-    const uint64_t h = onnx_hash(b);
-    for (size_t i = (size_t)(h ^ (h >> 32)) & s->mask;; i = (i + 1) & s->mask) {
+    for (size_t i = onnx_hash_slot(onnx_hash(b), s->mask);; i = (i + 1) & s->mask) {
         struct prod *e = &s->map[i];
         if (e->node == UINT32_MAX || onnx_bytes_eq((struct onnx_bytes){e->p, e->n}, b))
             return e;
