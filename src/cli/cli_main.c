@@ -2,7 +2,7 @@
  * to exit statuses (0 ok, 1 rule broken, 2 usage, 3 I/O). The streams are
  * parameters so that tests and fuzzers can run the whole path in memory. */
 #include "cli.h"
-#include "pb.h"
+#include "onnx_common.h"
 #include "platform.h"
 
 #include <errno.h>
@@ -54,19 +54,19 @@ static int report_error(const struct cli_error *e, enum format fmt, FILE *out, F
 
 /* DMLT_DEBUG_PARSES set: how many times each reader passed over a model's
  * bytes in this run, on stderr (the parse-count test, docs/testing.md). */
-static void debug_parses(FILE *ferr, const unsigned long before[PB_READERS])
+static void debug_parses(FILE *ferr, const unsigned long before[ONNX_READERS])
 {
     if (getenv("DMLT_DEBUG_PARSES") == NULL)
         return;
     fprintf(ferr, "dmltensor: parses: walk %lu, model %lu\n",
-            onnx_parse_passes(PB_READER_WALK) - before[PB_READER_WALK],
-            onnx_parse_passes(PB_READER_MODEL) - before[PB_READER_MODEL]);
+            onnx_parse_passes(ONNX_READER_WALK) - before[ONNX_READER_WALK],
+            onnx_parse_passes(ONNX_READER_MODEL) - before[ONNX_READER_MODEL]);
 }
 
 int cli_main(int argc, char **argv, FILE *in, FILE *fout, FILE *ferr)
 {
-    const unsigned long parses[PB_READERS] = {onnx_parse_passes(PB_READER_WALK),
-                                              onnx_parse_passes(PB_READER_MODEL)};
+    const unsigned long parses[ONNX_READERS] = {onnx_parse_passes(ONNX_READER_WALK),
+                                                onnx_parse_passes(ONNX_READER_MODEL)};
     struct outbuf out;
     struct cli_config cfg = {0};
     struct cli_error e;

@@ -65,6 +65,13 @@ static inline bool onnx_default_domain(struct onnx_bytes d)
     return d.n == 0 || onnx_bytes_is(d, "ai.onnx");
 }
 
+/* How many times each reader of a whole model (the walk, onnx_wire.c; the
+ * model reader, onnx_model.c) began a pass over a model's bytes in this
+ * process, so that a test can see how often a command parses its model
+ * (the CLI prints them under DMLT_DEBUG_PARSES, docs/testing.md). */
+enum onnx_reader { ONNX_READER_WALK, ONNX_READER_MODEL, ONNX_READERS };
+unsigned long onnx_parse_passes(enum onnx_reader reader);
+
 /* What a value is: a tensor, or (TypeProto's other cases) not one. */
 enum onnx_value {
     ONNX_V_TENSOR,

@@ -530,7 +530,7 @@ bool onnx_model_read_capped(const uint8_t *data, size_t len, size_t max_memory,
     memset(model, 0, sizeof *model);
     memset(err, 0, sizeof *err);
     *out_of_memory = false;
-    onnx__pb_count_pass(PB_READER_MODEL);
+    onnx__pb_count_pass(ONNX_READER_MODEL);
     struct arena *arena = calloc(1, sizeof *arena);
     if (arena == NULL) {
         *out_of_memory = true;

@@ -512,7 +512,7 @@ bool onnx_walk_nodes(const uint8_t *data, size_t len, onnx_tensor_fn fn, onnx_no
     w.err = err;
     *out_of_memory = false;
     memset(err, 0, sizeof *err);
-    onnx__pb_count_pass(PB_READER_WALK);
+    onnx__pb_count_pass(ONNX_READER_WALK);
     const struct pb_msg root = onnx__pb_root(data, 0, len, 0);
     struct onnx_model_msg model;
     if (!onnx__check_model(&root, &model, err))

@@ -17,14 +17,14 @@ bool onnx__pb_fail(struct onnx_error *err, size_t at, const char *fmt, ...)
     return false;
 }
 
-static unsigned long passes[PB_READERS];
+static unsigned long passes[ONNX_READERS];
 
-void onnx__pb_count_pass(enum pb_reader reader)
+void onnx__pb_count_pass(enum onnx_reader reader)
 {
     passes[reader]++;
 }
 
-unsigned long onnx_parse_passes(enum pb_reader reader)
+unsigned long onnx_parse_passes(enum onnx_reader reader)
 {
     return passes[reader];
 }

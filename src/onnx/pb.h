@@ -44,13 +44,9 @@ bool onnx__pb_want(const struct pb_field *f, unsigned wt, const char *what, stru
 struct onnx_bytes onnx__pb_bytes(const uint8_t *base, const struct pb_field *f);
 bool onnx__pb_bytes_are(const uint8_t *base, const struct pb_field *f, const char *s);
 
-/* The parse-count hook: each reader of a whole model counts its passes
- * over the model's bytes (the walk, onnx_wire.c; the model reader,
- * onnx_model.c), so that a test can see how often a command parses its
- * model (the CLI prints them under DMLT_DEBUG_PARSES, docs/testing.md). */
-enum pb_reader { PB_READER_WALK, PB_READER_MODEL, PB_READERS };
-void onnx__pb_count_pass(enum pb_reader reader);
-unsigned long onnx_parse_passes(enum pb_reader reader);
+/* The parse-count hook (onnx_common.h's onnx_parse_passes): each reader
+ * of a whole model counts its passes over the model's bytes. */
+void onnx__pb_count_pass(enum onnx_reader reader);
 
 /* Messages nested in messages, below the ModelProto: protobuf's own limit
  * (python3-onnx's reader refuses a model nested deeper), so that every

@@ -183,14 +183,14 @@ static void check_model(const char *path)
     struct onnx_session s;
     struct onnx_error err;
     bool oom = false;
-    const unsigned long walks = onnx_parse_passes(PB_READER_WALK),
-                        reads = onnx_parse_passes(PB_READER_MODEL);
+    const unsigned long walks = onnx_parse_passes(ONNX_READER_WALK),
+                        reads = onnx_parse_passes(ONNX_READER_MODEL);
     CHECK(onnx_session_open(&s, data, len, NULL, &err, &oom));
     CHECK(!onnx_session_infer(&s, &(struct onnx_infer_options){0})); /* not read yet */
     CHECK(onnx_session_read(&s, &err, &oom));
     struct log kept = pass(&s, data, len, true), values = pass(&s, data, len, false);
-    CHECK_EQ(onnx_parse_passes(PB_READER_WALK) - walks, 1);
-    CHECK_EQ(onnx_parse_passes(PB_READER_MODEL) - reads, 1);
+    CHECK_EQ(onnx_parse_passes(ONNX_READER_WALK) - walks, 1);
+    CHECK_EQ(onnx_parse_passes(ONNX_READER_MODEL) - reads, 1);
     struct log walked = pass(NULL, data, len, true), walked_values = pass(NULL, data, len, false);
     CHECK(log_same(&kept, &walked));
     CHECK(log_same(&values, &walked_values));
@@ -211,9 +211,9 @@ static void check_model(const char *path)
     /* The records let go: each walks again, the same. */
     const struct onnx_session_options dropped = {0, 1, false, false, NULL, NULL};
     CHECK(onnx_session_open(&s, data, len, &dropped, &err, &oom));
-    const unsigned long before = onnx_parse_passes(PB_READER_WALK);
+    const unsigned long before = onnx_parse_passes(ONNX_READER_WALK);
     struct log again = pass(&s, data, len, true);
-    CHECK_EQ(onnx_parse_passes(PB_READER_WALK) - before, 1);
+    CHECK_EQ(onnx_parse_passes(ONNX_READER_WALK) - before, 1);
     CHECK(log_same(&again, &walked));
     check_steps(&s);
     onnx_session_close(&s);
@@ -221,11 +221,11 @@ static void check_model(const char *path)
     /* The values kept without the nodes: a pass with nodes walks again. */
     const struct onnx_session_options no_nodes = {0, 0, false, true, NULL, NULL};
     CHECK(onnx_session_open(&s, data, len, &no_nodes, &err, &oom));
-    const unsigned long start = onnx_parse_passes(PB_READER_WALK);
+    const unsigned long start = onnx_parse_passes(ONNX_READER_WALK);
     struct log v = pass(&s, data, len, false);
-    CHECK_EQ(onnx_parse_passes(PB_READER_WALK) - start, 0);
+    CHECK_EQ(onnx_parse_passes(ONNX_READER_WALK) - start, 0);
     struct log all = pass(&s, data, len, true);
-    CHECK_EQ(onnx_parse_passes(PB_READER_WALK) - start, 1);
+    CHECK_EQ(onnx_parse_passes(ONNX_READER_WALK) - start, 1);
     CHECK(log_same(&v, &walked_values));
     CHECK(log_same(&all, &walked));
     onnx_session_close(&s);
