@@ -114,8 +114,7 @@ void cli_first_unknown_depends(const struct onnx_model *model, const struct onnx
         const size_t at = strlen(msg);
         if (at + 1 >= cap)
             return;
-        const bool same = fu->found && strlen(fu->name) == in.n &&
-                          (in.n == 0 || memcmp(fu->name, in.p, in.n) == 0);
+        const bool same = fu->found && onnx_bytes_is(in, fu->name);
         if (fu->found && !same)
             snprintf(msg + at, cap - at,
                      "; it reads \"%.*s\", of unknown size too; the first unknown: %s (%.120s)",

@@ -108,8 +108,7 @@ static enum onnx_step find_input_path(void *ctx, const struct onnx_tensor *t)
     struct first_unknown *f = ctx;
     if (*f->path)
         return ONNX_STEP_STOP;
-    if (t->kind != ONNX_INPUT || t->graph != 0 || !t->has_name || strlen(f->name) != t->name.n ||
-        memcmp(f->name, t->name.p, t->name.n) != 0)
+    if (t->kind != ONNX_INPUT || t->graph != 0 || !t->has_name || !onnx_bytes_is(t->name, f->name))
         return ONNX_STEP_GO;
     snprintf(f->path, sizeof f->path, "%s", t->path);
     return ONNX_STEP_STOP; /* the first is the one */

@@ -18,16 +18,10 @@ struct op_table {
     size_t mask;
 };
 
-/* onnx_common.h's rule, under this file's old name */
-static bool default_domain(struct onnx_bytes d)
-{
-    return onnx_default_domain(d);
-}
-
 static void count_op(struct op_table *t, const struct onnx_node *node)
 {
     struct onnx_bytes domain =
-        default_domain(node->domain) ? (struct onnx_bytes){NULL, 0} : node->domain;
+        onnx_default_domain(node->domain) ? (struct onnx_bytes){NULL, 0} : node->domain;
     size_t i = onnx_hash_slot(onnx_hash_more(onnx_hash(domain), node->op_type), t->mask);
     for (; t->slot[i]; i = (i + 1) & t->mask) {
         struct op_count *c = &t->ops[t->slot[i] - 1];
@@ -209,7 +203,7 @@ bool cli_scan_model_text(struct outbuf *out, const struct onnx_model *m)
     }
     for (uint32_t i = 0; i < m->n_opsets && i < SCAN_MODEL_LIST_MAX; i++) {
         ob_puts(out, i ? ", " : "; opset ");
-        if (!default_domain(m->opsets[i].domain)) {
+        if (!onnx_default_domain(m->opsets[i].domain)) {
             cli_ob_quoted_text(out, text_of(&scratch, m->opsets[i].domain), 60);
             ob_putc(out, ' ');
         }

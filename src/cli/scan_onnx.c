@@ -156,8 +156,7 @@ static void count_sizes(struct model_totals *m, const struct rec *t, const dmlt_
 static const char *op_text(struct outbuf *b, const struct onnx_node *n)
 {
     cli_ob_reset(b);
-    const bool other = n->domain.n && !(n->domain.n == 7 && memcmp(n->domain.p, "ai.onnx", 7) == 0);
-    if (other) {
+    if (!onnx_default_domain(n->domain)) {
         ob_write(b, (const char *)n->domain.p, n->domain.n);
         ob_putc(b, '.');
     }
@@ -585,9 +584,7 @@ static enum onnx_step scan_onnx_tensor(void *ctx, const struct onnx_tensor *t)
 static bool activation_output(const struct scan *s, uint32_t graph, const struct onnx_node *node,
                               uint32_t i)
 {
-    const bool default_domain =
-        node->domain.n == 0 || (node->domain.n == 7 && memcmp(node->domain.p, "ai.onnx", 7) == 0);
-    if (default_domain && node->op_type.n == 8 && memcmp(node->op_type.p, "Constant", 8) == 0)
+    if (onnx_node_is_constant(node))
         return false;
     return node->outputs[i].n != 0 && !onnx_session_declared(&s->session, graph, node->outputs[i]);
 }

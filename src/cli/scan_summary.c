@@ -19,8 +19,7 @@ const struct first_unknown *cli_scan_first_unknown(struct scan *s)
 void cli_scan_first_unknown_input(struct scan *s, const char *path, struct onnx_bytes name)
 {
     struct first_unknown *f = &s->first;
-    if (f->found && f->is_input && !*f->path && strlen(f->name) == name.n &&
-        memcmp(f->name, name.p, name.n) == 0)
+    if (f->found && f->is_input && !*f->path && onnx_bytes_is(name, f->name))
         snprintf(f->path, sizeof f->path, "%s", path);
 }
 
