@@ -432,7 +432,7 @@ static void put_level(struct outbuf *b, unsigned level)
         return;
     }
     char s[16];
-    snprintf(s, sizeof s, "%u_%u", level >> 12, (level >> 8) & 15);
+    snprintf(s, sizeof s, "%u_%u", DMLT_DML_LEVEL_MAJOR(level), DMLT_DML_LEVEL_MINOR(level));
     cli_ob_json_str(b, s);
 }
 
@@ -540,7 +540,8 @@ static void put_text(struct render *rd)
     ob_puts(b, line);
     OB_LIT(b, "feature level: ");
     if (r->feature_level)
-        snprintf(line, sizeof line, "%u_%u", r->feature_level >> 12, (r->feature_level >> 8) & 15);
+        snprintf(line, sizeof line, "%u_%u", DMLT_DML_LEVEL_MAJOR(r->feature_level),
+                 DMLT_DML_LEVEL_MINOR(r->feature_level));
     else
         snprintf(line, sizeof line, "none (DirectML's operator tables are empty)");
     ob_puts(b, line);

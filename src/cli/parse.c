@@ -205,7 +205,8 @@ bool cli_parse_feature_level(const char *text, unsigned *level, struct cli_error
 {
     char newest[40];
     unsigned nl = dmlt_dml_newest_level();
-    snprintf(newest, sizeof newest, "DML_FEATURE_LEVEL_%u_%u", (nl >> 12) & 0xfu, (nl >> 8) & 0xfu);
+    snprintf(newest, sizeof newest, "DML_FEATURE_LEVEL_%u_%u", DMLT_DML_LEVEL_MAJOR(nl),
+             DMLT_DML_LEVEL_MINOR(nl));
     if (text == NULL) {
         *level = dmlt_dml_newest_level();
         return true;

@@ -19,7 +19,8 @@ static int upper(int c)
 /* "DML_FEATURE_LEVEL_5_1" of 0x5100. */
 static void level_text(char *buf, size_t size, unsigned level)
 {
-    snprintf(buf, size, "DML_FEATURE_LEVEL_%u_%u", (level >> 12) & 0xfu, (level >> 8) & 0xfu);
+    snprintf(buf, size, "DML_FEATURE_LEVEL_%u_%u", DMLT_DML_LEVEL_MAJOR(level),
+             DMLT_DML_LEVEL_MINOR(level));
 }
 
 /* "2 to 4", "4", "1, 3 to 5" of a dimension-count bit set. */
@@ -277,7 +278,7 @@ void cli_validate_operator_text(struct outbuf *out, const struct operator_result
 static void level_json(struct outbuf *out, unsigned level)
 {
     char buf[8];
-    snprintf(buf, sizeof buf, "%u_%u", (level >> 12) & 0xfu, (level >> 8) & 0xfu);
+    snprintf(buf, sizeof buf, "%u_%u", DMLT_DML_LEVEL_MAJOR(level), DMLT_DML_LEVEL_MINOR(level));
     cli_ob_json_str(out, buf);
 }
 

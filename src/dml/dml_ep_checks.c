@@ -241,8 +241,8 @@ static bool check_rule(struct ep_state *st, struct dmlt_ep_node *n, uint32_t at,
                              "%s %lu: DML_OPERATOR_%s's %s takes no %u dimensions at feature level "
                              "%u_%u (%s)",
                              out ? "output" : "input", (unsigned long)i, op->name, field, count,
-                             st->r->feature_level >> 12, (st->r->feature_level >> 8) & 15,
-                             op->source))
+                             DMLT_DML_LEVEL_MAJOR(st->r->feature_level),
+                             DMLT_DML_LEVEL_MINOR(st->r->feature_level), op->source))
             return false;
     }
     if (dt == DMLT_DTYPE_INT64 || dt == DMLT_DTYPE_UINT64) {
@@ -255,7 +255,8 @@ static bool check_rule(struct ep_state *st, struct dmlt_ep_node *n, uint32_t at,
                 "32-bit views) is not modelled: not counted as a failure",
                 out ? "output" : "input", (unsigned long)i,
                 ep_onnx_type_name(v->elem_type, tname, sizeof tname), op->name, field,
-                st->r->feature_level >> 12, (st->r->feature_level >> 8) & 15, op->source);
+                DMLT_DML_LEVEL_MAJOR(st->r->feature_level),
+                DMLT_DML_LEVEL_MINOR(st->r->feature_level), op->source);
         }
     } else if (dt >= 0 && !((rule->dtypes >> dt) & 1u)) {
         failed = true;
@@ -265,8 +266,8 @@ static bool check_rule(struct ep_state *st, struct dmlt_ep_node *n, uint32_t at,
                              "%u_%u (%s)",
                              out ? "output" : "input", (unsigned long)i,
                              ep_onnx_type_name(v->elem_type, tname, sizeof tname), op->name, field,
-                             st->r->feature_level >> 12, (st->r->feature_level >> 8) & 15,
-                             op->source))
+                             DMLT_DML_LEVEL_MAJOR(st->r->feature_level),
+                             DMLT_DML_LEVEL_MINOR(st->r->feature_level), op->source))
             return false;
     }
     (void)failed;
@@ -358,9 +359,10 @@ enum ep_verdict dmlt_ep__kernel_creation(struct ep_state *st, struct dmlt_ep_nod
         if (op->introduced > st->r->feature_level) {
             dmlt_ep__reason(st, at, DMLT_R_FEATURE_LEVEL,
                             "DML_OPERATOR_%s needs feature level %u_%u; the level is %u_%u (%s)",
-                            op->name, op->introduced >> 12, (op->introduced >> 8) & 15,
-                            st->r->feature_level >> 12, (st->r->feature_level >> 8) & 15,
-                            op->source);
+                            op->name, DMLT_DML_LEVEL_MAJOR(op->introduced),
+                            DMLT_DML_LEVEL_MINOR(op->introduced),
+                            DMLT_DML_LEVEL_MAJOR(st->r->feature_level),
+                            DMLT_DML_LEVEL_MINOR(st->r->feature_level), op->source);
             worst = EP_FAILS;
             continue;
         }

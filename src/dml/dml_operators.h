@@ -79,6 +79,9 @@ const struct dmlt_dml_mapping *dmlt_dml_mapping_find(const char *onnx_op, unsign
 unsigned dmlt_dml_newest_level(void);
 
 /* Parse "5_1", "5.1", "DML_FEATURE_LEVEL_5_1" into 0x5100; 0 when not a level. */
+/* A level's two numbers, for "%u_%u" (0x5100: 5 and 1). */
+#define DMLT_DML_LEVEL_MAJOR(l) (((unsigned)(l) >> 12) & 0xfu)
+#define DMLT_DML_LEVEL_MINOR(l) (((unsigned)(l) >> 8) & 0xfu)
 unsigned dmlt_dml_level_parse(const char *text);
 
 /* The revision of the documentation the tables were generated from. */

@@ -151,12 +151,8 @@ static bool read_floats(struct reader *r, const struct pb_msg *m, uint64_t count
         if (f.number != ONNXF_ATTR_FLOATS)
             continue;
         const size_t start = f.wt == PB_LEN ? f.start : f.end - 4;
-        for (size_t at = start; at < f.end && n < a->n_floats; at += 4) {
-            const uint8_t *p = r->base + at;
-            const uint32_t bits =
-                (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-            memcpy(&v[n++], &bits, sizeof bits);
-        }
+        for (size_t at = start; at < f.end && n < a->n_floats; at += 4)
+            v[n++] = onnx__pb_float_le(r->base + at);
     }
     a->floats = v;
     return true;

@@ -245,15 +245,6 @@ static bool typed_each(void *ctx, uint64_t v, size_t at)
     return true;
 }
 
-static float float_at(const uint8_t *p)
-{
-    const uint32_t bits =
-        (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-    float f;
-    memcpy(&f, &bits, sizeof f);
-    return f;
-}
-
 /* The values of t, a FLOAT tensor of count elements, from raw_data
  * (little-endian) when given, else from float_data (fixed32, packed or
  * not). Data this reader cannot take leaves the values out. */
@@ -268,7 +259,7 @@ static bool read_floats(struct reader *r, const struct pb_msg *m, struct onnx_te
         if (raw->n != (size_t)count * 4)
             return true;
         for (; n < count; n++)
-            v[n] = float_at(raw->p + (size_t)4 * n);
+            v[n] = onnx__pb_float_le(raw->p + (size_t)4 * n);
     } else {
         struct onnx_error ignored;
         struct pb_iter it;
@@ -285,7 +276,7 @@ static bool read_floats(struct reader *r, const struct pb_msg *m, struct onnx_te
             for (size_t at = start; at < f.end; at += 4) {
                 if (n == count)
                     return true;
-                v[n++] = float_at(r->base + at);
+                v[n++] = onnx__pb_float_le(r->base + at);
             }
         }
         if (it.failed || n != count)

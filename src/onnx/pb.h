@@ -40,6 +40,17 @@ bool onnx__pb_next(struct pb *r, struct pb_field *f, struct onnx_error *err);
 /* f has wire type wt, or an error naming what. */
 bool onnx__pb_want(const struct pb_field *f, unsigned wt, const char *what, struct onnx_error *err);
 
+/* The float whose IEEE 754 bits are the little-endian fixed32 at p
+ * (protobuf's float, packed or not). */
+static inline float onnx__pb_float_le(const uint8_t *p)
+{
+    const uint32_t bits =
+        (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
 /* The contents of a length-delimited field as bytes. */
 struct onnx_bytes onnx__pb_bytes(const uint8_t *base, const struct pb_field *f);
 bool onnx__pb_bytes_are(const uint8_t *base, const struct pb_field *f, const char *s);
