@@ -313,9 +313,9 @@ static void scan_report(struct cli_config *cfg, const struct scan *s, unsigned b
     if (s->unknown && !cfg->strict)
         cli_note(cfg->err,
                  "scan: %llu tensor%s of unknown size (unbound or unknown dims, no shape or no "
-                 "type): not failed (--strict fails them); the first: %s",
+                 "type): not failed (--strict fails them)%s%s",
                  (unsigned long long)s->unknown, s->unknown == 1 ? "" : "s",
-                 s->first_note[0] ? s->first_note : "-");
+                 s->first_note[0] ? "; the first: " : "", s->first_note);
     if (s->t.failed || s->t.broken)
         cfg->exit_status = CLI_EXIT_RULE;
     if (bad_files) { /* records, as batch's failed ones: exit 2 would promise no output */
