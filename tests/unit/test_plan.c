@@ -347,7 +347,7 @@ static void test_sort(void)
  * exists there) it must never answer "none", and every plan it finds is
  * checked like any and is the same twice; at the lower bound, likewise any
  * plan it finds. */
-/* (a quarter under the sanitizers and coverage, as LARGE_ROUNDS below) */
+/* (a quarter under the sanitizers, coverage and Wine, as LARGE_ROUNDS below) */
 #ifdef DMLT_TEST_SLOW_BUILD
 #define SEARCH_ROUNDS 10
 #else
@@ -476,8 +476,8 @@ static void test_all_alive(void)
 
 /* ---- larger random and structured plans ---------------------------------- */
 
-/* Under the sanitizers (about 9x slower here) and in the unoptimised
- * coverage build a quarter of the rounds: the default and portable builds
+/* Under the sanitizers (about 9x slower here), in the unoptimised
+ * coverage build and under Wine a quarter of the rounds: the default and portable builds
  * run them all, and ASan looks for what any round's memory use would show
  * (SEARCH_ROUNDS above too). */
 #ifdef DMLT_TEST_SLOW_BUILD
