@@ -18,7 +18,7 @@
 #   peak RSS    /usr/bin/time -f %M of the same infer_dump run, and of
 #               `dmltensor scan --dim batch=8` on it (goal <= 16 MiB);
 #   models      tests/onnx/check_infer_torch.py over the exports already in
-#               the cache and two more of the rest, drawn by the commit's
+#               the cache and one more of the rest, drawn by the commit's
 #               hash (git HEAD: over a few commits, each of them), exported
 #               here: every activation full at batch 8, equal to onnx's and
 #               to the static export's, symbols bound later agree.
@@ -76,7 +76,7 @@ else
   echo "peak RSS: skipped (no /usr/bin/time)"
 fi
 
-# The models checked: every export at hand, and two more drawn by the
+# The models checked: every export at hand, and one more drawn by the
 # commit (all with DMLT_BENCH_INFER_MODELS=all). The windowed-attention
 # block is left out as check_infer_torch.py leaves it out by default.
 models=$(cd "$repo_root/tests/onnx" && "$py" -c '
@@ -88,7 +88,7 @@ have = [m for m in names if os.path.exists(os.path.join(cache, m + ".static.onnx
 rest = [m for m in names if m not in have]
 if not every and rest:
     k = int(head[:8], 16) if head.strip("0123456789abcdef") == "" else 0
-    rest = [rest[(k + i) % len(rest)] for i in range(min(2, len(rest)))]
+    rest = [rest[k % len(rest)]]
 print(" ".join(have + rest))
 ' "$cache" "${DMLT_BENCH_INFER_MODELS:-}" "$(git -C "$repo_root" rev-parse HEAD 2>/dev/null || echo 0)")
 echo "models checked: $models"
