@@ -251,6 +251,21 @@ static void read_order(struct reader *r, unsigned rank, unsigned order[])
 }
 
 /* Checks what dmlt_strides_from_layout said about spec. */
+/* The dim whose stride is the row pitch (dmltensor.h): H in the nchw,
+ * nhwc, ncdhw and ndhwc orders (dim 2 of 4, dim 3 of 5), else the
+ * second-innermost memory dim. */
+static unsigned pitch_dim(unsigned rank, const unsigned order[])
+{
+    static const unsigned nchw[] = {0, 1, 2, 3}, nhwc[] = {0, 2, 3, 1};
+    static const unsigned ncdhw[] = {0, 1, 2, 3, 4}, ndhwc[] = {0, 2, 3, 4, 1};
+    const size_t n = rank * sizeof order[0];
+    if (rank == 4 && (memcmp(order, nchw, n) == 0 || memcmp(order, nhwc, n) == 0))
+        return 2;
+    if (rank == 5 && (memcmp(order, ncdhw, n) == 0 || memcmp(order, ndhwc, n) == 0))
+        return 3;
+    return order[rank - 2];
+}
+
 static void check_layout(const struct built *b, enum dmlt_status st, const struct dmlt_error *err)
 {
     const struct dmlt_tensor *t = &b->t;
@@ -289,7 +304,7 @@ static void check_layout(const struct built *b, enum dmlt_status st, const struc
         reach += (ref_u128)(t->sizes[d] - 1u) * t->strides[d];
     }
     if (spec->row_pitch_align_bytes != 0 && t->rank >= 2) {
-        unsigned d = spec->order[t->rank - 2];
+        unsigned d = pitch_dim(t->rank, spec->order);
         ref_u128 pitch = (ref_u128)spec->row_pitch_align_bytes * 8u / bits;
         if (!spec->broadcast[d] && t->strides[d] != 0)
             FUZZ_CHECK(t->strides[d] % pitch == 0);
