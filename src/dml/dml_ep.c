@@ -38,7 +38,7 @@ const char *dmlt_ep_reason_id(enum dmlt_ep_reason r)
 
 const char *dmlt_ep_source(void)
 {
-    return "microsoft/onnxruntime OperatorRegistration.cpp";
+    return dmlt_ep_reg_source;
 }
 
 static bool is(struct onnx_bytes a, const char *s)
@@ -180,8 +180,8 @@ static enum ep_verdict graph_node(struct ep_state *st, struct dmlt_ep_node *n)
     } else if (!reg->graph) {
         definite = dmlt_ep__reason(st, at, DMLT_R_GRAPH_NOT_SUPPORTED,
                                    "its registration says DmlGraphSupport::NotSupported (%s, "
-                                   "OperatorRegistration.cpp row %u)",
-                                   reg->macro, reg->row);
+                                   "%s:%u)",
+                                   reg->macro, reg->file, reg->line);
     }
     if (st->model_has_subgraphs)
         definite =

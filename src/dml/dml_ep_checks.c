@@ -131,11 +131,11 @@ static enum ep_verdict support_query(struct ep_state *st, struct dmlt_ep_node *n
         const unsigned q = n->reg->query;
         return dmlt_ep__reason(
                    st, at, DMLT_R_QUERY_REJECTED,
-                   "the DML EP asks %s (OperatorRegistration.cpp row %u) whether it takes "
+                   "the DML EP asks %s (%s:%u) whether it takes "
                    "this node; that query is not reproduced here (its source was not read), "
                    "so whether the node runs on DirectML is not known",
                    q < sizeof names / sizeof names[0] && names[q] ? names[q] : "a query",
-                   n->reg->row),
+                   n->reg->file, n->reg->line),
                EP_UNKNOWN;
     }
     }

@@ -214,12 +214,12 @@ static enum ep_verdict type_constraints(struct ep_state *st, struct dmlt_ep_node
                 return dmlt_ep__reason(
                            st, at, DMLT_R_TYPE_NOT_SUPPORTED,
                            "%s %lu (%.*s) is %s; the DML EP's %.*s-%u kernel takes %s only in "
-                           "supportedTypeList%s (%s row %u)",
+                           "supportedTypeList%s (%s:%u)",
                            out ? "output" : "input", (unsigned long)i, EP_NAME(name),
                            v->not_tensor ? "not a tensor"
                                          : ep_onnx_type_name(v->elem_type, tname, sizeof tname),
-                           EP_NAME(node->op_type), reg->since, label, reg->typelist, REG_SRC,
-                           reg->row),
+                           EP_NAME(node->op_type), reg->since, label, reg->typelist, reg->file,
+                           reg->line),
                        EP_CPU;
         }
     }

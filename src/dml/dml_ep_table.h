@@ -49,16 +49,20 @@ struct dmlt_ep_reg {
     unsigned cpu_inputs;                /* bit i: input i is a required constant CPU input */
     unsigned input_count;               /* requiredInputCountForDmlGraphSupport, 0 none */
     unsigned query;                     /* enum dmlt_ep_query */
-    unsigned row;         /* position in dml_ep_registrations.txt (the source's order) */
-    unsigned duplicate;   /* an earlier row has the same domain, op and since version */
+    unsigned duplicate;   /* an earlier registration (in the source's order) has the same
+                           * domain, op and since version */
     const char *macro;    /* REG_INFO, REG_INFO_VER, ..., ORT_KERNEL, FACTORY */
     const char *typelist; /* supportedTypeList<name> */
+    const char *file;     /* where the registration stands at dmlt_ep_reg_source's commit: */
+    unsigned line;        /* OperatorRegistration.cpp, or a factory's header (DmlDFT.h) */
 };
 
 extern const struct dmlt_onnx_schema dmlt_ep_onnx_schema_table[]; /* by domain, op, since */
 extern const unsigned dmlt_ep_onnx_schema_count;
 extern const char dmlt_ep_onnx_schema_revision[];
-extern const struct dmlt_ep_reg dmlt_ep_reg_table[]; /* by domain, op, since, row */
+/* by domain, op, since, then the source's order */
+extern const struct dmlt_ep_reg dmlt_ep_reg_table[];
+extern const char dmlt_ep_reg_source[]; /* "microsoft/onnxruntime@COMMIT OperatorRegistration.cpp" */
 extern const unsigned dmlt_ep_reg_count;
 
 #endif
