@@ -178,10 +178,11 @@ static enum ep_verdict graph_node(struct ep_state *st, struct dmlt_ep_node *n)
                                    "(RegisterCpuOperatorsAsDml): never in a fused graph",
                                    EP_NAME(node->op_type));
     } else if (!reg->graph) {
-        definite = dmlt_ep__reason(st, at, DMLT_R_GRAPH_NOT_SUPPORTED,
-                                   "its registration says DmlGraphSupport::NotSupported (%s, "
-                                   "%s:%u)",
-                                   reg->macro, reg->file, reg->line);
+        definite = dmlt_ep__reason(
+            st, at, DMLT_R_GRAPH_NOT_SUPPORTED, "its registration says %s (%s, %s:%u)",
+            strcmp(reg->macro, "FACTORY") == 0 ? "supportsGraph false"
+                                               : "DmlGraphSupport::NotSupported",
+            reg->macro, reg->file, reg->line);
     }
     if (st->model_has_subgraphs)
         definite =

@@ -62,7 +62,8 @@ extern const unsigned dmlt_ep_onnx_schema_count;
 extern const char dmlt_ep_onnx_schema_revision[];
 /* by domain, op, since, then the source's order */
 extern const struct dmlt_ep_reg dmlt_ep_reg_table[];
-extern const char dmlt_ep_reg_source[]; /* "microsoft/onnxruntime@COMMIT OperatorRegistration.cpp" */
+/* "microsoft/onnxruntime@COMMIT OperatorRegistration.cpp": the registrations' revision */
+extern const char dmlt_ep_reg_source[];
 extern const unsigned dmlt_ep_reg_count;
 
 #endif

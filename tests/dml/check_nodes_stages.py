@@ -183,6 +183,28 @@ def cases(exe, wd):
     rc, recs, _ = run(exe, wd, "pow_int32", m)
     expect("Pow int32 (two DirectML operators)", recs[0], "unknown", "data_type")
     n += 2
+    # 11. a message cites the registration it read where the source has it
+    # (microsoft/onnxruntime@800ae7742cbc, lines read from the file itself):
+    # Relu-13 OperatorRegistration.cpp:943, Shape-13 :986 (NotSupported),
+    # Einsum-12 :850 (QueryEinSum), DFT-17 DmlDFT.h:1073 (its factory)
+    relu = ("type_6", unary("Relu", T.INT32, [2, 3]), "type_not_supported",
+            "supportedTypeListFloat16to32 (OperatorRegistration.cpp:943)")
+    shape = ("shape_13", model([h.make_node("Shape", ["x"], ["y"])], [vi("x", T.FLOAT, ["n", 3])],
+                               [vi("y", T.INT64, None)]),
+             "graph_not_supported", "(REG_INFO, OperatorRegistration.cpp:986)")
+    einsum = ("einsum_12", model([h.make_node("Einsum", ["a", "b"], ["y"], equation="ij,jk->ik")],
+                                 [vi("a", T.FLOAT, [2, 3]), vi("b", T.FLOAT, [3, 4])],
+                                 [vi("y", T.FLOAT, None)], opset=12),
+              "query_rejected", "QueryEinSum (OperatorRegistration.cpp:850)")
+    dft = ("dft_17", model([h.make_node("DFT", ["x"], ["y"])], [vi("x", T.FLOAT, [1, 8, 1])],
+                           [vi("y", T.FLOAT, None)], opset=17),
+           "graph_not_supported", "supportsGraph false (FACTORY, DmlDFT.h:1073)")
+    for name, m, rid, cite in (relu, shape, einsum, dft):
+        rc, recs, _ = run(exe, wd, name, m)
+        msgs = [r["message"] for r in recs[0]["reasons"] if r["id"] == rid]
+        if not any(cite in x for x in msgs):
+            FAILURES.append(f"{name}: no {rid} message citing {cite!r}: {msgs}")
+        n += 1
     return n
 
 
