@@ -7,6 +7,11 @@
   of operatorRegistrationInformationTable in OperatorRegistration.cpp, 15
   ORT kernels of RegisterCpuOperatorsAsDml, 3 factory kernels) and sample
   rows as the source writes them;
+- each row's `at` (FILE:LINE at the data's `# revision:`): sample rows at
+  the lines the source has them (read from the file at that commit), the
+  table's rows on strictly increasing lines of OperatorRegistration.cpp,
+  after the ORT kernels' definitions, the factories in their headers
+  (tools/dml_ep_lines.py checks every row against a copy of the source);
 - the since versions derived for REG_INFO rows are OperatorVersions.h's
   (samples: OnnxOperatorSet7::sc_sinceVer_Relu is 6, ..._Affine is 1);
 - tools/data/onnx_schemas.tsv holds every schema python3-onnx's onnx.defs
@@ -17,6 +22,46 @@ import subprocess
 import sys
 
 FAIL = []
+
+
+# (domain, op, opset) -> where microsoft/onnxruntime@800ae7742cbc has it,
+# read from the files at that commit (OperatorRegistration.cpp blob 28360f09bcba)
+LINES = {
+    ("", "Conv", 7): ("OperatorRegistration.cpp", 662),  # the table's first row
+    ("com.microsoft", "NhwcConv", 1): ("OperatorRegistration.cpp", 664),
+    ("", "Relu", 14): ("OperatorRegistration.cpp", 944),
+    ("com.microsoft.dml", "DmlFusedConv", 1): ("OperatorRegistration.cpp", 994),
+    ("com.microsoft", "GroupNorm", 1): ("OperatorRegistration.cpp", 1039),  # the last
+    ("", "SequenceAt", 11): ("OperatorRegistration.cpp", 49),  # ONNX_OPERATOR_KERNEL_EX(
+    ("", "If", 19): ("OperatorRegistration.cpp", 213),
+    ("", "DFT", 17): ("DmlDFT.h", 1073),  # kernelDescription.name = "DFT";
+    ("", "GridSample", 16): ("DmlGridSample.h", 764),
+}
+
+
+def check_lines(gen, regs, by):
+    rev = gen.ort_revision()
+    if rev != "microsoft/onnxruntime@800ae7742cbc09d79753070f96fe933da4e23e6c":
+        FAIL.append(f"the registrations' revision is {rev}: the sample lines below are "
+                    "800ae7742cbc's (a new revision: read them again from its files)")
+    for key, want in LINES.items():
+        r = by.get(key)
+        got = r and (r["file"], r["line"])
+        if got != want:
+            FAIL.append(f"row {key}: at {got}, the source has it at {want}")
+    table = [r for r in regs if r["macro"].startswith("REG_INFO")]
+    kernels = [r for r in regs if r["macro"] == "ORT_KERNEL"]
+    for kind, rows in (("table", table), ("ORT kernel", kernels)):
+        for a, b in zip(rows, rows[1:]):
+            if a["file"] != "OperatorRegistration.cpp" or b["line"] <= a["line"]:
+                FAIL.append(f"{kind} rows {a['row']} and {b['row']}: at {a['file']}:{a['line']}"
+                            f" then {b['file']}:{b['line']}, not on increasing lines of "
+                            "OperatorRegistration.cpp")
+    if kernels and table and kernels[-1]["line"] >= table[0]["line"]:
+        FAIL.append("the ORT kernels' definitions stand after the table's first row")
+    for r in regs:
+        if r["macro"] == "FACTORY" and r["file"] != f"Dml{r['op']}.h":
+            FAIL.append(f"factory {r['op']}: at {r['file']}, not Dml{r['op']}.h")
 
 
 def main():
@@ -37,6 +82,7 @@ def main():
     if kinds != want:
         FAIL.append(f"row counts {kinds}, the source has {want}")
     by = {(r["domain"], r["op"], r["opset"]): r for r in regs}
+    check_lines(gen, regs, by)
     # (domain, op, opset) -> (since, types, graph, cpu inputs, input count, query), as written
     samples = {
         ("", "Conv", 7): (1, "Float16to32", True, 0, 0, 0),
