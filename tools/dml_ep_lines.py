@@ -199,7 +199,9 @@ def main(argv):
             line = line[:line.rstrip().rfind(r[-1])].rstrip()
         text[i] = f'{line} {found[k][0]}'
     text = [t for t in text if not t.startswith('# blob ')]
-    head = next(i for i, t in enumerate(text) if t.startswith('# revision:'))
+    head = next((i for i, t in enumerate(text) if t.startswith('# revision:')), None)
+    if head is None:
+        raise SystemExit(f'{a.data}: no "# revision: microsoft/onnxruntime@COMMIT" line')
     if a.revision:
         text[head] = f'# revision: microsoft/onnxruntime@{a.revision}'
     files = sorted({at.split(':')[0] for at, _ in found})
