@@ -2,6 +2,9 @@
  * google/minimalloc (Moffitt, "MiniMalloc: A Lightweight Memory Allocator
  * for Hardware-Accelerated Machine Learning", ASPLOS 2024), for plans of up
  * to DMLT__SEARCH_N tensors:
+ *  - sections: the distinct last steps, each holding the tensors alive
+ *    there (every set of tensors alive together is within one: minimalloc's
+ *    cross sections, taken where a tensor ends);
  *  - canonical placement: tensors are placed in nondecreasing order of
  *    (offset, rank), each at its lowest offset above every placed tensor
  *    alive beside it (some optimal plan is reached this way);
@@ -17,7 +20,13 @@
  *  - dominance: a tensor whose lowest offset is at or above the lowest top
  *    any unplaced tensor could reach would leave a gap that one fills;
  *  - a tensor alive beside no unplaced one ("hatless") that fails ends the
- *    node: no other choice there can do better.
+ *    node: no other choice there can do better;
+ *  - decomposition: where no unplaced tensor crosses from a section to the
+ *    next, each side is searched on its own, its tensors ranked again by
+ *    the order with what is left to place (minimalloc's SubSolve: the
+ *    order's T key falls as tensors are placed). Without the new ranks
+ *    E, H and I of minimalloc's challenging set were not solved in 2^35
+ *    units; with them each is in under 2^28.
  * Depth first, every change logged and undone; the work counted. */
 #include "plan_internal.h"
 
@@ -48,7 +57,12 @@ struct srch {
     uint64_t align, cap;
     uint32_t *cf, *cl;      /* by position: first, last section */
     uint32_t *ranks;        /* HEURISTICS x n: the rank of each (0 first) in each order */
-    const uint32_t *rank;   /* the order of this search */
+    uint32_t *rank;         /* the order of this search (ranked again in a part) */
+    unsigned h;             /* which order */
+    bool fresh;             /* the ranks changed: the next list is sorted anew */
+    uint32_t *saved;        /* n^2 pairs: (position, rank before a part's ranking) */
+    size_t n_saved;
+    uint32_t *sbuf;         /* 2n: a part's positions and the sort's scratch */
     uint32_t *cuts;         /* by section s: the unplaced tensors alive at s and s + 1 */
     uint32_t *ov_at, *ov;   /* by position: the tensors beside it, ov[ov_at[p]..ov_at[p + 1]) */
     uint32_t *mem_at, *mem; /* by section: the tensors alive there, likewise */
@@ -68,7 +82,7 @@ struct srch {
 
 static size_t sections_for(size_t n)
 {
-    return 2 * n + 1;
+    return n + 1;
 }
 
 size_t dmlt__search_scratch(size_t n)
@@ -77,11 +91,12 @@ size_t dmlt__search_scratch(size_t n)
         return 0;
     const size_t s = sections_for(n);
     /* per tensor: cf, cl, ranks, ov_at, minoff, at, out, placed, keys, tmp;
-     * per section: total, cuts, mem_at; the lists: n^2 overlaps, n x
-     * sections members, n^2 minoff changes (12 bytes), n^2 candidates */
-    return n * ((2 + HEURISTICS + 1) * 4 + 8 + 8 + 8 + 1 + sizeof(struct keys) +
+     * sbuf (2); per section: total, cuts, mem_at; the lists: n^2
+     * overlaps, n x sections members, n^2 minoff changes (12 bytes), n^2
+     * saved ranks (8 bytes), n^2 candidates */
+    return n * ((2 + HEURISTICS + 1 + 2) * 4 + 8 + 8 + 8 + 1 + sizeof(struct keys) +
                 sizeof(struct cand)) +
-           s * (8 + 4 + 4) + n * n * 4 + n * s * 4 + n * n * 12 +
+           s * (8 + 4 + 4) + n * n * 4 + n * s * 4 + n * n * 12 + n * n * 8 +
            (n + 1) * n * sizeof(struct cand) + 160;
 }
 
@@ -106,7 +121,9 @@ static void carve(struct srch *s, void *scratch)
     s->ov = s->ov_at + n + 1;
     s->mem_at = s->ov + n * n;
     s->mem = s->mem_at + c + 1;
-    s->placed = (uint8_t *)(s->mem + n * c);
+    s->saved = s->mem + n * c;
+    s->sbuf = s->saved + 2 * n * n;
+    s->placed = (uint8_t *)(s->sbuf + 2 * n);
 }
 
 static size_t find(const uint64_t *v, size_t m, uint64_t x)
@@ -135,6 +152,43 @@ static bool ahead(const struct keys *k, size_t q, size_t p, unsigned h)
             return w_lt(k[p].total, k[q].total);
     }
     return q < p;
+}
+
+typedef bool before_fn(const struct srch *s, uint32_t q, uint32_t p);
+
+/* Sorts a[0..m) (positions) by before, stably; tmp[0..m) is scratch. A
+ * bottom-up merge sort: m is at most DMLT__SEARCH_N. */
+static void sort_by(struct srch *s, uint32_t *a, uint32_t *tmp, size_t m, before_fn *before)
+{
+    uint32_t *from = a, *to = tmp;
+    for (size_t w = 1; w < m; w *= 2) {
+        for (size_t lo = 0; lo < m; lo += 2 * w) {
+            const size_t mid = lo + w < m ? lo + w : m, hi = lo + 2 * w < m ? lo + 2 * w : m;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                to[k++] = before(s, from[j], from[i]) ? from[j++] : from[i++];
+            while (i < mid)
+                to[k++] = from[i++];
+            while (j < hi)
+                to[k++] = from[j++];
+        }
+        uint32_t *t = from;
+        from = to;
+        to = t;
+        s->work += m;
+    }
+    if (from != a)
+        memcpy(a, from, m * sizeof *a);
+}
+
+static bool in_order(const struct srch *s, uint32_t q, uint32_t p)
+{
+    return ahead(s->keys, q, p, s->h);
+}
+
+static bool lower_offset(const struct srch *s, uint32_t q, uint32_t p)
+{
+    return s->minoff[q] < s->minoff[p];
 }
 
 /* Each tensor's rank in each order; keys: n entries of scratch. */
@@ -185,24 +239,22 @@ static void lists(struct srch *s)
     s->work += (uint64_t)s->n * (s->n + s->t);
 }
 
-/* The sections (the distinct first and last steps), each tensor's, and the
- * sizes alive in each section. n is small (at most DMLT__SEARCH_N): plain
- * quadratic loops. */
+/* The sections (the distinct last steps), each tensor's (from the first
+ * section at or after its first step to its last's), and the sizes alive
+ * in each section. n is small (at most DMLT__SEARCH_N): plain quadratic
+ * loops. */
 static void setup(struct srch *s)
 {
     const struct dmlt__plan_node *x = s->nodes;
-    uint64_t *v = s->out; /* 2n entries: the endpoints, sorted (out, then the log) */
+    uint64_t *v = s->out; /* n entries: the last steps, sorted */
     size_t m = 0;
     for (size_t p = 0; p < s->n; p++) {
-        const uint64_t e[2] = {x[p].first, x[p].last};
-        for (int k = 0; k < 2; k++) {
-            size_t j = m++;
-            while (j > 0 && v[j - 1] > e[k]) {
-                v[j] = v[j - 1];
-                j--;
-            }
-            v[j] = e[k];
+        size_t j = m++;
+        while (j > 0 && v[j - 1] > x[p].last) {
+            v[j] = v[j - 1];
+            j--;
         }
+        v[j] = x[p].last;
     }
     size_t t = 0;
     for (size_t i = 0; i < m; i++)
@@ -342,13 +394,25 @@ static bool cand_before(const struct cand *a, const struct cand *b)
  * s->cands[d n ..): those of the node above it (all tensors at depth 0)
  * unplaced and within the sections, by (lowest offset, rank): the ones
  * whose offset did not change stay in order, the others are sorted and
- * merged in. *min_height: the lowest top any of them can reach. */
+ * merged in; or the list search_part made. *min_height: the lowest top
+ * any of them can reach. */
 static size_t candidates(struct srch *s, size_t d, size_t lo, size_t hi, uint64_t *min_height)
 {
     struct cand *out = s->cands + d * s->n, *moved = s->tmp;
     const struct cand *in = d ? s->cands + (d - 1) * s->n : NULL;
     size_t m = 0, k = 0, m_in = s->n;
     *min_height = UINT64_MAX;
+    if (s->fresh) { /* search_part made this list */
+        s->fresh = false;
+        while (m < s->n && out[m].pos != UINT32_MAX) {
+            const uint64_t size = s->nodes[out[m].pos].size;
+            const uint64_t h = out[m].off > UINT64_MAX - size ? UINT64_MAX : out[m].off + size;
+            *min_height = h < *min_height ? h : *min_height;
+            m++;
+        }
+        s->work += m;
+        return m;
+    }
     for (size_t i = 0; i < m_in; i++) {
         const uint32_t q = d ? in[i].pos : (uint32_t)i;
         if (q == UINT32_MAX) {
@@ -393,6 +457,48 @@ static size_t candidates(struct srch *s, size_t d, size_t lo, size_t hi, uint64_
 static int dfs(struct srch *s, size_t d, size_t lo, size_t hi, uint64_t last_off,
                int64_t last_rank);
 
+/* The part of sections [lo, hi) at depth d, on its own: its unplaced
+ * tensors ranked again by the order (the T key from the sizes still to
+ * place), their candidate list at depth d sorted anew, the search run, the
+ * ranks put back. */
+static int search_part(struct srch *s, size_t d, size_t lo, size_t hi)
+{
+    uint32_t *part = s->sbuf, *tmp = s->sbuf + s->n;
+    size_t m = 0;
+    for (size_t p = 0; p < s->n; p++) {
+        if (s->placed[p] || s->cf[p] < lo || s->cl[p] >= hi)
+            continue;
+        struct keys *k = &s->keys[p];
+        k->total = w_u64(0);
+        for (uint32_t c = s->cf[p]; c <= s->cl[p]; c++)
+            if (w_lt(k->total, w_u64(s->total[c])))
+                k->total = w_u64(s->total[c]);
+        s->work += s->cl[p] - s->cf[p] + 1;
+        part[m++] = (uint32_t)p;
+    }
+    s->work += s->n;
+    sort_by(s, part, tmp, m, in_order);
+    const size_t mark = s->n_saved;
+    for (size_t i = 0; i < m; i++) {
+        s->saved[2 * s->n_saved] = part[i];
+        s->saved[2 * s->n_saved++ + 1] = s->rank[part[i]];
+        s->rank[part[i]] = (uint32_t)i;
+    }
+    sort_by(s, part, tmp, m, lower_offset); /* stable: by (offset, rank) */
+    struct cand *list = s->cands + d * s->n;
+    for (size_t i = 0; i < m; i++)
+        list[i] = (struct cand){s->minoff[part[i]], s->rank[part[i]], part[i]};
+    if (m < s->n)
+        list[m].pos = UINT32_MAX;
+    s->fresh = true;
+    const int r = dfs(s, d, lo, hi, 0, -1);
+    while (s->n_saved > mark) {
+        s->n_saved--;
+        s->rank[s->saved[2 * s->n_saved]] = s->saved[2 * s->n_saved + 1];
+    }
+    return r;
+}
+
 /* Sections [lo, hi) after a placement at depth d: split where no unplaced
  * tensor crosses from a section to the next (minimalloc's dynamic
  * decomposition), each part searched on its own from its start; else the
@@ -409,7 +515,7 @@ static int solve_range(struct srch *s, size_t d, size_t lo, size_t hi, uint64_t 
         size_t b = a;
         while (b + 1 < hi && s->cuts[b] != 0)
             b++;
-        const int r = dfs(s, d, a, b + 1, 0, -1);
+        const int r = search_part(s, d, a, b + 1);
         if (r != FOUND)
             return r;
         a = b + 1;
@@ -474,6 +580,7 @@ int dmlt__search(struct dmlt__plan_node *nodes, size_t n, uint64_t align, uint64
     for (uint64_t limit = 4096 * (uint64_t)n; r == ABORTED && s.work < budget; limit *= 2) {
         for (unsigned h = 0; h < HEURISTICS && r == ABORTED && s.work < budget; h++) {
             s.rank = s.ranks + h * n;
+            s.h = h;
             s.budget = s.work + limit < budget ? s.work + limit : budget;
             for (size_t p = 0; p < n; p++)
                 s.out[p] = 0;

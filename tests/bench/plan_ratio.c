@@ -52,9 +52,9 @@ static int plan(const struct dmlt_plan_tensor *t, size_t n, unsigned flags,
     return st != DMLT_OK;
 }
 
-/* One line for the instance; 1 when the planner's arena is above the
- * lower bound (or it failed), else 0. */
-static int report(const char *name, const struct dmlt_plan_tensor *t, size_t n)
+/* One line for the instance; 1 when the planner's arena is above at_most
+ * (0: the lower bound) or it failed, else 0. */
+static int report(const char *name, const struct dmlt_plan_tensor *t, size_t n, uint64_t at_most)
 {
     struct dmlt_plan_result g, p;
     double gs, ps;
@@ -67,7 +67,7 @@ static int report(const char *name, const struct dmlt_plan_tensor *t, size_t n)
            (double)g.arena_bytes / (double)g.lower_bound_bytes,
            (double)p.arena_bytes / (double)p.lower_bound_bytes, gs, ps, (int)p.strategy,
            (double)g.work / (double)n, (double)p.work / (double)n);
-    return p.arena_bytes > p.lower_bound_bytes;
+    return p.arena_bytes > (at_most ? at_most : p.lower_bound_bytes);
 }
 
 /* A chain of blocks like ConvNeXt's: each block's input stays alive over
@@ -142,20 +142,23 @@ static size_t read_csv(const char *path, struct dmlt_plan_tensor *t, size_t cap)
 int main(int argc, char **argv)
 {
     /* --csv: alignment 1, as minimalloc's; --csv-at-bound: the same, and the
-     * exit status 1 unless every plan is at its lower bound (a test) */
+     * exit status 1 unless every plan is at its lower bound (a test);
+     * --csv-at-most BYTES: 1 unless every arena is at most BYTES */
     const bool at_bound = argc > 1 && strcmp(argv[1], "--csv-at-bound") == 0;
-    if (argc > 1 && (strcmp(argv[1], "--csv") == 0 || at_bound)) {
+    const bool at_most = argc > 2 && strcmp(argv[1], "--csv-at-most") == 0;
+    if (argc > 1 && (strcmp(argv[1], "--csv") == 0 || at_bound || at_most)) {
         static struct dmlt_plan_tensor c[4096];
         int above = 0;
+        const uint64_t limit = at_most ? strtoull(argv[2], NULL, 10) : 0;
         alignment = 1;
         printf("%-26s %8s %14s %8s %8s %7s %7s %s %s %s\n", "instance", "tensors", "lower_bound",
                "greedy", "planner", "greedy_s", "plan_s", "strategy", "greedy_work", "plan_work");
-        for (int i = 2; i < argc; i++) {
+        for (int i = at_most ? 3 : 2; i < argc; i++) {
             const char *name = strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i];
             const size_t n = read_csv(argv[i], c, 4096);
-            above |= n == 0 || report(name, c, n);
+            above |= n == 0 || report(name, c, n, limit);
         }
-        return at_bound ? above : 0;
+        return at_bound || at_most ? above : 0;
     }
     size_t big = argc > 1 ? (size_t)strtoull(argv[1], NULL, 10) : 1000000;
     struct dmlt_plan_tensor *t = malloc((big > 4096 ? big : 4096) * sizeof *t);
@@ -163,10 +166,10 @@ int main(int argc, char **argv)
         return 1;
     printf("%-26s %8s %14s %8s %8s %7s %7s %s %s %s\n", "instance", "tensors", "lower_bound",
            "greedy", "planner", "greedy_s", "plan_s", "strategy", "greedy_work", "plan_work");
-    report("convnext-like batch 1", t, convnext_like(t, 1));
-    report("convnext-like batch 8", t, convnext_like(t, 8));
-    report("resnet-like batch 1", t, resnet_like(t, 1));
-    report("resnet-like batch 8", t, resnet_like(t, 8));
+    report("convnext-like batch 1", t, convnext_like(t, 1), 0);
+    report("convnext-like batch 8", t, convnext_like(t, 8), 0);
+    report("resnet-like batch 1", t, resnet_like(t, 1), 0);
+    report("resnet-like batch 8", t, resnet_like(t, 8), 0);
     for (int k = 0; k < 3; k++) {
         const size_t n = 200;
         for (size_t i = 0; i < n; i++) {
@@ -175,7 +178,7 @@ int main(int argc, char **argv)
         }
         char name[40];
         snprintf(name, sizeof name, "random 200 (%d)", k);
-        report(name, t, n);
+        report(name, t, n, 0);
     }
     for (size_t i = 0; i < big; i++) { /* a long network: lifetimes of 1..21 steps */
         uint64_t first = i / 2 + next() % 3;
@@ -183,13 +186,13 @@ int main(int argc, char **argv)
         t[i] = (struct dmlt_plan_tensor){next() % 5 ? sizes[next() % 4] : 4 + next() % (1u << 22),
                                          first, first + (next() % 4 ? next() % 4 : next() % 21)};
     }
-    report("random chain", t, big);
+    report("random chain", t, big, 0);
     /* issue 27 item 15: 30,000 tensors all alive at once (was 44-52 s); the
      * baseline, quadratic here, stops at 2^28 units of work (then stacks) */
     for (size_t i = 0; i < 30000 && i < big; i++)
         t[i] = (struct dmlt_plan_tensor){1 + next() % (1u << 20), 0, 0};
     greedy_budget = (uint64_t)1 << 28;
-    report("all alive 30000", t, big < 30000 ? big : 30000);
+    report("all alive 30000", t, big < 30000 ? big : 30000, 0);
     free(t);
     return 0;
 }
