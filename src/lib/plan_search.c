@@ -55,12 +55,12 @@ struct srch {
     struct dmlt__plan_node *nodes;
     size_t n, t;
     uint64_t align, cap;
-    uint32_t *cf, *cl;      /* by position: first, last section */
-    uint32_t *ranks;        /* HEURISTICS x n: the rank of each (0 first) in each order */
-    uint32_t *rank;         /* the order of this search (ranked again in a part) */
-    unsigned h;             /* which order */
-    bool fresh;             /* the ranks changed: the next list is sorted anew */
-    uint32_t *saved;        /* n^2 pairs: (position, rank before a part's ranking) */
+    uint32_t *cf, *cl; /* by position: first, last section */
+    uint32_t *ranks;   /* HEURISTICS x n: the rank of each (0 first) in each order */
+    uint32_t *rank;    /* the order of this search (ranked again in a part) */
+    unsigned h;        /* which order */
+    bool fresh;        /* the ranks changed: the next list is sorted anew */
+    uint32_t *saved;   /* n^2 pairs: (position, rank before a part's ranking) */
     size_t n_saved;
     uint32_t *sbuf;         /* 2n: a part's positions and the sort's scratch */
     uint32_t *cuts;         /* by section s: the unplaced tensors alive at s and s + 1 */
