@@ -29,7 +29,7 @@ static bool read_options(struct cli_config *cfg, unsigned *level, struct cli_err
 /* The model in m read, its shapes inferred (with o's --dim and --shape)
  * and every node placed at level. */
 static bool place_model(struct cli_config *cfg, const struct plat_map *m, unsigned level,
-                        const struct onnx_options *o, struct outbuf *out, struct cli_error *e)
+                        struct onnx_options *o, struct outbuf *out, struct cli_error *e)
 {
     struct onnx_session ses;
     struct onnx_error oe;

@@ -154,51 +154,58 @@ bool cli_onnx_in_main_graph(const struct onnx_tensor *t)
     return t->graph == 0;
 }
 
-static bool has_symbol(const struct onnx_value_info *v, uint32_t n,
-                       const struct onnx_dim_binding *b)
+/* Marks each --dim whose symbol one of v[0..n) has. */
+static void mark_symbols(const struct onnx_value_info *v, uint32_t n, struct onnx_options *o)
 {
-    const struct onnx_bytes name = {(const uint8_t *)b->name, b->len};
     for (uint32_t i = 0; i < n; i++)
-        for (uint32_t d = 0; v[i].type.has_shape && d < v[i].type.rank; d++)
-            if (v[i].type.dims[d].kind == ONNX_DIM_PARAM &&
-                onnx_bytes_eq(v[i].type.dims[d].param, name))
-                return true;
-    return false;
-}
-
-static bool names_value(const struct onnx_graph *g, const struct onnx_shape_binding *b)
-{
-    const struct onnx_bytes name = {(const uint8_t *)b->name, b->len};
-    const struct onnx_value_info *lists[3] = {g->inputs, g->outputs, g->value_info};
-    const uint32_t counts[3] = {g->n_inputs, g->n_outputs, g->n_value_info};
-    for (int l = 0; l < 3; l++)
-        for (uint32_t i = 0; i < counts[l]; i++)
-            if (onnx_bytes_eq(lists[l][i].name, name))
-                return true;
-    for (uint32_t k = 0; k < g->n_nodes; k++)
-        for (uint32_t o = 0; o < g->nodes[k].n_outputs; o++)
-            if (onnx_bytes_eq(g->nodes[k].outputs[o], name))
-                return true;
-    return false;
-}
-
-void cli_onnx_note_unused(const struct cli_config *cfg, const char *cmd,
-                          const struct onnx_model *model, const struct onnx_options *o)
-{
-    for (unsigned k = 0; k < o->n_dims; k++) {
-        bool used = false;
-        for (uint32_t gi = 0; gi < model->n_graphs && !used; gi++) {
-            const struct onnx_graph *g = &model->graphs[gi];
-            used = has_symbol(g->inputs, g->n_inputs, &o->dims[k]) ||
-                   has_symbol(g->outputs, g->n_outputs, &o->dims[k]) ||
-                   has_symbol(g->value_info, g->n_value_info, &o->dims[k]);
+        for (uint32_t d = 0; v[i].type.has_shape && d < v[i].type.rank; d++) {
+            const struct onnx_bytes p = v[i].type.dims[d].param;
+            struct onnx_dim_binding *b =
+                v[i].type.dims[d].kind == ONNX_DIM_PARAM ? cli_onnx_dim_bound(o, p.p, p.n) : NULL;
+            if (b != NULL)
+                b->used = true;
         }
-        if (!used)
+}
+
+static void mark_name(struct onnx_bytes name, struct onnx_options *o)
+{
+    struct onnx_shape_binding *b = cli_onnx_shape_given(o, name.p, name.n);
+    if (b != NULL)
+        b->used = true;
+}
+
+/* One pass over the model, each name looked up among the sorted options:
+ * O((values + dims) log options), not a pass per option. */
+void cli_onnx_note_unused(const struct cli_config *cfg, const char *cmd,
+                          const struct onnx_model *model, struct onnx_options *o)
+{
+    for (unsigned k = 0; k < o->n_dims; k++)
+        o->dims[k].used = false;
+    for (unsigned k = 0; k < o->n_shapes; k++)
+        o->shapes[k].used = false;
+    for (uint32_t gi = 0; gi < model->n_graphs && o->n_dims; gi++) {
+        const struct onnx_graph *g = &model->graphs[gi];
+        mark_symbols(g->inputs, g->n_inputs, o);
+        mark_symbols(g->outputs, g->n_outputs, o);
+        mark_symbols(g->value_info, g->n_value_info, o);
+    }
+    if (model->n_graphs > 0 && o->n_shapes) {
+        const struct onnx_graph *g = &model->graphs[0];
+        const struct onnx_value_info *lists[3] = {g->inputs, g->outputs, g->value_info};
+        const uint32_t counts[3] = {g->n_inputs, g->n_outputs, g->n_value_info};
+        for (int l = 0; l < 3; l++)
+            for (uint32_t i = 0; i < counts[l]; i++)
+                mark_name(lists[l][i].name, o);
+        for (uint32_t k = 0; k < g->n_nodes; k++)
+            for (uint32_t i = 0; i < g->nodes[k].n_outputs; i++)
+                mark_name(g->nodes[k].outputs[i], o);
+    }
+    for (unsigned k = 0; k < o->n_dims; k++)
+        if (!o->dims[k].used)
             cli_note(cfg->err, "%s: --dim %s: no tensor has the symbolic dim \"%.*s\"", cmd,
                      o->dims[k].text, cli_shown(o->dims[k].len, 100), o->dims[k].name);
-    }
     for (unsigned k = 0; k < o->n_shapes; k++)
-        if (model->n_graphs == 0 || !names_value(&model->graphs[0], &o->shapes[k]))
+        if (!o->shapes[k].used)
             cli_note(cfg->err, "%s: --shape %s: the main graph has no tensor \"%.*s\"", cmd,
                      o->shapes[k].text, cli_shown(o->shapes[k].len, 100), o->shapes[k].name);
 }

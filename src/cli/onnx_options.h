@@ -74,8 +74,8 @@ bool cli_onnx_in_main_graph(const struct onnx_tensor *t);
  * on stderr ("CMD: --dim ..."): a --dim whose symbol no input, output or
  * value_info of any graph has, a --shape that names no input, output,
  * value_info or node output of the main graph. (scan notes the same from
- * the records it writes.) */
+ * the records it writes.) Sets each binding's used. */
 void cli_onnx_note_unused(const struct cli_config *cfg, const char *cmd,
-                          const struct onnx_model *model, const struct onnx_options *o);
+                          const struct onnx_model *model, struct onnx_options *o);
 
 #endif

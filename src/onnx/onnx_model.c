@@ -413,6 +413,44 @@ static bool values_of(struct model_reader *mr, const struct pb_msg *m, unsigned 
     return !it.failed;
 }
 
+/* Names in one order: shorter first, then by bytes. */
+static int name_cmp(struct onnx_bytes a, struct onnx_bytes b)
+{
+    if (a.n != b.n)
+        return a.n < b.n ? -1 : 1;
+    return a.n ? memcmp(a.p, b.p, a.n) : 0;
+}
+
+/* g's initializers' indices sorted by name into by[0..n), tmp[0..n)
+ * scratch: a bottom-up merge sort (O(n log n) on a million weights). */
+static void sort_initializers(const struct onnx_graph *g, uint32_t *by, uint32_t *tmp)
+{
+    const uint32_t n = g->n_initializers;
+    for (uint32_t i = 0; i < n; i++)
+        by[i] = i;
+    uint32_t *from = by, *to = tmp;
+    for (uint32_t w = 1; w < n; w = w > n / 2 ? n : 2 * w) {
+        for (uint32_t lo = 0; lo < n; lo = n - lo > 2 * w ? lo + 2 * w : n) {
+            const uint32_t mid = n - lo > w ? lo + w : n, hi = n - mid > w ? mid + w : n;
+            uint32_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                to[k++] = name_cmp(g->initializers[from[j]].name,
+                                   g->initializers[from[i]].name) < 0
+                              ? from[j++]
+                              : from[i++];
+            while (i < mid)
+                to[k++] = from[i++];
+            while (j < hi)
+                to[k++] = from[j++];
+        }
+        uint32_t *t = from;
+        from = to;
+        to = t;
+    }
+    if (from != by)
+        memcpy(by, from, (size_t)n * sizeof *by);
+}
+
 /* Phase two: a graph's inputs, initializers (dense, then sparse) and
  * value_info that a node or an output names. */
 static bool graph_values(struct model_reader *mr, const struct graph_slot *s)
@@ -439,6 +477,17 @@ static bool graph_values(struct model_reader *mr, const struct graph_slot *s)
         !values_of(mr, m, ONNXF_GRAPH_INITIALIZER, &g->n_initializers, NULL, init) ||
         !values_of(mr, m, ONNXF_GRAPH_SPARSE_INITIALIZER, &g->n_initializers, NULL, init))
         return false;
+    uint32_t *by = onnx__arena_alloc(r->arena, g->n_initializers, sizeof *by);
+    uint32_t *tmp = g->n_initializers > 1 ? malloc((size_t)g->n_initializers * sizeof *tmp) : by;
+    if (by == NULL || tmp == NULL) {
+        if (tmp != by)
+            free(tmp);
+        return onnx__reader_oom(r);
+    }
+    sort_initializers(g, by, tmp);
+    if (tmp != by)
+        free(tmp);
+    g->initializers_by_name = by;
     return true;
 }
 
@@ -599,8 +648,22 @@ bool onnx_node_is_constant(const struct onnx_node *n)
 
 bool onnx_graph_has_initializer(const struct onnx_graph *g, struct onnx_bytes name)
 {
-    for (uint32_t k = 0; k < g->n_initializers; k++)
-        if (onnx_bytes_eq(g->initializers[k].name, name))
+    if (g->initializers_by_name == NULL) { /* a graph built by hand (tests) */
+        for (uint32_t k = 0; k < g->n_initializers; k++)
+            if (onnx_bytes_eq(g->initializers[k].name, name))
+                return true;
+        return false;
+    }
+    uint32_t lo = 0, hi = g->n_initializers;
+    while (lo < hi) {
+        const uint32_t mid = lo + (hi - lo) / 2;
+        const int c = name_cmp(g->initializers[g->initializers_by_name[mid]].name, name);
+        if (c == 0)
             return true;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
     return false;
 }
