@@ -69,6 +69,76 @@ static enum ep_verdict query_batchnorm(struct ep_state *st, struct dmlt_ep_node 
     return EP_OK;
 }
 
+/* QueryQAttention (DmlOperatorQAttention.cpp:677 at 12dfe2859c85): no
+ * `unidirectional` with a mask (input 5), no `do_rotary`, no
+ * `past_present_share_buffer`; each read as GetOptionalAttribute<int32_t>,
+ * a narrow_cast of the int64 value: its low 32 bits. */
+static enum ep_verdict query_qattention(struct ep_state *st, struct dmlt_ep_node *n, uint32_t at)
+{
+    static const char *const names[] = {"unidirectional", "do_rotary",
+                                        "past_present_share_buffer"};
+    const struct onnx_node *node = dmlt_ep__onnx_node(st, n);
+    for (unsigned k = 0; k < 3; k++) {
+        const int64_t v = attr_int(node, names[k], 0);
+        if ((uint32_t)(uint64_t)v == 0)
+            continue;
+        if (k == 0 && (node->n_inputs <= 5 || node->inputs[5].n == 0))
+            continue; /* unidirectional without mask_index: taken */
+        return dmlt_ep__reason(st, at, DMLT_R_QUERY_REJECTED,
+                               "attribute %s=%lld%s: QueryQAttention "
+                               "(DmlOperatorQAttention.cpp:677) takes only 0",
+                               names[k], (long long)v, k == 0 ? " with a mask_index (input 5)" : ""),
+               EP_CPU;
+    }
+    return EP_OK;
+}
+
+/* QueryMatMulNBits (DmlOperatorMatMulNBits.cpp:176 at 12dfe2859c85): bits 4
+ * or 8, and K (narrowed to 32 bits) a multiple of block_size; a missing
+ * attribute (GetAttribute throws) or block_size <= 0 (ML_CHECK_VALID_ARGUMENT)
+ * is an error the query raises, which is not modelled: unknown. */
+static enum ep_verdict query_matmulnbits(struct ep_state *st, struct dmlt_ep_node *n, uint32_t at)
+{
+    static const char *const names[] = {"bits", "K", "block_size"};
+    const struct onnx_node *node = dmlt_ep__onnx_node(st, n);
+    int64_t v[3];
+    for (unsigned k = 0; k < 3; k++) {
+        const struct onnx_attr *a = onnx_node_attr(node, names[k]);
+        if (a == NULL || !a->has_i)
+            return dmlt_ep__reason(st, at, DMLT_R_QUERY_REJECTED,
+                                   "no integer attribute %s: QueryMatMulNBits "
+                                   "(DmlOperatorMatMulNBits.cpp:176) reads it with GetAttribute, "
+                                   "which throws; what the provider makes of that is not modelled",
+                                   names[k]),
+                   EP_UNKNOWN;
+        v[k] = a->i;
+    }
+    if (v[0] != 4 && v[0] != 8)
+        return dmlt_ep__reason(st, at, DMLT_R_QUERY_REJECTED,
+                               "attribute bits=%lld: QueryMatMulNBits "
+                               "(DmlOperatorMatMulNBits.cpp:176) takes 4 or 8",
+                               (long long)v[0]),
+               EP_CPU;
+    if (v[2] <= 0)
+        return dmlt_ep__reason(st, at, DMLT_R_QUERY_REJECTED,
+                               "attribute block_size=%lld: QueryMatMulNBits fails its "
+                               "ML_CHECK_VALID_ARGUMENT(blockSize > 0); what the provider makes "
+                               "of that is not modelled",
+                               (long long)v[2]),
+               EP_UNKNOWN;
+    const uint32_t k32 = (uint32_t)(uint64_t)v[1]; /* gsl::narrow_cast<uint32_t> */
+    if ((int64_t)k32 % v[2] != 0)
+        return dmlt_ep__reason(st, at, DMLT_R_QUERY_REJECTED,
+                               "attribute K=%lld%s is no multiple of block_size=%lld: "
+                               "QueryMatMulNBits (DmlOperatorMatMulNBits.cpp:176) takes whole "
+                               "blocks only",
+                               (long long)v[1],
+                               (int64_t)k32 != v[1] ? " (narrowed to 32 bits there)" : "",
+                               (long long)v[2]),
+               EP_CPU;
+    return EP_OK;
+}
+
 /* The support query of the node's registration (OperatorRegistration.cpp
  * names it; each is in the operator's DmlOperator*.cpp). */
 static enum ep_verdict support_query(struct ep_state *st, struct dmlt_ep_node *n, uint32_t at)
@@ -110,6 +180,10 @@ static enum ep_verdict support_query(struct ep_state *st, struct dmlt_ep_node *n
         return EP_OK;
     case DMLT_Q_BATCHNORM:
         return query_batchnorm(st, n, at);
+    case DMLT_Q_QATTENTION:
+        return query_qattention(st, n, at);
+    case DMLT_Q_MATMULNBITS:
+        return query_matmulnbits(st, n, at);
     case DMLT_Q_LAYERNORM:
         if (node->n_inputs < 3 || node->n_outputs > 1)
             return dmlt_ep__reason(
@@ -141,13 +215,17 @@ static enum ep_verdict support_query(struct ep_state *st, struct dmlt_ep_node *n
     }
 }
 
-/* IsCpuOnDmlOperator and IsDmlSequenceOperator: their sequences are allowed. */
+/* IsCpuOnDmlOperator and IsDmlSequenceOperator: their sequences are allowed
+ * (If joined IsCpuOnDmlOperator in 20be51525, "Support if node with sequence
+ * outputs", with its kernels' V taking sequences: ExecutionProvider.cpp at
+ * 12dfe2859c85, the registrations' revision). */
 static bool sequence_op(struct onnx_bytes op)
 {
     static const char *const ops[] = {
         "SequenceAt",         "SequenceConstruct",  "SequenceEmpty",
         "SequenceLength",     "SequenceErase",      "SequenceInsert",
-        "OptionalGetElement", "OptionalHasElement", "ConcatFromSequence"};
+        "OptionalGetElement", "OptionalHasElement", "ConcatFromSequence",
+        "If"};
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
         if (is(op, ops[i]))
             return true;
