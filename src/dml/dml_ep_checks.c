@@ -257,6 +257,17 @@ static enum ep_verdict tensor_type(struct ep_state *st, struct dmlt_ep_node *n, 
                                out ? "output" : "input", (unsigned long)i, EP_NAME(name),
                                v && v->reason ? ": " : "", v && v->reason ? v->reason : ""),
                EP_UNKNOWN;
+    if (v->elem_type == 21 || v->elem_type == 22) /* ONNX's UINT4, INT4 */
+        return dmlt_ep__reason(st, at, DMLT_R_TYPE_NOT_SUPPORTED,
+                               "%s %lu (%.*s) is %s: the provider maps it to "
+                               "DML_TENSOR_DATA_TYPE_%s (DmlCommon.cpp:14 at 12dfe2859c85), "
+                               "which these DirectML types do not hold, and whether the "
+                               "adapter takes it (GetSupportedDeviceDataTypeMask) is not "
+                               "modelled",
+                               out ? "output" : "input", (unsigned long)i, EP_NAME(name),
+                               ep_onnx_type_name(v->elem_type, tname, sizeof tname),
+                               v->elem_type == 21 ? "UINT4" : "INT4"),
+               EP_UNKNOWN;
     if (ep_dml_dtype(v->elem_type) < 0)
         return dmlt_ep__reason(st, at, DMLT_R_TYPE_NOT_SUPPORTED,
                                "%s %lu (%.*s) is %s, which DirectML has no data type for (%s)",

@@ -237,6 +237,16 @@ def revision_cases(exe, wd):
         rc, recs, _ = run(exe, wd, f"qattention_{rot}", m)
         expect(f"QAttention do_rotary={rot}", recs[0], want, "query_rejected" if rot else None)
         n += 1
+    # DequantizeLinear-21 takes INT4 (supportedTypeListDequantizeLinear21) and the provider
+    # maps it to DML_TENSOR_DATA_TYPE_INT4, whose device support is not modelled: unknown
+    for t, want in ((T.INT8, "dml"), (22, "unknown")):  # 22: INT4 (onnx 1.12 has no name)
+        m = model([h.make_node("DequantizeLinear", ["x", "s"], ["y"])],
+                  [vi("x", t, [4, 8]), vi("s", T.FLOAT, [])], [vi("y", T.FLOAT, [4, 8])],
+                  opset=21)
+        rc, recs, _ = run(exe, wd, f"dequantize_21_{t}", m)
+        expect(f"DequantizeLinear-21 of type {t}", recs[0], want,
+               "type_not_supported" if want == "unknown" else None)
+        n += 1
     for bits, k, want in ((4, 32, "dml"), (8, 32, "dml"), (2, 32, "cpu"), (4, 40, "cpu")):
         node = h.make_node("MatMulNBits", ["a", "b", "s"], ["y"], domain="com.microsoft", K=k, N=8,
                            bits=bits, block_size=16)
