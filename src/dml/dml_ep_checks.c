@@ -218,18 +218,44 @@ static enum ep_verdict support_query(struct ep_state *st, struct dmlt_ep_node *n
 /* IsCpuOnDmlOperator and IsDmlSequenceOperator: their sequences are allowed
  * (If joined IsCpuOnDmlOperator in 20be51525, "Support if node with sequence
  * outputs", with its kernels' V taking sequences: ExecutionProvider.cpp at
- * 12dfe2859c85, the registrations' revision). */
+ * 12dfe2859c85, the registrations' revision; if_output above). */
 static bool sequence_op(struct onnx_bytes op)
 {
     static const char *const ops[] = {
         "SequenceAt",         "SequenceConstruct",  "SequenceEmpty",
         "SequenceLength",     "SequenceErase",      "SequenceInsert",
-        "OptionalGetElement", "OptionalHasElement", "ConcatFromSequence",
-        "If"};
+        "OptionalGetElement", "OptionalHasElement", "ConcatFromSequence"};
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
         if (is(op, ops[i]))
             return true;
     return false;
+}
+
+/* An If output that is not a tensor: its kernels' V is
+ * AllTensorAndSequenceTensorTypes (OperatorRegistration.cpp:196-221 at
+ * 12dfe2859c85), so a sequence passes (IsCpuOnDmlOperator) and an optional
+ * finds no kernel; the kind is read from then_branch's declared output. */
+static enum ep_verdict if_output(struct ep_state *st, struct dmlt_ep_node *n, uint32_t at,
+                                 uint32_t k)
+{
+    const struct onnx_node *node = dmlt_ep__onnx_node(st, n);
+    const struct onnx_attr *a = onnx_node_attr(node, "then_branch");
+    const enum onnx_value kind = a && a->g && k < a->g->n_outputs ? a->g->outputs[k].type.value
+                                                                  : ONNX_V_UNTYPED;
+    if (kind == ONNX_V_SEQUENCE)
+        return EP_OK;
+    if (kind == ONNX_V_OPTIONAL)
+        return dmlt_ep__reason(st, at, DMLT_R_TYPE_NOT_SUPPORTED,
+                               "output %lu (%.*s) is an optional: the DML EP's If kernels take "
+                               "V only as AllTensorAndSequenceTensorTypes "
+                               "(OperatorRegistration.cpp:167-221)",
+                               (unsigned long)k, EP_NAME(node->outputs[k])),
+               EP_CPU;
+    return dmlt_ep__reason(st, at, DMLT_R_TYPE_NOT_SUPPORTED,
+                           "output %lu (%.*s) is not a tensor, and then_branch does not declare "
+                           "whether it is a sequence (which the DML EP's If takes) or not",
+                           (unsigned long)k, EP_NAME(node->outputs[k])),
+           EP_UNKNOWN;
 }
 
 /* DoesNodeContainSupportedDataTypes for one input or output. */
@@ -244,6 +270,8 @@ static enum ep_verdict tensor_type(struct ep_state *st, struct dmlt_ep_node *n, 
     const struct onnx_infer_value *v =
         out ? dmlt_ep__output_value(st, n, i) : dmlt_ep__input_value(st, n, i);
     if (v != NULL && v->not_tensor) {
+        if (out && is(node->op_type, "If"))
+            return if_output(st, n, at, i);
         if (sequence_op(node->op_type))
             return EP_OK;
         return dmlt_ep__reason(st, at, DMLT_R_TYPE_NOT_SUPPORTED,

@@ -227,7 +227,17 @@ def revision_cases(exe, wd):
               [h.make_tensor_sequence_value_info("z", T.FLOAT, [2, 3])], opset=19)
     rc, recs, _ = run(exe, wd, "if_sequence", m)
     expect("If with a sequence output", recs[0], "dml_kernel", "control_flow")
-    n += 3
+    opt = lambda: h.make_graph([h.make_node("Optional", ["x"], ["o"])], "b", [],
+                               [h.make_value_info("o", h.make_optional_type_proto(
+                                   h.make_tensor_type_proto(T.FLOAT, [2, 3])))])
+    m = model([h.make_node("If", ["c"], ["z"], then_branch=opt(), else_branch=opt())],
+              [vi("x", T.FLOAT, [2, 3]), vi("c", T.BOOL, [])],
+              [h.make_value_info("z", h.make_optional_type_proto(
+                  h.make_tensor_type_proto(T.FLOAT, [2, 3])))], opset=19)
+    rc, recs, _ = run(exe, wd, "if_optional", m)
+    expect("If with an optional output (V: tensors and sequences only)", recs[0], "cpu",
+           "type_not_supported")
+    n += 4
     for rot, want in ((0, "dml"), (1, "cpu")):
         node = h.make_node("QAttention", ["x", "w", "b", "s", "ws"], ["y"], domain="com.microsoft",
                            num_heads=2, do_rotary=rot)
