@@ -10,7 +10,8 @@ REG_INFO(opset, Op) uses OnnxOperatorSet<opset>::sc_sinceVer_<Op>
 (OperatorAuthorHelper/OperatorVersions.h), which is ONNX's schema
 since-version in force at that opset; an operator ONNX no longer has
 (Affine, Crop, ImageScaler, ParametricSoftplus, ScaledTanh) and ORT's own
-ONNX-domain LayerNormalization-1 are 1 there, as OperatorVersions.h says.
+ONNX-domain LayerNormalization-1 are 1 there, as OperatorVersions.h says
+(but SINCE_FROM_ORT: Scatter-13, ORT's ONNX-domain GroupNorm-21).
 MS and MSDML rows are MsftOperatorSet1 (1); ORT kernels and the factory
 kernels give the version directly. Each row carries where it stands in
 the source (its `at` column, FILE:LINE at the data file's `# revision:`,
