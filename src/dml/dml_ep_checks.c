@@ -184,14 +184,14 @@ static enum ep_verdict support_query(struct ep_state *st, struct dmlt_ep_node *n
         return query_qattention(st, n, at);
     case DMLT_Q_MATMULNBITS:
         return query_matmulnbits(st, n, at);
-    case DMLT_Q_LAYERNORM:
-        if (node->n_inputs < 3 || node->n_outputs > 1)
+    case DMLT_Q_LAYERNORM: /* GetOutputCount() == 1 (DmlOperatorLayerNormalization.cpp:257
+                              * at 12dfe2859c85; a bias is optional since c2d08fd73) */
+        if (node->n_outputs != 1)
             return dmlt_ep__reason(
                        st, at, DMLT_R_QUERY_REJECTED,
-                       "%lu inputs and %lu outputs: QueryLayerNormalization "
-                       "(DmlOperatorLayerNormalization.cpp) needs 3 inputs (scale and bias) "
-                       "and 1 output (no Mean, InvStdDev)",
-                       (unsigned long)node->n_inputs, (unsigned long)node->n_outputs),
+                       "%lu outputs: QueryLayerNormalization (DmlOperatorLayerNormalization.cpp:257) "
+                       "takes 1 output only (no Mean, InvStdDev)",
+                       (unsigned long)node->n_outputs),
                    EP_CPU;
         return EP_OK;
     default: {

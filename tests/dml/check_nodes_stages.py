@@ -247,6 +247,19 @@ def revision_cases(exe, wd):
         rc, recs, _ = run(exe, wd, f"qattention_{rot}", m)
         expect(f"QAttention do_rotary={rot}", recs[0], want, "query_rejected" if rot else None)
         n += 1
+    # QueryLayerNormalization is GetOutputCount() == 1 only (a bias is optional); ORT's
+    # ONNX-domain SimplifiedLayerNormalization (since 1) uses it too
+    for op, ins, outs, want in (("LayerNormalization", ["x", "s"], ["y"], "dml"),
+                                ("LayerNormalization", ["x", "s"], ["y", "mean"], "cpu"),
+                                ("SimplifiedLayerNormalization", ["x", "s"], ["y"], "dml")):
+        m = model([h.make_node(op, ins, outs, axis=-1)],
+                  [vi("x", T.FLOAT, [2, 4]), vi("s", T.FLOAT, [4])],
+                  [vi("y", T.FLOAT, [2, 4])] + [vi(o, T.FLOAT, [2, 1]) for o in outs[1:]],
+                  opset=17)
+        rc, recs, _ = run(exe, wd, f"{op}_{len(outs)}", m)
+        expect(f"{op} without a bias, {len(outs)} output(s)", recs[0], want,
+               "query_rejected" if want == "cpu" else None)
+        n += 1
     # DequantizeLinear-21 takes INT4 (supportedTypeListDequantizeLinear21) and the provider
     # maps it to DML_TENSOR_DATA_TYPE_INT4, whose device support is not modelled: unknown
     for t, want in ((T.INT8, "dml"), (22, "unknown")):  # 22: INT4 (onnx 1.12 has no name)
