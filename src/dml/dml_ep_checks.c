@@ -146,7 +146,8 @@ static enum ep_verdict support_query(struct ep_state *st, struct dmlt_ep_node *n
     const struct onnx_node *node = dmlt_ep__onnx_node(st, n);
     switch (n->reg->query) {
     case DMLT_Q_NONE:
-    case DMLT_Q_SLICE: /* QuerySlice: at most 5 inputs, which Slice's schema has */
+        return EP_OK;
+    case DMLT_Q_SLICE: /* QuerySlice: at most 5 inputs (DmlOperatorSlice.cpp:45) */
         return node->n_inputs <= 5 ? EP_OK
                                    : (dmlt_ep__reason(st, at, DMLT_R_QUERY_REJECTED,
                                                       "%lu inputs: QuerySlice takes at most 5",

@@ -247,6 +247,14 @@ def revision_cases(exe, wd):
         rc, recs, _ = run(exe, wd, f"qattention_{rot}", m)
         expect(f"QAttention do_rotary={rot}", recs[0], want, "query_rejected" if rot else None)
         n += 1
+    # a registration without a query takes any input count (QuerySlice's "at most 5" is
+    # Slice's alone): a 6-input Concat runs on DirectML
+    ins = [f"x{i}" for i in range(6)]
+    m = model([h.make_node("Concat", ins, ["y"], axis=0)], [vi(x, T.FLOAT, [1, 4]) for x in ins],
+              [vi("y", T.FLOAT, [6, 4])])
+    rc, recs, _ = run(exe, wd, "concat_6", m)
+    expect("Concat of 6 inputs (no support query)", recs[0], "dml")
+    n += 1
     # QueryLayerNormalization is GetOutputCount() == 1 only (a bias is optional); ORT's
     # ONNX-domain SimplifiedLayerNormalization (since 1) uses it too
     for op, ins, outs, want in (("LayerNormalization", ["x", "s"], ["y"], "dml"),
