@@ -21,7 +21,9 @@ Each row must stand where the source has it, in the data file's order:
               definitions; RegisterCpuOperatorsAsDml's function_table lists
               the same kernels), one to one and in order; op and version
   FACTORY     a header's `kernelDescription.name = "Op";` line whose
-              minimumOperatorSetVersion is the row's version
+              minimumOperatorSetVersion is the row's version (or, where it is
+              the function's `version` argument, a version
+              OperatorRegistration.cpp passes: RegisterDFTKernel(registry, 20))
 
 Without --write: prints each row whose `at` differs from the source (or a
 row the source does not have) and exits 1 on any; 0 when all agree.
@@ -48,7 +50,9 @@ KERNEL_EX = re.compile(r'^\s*ONNX_OPERATOR_KERNEL_EX\(\s*$')
 KERNEL_CLASS = re.compile(r'BuildKernelCreateInfo<ONNX_OPERATOR_KERNEL_CLASS_NAME\('
                           r'\s*\w+\s*,\s*\w+\s*,\s*(\d+)\s*,\s*(\w+)\s*\)>')
 FACTORY_NAME = re.compile(r'kernelDescription\.name\s*=\s*"(\w+)"\s*;')
-FACTORY_VER = re.compile(r'kernelDescription\.minimumOperatorSetVersion\s*=\s*(\d+)\s*;')
+FACTORY_VER = re.compile(r'kernelDescription\.minimumOperatorSetVersion\s*=\s*(\w+)\s*;')
+FACTORY_FN = re.compile(r'static\s+void\s+(Register\w+Kernel)\s*\(')
+FACTORY_CALL = re.compile(r'::(Register\w+Kernel)\(\s*registry\s*,\s*(\d+)\s*\)')
 
 
 def blob_hash(data):
@@ -91,8 +95,15 @@ def kernel_entries(lines):
     return out
 
 
+def factory_versions(source_dir, fn):
+    """The versions OperatorRegistration.cpp passes a factory's Register*Kernel(registry, N)."""
+    with open(os.path.join(source_dir, TABLE_FILE), encoding='utf-8') as f:
+        return [int(m.group(2)) for m in FACTORY_CALL.finditer(f.read()) if m.group(1) == fn]
+
+
 def factory_entries(source_dir):
-    """{(op, version): 'File.h:line'} of the factory kernels' headers."""
+    """{(op, version): 'File.h:line'} of the factory kernels' headers: the version written in
+    the description, or (`= version;`) each one RegisterCpuOperatorsAsDml's calls pass."""
     out = {}
     for name in sorted(os.listdir(source_dir)):
         if not name.endswith('.h'):
@@ -105,8 +116,13 @@ def factory_entries(source_dir):
                 continue
             for later in lines[n:n + 4]:
                 v = FACTORY_VER.search(later)
-                if v:
+                if v and v.group(1).isdigit():
                     out[(m.group(1), int(v.group(1)))] = f'{name}:{n}'
+                elif v:
+                    fn = [f.group(1) for t in lines[:n] for f in [FACTORY_FN.search(t)] if f]
+                    for ver in factory_versions(source_dir, fn[-1]) if fn else []:
+                        out[(m.group(1), ver)] = f'{name}:{n}'
+                if v:
                     break
     return out
 

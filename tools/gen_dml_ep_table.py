@@ -10,7 +10,8 @@ REG_INFO(opset, Op) uses OnnxOperatorSet<opset>::sc_sinceVer_<Op>
 (OperatorAuthorHelper/OperatorVersions.h), which is ONNX's schema
 since-version in force at that opset; an operator ONNX no longer has
 (Affine, Crop, ImageScaler, ParametricSoftplus, ScaledTanh) and ORT's own
-ONNX-domain LayerNormalization-1 are 1 there, as OperatorVersions.h says.
+ONNX-domain LayerNormalization-1 are 1 there, as OperatorVersions.h says
+(but SINCE_FROM_ORT: Scatter-13, ORT's ONNX-domain GroupNorm-21).
 MS and MSDML rows are MsftOperatorSet1 (1); ORT kernels and the factory
 kernels give the version directly. Each row carries where it stands in
 the source (its `at` column, FILE:LINE at the data file's `# revision:`,
@@ -30,8 +31,10 @@ OUT = os.path.join(ROOT, 'src', 'dml', 'dml_ep_table.c')
 OUT_SCHEMAS = os.path.join(ROOT, 'src', 'dml', 'dml_onnx_schema_table.c')
 
 # SupportedTensorDataTypes flag -> ONNX TensorProto.DataType values
+# (UInt4, Int4: the flags 12dfe2859c85 adds, edges MLUInt4x2 and MLInt4x2: ONNX's UINT4 and INT4)
 BASE = {'Float32': [1], 'UInt8': [2], 'Int8': [3], 'UInt16': [4], 'Int16': [5], 'Int32': [6],
-        'Int64': [7], 'Bool': [9], 'Float16': [10], 'Float64': [11], 'UInt32': [12], 'UInt64': [13]}
+        'Int64': [7], 'Bool': [9], 'Float16': [10], 'Float64': [11], 'UInt32': [12], 'UInt64': [13],
+        'UInt4': [21], 'Int4': [22]}
 GROUPS = {
     'Ints8to32': 'UInt8|Int8|UInt16|Int16|UInt32|Int32',
     'Ints32to64': 'UInt32|Int32|UInt64|Int64',
@@ -47,12 +50,19 @@ GROUPS = {
 }
 SEQ_BIT = 31
 DOMAINS = {'REG_INFO': '', 'REG_INFO_VER': '', 'REG_INFO_COPY': '', 'REG_INFO_DYNAMIC_OUTPUTS': '',
-           'REG_INFO_MS': 'com.microsoft', 'REG_INFO_MSDML': 'com.microsoft.dml',
+           'REG_INFO_MS': 'com.microsoft', 'REG_INFO_MS_ALIAS': 'com.microsoft',
+           'REG_INFO_MSDML': 'com.microsoft.dml',
            'ORT_KERNEL': '', 'FACTORY': ''}
 QUERIES = ['-', 'QueryMaxPool', 'QuerySlice', 'QueryResize', 'QueryScatter', 'QueryEinSum',
            'QueryRecurrentNeuralNetwork', 'QueryBatchNormalization', 'QueryPad',
            'QueryLayerNormalization', 'QuerySkipLayerNormalization', 'QueryQLinearSigmoid',
-           'QueryAttention']
+           'QueryAttention', 'QueryQAttention', 'QueryMatMulNBits']
+# Where OperatorVersions.h's OnnxOperatorSet<opset>::sc_sinceVer_<op> is not ONNX's schema
+# since-version in force at that opset (OperatorVersions.h at 12dfe2859c85; every other REG_INFO
+# row agrees with it): Scatter at opset 13 is 13 there (:326), though ONNX's Scatter ends at 11;
+# ORT's ONNX-domain GroupNorm at opset 21 is 21 (:457; no ONNX schema, and no model names it:
+# ONNX's operator is GroupNormalization, which the EP does not register).
+SINCE_FROM_ORT = {('Scatter', 13): 13, ('GroupNorm', 21): 21}
 
 
 def flags_mask(text):
@@ -126,7 +136,7 @@ def load():
         domain = DOMAINS[macro]
         if macro.startswith('REG_INFO') and domain == '':
             known = [s for s in since_of.get(('', op), []) if s <= opset]
-            since = max(known) if known else 1
+            since = SINCE_FROM_ORT.get((op, opset), max(known) if known else 1)
         else:
             since = opset
         labels = [] if labels == '-' else labels.split(',')

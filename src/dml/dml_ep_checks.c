@@ -69,6 +69,76 @@ static enum ep_verdict query_batchnorm(struct ep_state *st, struct dmlt_ep_node 
     return EP_OK;
 }
 
+/* QueryQAttention (DmlOperatorQAttention.cpp:677 at 12dfe2859c85): no
+ * `unidirectional` with a mask (input 5), no `do_rotary`, no
+ * `past_present_share_buffer`; each read as GetOptionalAttribute<int32_t>,
+ * a narrow_cast of the int64 value: its low 32 bits. */
+static enum ep_verdict query_qattention(struct ep_state *st, struct dmlt_ep_node *n, uint32_t at)
+{
+    static const char *const names[] = {"unidirectional", "do_rotary",
+                                        "past_present_share_buffer"};
+    const struct onnx_node *node = dmlt_ep__onnx_node(st, n);
+    for (unsigned k = 0; k < 3; k++) {
+        const int64_t v = attr_int(node, names[k], 0);
+        if ((uint32_t)(uint64_t)v == 0)
+            continue;
+        if (k == 0 && (node->n_inputs <= 5 || node->inputs[5].n == 0))
+            continue; /* unidirectional without mask_index: taken */
+        return dmlt_ep__reason(st, at, DMLT_R_QUERY_REJECTED,
+                               "attribute %s=%lld%s: QueryQAttention "
+                               "(DmlOperatorQAttention.cpp:677) takes only 0",
+                               names[k], (long long)v, k == 0 ? " with a mask_index (input 5)" : ""),
+               EP_CPU;
+    }
+    return EP_OK;
+}
+
+/* QueryMatMulNBits (DmlOperatorMatMulNBits.cpp:176 at 12dfe2859c85): bits 4
+ * or 8, and K (narrowed to 32 bits) a multiple of block_size; a missing
+ * attribute (GetAttribute throws) or block_size <= 0 (ML_CHECK_VALID_ARGUMENT)
+ * is an error the query raises, which is not modelled: unknown. */
+static enum ep_verdict query_matmulnbits(struct ep_state *st, struct dmlt_ep_node *n, uint32_t at)
+{
+    static const char *const names[] = {"bits", "K", "block_size"};
+    const struct onnx_node *node = dmlt_ep__onnx_node(st, n);
+    int64_t v[3];
+    for (unsigned k = 0; k < 3; k++) {
+        const struct onnx_attr *a = onnx_node_attr(node, names[k]);
+        if (a == NULL || !a->has_i)
+            return dmlt_ep__reason(st, at, DMLT_R_QUERY_REJECTED,
+                                   "no integer attribute %s: QueryMatMulNBits "
+                                   "(DmlOperatorMatMulNBits.cpp:176) reads it with GetAttribute, "
+                                   "which throws; what the provider makes of that is not modelled",
+                                   names[k]),
+                   EP_UNKNOWN;
+        v[k] = a->i;
+    }
+    if (v[0] != 4 && v[0] != 8)
+        return dmlt_ep__reason(st, at, DMLT_R_QUERY_REJECTED,
+                               "attribute bits=%lld: QueryMatMulNBits "
+                               "(DmlOperatorMatMulNBits.cpp:176) takes 4 or 8",
+                               (long long)v[0]),
+               EP_CPU;
+    if (v[2] <= 0)
+        return dmlt_ep__reason(st, at, DMLT_R_QUERY_REJECTED,
+                               "attribute block_size=%lld: QueryMatMulNBits fails its "
+                               "ML_CHECK_VALID_ARGUMENT(blockSize > 0); what the provider makes "
+                               "of that is not modelled",
+                               (long long)v[2]),
+               EP_UNKNOWN;
+    const uint32_t k32 = (uint32_t)(uint64_t)v[1]; /* gsl::narrow_cast<uint32_t> */
+    if ((int64_t)k32 % v[2] != 0)
+        return dmlt_ep__reason(st, at, DMLT_R_QUERY_REJECTED,
+                               "attribute K=%lld%s is no multiple of block_size=%lld: "
+                               "QueryMatMulNBits (DmlOperatorMatMulNBits.cpp:176) takes whole "
+                               "blocks only",
+                               (long long)v[1],
+                               (int64_t)k32 != v[1] ? " (narrowed to 32 bits there)" : "",
+                               (long long)v[2]),
+               EP_CPU;
+    return EP_OK;
+}
+
 /* The support query of the node's registration (OperatorRegistration.cpp
  * names it; each is in the operator's DmlOperator*.cpp). */
 static enum ep_verdict support_query(struct ep_state *st, struct dmlt_ep_node *n, uint32_t at)
@@ -76,7 +146,8 @@ static enum ep_verdict support_query(struct ep_state *st, struct dmlt_ep_node *n
     const struct onnx_node *node = dmlt_ep__onnx_node(st, n);
     switch (n->reg->query) {
     case DMLT_Q_NONE:
-    case DMLT_Q_SLICE: /* QuerySlice: at most 5 inputs, which Slice's schema has */
+        return EP_OK;
+    case DMLT_Q_SLICE: /* QuerySlice: at most 5 inputs (DmlOperatorSlice.cpp:45) */
         return node->n_inputs <= 5 ? EP_OK
                                    : (dmlt_ep__reason(st, at, DMLT_R_QUERY_REJECTED,
                                                       "%lu inputs: QuerySlice takes at most 5",
@@ -110,14 +181,18 @@ static enum ep_verdict support_query(struct ep_state *st, struct dmlt_ep_node *n
         return EP_OK;
     case DMLT_Q_BATCHNORM:
         return query_batchnorm(st, n, at);
-    case DMLT_Q_LAYERNORM:
-        if (node->n_inputs < 3 || node->n_outputs > 1)
+    case DMLT_Q_QATTENTION:
+        return query_qattention(st, n, at);
+    case DMLT_Q_MATMULNBITS:
+        return query_matmulnbits(st, n, at);
+    case DMLT_Q_LAYERNORM: /* GetOutputCount() == 1 (DmlOperatorLayerNormalization.cpp:257
+                              * at 12dfe2859c85; a bias is optional since c2d08fd73) */
+        if (node->n_outputs != 1)
             return dmlt_ep__reason(
                        st, at, DMLT_R_QUERY_REJECTED,
-                       "%lu inputs and %lu outputs: QueryLayerNormalization "
-                       "(DmlOperatorLayerNormalization.cpp) needs 3 inputs (scale and bias) "
-                       "and 1 output (no Mean, InvStdDev)",
-                       (unsigned long)node->n_inputs, (unsigned long)node->n_outputs),
+                       "%lu outputs: QueryLayerNormalization (DmlOperatorLayerNormalization.cpp:257) "
+                       "takes 1 output only (no Mean, InvStdDev)",
+                       (unsigned long)node->n_outputs),
                    EP_CPU;
         return EP_OK;
     default: {
@@ -141,7 +216,10 @@ static enum ep_verdict support_query(struct ep_state *st, struct dmlt_ep_node *n
     }
 }
 
-/* IsCpuOnDmlOperator and IsDmlSequenceOperator: their sequences are allowed. */
+/* IsCpuOnDmlOperator and IsDmlSequenceOperator: their sequences are allowed
+ * (If joined IsCpuOnDmlOperator in 20be51525, "Support if node with sequence
+ * outputs", with its kernels' V taking sequences: ExecutionProvider.cpp at
+ * 12dfe2859c85, the registrations' revision; if_output above). */
 static bool sequence_op(struct onnx_bytes op)
 {
     static const char *const ops[] = {
@@ -152,6 +230,33 @@ static bool sequence_op(struct onnx_bytes op)
         if (is(op, ops[i]))
             return true;
     return false;
+}
+
+/* An If output that is not a tensor: its kernels' V is
+ * AllTensorAndSequenceTensorTypes (OperatorRegistration.cpp:196-221 at
+ * 12dfe2859c85), so a sequence passes (IsCpuOnDmlOperator) and an optional
+ * finds no kernel; the kind is read from then_branch's declared output. */
+static enum ep_verdict if_output(struct ep_state *st, struct dmlt_ep_node *n, uint32_t at,
+                                 uint32_t k)
+{
+    const struct onnx_node *node = dmlt_ep__onnx_node(st, n);
+    const struct onnx_attr *a = onnx_node_attr(node, "then_branch");
+    const enum onnx_value kind = a && a->g && k < a->g->n_outputs ? a->g->outputs[k].type.value
+                                                                  : ONNX_V_UNTYPED;
+    if (kind == ONNX_V_SEQUENCE)
+        return EP_OK;
+    if (kind == ONNX_V_OPTIONAL)
+        return dmlt_ep__reason(st, at, DMLT_R_TYPE_NOT_SUPPORTED,
+                               "output %lu (%.*s) is an optional: the DML EP's If kernels take "
+                               "V only as AllTensorAndSequenceTensorTypes "
+                               "(OperatorRegistration.cpp:167-221)",
+                               (unsigned long)k, EP_NAME(node->outputs[k])),
+               EP_CPU;
+    return dmlt_ep__reason(st, at, DMLT_R_TYPE_NOT_SUPPORTED,
+                           "output %lu (%.*s) is not a tensor, and then_branch does not declare "
+                           "whether it is a sequence (which the DML EP's If takes) or not",
+                           (unsigned long)k, EP_NAME(node->outputs[k])),
+           EP_UNKNOWN;
 }
 
 /* DoesNodeContainSupportedDataTypes for one input or output. */
@@ -166,6 +271,8 @@ static enum ep_verdict tensor_type(struct ep_state *st, struct dmlt_ep_node *n, 
     const struct onnx_infer_value *v =
         out ? dmlt_ep__output_value(st, n, i) : dmlt_ep__input_value(st, n, i);
     if (v != NULL && v->not_tensor) {
+        if (out && is(node->op_type, "If"))
+            return if_output(st, n, at, i);
         if (sequence_op(node->op_type))
             return EP_OK;
         return dmlt_ep__reason(st, at, DMLT_R_TYPE_NOT_SUPPORTED,
@@ -178,6 +285,17 @@ static enum ep_verdict tensor_type(struct ep_state *st, struct dmlt_ep_node *n, 
                                "the element type of %s %lu (%.*s) is not known%s%s",
                                out ? "output" : "input", (unsigned long)i, EP_NAME(name),
                                v && v->reason ? ": " : "", v && v->reason ? v->reason : ""),
+               EP_UNKNOWN;
+    if (v->elem_type == 21 || v->elem_type == 22) /* ONNX's UINT4, INT4 */
+        return dmlt_ep__reason(st, at, DMLT_R_TYPE_NOT_SUPPORTED,
+                               "%s %lu (%.*s) is %s: the provider maps it to "
+                               "DML_TENSOR_DATA_TYPE_%s (DmlCommon.cpp:14 at 12dfe2859c85), "
+                               "which these DirectML types do not hold, and whether the "
+                               "adapter takes it (GetSupportedDeviceDataTypeMask) is not "
+                               "modelled",
+                               out ? "output" : "input", (unsigned long)i, EP_NAME(name),
+                               ep_onnx_type_name(v->elem_type, tname, sizeof tname),
+                               v->elem_type == 21 ? "UINT4" : "INT4"),
                EP_UNKNOWN;
     if (ep_dml_dtype(v->elem_type) < 0)
         return dmlt_ep__reason(st, at, DMLT_R_TYPE_NOT_SUPPORTED,

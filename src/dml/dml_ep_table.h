@@ -34,7 +34,9 @@ enum dmlt_ep_query {
     DMLT_Q_LAYERNORM,
     DMLT_Q_SKIPLAYERNORM,
     DMLT_Q_QLINEARSIGMOID,
-    DMLT_Q_ATTENTION
+    DMLT_Q_ATTENTION,
+    DMLT_Q_QATTENTION,
+    DMLT_Q_MATMULNBITS
 };
 
 /* One kernel registration of the DML EP. */

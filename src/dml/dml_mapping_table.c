@@ -5,7 +5,7 @@
 #include "dml_operator_table.h"
 
 /* clang-format off */
-const struct dmlt_dml_mapping dmlt_dml_mapping_table[132] = {
+const struct dmlt_dml_mapping dmlt_dml_mapping_table[138] = {
     {"Conv","CONVOLUTION","InputTensor,FilterTensor,BiasTensor","OutputTensor","DmlOperatorConvolution.cpp:112 (Direction FORWARD)"},
     {"ConvTranspose","CONVOLUTION","InputTensor,FilterTensor,BiasTensor","OutputTensor","DmlOperatorConvolution.cpp:112 (Direction BACKWARD)"},
     {"Gemm","GEMM","ATensor,BTensor,CTensor","OutputTensor","DmlOperatorGemm.cpp:41"},
@@ -50,6 +50,12 @@ const struct dmlt_dml_mapping dmlt_dml_mapping_table[132] = {
     {"LayerNormalization","CAST","InputTensor,-,-","-","DmlOperatorLayerNormalization.cpp:76 (X float16 and Scale float32: X cast to float32)"},
     {"LayerNormalization","CAST","-,InputTensor,InputTensor","-","DmlOperatorLayerNormalization.cpp:79 (X float32 and Scale float16: Scale and B cast to float32 (B's cast at line 82))"},
     {"LayerNormalization","CAST","-,-,-","OutputTensor","DmlOperatorLayerNormalization.cpp:117 (output type differs from the normalized type)"},
+    {"SimplifiedLayerNormalization","MEAN_VARIANCE_NORMALIZATION2","InputTensor,ScaleTensor","OutputTensor","DmlOperatorLayerNormalization.cpp:132 (UseMean false; one output only (QueryLayerNormalization); tensors padded to 4 dims)"},
+    {"SimplifiedLayerNormalization","CAST","InputTensor,-","-","DmlOperatorLayerNormalization.cpp:76 (X float16 and Scale float32: X cast to float32)"},
+    {"SimplifiedLayerNormalization","CAST","-,InputTensor","-","DmlOperatorLayerNormalization.cpp:79 (X float32 and Scale float16: Scale cast to float32)"},
+    {"SimplifiedLayerNormalization","CAST","-,-","OutputTensor","DmlOperatorLayerNormalization.cpp:117 (output type differs from the normalized type)"},
+    {"com.microsoft.FastGelu","ELEMENT_WISE_ADD1","ATensor,BTensor","OutputTensor","DmlOperatorBiasGelu.cpp:32 (bias given: ACTIVATION_GELU fused as its FusedActivation)"},
+    {"com.microsoft.FastGelu","ACTIVATION_GELU","InputTensor","OutputTensor","DmlOperatorBiasGelu.cpp:42 (no bias)"},
     {"BatchNormalization","BATCH_NORMALIZATION","InputTensor,ScaleTensor,BiasTensor,MeanTensor,VarianceTensor","OutputTensor","DmlOperatorBatchNormalization.cpp:54 (training_mode 0 (QueryBatchNormalization))"},
     {"InstanceNormalization","MEAN_VARIANCE_NORMALIZATION1","InputTensor,ScaleTensor,BiasTensor","OutputTensor","DmlOperatorInstanceNormalization.cpp:79 (Axes {2..rank-1}; tensors padded to 4 dims)"},
     {"MaxPool","MAX_POOLING","InputTensor","OutputTensor,-","DmlOperatorPooling.cpp:129 (no Indices output and every dilation 1)"},
@@ -139,5 +145,5 @@ const struct dmlt_dml_mapping dmlt_dml_mapping_table[132] = {
     {"ScatterElements","ELEMENT_WISE_IDENTITY","InputTensor,-,-","OutputTensor","DmlOperatorScatter.cpp:41 (empty indices: a copy of the data)"},
     {"ScatterND","SCATTER_ND","InputTensor,IndicesTensor,UpdatesTensor","OutputTensor","DmlOperatorScatter.cpp:DmlOperatorScatterNd"},
 };
-const unsigned dmlt_dml_mapping_count = 132;
+const unsigned dmlt_dml_mapping_count = 138;
 /* clang-format on */

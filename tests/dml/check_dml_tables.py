@@ -131,6 +131,11 @@ MAPPING = [
     ("ReduceMean", "REDUCE:AVERAGE", "InputTensor,-", "DmlOperatorReduce.cpp:103"),
     ("LayerNormalization", "MEAN_VARIANCE_NORMALIZATION2", "InputTensor,ScaleTensor,BiasTensor",
      "DmlOperatorLayerNormalization.cpp:132"),
+    # registered at 12dfe2859c85 (read at b8c90beef2b1 and 12042a93876b, their files' last changes)
+    ("SimplifiedLayerNormalization", "MEAN_VARIANCE_NORMALIZATION2", "InputTensor,ScaleTensor",
+     "DmlOperatorLayerNormalization.cpp:132"),
+    ("com.microsoft.FastGelu", "ELEMENT_WISE_ADD1", "ATensor,BTensor", "DmlOperatorBiasGelu.cpp:32"),
+    ("com.microsoft.FastGelu", "ACTIVATION_GELU", "InputTensor", "DmlOperatorBiasGelu.cpp:42"),
 ]
 
 FAILURES = []

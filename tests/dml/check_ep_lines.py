@@ -6,7 +6,9 @@ here (a few lines in the source's forms, at lines this script places them)
 and a five-row data file: it fills each row's FILE:LINE where the row was
 placed, checks a copy that agrees, and reports a moved line, a renamed
 operator, a different DmlGraphSupport, a row the source has more of and a
-factory version the headers do not register (writing nothing then). The
+factory version the headers do not register (writing nothing then); and
+12dfe2859c85's forms: a factory whose version is its Register*Kernel call's
+argument (DFT at 17 and 20), a table row under #if. The
 real data against the real source is dml/ep_tables' (sample lines) and the
 tool's own (it needs a copy of the source, which is not in the repository).
 Prints one line per failure; exit 1 on any."""
@@ -98,6 +100,38 @@ def expect_fail(case, root, src, data, words):
             FAIL.append(f"{case}: --write exit {rc}, or it changed the data file")
 
 
+def factory_argument(root, wd):
+    """12dfe2859c85's forms: a factory registering the version its Register*Kernel call
+    passes (DFT at 17 and 20, one header line), a table row under #if."""
+    src, data = os.path.join(wd, "src_arg"), os.path.join(wd, "regs_arg.txt")
+    source = SOURCE[:12] + [("#if DML_TARGET_VERSION >= 0x6400", None)] + SOURCE[12:13] + \
+        [("#endif", None)] + SOURCE[13:] + [
+            ("    GpuDFTOperatorFactory::RegisterDFTKernel(registry, 17);", None),
+            ("    GpuDFTOperatorFactory::RegisterDFTKernel(registry, 20);", None)]
+    header = [("    static void RegisterDFTKernel(IMLOperatorRegistry* registry, int32_t version)",
+               None), ("    {", None)] + HEADER[1:3] + [
+        ("        kernelDescription.minimumOperatorSetVersion = version;", None)]
+    write_copy(src, source, header)
+    with open(data, "w") as f:
+        f.write(DATA.replace("FACTORY \tDFT 17 T1 Float16to32 N - - -\n",
+                             "FACTORY \tDFT 17 T1 Float16to32 N - - -\n"
+                             "FACTORY \tDFT 20 T1 Float16to32 N - - -\n"))
+    rc, out = tool(root, src, data, "--write")
+    got = [(r[1], r[2], r[-1]) for r in rows(data)]
+    dft = where(header, "DmlDFT.h", "DFT")
+    want = [("Conv", "7", where(source, "OperatorRegistration.cpp", "Conv")),
+            ("Gelu", "1", where(source, "OperatorRegistration.cpp", "Gelu")),
+            ("MemcpyToHost", "7", where(source, "OperatorRegistration.cpp", "MemcpyToHost")),
+            ("If", "7", where(source, "OperatorRegistration.cpp", "If")),
+            ("DFT", "17", dft), ("DFT", "20", dft)]
+    if rc != 0 or got != want:
+        FAIL.append(f"a factory's version argument, a row under #if: exit {rc}, at {got}, "
+                    f"placed at {want}: {out.strip()}")
+    write_copy(src, [(x.replace("registry, 20", "registry, 19"), o) for x, o in source], header)
+    expect_fail("a factory called with another version", root, src, data,
+                "registers DFT at version 20")
+
+
 def main():
     root, wd = sys.argv[1], sys.argv[2]
     src, data = os.path.join(wd, "src"), os.path.join(wd, "regs.txt")
@@ -157,6 +191,7 @@ def main():
     expect_fail("a table row more", root, src, data, "1 registrations more than the data file")
     write_copy(src, SOURCE, [(t.replace("17", "20"), o) for t, o in HEADER])
     expect_fail("a factory's version", root, src, data, "registers DFT at version 17")
+    factory_argument(root, wd)
     for f in FAIL:
         print(f)
     print("dml_ep_lines.py agrees with the synthetic source" if not FAIL else f"{len(FAIL)} failures")

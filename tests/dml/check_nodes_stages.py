@@ -184,26 +184,109 @@ def cases(exe, wd):
     expect("Pow int32 (two DirectML operators)", recs[0], "unknown", "data_type")
     n += 2
     # 11. a message cites the registration it read where the source has it
-    # (microsoft/onnxruntime@800ae7742cbc, lines read from the file itself):
-    # Relu-13 OperatorRegistration.cpp:943, Shape-13 :986 (NotSupported),
-    # Einsum-12 :850 (QueryEinSum), DFT-17 DmlDFT.h:1073 (its factory)
+    # (microsoft/onnxruntime@12dfe2859c85, lines read from the file itself):
+    # Relu-13 OperatorRegistration.cpp:1059, Shape-13 :1106 (NotSupported),
+    # Einsum-12 :960 (QueryEinSum), DFT-17 DmlDFT.h:1114 (its factory)
     relu = ("type_6", unary("Relu", T.INT32, [2, 3]), "type_not_supported",
-            "supportedTypeListFloat16to32 (OperatorRegistration.cpp:943)")
+            "supportedTypeListFloat16to32 (OperatorRegistration.cpp:1059)")
     shape = ("shape_13", model([h.make_node("Shape", ["x"], ["y"])], [vi("x", T.FLOAT, ["n", 3])],
                                [vi("y", T.INT64, None)]),
-             "graph_not_supported", "(REG_INFO, OperatorRegistration.cpp:986)")
+             "graph_not_supported", "(REG_INFO, OperatorRegistration.cpp:1106)")
     einsum = ("einsum_12", model([h.make_node("Einsum", ["a", "b"], ["y"], equation="ij,jk->ik")],
                                  [vi("a", T.FLOAT, [2, 3]), vi("b", T.FLOAT, [3, 4])],
                                  [vi("y", T.FLOAT, None)], opset=12),
-              "query_rejected", "QueryEinSum (OperatorRegistration.cpp:850)")
+              "query_rejected", "QueryEinSum (OperatorRegistration.cpp:960)")
     dft = ("dft_17", model([h.make_node("DFT", ["x"], ["y"])], [vi("x", T.FLOAT, [1, 8, 1])],
                            [vi("y", T.FLOAT, None)], opset=17),
-           "graph_not_supported", "supportsGraph false (FACTORY, DmlDFT.h:1073)")
+           "graph_not_supported", "supportsGraph false (FACTORY, DmlDFT.h:1114)")
     for name, m, rid, cite in (relu, shape, einsum, dft):
         rc, recs, _ = run(exe, wd, name, m)
         msgs = [r["message"] for r in recs[0]["reasons"] if r["id"] == rid]
         if not any(cite in x for x in msgs):
             FAILURES.append(f"{name}: no {rid} message citing {cite!r}: {msgs}")
+        n += 1
+    return n + revision_cases(exe, wd)
+
+
+def revision_cases(exe, wd):
+    """12. what 12dfe2859c85's registrations changed (each was cpu before): Transpose-21,
+    DFT-20, If with a sequence output (IsCpuOnDmlOperator), QAttention's and
+    MatMulNBits' support queries."""
+    n = 0
+    rc, recs, _ = run(exe, wd, "transpose_21", unary("Transpose", T.FLOAT, [2, 3], opset=21))
+    expect("Transpose-21 (REG_INFO(21, Transpose))", recs[0], "dml")
+    m = model([h.make_node("DFT", ["x", "", "ax"], ["y"])],
+              [vi("x", T.FLOAT, [1, 8, 1]), vi("ax", T.INT64, [])], [vi("y", T.FLOAT, [1, 8, 2])],
+              inits=[h.make_tensor("ax", T.INT64, [], [1])], opset=20)
+    rc, recs, _ = run(exe, wd, "dft_20", m)
+    expect("DFT-20 (RegisterDFTKernel(registry, 20))", recs[0], "dml_kernel", "graph_not_supported")
+    seq = lambda: h.make_graph([h.make_node("SequenceConstruct", ["x"], ["o"])], "b", [],
+                               [h.make_tensor_sequence_value_info("o", T.FLOAT, [2, 3])])
+    m = model([h.make_node("If", ["c"], ["z"], then_branch=seq(), else_branch=seq())],
+              [vi("x", T.FLOAT, [2, 3]), vi("c", T.BOOL, [])],
+              [h.make_tensor_sequence_value_info("z", T.FLOAT, [2, 3])], opset=19)
+    rc, recs, _ = run(exe, wd, "if_sequence", m)
+    expect("If with a sequence output", recs[0], "dml_kernel", "control_flow")
+    opt = lambda: h.make_graph([h.make_node("Optional", ["x"], ["o"])], "b", [],
+                               [h.make_value_info("o", h.make_optional_type_proto(
+                                   h.make_tensor_type_proto(T.FLOAT, [2, 3])))])
+    m = model([h.make_node("If", ["c"], ["z"], then_branch=opt(), else_branch=opt())],
+              [vi("x", T.FLOAT, [2, 3]), vi("c", T.BOOL, [])],
+              [h.make_value_info("z", h.make_optional_type_proto(
+                  h.make_tensor_type_proto(T.FLOAT, [2, 3])))], opset=19)
+    rc, recs, _ = run(exe, wd, "if_optional", m)
+    expect("If with an optional output (V: tensors and sequences only)", recs[0], "cpu",
+           "type_not_supported")
+    n += 4
+    for rot, want in ((0, "dml"), (1, "cpu")):
+        node = h.make_node("QAttention", ["x", "w", "b", "s", "ws"], ["y"], domain="com.microsoft",
+                           num_heads=2, do_rotary=rot)
+        m = model([node], [vi("x", T.UINT8, [1, 4, 8]), vi("w", T.UINT8, [8, 24]),
+                           vi("b", T.FLOAT, [24]), vi("s", T.FLOAT, []), vi("ws", T.FLOAT, [])],
+                  [vi("y", T.FLOAT, [1, 4, 8])], domains=["com.microsoft"])
+        rc, recs, _ = run(exe, wd, f"qattention_{rot}", m)
+        expect(f"QAttention do_rotary={rot}", recs[0], want, "query_rejected" if rot else None)
+        n += 1
+    # a registration without a query takes any input count (QuerySlice's "at most 5" is
+    # Slice's alone): a 6-input Concat runs on DirectML
+    ins = [f"x{i}" for i in range(6)]
+    m = model([h.make_node("Concat", ins, ["y"], axis=0)], [vi(x, T.FLOAT, [1, 4]) for x in ins],
+              [vi("y", T.FLOAT, [6, 4])])
+    rc, recs, _ = run(exe, wd, "concat_6", m)
+    expect("Concat of 6 inputs (no support query)", recs[0], "dml")
+    n += 1
+    # QueryLayerNormalization is GetOutputCount() == 1 only (a bias is optional); ORT's
+    # ONNX-domain SimplifiedLayerNormalization (since 1) uses it too
+    for op, ins, outs, want in (("LayerNormalization", ["x", "s"], ["y"], "dml"),
+                                ("LayerNormalization", ["x", "s"], ["y", "mean"], "cpu"),
+                                ("SimplifiedLayerNormalization", ["x", "s"], ["y"], "dml")):
+        m = model([h.make_node(op, ins, outs, axis=-1)],
+                  [vi("x", T.FLOAT, [2, 4]), vi("s", T.FLOAT, [4])],
+                  [vi("y", T.FLOAT, [2, 4])] + [vi(o, T.FLOAT, [2, 1]) for o in outs[1:]],
+                  opset=17)
+        rc, recs, _ = run(exe, wd, f"{op}_{len(outs)}", m)
+        expect(f"{op} without a bias, {len(outs)} output(s)", recs[0], want,
+               "query_rejected" if want == "cpu" else None)
+        n += 1
+    # DequantizeLinear-21 takes INT4 (supportedTypeListDequantizeLinear21) and the provider
+    # maps it to DML_TENSOR_DATA_TYPE_INT4, whose device support is not modelled: unknown
+    for t, want in ((T.INT8, "dml"), (22, "unknown")):  # 22: INT4 (onnx 1.12 has no name)
+        m = model([h.make_node("DequantizeLinear", ["x", "s"], ["y"])],
+                  [vi("x", t, [4, 8]), vi("s", T.FLOAT, [])], [vi("y", T.FLOAT, [4, 8])],
+                  opset=21)
+        rc, recs, _ = run(exe, wd, f"dequantize_21_{t}", m)
+        expect(f"DequantizeLinear-21 of type {t}", recs[0], want,
+               "type_not_supported" if want == "unknown" else None)
+        n += 1
+    for bits, k, want in ((4, 32, "dml"), (8, 32, "dml"), (2, 32, "cpu"), (4, 40, "cpu")):
+        node = h.make_node("MatMulNBits", ["a", "b", "s"], ["y"], domain="com.microsoft", K=k, N=8,
+                           bits=bits, block_size=16)
+        m = model([node], [vi("a", T.FLOAT, [2, k]), vi("b", T.UINT8, [8, 2, 8]),
+                           vi("s", T.FLOAT, [16])], [vi("y", T.FLOAT, [2, 8])],
+                  domains=["com.microsoft"])
+        rc, recs, _ = run(exe, wd, f"matmulnbits_{bits}_{k}", m)
+        expect(f"MatMulNBits bits={bits} K={k} block_size=16", recs[0], want,
+               "query_rejected" if want == "cpu" else None)
         n += 1
     return n
 
