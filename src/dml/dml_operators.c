@@ -20,10 +20,22 @@ static int eq_nocase(const char *a, const char *b)
     return *a == *b;
 }
 
+/* strcmp of an upper-case table name against name upper-cased. */
+static int cmp_upper(const char *table, const char *name)
+{
+    for (;; table++, name++) {
+        unsigned char x = (unsigned char)*table, y = (unsigned char)*name;
+        if (y >= 'a' && y <= 'z')
+            y = (unsigned char)(y - 'a' + 'A');
+        if (x != y || x == 0)
+            return (int)x - (int)y;
+    }
+}
+
 const struct dmlt_dml_operator *dmlt_dml_operator_find(const char *name)
 {
     static const char prefix[] = "DML_OPERATOR_";
-    size_t n = sizeof prefix - 1, i;
+    size_t n = sizeof prefix - 1;
     if (name == NULL)
         return NULL;
     if (strlen(name) > n) {
@@ -38,9 +50,19 @@ const struct dmlt_dml_operator *dmlt_dml_operator_find(const char *name)
         if (k == n)
             name += n;
     }
-    for (i = 0; i < dmlt_dml_operator_count; i++)
-        if (eq_nocase(dmlt_dml_operator_table[i].name, name))
-            return &dmlt_dml_operator_table[i];
+    /* the table is sorted by its upper-case names (tools/gen_dml_tables.py):
+     * a binary search, name compared upper-cased */
+    size_t lo = 0, hi = dmlt_dml_operator_count;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        const int c = cmp_upper(dmlt_dml_operator_table[mid].name, name);
+        if (c == 0)
+            return &dmlt_dml_operator_table[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
     return NULL;
 }
 

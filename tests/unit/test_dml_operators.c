@@ -4,6 +4,7 @@
  * generated from (tools/data/dml_ep_operator_map.tsv, read here line by
  * line: argv[1]). */
 #include "check.h"
+#include "dml_operator_table.h"
 #include "dml_operators.h"
 
 #include <stdlib.h>
@@ -20,6 +21,18 @@ static void test_names_and_levels(void)
     CHECK(dmlt_dml_operator_find("") == NULL);
     CHECK(dmlt_dml_operator_find(NULL) == NULL);
     CHECK(dmlt_dml_operator_find("REDUCE:SUM") != NULL);
+    /* every operator found by its own name, in lower case too: the lookup
+     * is a binary search over the table, which must stay sorted */
+    for (size_t i = 0; i < dmlt_dml_operator_count; i++) {
+        const char *name = dmlt_dml_operator_table[i].name;
+        char lower[64];
+        size_t k = 0;
+        for (; name[k] && k + 1 < sizeof lower; k++)
+            lower[k] = (char)(name[k] >= 'A' && name[k] <= 'Z' ? name[k] - 'A' + 'a' : name[k]);
+        lower[k] = 0;
+        CHECK(dmlt_dml_operator_find(name) == &dmlt_dml_operator_table[i]);
+        CHECK(dmlt_dml_operator_find(lower) == &dmlt_dml_operator_table[i]);
+    }
 
     CHECK_EQ(dmlt_dml_level_parse("5_1"), 0x5100u);
     CHECK_EQ(dmlt_dml_level_parse("5.1"), 0x5100u);
