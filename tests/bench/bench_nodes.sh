@@ -51,6 +51,8 @@ fi
 
 # ONNX Runtime: a CPU session made for the same model (graph optimizations on)
 ort_dir="$build/bench-ort"
+# the ONNX Runtime that the oracle tests installed (tests/onnx/ort/install.sh), when there
+[ -d "$build/tests/ort/node_modules/onnxruntime-node" ] && ort_dir="$build/tests/ort"
 t_ort=""
 if [ ! -d "$ort_dir/node_modules/onnxruntime-node" ]; then
   mkdir -p "$ort_dir"
