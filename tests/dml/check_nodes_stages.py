@@ -378,8 +378,8 @@ def query_cases(exe, wd):
         ("do_rotary_2^32", attention(do_rotary=1 << 32), "dml")])
     mp = lambda so: unary("MaxPool", T.FLOAT, [1, 1, 4, 4], kernel_shape=[2, 2], storage_order=so)
     n += query_pair(exe, wd, "MaxPool", [  # GetOptionalAttribute<int>: the low 32 bits
-        ("storage_order_2^32", mp(1 << 32), "dml"), ("storage_order_2^32+1", mp((1 << 32) + 1), "cpu",
-                                                "(narrowed to 32 bits there)")])
+        ("storage_order_2^32", mp(1 << 32), "dml"),
+        ("storage_order_2^32+1", mp((1 << 32) + 1), "cpu", "(narrowed to 32 bits there)")])
     return n
 
 
