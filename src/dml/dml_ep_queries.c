@@ -322,7 +322,9 @@ static int einsum_components(struct onnx_bytes eq, const char **err)
     bool output = false;
     int count = 0;
     for (size_t i = 0;; i++) {
-        const char ch = i < len ? p[i] : '\0';
+        char ch = '\0'; /* the std::string's terminator */
+        if (i < len)
+            ch = p[i];
         const bool lower = ch >= 'a' && ch <= 'z', upper = ch >= 'A' && ch <= 'Z';
         if (lower || upper) {
             const uint64_t bit = 1ull << (lower ? ch - 'a' : 26 + ch - 'A');
