@@ -1,8 +1,8 @@
 /* dml_ep_checks.c - the DML EP model's checks of a node that has a kernel
- * (dml_ep_kernel.h): the support queries and every tensor's DirectML type
- * (ExecutionProvider.cpp IsNodeSupportedByDml), and kernel creation's
+ * (dml_ep_kernel.h): the support query (dml_ep_queries.c) and every
+ * tensor's DirectML type (ExecutionProvider.cpp IsNodeSupportedByDml), and kernel creation's
  * tensor rules (the EP's TensorDesc and DirectML's operator tables). */
-#include "dml_ep_kernel.h"
+#include "dml_ep_queries.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -12,208 +12,6 @@
 static bool is(struct onnx_bytes a, const char *s)
 {
     return onnx_bytes_is(a, s);
-}
-
-static int64_t attr_int(const struct onnx_node *node, const char *name, int64_t dflt)
-{
-    const struct onnx_attr *a = onnx_node_attr(node, name);
-    return a && a->has_i ? a->i : dflt;
-}
-
-static float attr_float(const struct onnx_node *node, const char *name, float dflt)
-{
-    const struct onnx_attr *a = onnx_node_attr(node, name);
-    return a && a->has_f ? a->f : dflt;
-}
-
-static bool attr_string_is(const struct onnx_node *node, const char *name, const char *s)
-{
-    const struct onnx_attr *a = onnx_node_attr(node, name);
-    return a && a->has_s && is(a->s, s);
-}
-
-/* QueryBatchNormalization (DmlOperatorBatchNormalization.cpp): 5 tensor
- * inputs of one element type. */
-static enum ep_verdict query_batchnorm(struct ep_state *st, struct dmlt_ep_node *n, uint32_t at)
-{
-    const struct onnx_node *node = dmlt_ep__onnx_node(st, n);
-    if (attr_int(node, "training_mode", 0) != 0)
-        return dmlt_ep__reason(st, at, DMLT_R_QUERY_REJECTED,
-                               "attribute training_mode=%lld: QueryBatchNormalization "
-                               "(DmlOperatorBatchNormalization.cpp) takes only 0",
-                               (long long)attr_int(node, "training_mode", 0)),
-               EP_CPU;
-    if (node->n_inputs < 5)
-        return dmlt_ep__reason(st, at, DMLT_R_QUERY_REJECTED,
-                               "%lu inputs: QueryBatchNormalization needs 5",
-                               (unsigned long)node->n_inputs),
-               EP_CPU;
-    int32_t t0 = 0;
-    for (uint32_t i = 0; i < 5; i++) {
-        const struct onnx_infer_value *v = dmlt_ep__input_value(st, n, i);
-        if (v == NULL || (!v->not_tensor && v->elem_type == 0))
-            return dmlt_ep__reason(st, at, DMLT_R_QUERY_REJECTED,
-                                   "the element type of input %lu (%.*s) is not known: "
-                                   "QueryBatchNormalization needs all 5 alike",
-                                   (unsigned long)i, EP_NAME(node->inputs[i])),
-                   EP_UNKNOWN;
-        if (i == 0)
-            t0 = v->elem_type;
-        if (v->not_tensor || v->elem_type != t0)
-            return dmlt_ep__reason(st, at, DMLT_R_QUERY_REJECTED,
-                                   "input %lu (%.*s) has another element type than input 0: "
-                                   "QueryBatchNormalization needs all 5 alike",
-                                   (unsigned long)i, EP_NAME(node->inputs[i])),
-                   EP_CPU;
-    }
-    return EP_OK;
-}
-
-/* QueryQAttention (DmlOperatorQAttention.cpp:677 at 12dfe2859c85): no
- * `unidirectional` with a mask (input 5), no `do_rotary`, no
- * `past_present_share_buffer`; each read as GetOptionalAttribute<int32_t>,
- * a narrow_cast of the int64 value: its low 32 bits. */
-static enum ep_verdict query_qattention(struct ep_state *st, struct dmlt_ep_node *n, uint32_t at)
-{
-    static const char *const names[] = {"unidirectional", "do_rotary",
-                                        "past_present_share_buffer"};
-    const struct onnx_node *node = dmlt_ep__onnx_node(st, n);
-    for (unsigned k = 0; k < 3; k++) {
-        const int64_t v = attr_int(node, names[k], 0);
-        if ((uint32_t)(uint64_t)v == 0)
-            continue;
-        if (k == 0 && (node->n_inputs <= 5 || node->inputs[5].n == 0))
-            continue; /* unidirectional without mask_index: taken */
-        return dmlt_ep__reason(st, at, DMLT_R_QUERY_REJECTED,
-                               "attribute %s=%lld%s: QueryQAttention "
-                               "(DmlOperatorQAttention.cpp:677) takes only 0",
-                               names[k], (long long)v, k == 0 ? " with a mask_index (input 5)" : ""),
-               EP_CPU;
-    }
-    return EP_OK;
-}
-
-/* QueryMatMulNBits (DmlOperatorMatMulNBits.cpp:176 at 12dfe2859c85): bits 4
- * or 8, and K (narrowed to 32 bits) a multiple of block_size; a missing
- * attribute (GetAttribute throws) or block_size <= 0 (ML_CHECK_VALID_ARGUMENT)
- * is an error the query raises, which is not modelled: unknown. */
-static enum ep_verdict query_matmulnbits(struct ep_state *st, struct dmlt_ep_node *n, uint32_t at)
-{
-    static const char *const names[] = {"bits", "K", "block_size"};
-    const struct onnx_node *node = dmlt_ep__onnx_node(st, n);
-    int64_t v[3];
-    for (unsigned k = 0; k < 3; k++) {
-        const struct onnx_attr *a = onnx_node_attr(node, names[k]);
-        if (a == NULL || !a->has_i)
-            return dmlt_ep__reason(st, at, DMLT_R_QUERY_REJECTED,
-                                   "no integer attribute %s: QueryMatMulNBits "
-                                   "(DmlOperatorMatMulNBits.cpp:176) reads it with GetAttribute, "
-                                   "which throws; what the provider makes of that is not modelled",
-                                   names[k]),
-                   EP_UNKNOWN;
-        v[k] = a->i;
-    }
-    if (v[0] != 4 && v[0] != 8)
-        return dmlt_ep__reason(st, at, DMLT_R_QUERY_REJECTED,
-                               "attribute bits=%lld: QueryMatMulNBits "
-                               "(DmlOperatorMatMulNBits.cpp:176) takes 4 or 8",
-                               (long long)v[0]),
-               EP_CPU;
-    if (v[2] <= 0)
-        return dmlt_ep__reason(st, at, DMLT_R_QUERY_REJECTED,
-                               "attribute block_size=%lld: QueryMatMulNBits fails its "
-                               "ML_CHECK_VALID_ARGUMENT(blockSize > 0); what the provider makes "
-                               "of that is not modelled",
-                               (long long)v[2]),
-               EP_UNKNOWN;
-    const uint32_t k32 = (uint32_t)(uint64_t)v[1]; /* gsl::narrow_cast<uint32_t> */
-    if ((int64_t)k32 % v[2] != 0)
-        return dmlt_ep__reason(st, at, DMLT_R_QUERY_REJECTED,
-                               "attribute K=%lld%s is no multiple of block_size=%lld: "
-                               "QueryMatMulNBits (DmlOperatorMatMulNBits.cpp:176) takes whole "
-                               "blocks only",
-                               (long long)v[1],
-                               (int64_t)k32 != v[1] ? " (narrowed to 32 bits there)" : "",
-                               (long long)v[2]),
-               EP_CPU;
-    return EP_OK;
-}
-
-/* The support query of the node's registration (OperatorRegistration.cpp
- * names it; each is in the operator's DmlOperator*.cpp). */
-static enum ep_verdict support_query(struct ep_state *st, struct dmlt_ep_node *n, uint32_t at)
-{
-    const struct onnx_node *node = dmlt_ep__onnx_node(st, n);
-    switch (n->reg->query) {
-    case DMLT_Q_NONE:
-        return EP_OK;
-    case DMLT_Q_SLICE: /* QuerySlice: at most 5 inputs (DmlOperatorSlice.cpp:45) */
-        return node->n_inputs <= 5 ? EP_OK
-                                   : (dmlt_ep__reason(st, at, DMLT_R_QUERY_REJECTED,
-                                                      "%lu inputs: QuerySlice takes at most 5",
-                                                      (unsigned long)node->n_inputs),
-                                      EP_CPU);
-    case DMLT_Q_MAXPOOL:
-        if (attr_int(node, "storage_order", 0) != 0)
-            return dmlt_ep__reason(
-                       st, at, DMLT_R_QUERY_REJECTED,
-                       "attribute storage_order=%lld: QueryMaxPool (DmlOperatorPooling.cpp) "
-                       "takes only 0",
-                       (long long)attr_int(node, "storage_order", 0)),
-                   EP_CPU;
-        return EP_OK;
-    case DMLT_Q_RESIZE:
-        if (attr_string_is(node, "mode", "cubic"))
-            return dmlt_ep__reason(st, at, DMLT_R_QUERY_REJECTED,
-                                   "attribute mode=\"cubic\": QueryResize (DmlOperatorResize.cpp): "
-                                   "DirectML has no cubic interpolation"),
-                   EP_CPU;
-        if (attr_int(node, "exclude_outside", 0) != 0)
-            return dmlt_ep__reason(st, at, DMLT_R_QUERY_REJECTED,
-                                   "attribute exclude_outside=%lld: QueryResize takes only 0",
-                                   (long long)attr_int(node, "exclude_outside", 0)),
-                   EP_CPU;
-        if (attr_float(node, "extrapolation_value", 0.0f) != 0.0f)
-            return dmlt_ep__reason(st, at, DMLT_R_QUERY_REJECTED,
-                                   "attribute extrapolation_value=%g: QueryResize takes only 0",
-                                   (double)attr_float(node, "extrapolation_value", 0.0f)),
-                   EP_CPU;
-        return EP_OK;
-    case DMLT_Q_BATCHNORM:
-        return query_batchnorm(st, n, at);
-    case DMLT_Q_QATTENTION:
-        return query_qattention(st, n, at);
-    case DMLT_Q_MATMULNBITS:
-        return query_matmulnbits(st, n, at);
-    case DMLT_Q_LAYERNORM: /* GetOutputCount() == 1 (DmlOperatorLayerNormalization.cpp:257
-                              * at 12dfe2859c85; a bias is optional since c2d08fd73) */
-        if (node->n_outputs != 1)
-            return dmlt_ep__reason(
-                       st, at, DMLT_R_QUERY_REJECTED,
-                       "%lu outputs: QueryLayerNormalization (DmlOperatorLayerNormalization.cpp:257) "
-                       "takes 1 output only (no Mean, InvStdDev)",
-                       (unsigned long)node->n_outputs),
-                   EP_CPU;
-        return EP_OK;
-    default: {
-        static const char *const names[] = {[DMLT_Q_SCATTER] = "QueryScatter",
-                                            [DMLT_Q_EINSUM] = "QueryEinSum",
-                                            [DMLT_Q_RNN] = "QueryRecurrentNeuralNetwork",
-                                            [DMLT_Q_PAD] = "QueryPad",
-                                            [DMLT_Q_SKIPLAYERNORM] = "QuerySkipLayerNormalization",
-                                            [DMLT_Q_QLINEARSIGMOID] = "QueryQLinearSigmoid",
-                                            [DMLT_Q_ATTENTION] = "QueryAttention"};
-        const unsigned q = n->reg->query;
-        return dmlt_ep__reason(
-                   st, at, DMLT_R_QUERY_REJECTED,
-                   "the DML EP asks %s (%s:%u) whether it takes "
-                   "this node; that query is not reproduced here (its source was not read), "
-                   "so whether the node runs on DirectML is not known",
-                   q < sizeof names / sizeof names[0] && names[q] ? names[q] : "a query",
-                   n->reg->file, n->reg->line),
-               EP_UNKNOWN;
-    }
-    }
 }
 
 /* IsCpuOnDmlOperator and IsDmlSequenceOperator: their sequences are allowed
@@ -241,8 +39,8 @@ static enum ep_verdict if_output(struct ep_state *st, struct dmlt_ep_node *n, ui
 {
     const struct onnx_node *node = dmlt_ep__onnx_node(st, n);
     const struct onnx_attr *a = onnx_node_attr(node, "then_branch");
-    const enum onnx_value kind = a && a->g && k < a->g->n_outputs ? a->g->outputs[k].type.value
-                                                                  : ONNX_V_UNTYPED;
+    const enum onnx_value kind =
+        a && a->g && k < a->g->n_outputs ? a->g->outputs[k].type.value : ONNX_V_UNTYPED;
     if (kind == ONNX_V_SEQUENCE)
         return EP_OK;
     if (kind == ONNX_V_OPTIONAL)
@@ -310,7 +108,7 @@ enum ep_verdict dmlt_ep__supported_by_dml(struct ep_state *st, struct dmlt_ep_no
 {
     const uint32_t at = (uint32_t)(n - st->r->nodes);
     const struct onnx_node *node = dmlt_ep__onnx_node(st, n);
-    enum ep_verdict v = support_query(st, n, at);
+    enum ep_verdict v = dmlt_ep__support_query(st, n, at);
     for (uint32_t i = 0; v == EP_OK && i < node->n_inputs; i++)
         v = tensor_type(st, n, at, false, i);
     for (uint32_t k = 0; v == EP_OK && k < node->n_outputs; k++)

@@ -7,6 +7,7 @@ set(DMLT_DML_SOURCES
   src/dml/dml_mapping_table.c
   src/dml/dml_ep.c
   src/dml/dml_ep_checks.c
+  src/dml/dml_ep_queries.c
   src/dml/dml_ep_kernel.c
   src/dml/dml_ep_table.c
   src/dml/dml_onnx_schema_table.c

@@ -186,16 +186,17 @@ def cases(exe, wd):
     # 11. a message cites the registration it read where the source has it
     # (microsoft/onnxruntime@12dfe2859c85, lines read from the file itself):
     # Relu-13 OperatorRegistration.cpp:1059, Shape-13 :1106 (NotSupported),
-    # Einsum-12 :960 (QueryEinSum), DFT-17 DmlDFT.h:1114 (its factory)
+    # Einsum-12's query QueryEinSum (DmlOperatorEinSum.cpp:406), DFT-17 DmlDFT.h:1114 (its factory)
     relu = ("type_6", unary("Relu", T.INT32, [2, 3]), "type_not_supported",
             "supportedTypeListFloat16to32 (OperatorRegistration.cpp:1059)")
     shape = ("shape_13", model([h.make_node("Shape", ["x"], ["y"])], [vi("x", T.FLOAT, ["n", 3])],
                                [vi("y", T.INT64, None)]),
              "graph_not_supported", "(REG_INFO, OperatorRegistration.cpp:1106)")
-    einsum = ("einsum_12", model([h.make_node("Einsum", ["a", "b"], ["y"], equation="ij,jk->ik")],
-                                 [vi("a", T.FLOAT, [2, 3]), vi("b", T.FLOAT, [3, 4])],
-                                 [vi("y", T.FLOAT, None)], opset=12),
-              "query_rejected", "QueryEinSum (OperatorRegistration.cpp:960)")
+    einsum = ("einsum_12", model([h.make_node("Einsum", ["a", "b", "c"], ["y"],
+                                              equation="ij,jk,kl->il")],
+                                 [vi("a", T.FLOAT, [2, 3]), vi("b", T.FLOAT, [3, 4]),
+                                  vi("c", T.FLOAT, [4, 5])], [vi("y", T.FLOAT, None)], opset=12),
+              "query_rejected", "QueryEinSum (DmlOperatorEinSum.cpp:406 at 12dfe2859c85)")
     dft = ("dft_17", model([h.make_node("DFT", ["x"], ["y"])], [vi("x", T.FLOAT, [1, 8, 1])],
                            [vi("y", T.FLOAT, None)], opset=17),
            "graph_not_supported", "supportsGraph false (FACTORY, DmlDFT.h:1114)")
@@ -205,7 +206,7 @@ def cases(exe, wd):
         if not any(cite in x for x in msgs):
             FAILURES.append(f"{name}: no {rid} message citing {cite!r}: {msgs}")
         n += 1
-    return n + revision_cases(exe, wd)
+    return n + revision_cases(exe, wd) + query_cases(exe, wd)
 
 
 def revision_cases(exe, wd):
@@ -288,6 +289,97 @@ def revision_cases(exe, wd):
         expect(f"MatMulNBits bits={bits} K={k} block_size=16", recs[0], want,
                "query_rejected" if want == "cpu" else None)
         n += 1
+    return n
+
+
+def query_pair(exe, wd, name, models):
+    """Each (label, model, placement[, text]) of one support query: a reason
+    query_rejected wherever the provider does not take the node (its message
+    holding text, where given)."""
+    for label, m, want, *text in models:
+        rc, recs, _ = run(exe, wd, f"{name}_{label}", m)
+        taken = want in ("dml", "dml_kernel")
+        expect(f"{name} {label}", recs[0], want, None if taken else "query_rejected")
+        msgs = [r["message"] for r in recs[0]["reasons"] if r["id"] == "query_rejected"]
+        if text and not any(text[0] in x for x in msgs):
+            FAILURES.append(f"{name} {label}: no query_rejected message holding {text[0]!r}")
+    return len(models)
+
+
+def query_cases(exe, wd):
+    """13. the support queries read at 12dfe2859c85 (DmlOperator*.cpp), each taking one
+    node and refusing another; an int attribute is read as int32 (its low 32 bits)."""
+    ms = ["com.microsoft"]
+    n = 0
+    for op in ("ScatterElements", "ScatterND"):  # QueryScatter: reduction "none" only
+        cases = []
+        for red in (None, "none", "add", "mul"):
+            kw = {"reduction": red} if red else {}
+            ind = (vi("i", T.INT32, [1, 3]) if op == "ScatterElements" else
+                   vi("i", T.INT64, [1, 1]))
+            m = model([h.make_node(op, ["x", "i", "u"], ["y"], **kw)],
+                      [vi("x", T.FLOAT, [4, 3]), ind, vi("u", T.FLOAT, [1, 3])],
+                      [vi("y", T.FLOAT, [4, 3])], opset=16)
+            cases.append((red or "default", m, "dml" if red in (None, "none") else "cpu"))
+        n += query_pair(exe, wd, op, cases)
+    ein = lambda eq, k: model([h.make_node("Einsum", [f"x{i}" for i in range(k)], ["y"],
+                                           equation=eq)],
+                              [vi(f"x{i}", T.FLOAT, [3, 3]) for i in range(k)],
+                              [vi("y", T.FLOAT, None)], opset=12)
+    n += query_pair(exe, wd, "Einsum", [  # QueryEinSum: parsed, no ellipsis, <= 2 inputs
+        ("matmul", ein("ij,jk->ik", 2), "dml"), ("transpose", ein("ij->ji", 1), "dml"),
+        ("implicit", ein("ij,jk", 2), "dml"), ("three", ein("ij,jk,kl->il", 3), "cpu"),
+        ("ellipsis", ein("...j,jk->...k", 2), "cpu"),
+        ("new_output_label", ein("ij,jk->iz", 2), "unknown", "OperatorHelper.cpp:1418")])
+
+    def lstm(layout):
+        kw = {} if layout is None else {"layout": layout}
+        return model([h.make_node("LSTM", ["x", "w", "r"], ["y"], hidden_size=2, **kw)],
+                     [vi("x", T.FLOAT, [2, 1, 3]), vi("w", T.FLOAT, [1, 8, 3]),
+                      vi("r", T.FLOAT, [1, 8, 2])], [vi("y", T.FLOAT, [2, 1, 1, 2])], opset=14)
+    # QueryRecurrentNeuralNetwork: layout 0 only (LSTM's kernel is not in the fused graph:
+    # DmlGraphSupport N, so a taken LSTM is dml_kernel)
+    n += query_pair(exe, wd, "LSTM", [
+        ("default", lstm(None), "dml_kernel"), ("layout1", lstm(1), "cpu"),
+        ("layout2^32", lstm(1 << 32), "dml_kernel")])
+    pad = lambda pads: model([h.make_node("Pad", ["x"], ["y"], pads=pads)],
+                             [vi("x", T.FLOAT, [2, 3])], [vi("y", T.FLOAT, None)], opset=10)
+    n += query_pair(exe, wd, "Pad-2", [  # QueryPad: no negative pad
+        ("positive", pad([0, 1, 0, 1]), "dml"), ("negative", pad([0, -1, 0, 1]), "cpu")])
+    sln = lambda outs: model([h.make_node("SkipLayerNormalization", ["x", "s", "g", "b"], outs,
+                                          domain="com.microsoft")],
+                             [vi("x", T.FLOAT, [1, 2, 4]), vi("s", T.FLOAT, [1, 2, 4]),
+                              vi("g", T.FLOAT, [4]), vi("b", T.FLOAT, [4])],
+                             [vi(o, T.FLOAT, [1, 2, 1] if o in ("mean", "isv") else [1, 2, 4])
+                              for o in outs if o], domains=ms)
+    n += query_pair(exe, wd, "SkipLayerNormalization", [  # no mean, no inv_std_var
+        ("y", sln(["y"]), "dml"), ("y_sum", sln(["y", "", "", "sum"]), "dml"),
+        ("mean", sln(["y", "mean"]), "cpu"), ("inv_std_var", sln(["y", "", "isv"]), "cpu")])
+    qls = lambda k: model([h.make_node("QLinearSigmoid", ["x", "xs", "xz", "ys", "yz"][:k], ["y"],
+                                       domain="com.microsoft")],
+                          [vi("x", T.UINT8, [2, 3]), vi("xs", T.FLOAT, []), vi("xz", T.UINT8, []),
+                           vi("ys", T.FLOAT, []), vi("yz", T.UINT8, [])][:k],
+                          [vi("y", T.UINT8, [2, 3])], domains=ms)
+    n += query_pair(exe, wd, "QLinearSigmoid", [  # both zero points given
+        ("5_inputs", qls(5), "dml"), ("4_inputs", qls(4), "cpu")])
+
+    def attention(ins=("x", "w", "b"), outs=("y",), **kw):
+        shapes = {"x": [1, 4, 8], "w": [8, 24], "b": [24], "m": [1, 4], "past": [2, 1, 2, 0, 4]}
+        return model([h.make_node("Attention", list(ins), list(outs), domain="com.microsoft",
+                                  num_heads=2, **kw)],
+                     [vi(i, T.INT32 if i == "m" else T.FLOAT, shapes[i]) for i in ins if i],
+                     [vi(o, T.FLOAT, [1, 4, 8] if o == "y" else [2, 1, 2, 4, 4]) for o in outs],
+                     domains=ms)
+    n += query_pair(exe, wd, "Attention", [  # no past, present, unidirectional, rotary
+        ("plain", attention(), "dml"),
+        ("past", attention(("x", "w", "b", "m", "past")), "cpu"),
+        ("present", attention(outs=("y", "present")), "cpu"),
+        ("unidirectional", attention(unidirectional=1), "cpu"),
+        ("do_rotary_2^32", attention(do_rotary=1 << 32), "dml")])
+    mp = lambda so: unary("MaxPool", T.FLOAT, [1, 1, 4, 4], kernel_shape=[2, 2], storage_order=so)
+    n += query_pair(exe, wd, "MaxPool", [  # GetOptionalAttribute<int>: the low 32 bits
+        ("storage_order_2^32", mp(1 << 32), "dml"),
+        ("storage_order_2^32+1", mp((1 << 32) + 1), "cpu", "(narrowed to 32 bits there)")])
     return n
 
 
