@@ -429,13 +429,12 @@ static void sort_initializers(const struct onnx_graph *g, uint32_t *by, uint32_t
     for (uint32_t i = 0; i < n; i++)
         by[i] = i;
     uint32_t *from = by, *to = tmp;
-    for (uint32_t w = 1; w < n; w = w > n / 2 ? n : 2 * w) {
-        for (uint32_t lo = 0; lo < n; lo = n - lo > 2 * w ? lo + 2 * w : n) {
+    for (uint32_t w = 1; w<n; w = w> n / 2 ? n : 2 * w) {
+        for (uint32_t lo = 0; lo<n; lo = n - lo> 2 * w ? lo + 2 * w : n) {
             const uint32_t mid = n - lo > w ? lo + w : n, hi = n - mid > w ? mid + w : n;
             uint32_t i = lo, j = mid, k = lo;
             while (i < mid && j < hi)
-                to[k++] = name_cmp(g->initializers[from[j]].name,
-                                   g->initializers[from[i]].name) < 0
+                to[k++] = name_cmp(g->initializers[from[j]].name, g->initializers[from[i]].name) < 0
                               ? from[j++]
                               : from[i++];
             while (i < mid)
