@@ -413,41 +413,27 @@ static bool values_of(struct model_reader *mr, const struct pb_msg *m, unsigned 
     return !it.failed;
 }
 
-/* Names in one order: shorter first, then by bytes. */
-static int name_cmp(struct onnx_bytes a, struct onnx_bytes b)
+/* g's initializers by name, for onnx_graph_has_initializer: an open
+ * addressing table of their indices (UINT32_MAX empty), at least twice as
+ * many slots as initializers, in the reader's arena. False out of memory. */
+static bool index_initializers(struct reader *r, struct onnx_graph *g)
 {
-    if (a.n != b.n)
-        return a.n < b.n ? -1 : 1;
-    return a.n ? memcmp(a.p, b.p, a.n) : 0;
-}
-
-/* g's initializers' indices sorted by name into by[0..n), tmp[0..n)
- * scratch: a bottom-up merge sort (O(n log n) on a million weights). */
-static void sort_initializers(const struct onnx_graph *g, uint32_t *by, uint32_t *tmp)
-{
-    const uint32_t n = g->n_initializers;
-    for (uint32_t i = 0; i < n; i++)
-        by[i] = i;
-    uint32_t *from = by, *to = tmp;
-    for (uint32_t w = 1; w<n; w = w> n / 2 ? n : 2 * w) {
-        for (uint32_t lo = 0; lo<n; lo = n - lo> 2 * w ? lo + 2 * w : n) {
-            const uint32_t mid = n - lo > w ? lo + w : n, hi = n - mid > w ? mid + w : n;
-            uint32_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi)
-                to[k++] = name_cmp(g->initializers[from[j]].name, g->initializers[from[i]].name) < 0
-                              ? from[j++]
-                              : from[i++];
-            while (i < mid)
-                to[k++] = from[i++];
-            while (j < hi)
-                to[k++] = from[j++];
-        }
-        uint32_t *t = from;
-        from = to;
-        to = t;
+    size_t cap = 2;
+    while (cap < 2 * (size_t)g->n_initializers)
+        cap *= 2;
+    uint32_t *slots = onnx__arena_alloc(r->arena, cap, sizeof *slots);
+    if (slots == NULL)
+        return onnx__reader_oom(r);
+    memset(slots, 0xff, cap * sizeof *slots);
+    for (uint32_t k = 0; k < g->n_initializers; k++) {
+        size_t i = onnx_hash_slot(onnx_hash(g->initializers[k].name), cap - 1);
+        while (slots[i] != UINT32_MAX)
+            i = (i + 1) & (cap - 1);
+        slots[i] = k;
     }
-    if (from != by)
-        memcpy(by, from, (size_t)n * sizeof *by);
+    g->initializer_slots = slots;
+    g->initializer_mask = (uint32_t)(cap - 1);
+    return true;
 }
 
 /* Phase two: a graph's inputs, initializers (dense, then sparse) and
@@ -476,18 +462,7 @@ static bool graph_values(struct model_reader *mr, const struct graph_slot *s)
         !values_of(mr, m, ONNXF_GRAPH_INITIALIZER, &g->n_initializers, NULL, init) ||
         !values_of(mr, m, ONNXF_GRAPH_SPARSE_INITIALIZER, &g->n_initializers, NULL, init))
         return false;
-    uint32_t *by = onnx__arena_alloc(r->arena, g->n_initializers, sizeof *by);
-    uint32_t *tmp = g->n_initializers > 1 ? malloc((size_t)g->n_initializers * sizeof *tmp) : by;
-    if (by == NULL || tmp == NULL) {
-        if (tmp != by)
-            free(tmp);
-        return onnx__reader_oom(r);
-    }
-    sort_initializers(g, by, tmp);
-    if (tmp != by)
-        free(tmp);
-    g->initializers_by_name = by;
-    return true;
+    return index_initializers(r, g);
 }
 
 /* ModelProto's own fields (checked by its validator); the graph's
@@ -647,22 +622,15 @@ bool onnx_node_is_constant(const struct onnx_node *n)
 
 bool onnx_graph_has_initializer(const struct onnx_graph *g, struct onnx_bytes name)
 {
-    if (g->initializers_by_name == NULL) { /* a graph built by hand (tests) */
+    if (g->initializer_slots == NULL) { /* a graph built by hand (tests) */
         for (uint32_t k = 0; k < g->n_initializers; k++)
             if (onnx_bytes_eq(g->initializers[k].name, name))
                 return true;
         return false;
     }
-    uint32_t lo = 0, hi = g->n_initializers;
-    while (lo < hi) {
-        const uint32_t mid = lo + (hi - lo) / 2;
-        const int c = name_cmp(g->initializers[g->initializers_by_name[mid]].name, name);
-        if (c == 0)
+    for (size_t i = onnx_hash_slot(onnx_hash(name), g->initializer_mask);
+         g->initializer_slots[i] != UINT32_MAX; i = (i + 1) & g->initializer_mask)
+        if (onnx_bytes_eq(g->initializers[g->initializer_slots[i]].name, name))
             return true;
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
     return false;
 }

@@ -131,7 +131,9 @@ struct onnx_graph {
     const struct onnx_node *nodes; /* in file order */
     const struct onnx_value_info *inputs, *outputs, *value_info;
     const struct onnx_tensor_data *initializers; /* the dense ones, then the sparse (.sparse) */
-    const uint32_t *initializers_by_name; /* their indices by name (NULL: a graph built by hand) */
+    const uint32_t
+        *initializer_slots;    /* their indices by name hash (NULL: a graph built by hand) */
+    uint32_t initializer_mask; /* slots - 1 */
 };
 
 struct onnx_opset {
@@ -154,7 +156,7 @@ struct onnx_model {
 /* A Constant node of the default domain (its value is a weight, not an
  * activation). */
 bool onnx_node_is_constant(const struct onnx_node *n);
-/* name is one of g's initializers (a binary search: O(log n)). */
+/* name is one of g's initializers (a hash lookup). */
 bool onnx_graph_has_initializer(const struct onnx_graph *g, struct onnx_bytes name);
 
 /* Reads the ModelProto in data[0..len). False with err filled when the
