@@ -27,6 +27,13 @@ fail() {
   echo "install: FAIL: $*" >&2
   exit 1
 }
+# grep -q's test with the whole input read: `cmd | grep -q` stops reading at
+# its first match, and under pipefail the SIGPIPE that cmd may get then
+# fails the pipeline (the CMake consumer's ldd check failed so once, under
+# load, and passed when run again)
+has() {
+  grep "$@" >/dev/null
+}
 
 build=${DMLT_BUILD_DIR:-$root/build}
 tmp=$(mktemp -d)
@@ -57,14 +64,14 @@ for f in bin/dmltensor include/dmltensor.h lib/libdmltensor.a lib/libdmltensor.s
 done
 
 echo "--- the library and the command"
-readelf -d "$prefix/lib/libdmltensor.so" | grep -q "(SONAME).*\[libdmltensor.so.$major\]" ||
+readelf -d "$prefix/lib/libdmltensor.so" | has "(SONAME).*\[libdmltensor.so.$major\]" ||
   fail "SONAME of libdmltensor.so is not libdmltensor.so.$major"
-readelf -d "$prefix/bin/dmltensor" | grep -q 'NEEDED.*libdmltensor' &&
+readelf -d "$prefix/bin/dmltensor" | has 'NEEDED.*libdmltensor' &&
   fail "bin/dmltensor needs libdmltensor.so: the CLI must link the core statically"
 sh tests/consumer/check_exports.sh "$prefix/lib/libdmltensor.so" "$prefix/include/dmltensor.h"
 "$prefix/bin/dmltensor" --version
 "$prefix/bin/dmltensor" size --dtype float16 --sizes 1,3,224,224 --layout nhwc \
-  --field minimum_implied_size_bytes | grep -qx 301056 || fail "installed dmltensor: wrong size"
+  --field minimum_implied_size_bytes | has -x 301056 || fail "installed dmltensor: wrong size"
 
 echo "--- consumer with pkg-config"
 export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
@@ -73,18 +80,24 @@ echo "cflags: $(pkg-config --cflags dmltensor)  libs: $(pkg-config --libs dmlten
 make -C tests/consumer O="$tmp/pc"
 LD_LIBRARY_PATH=$prefix/lib ldd "$tmp/pc/consumer" | grep libdmltensor
 LD_LIBRARY_PATH=$prefix/lib ldd "$tmp/pc/consumer" |
-  grep -q "libdmltensor.so.$major => $prefix/lib/libdmltensor.so.$major" ||
+  has "libdmltensor.so.$major => $prefix/lib/libdmltensor.so.$major" ||
   fail "the pkg-config consumer does not load the installed libdmltensor.so"
 LD_LIBRARY_PATH=$prefix/lib "$tmp/pc/consumer"
 unset PKG_CONFIG_PATH
 
 echo "--- consumer with find_package(dmltensor)"
-cmake -S tests/consumer -B "$tmp/cm" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake -S tests/consumer -B "$tmp/cm" -DCMAKE_PREFIX_PATH="$prefix" >"$tmp/cm.log"
+grep 'dmltensor .* in ' "$tmp/cm.log"
 cmake --build "$tmp/cm"
-ldd "$tmp/cm/consumer" | grep -q "libdmltensor.so.$major => $prefix/lib/libdmltensor.so.$major" ||
+if ! ldd "$tmp/cm/consumer" | has "libdmltensor.so.$major => $prefix/lib/libdmltensor.so.$major"; then
+  # what it loads instead, and where find_package found the package
+  ldd "$tmp/cm/consumer" >&2 || true
+  readelf -d "$tmp/cm/consumer" | grep -i 'path' >&2 || true
+  grep -i 'dmltensor_DIR' "$tmp/cm/CMakeCache.txt" >&2 || true
   fail "the CMake consumer does not load the installed libdmltensor.so"
+fi
 "$tmp/cm/consumer"
-readelf -d "$tmp/cm/consumer_static" | grep -q 'NEEDED.*libdmltensor' &&
+readelf -d "$tmp/cm/consumer_static" | has 'NEEDED.*libdmltensor' &&
   fail "consumer_static needs libdmltensor.so"
 "$tmp/cm/consumer_static"
 
@@ -128,7 +141,7 @@ for soname in $(readelf -d "$tmp/deb/usr/bin/dmltensor" | sed -n 's/.*(NEEDED).*
   grep -qE "(^|, )$pkg( |,|\$)" <<<"$depends" || fail "Depends ($depends) lacks $pkg ($soname)"
   echo "dmltensor needs $soname: $pkg is in Depends"
 done
-if nm -D --undefined-only "$tmp/deb/usr/bin/dmltensor" | grep -q ' cJSON_'; then
+if nm -D --undefined-only "$tmp/deb/usr/bin/dmltensor" | has ' cJSON_'; then
   grep -q 'libcjson1' <<<"$depends" || fail "dmltensor calls cJSON but Depends ($depends) lacks libcjson1"
 fi
 echo "install: $(basename "$deb"), Depends: $depends"
