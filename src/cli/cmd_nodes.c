@@ -35,8 +35,7 @@ static bool place_model(struct cli_config *cfg, const struct plat_map *m, unsign
     struct onnx_error oe;
     bool oom = false;
     memset(&ses, 0, sizeof ses);
-    if (!cli_model_session_open(&ses, m, MODEL_RECORDS_NONE, NULL, NULL, &oe, &oom) ||
-        !onnx_session_read(&ses, &oe, &oom)) {
+    if (!cli_model_session_open(&ses, m, MODEL_RECORDS_NONE, NULL, NULL, &oe, &oom)) {
         onnx_session_close(&ses);
         return cli_model_session_fail(e, &oe, oom, cfg->input,
                                       "nodes reads an ONNX model (a ModelProto)");

@@ -13,7 +13,7 @@
 
 /* What a command asks of the walk's records (onnx_session_each). */
 enum model_records {
-    MODEL_RECORDS_NONE,   /* nothing: the walk only checks the model */
+    MODEL_RECORDS_NONE,   /* none: the model read (and checked) only */
     MODEL_RECORDS_VALUES, /* the declared values (no node_fn) */
     MODEL_RECORDS_ALL     /* the values and the nodes */
 };

@@ -422,15 +422,14 @@ bool cli_plan_model(struct cli_config *cfg, const struct plat_map *m, struct out
     }
     struct weights w = {&p, dmlt_u128_from_u64(0)};
     if (!cli_model_session_open(&p.ses, m, MODEL_RECORDS_VALUES, NULL, NULL, &oe, &oom) ||
-        !onnx_session_each(&p.ses, add_weight, NULL, &w, &oom) ||
-        !onnx_session_read(&p.ses, &oe, &oom)) {
+        !onnx_session_each(&p.ses, add_weight, NULL, &w, &oom)) {
         model_plan_free(&p);
         return cli_model_session_fail(e, &oe, oom, cfg->input ? cfg->input : "-",
                                       "plan reads JSON Lines of tensors, or an ONNX model");
     }
     p.model = &p.ses.model;
     size_t kept = 0;
-    bool ok = p.model->n_graphs > 0; /* (the walk refuses a model without one) */
+    bool ok = p.model->n_graphs > 0; /* (the reader refuses a model without one) */
     if (!ok)
         cli_fail(e, CLI_E_BAD_ONNX, NULL, cfg->input ? cfg->input : "-", "the model has no graph");
     struct plan_extra x = {.steps = dmlt_u128_from_u64(ok ? p.model->graphs[0].n_nodes : 0),

@@ -738,14 +738,9 @@ bool cli_scan_onnx(struct scan *s, struct cli_error *e)
             return pass.conflict ? false /* e says which */
                                  : cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     }
-    struct onnx_error oe;
     s->onnx_files++;
     struct model_totals *m = &s->model;
     reset_totals(m);
-    /* The graphs, nodes and operators, read whole (the walk checked the
-     * bytes: only memory can fail here). */
-    if (!onnx_session_read(&s->session, &oe, &oom))
-        return cli_model_session_fail(e, &oe, oom, s->file, SCAN_READS);
     if (!s->cfg->no_infer && !cli_model_session_infer(&s->session, &s->onnx, e))
         return false;
     const struct dmlt_ep_options ep_opts = {s->dml_level, NULL};
@@ -759,7 +754,7 @@ bool cli_scan_onnx(struct scan *s, struct cli_error *e)
             return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
         put_text_header(s);
     }
-    /* The session's records again (the walk checked the bytes): it fails
+    /* The session's records again (the bytes were checked): it fails
      * only when a record could not be kept or written (the sink's s->e)
      * or memory ran out. */
     const bool walked = onnx_session_each(&s->session, scan_onnx_tensor, scan_onnx_node, s, &oom);

@@ -7,9 +7,16 @@
  *
  * Two phases, so that memory grows with the nodes: first every graph's
  * nodes and outputs (the names they use go into a set), then each graph's
- * inputs, initializers and value_info whose name is in the set. */
+ * inputs, initializers and value_info whose name is in the set.
+ *
+ * The first phase is also the walk (onnx_wire_int.h's pieces, called as
+ * each graph, node and attribute is met): every value of a graph checked
+ * as the graph is entered, kept or not, and the walk's records given in
+ * the walk's order. One pass over the bytes checks the whole model, gives
+ * its records and reads it. */
 #include "model_read.h"
 #include "onnx_proto.h"
+#include "onnx_wire_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +53,15 @@ struct model_reader {
     size_t n_fixups, cap_fixups;
     onnx_model_release_fn release; /* NULL: keep every page */
     void *release_ctx;
+    struct onnx__walk walk; /* the values checked, the records given */
 };
+
+/* A piece of the walk done: false when it failed (err filled, or its path
+ * out of memory) or a callback answered other than ONNX_STEP_GO. */
+static bool walked(const struct model_reader *mr, bool ok)
+{
+    return ok && !mr->walk.stop;
+}
 
 /* After a field of the main graph: the bytes before upto are not needed
  * until the next pass over the graph comes back to them. */
@@ -208,9 +223,12 @@ static bool attr_lists(struct model_reader *mr, const struct pb_msg *m, struct o
                 return false;
         } else if (f.number == ONNXF_ATTR_GRAPHS) {
             uint32_t index = 0;
+            const size_t mark = mr->walk.path.len;
+            onnx__walk_path_index(&mr->walk, ng);
             if (!onnx__element(m, &f, &e, r->err) || !read_graph(mr, &e, graph, owner, &index) ||
                 !later(mr, &graphs[ng++], index))
                 return false;
+            onnx__walk_path_back(&mr->walk, mark);
         }
     }
     return !it.failed;
@@ -231,12 +249,18 @@ static bool attr_tensor(struct reader *r, const struct pb_msg *m, unsigned field
     return true;
 }
 
+/* An attribute of owner (a Constant node: constant, its first output
+ * output0 or NULL). */
 static bool read_attr(struct model_reader *mr, const struct pb_msg *m, uint32_t graph,
-                      const struct onnx_node *owner, struct onnx_attr *a)
+                      const struct onnx_node *owner, struct onnx_attr *a, bool constant,
+                      const struct onnx_bytes *output0)
 {
     struct reader *r = &mr->r;
     struct onnx_attr_msg v;
-    if (!onnx__check_attribute(m, &v, r->err) || !attr_scalars(r, m, &v, a))
+    size_t mark;
+    if (!onnx__check_attribute(m, &v, r->err) ||
+        !walked(mr, onnx__walk_attribute(&mr->walk, m, &v, constant, output0, &mark)) ||
+        !attr_scalars(r, m, &v, a))
         return false;
     if ((v.has_t && !attr_tensor(r, m, ONNXF_ATTR_T, &a->t)) ||
         (v.has_sparse_tensor && !attr_tensor(r, m, ONNXF_ATTR_SPARSE_TENSOR, &a->sparse_tensor)))
@@ -248,15 +272,22 @@ static bool read_attr(struct model_reader *mr, const struct pb_msg *m, uint32_t 
             !read_graph(mr, &sub, graph, owner, &index) || !later(mr, &a->g, index))
             return false;
     }
-    return attr_lists(mr, m, a, graph, owner);
+    if (!attr_lists(mr, m, a, graph, owner))
+        return false;
+    onnx__walk_path_back(&mr->walk, mark);
+    return true;
 }
 
+/* The node at index of graph. */
 static bool read_node(struct model_reader *mr, const struct pb_msg *m, uint32_t graph,
-                      struct onnx_node *node)
+                      uint32_t index, struct onnx_node *node)
 {
     struct reader *r = &mr->r;
     struct onnx_node_msg v;
+    size_t mark;
+    bool constant;
     if (!onnx__check_node(m, &v, r->err) ||
+        !walked(mr, onnx__walk_node(&mr->walk, index, &v, &mark, &constant)) ||
         !onnx__count_fits(r, v.n_inputs, m->start, "inputs", &node->n_inputs) ||
         !onnx__count_fits(r, v.n_outputs, m->start, "outputs", &node->n_outputs) ||
         !onnx__count_fits(r, v.n_attributes, m->start, "attributes", &node->n_attrs))
@@ -293,12 +324,17 @@ static bool read_node(struct model_reader *mr, const struct pb_msg *m, uint32_t 
     /* The attributes last: their graphs read after the node's names. */
     uint32_t na = 0;
     struct pb_msg e;
+    const struct onnx_bytes out0 = onnx__pb_bytes(r->base, &v.output0);
     onnx__pb_iter_begin(&it, m);
     while (onnx__pb_iter_next(&it, &f, r->err))
         if (f.number == ONNXF_NODE_ATTRIBUTE &&
-            (!onnx__element(m, &f, &e, r->err) || !read_attr(mr, &e, graph, node, &attrs[na++])))
+            (!onnx__element(m, &f, &e, r->err) ||
+             !read_attr(mr, &e, graph, node, &attrs[na++], constant, v.has_output ? &out0 : NULL)))
             return false;
-    return !it.failed;
+    if (it.failed)
+        return false;
+    onnx__walk_path_back(&mr->walk, mark);
+    return true;
 }
 
 static bool read_graph(struct model_reader *mr, const struct pb_msg *m, uint32_t parent,
@@ -318,6 +354,12 @@ static bool read_graph(struct model_reader *mr, const struct pb_msg *m, uint32_t
     mr->graphs[mr->n_graphs++].parent = parent;
     g->index = *index;
     g->owner = owner;
+    /* Its values checked (and recorded) first, as the walk enters a graph. */
+    struct onnx__walk *w = &mr->walk;
+    const uint32_t outer = w->graph, outer_node = w->node;
+    w->graph = *index;
+    if (!walked(mr, onnx__walk_values(w, m, false)))
+        return false;
     struct pb_iter it;
     struct pb_field f;
     struct pb_msg e;
@@ -344,9 +386,9 @@ static bool read_graph(struct model_reader *mr, const struct pb_msg *m, uint32_t
     while (onnx__pb_iter_next(&it, &f, r->err)) {
         release(mr, *index == 0, f.at);
         if (f.number == ONNXF_GRAPH_NODE) {
-            if (!onnx__element(m, &f, &e, r->err) || !read_node(mr, &e, *index, &nodes[i++]))
+            if (!onnx__element(m, &f, &e, r->err) || !read_node(mr, &e, *index, i, &nodes[i]))
                 return false;
-            g->n_nodes = i;
+            g->n_nodes = ++i;
         } else if (f.number == ONNXF_GRAPH_OUTPUT) {
             if (!onnx__element(m, &f, &e, r->err) || !onnx__read_value_info(r, &e, &outputs[o]) ||
                 !names_add(mr, outputs[o].name))
@@ -354,6 +396,8 @@ static bool read_graph(struct model_reader *mr, const struct pb_msg *m, uint32_t
             g->n_outputs = ++o;
         }
     }
+    w->graph = outer;
+    w->node = outer_node;
     return !it.failed;
 }
 
@@ -546,6 +590,15 @@ bool onnx_model_read_capped(const uint8_t *data, size_t len, size_t max_memory,
                             struct onnx_model *model, struct onnx_error *err, bool *out_of_memory,
                             onnx_model_release_fn release_fn, void *release_ctx)
 {
+    return onnx_model_read_walking(data, len, max_memory, model, err, out_of_memory, release_fn,
+                                   release_ctx, NULL);
+}
+
+bool onnx_model_read_walking(const uint8_t *data, size_t len, size_t max_memory,
+                             struct onnx_model *model, struct onnx_error *err, bool *out_of_memory,
+                             onnx_model_release_fn release_fn, void *release_ctx,
+                             const struct onnx_model_records *records)
+{
     memset(model, 0, sizeof *model);
     memset(err, 0, sizeof *err);
     *out_of_memory = false;
@@ -564,16 +617,29 @@ bool onnx_model_read_capped(const uint8_t *data, size_t len, size_t max_memory,
     mr.release_ctx = release_ctx;
     mr.r.arena = arena;
     mr.r.err = err;
+    const struct onnx_model_records none = {NULL, NULL, NULL};
+    if (records == NULL)
+        records = &none;
+    onnx__walk_begin(&mr.walk, data, records->fn, records->node_fn, NULL, records->ctx, err);
     const struct pb_msg root = onnx__pb_root(data, 0, len, 0);
     struct pb_msg graph = root; /* model_fields sets it */
     uint32_t main_graph = 0;
     bool ok = model_fields(&mr, &root, model, &graph) &&
               read_graph(&mr, &graph, UINT32_MAX, NULL, &main_graph);
+    /* A callback's answer other than go ends the read as a failed one. */
+    mr.walk.fn_fails = mr.walk.fn_fails || mr.walk.stop;
+    bool path_oom;
+    ok = onnx__walk_end(&mr.walk, ok || mr.walk.stop, &path_oom) && ok;
     for (size_t i = 0; ok && i < mr.n_graphs; i++)
         ok = graph_values(&mr, &mr.graphs[i]);
     ok = ok && place_graphs(&mr, model);
     if (ok && arena->failed) /* a text that could not be copied */
         ok = onnx__reader_oom(&mr.r);
+    if (path_oom) { /* the walk's path could not grow */
+        arena->failed = true;
+        arena->over = false;
+        onnx__pb_fail(err, 0, "out of memory");
+    }
     free(mr.names.slots);
     free(mr.graphs);
     free(mr.fixups);

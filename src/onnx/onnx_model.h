@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "onnx_common.h"
+#include "onnx_wire.h"
 
 #define ONNX_SMALL_DATA   1024 /* elements of an integer tensor whose values are read */
 #define ONNX_SMALL_FLOATS 16   /* elements of a FLOAT tensor whose values are read */
@@ -190,6 +191,28 @@ bool onnx_model_read_releasing(const uint8_t *data, size_t len, struct onnx_mode
 bool onnx_model_read_capped(const uint8_t *data, size_t len, size_t max_memory,
                             struct onnx_model *model, struct onnx_error *err, bool *out_of_memory,
                             onnx_model_release_fn release, void *ctx);
+
+/* The walk's records (onnx_wire.h) given as the model is read: fn for
+ * every declared value, node_fn for every node (either may be NULL), in
+ * the walk's order, with its paths and graph indices. A callback answers
+ * ONNX_STEP_GO; any other answer ends the read, failed (err->callback). */
+struct onnx_model_records {
+    onnx_tensor_fn fn;
+    onnx_node_fn node_fn;
+    void *ctx;
+};
+
+/* onnx_model_read_capped in one pass over the bytes with the walk: every
+ * message checked (the values no node names too, as the walk checks
+ * them), the walk's records given to records (may be NULL), the model
+ * read. The same model and the same records as onnx_model_read_capped
+ * then onnx_walk_nodes (tests/fuzz/fuzz_onnx.c checks it); a damaged model
+ * is refused by both, each at the first damage it meets (the walk reads
+ * a graph's values before its nodes). */
+bool onnx_model_read_walking(const uint8_t *data, size_t len, size_t max_memory,
+                             struct onnx_model *model, struct onnx_error *err, bool *out_of_memory,
+                             onnx_model_release_fn release, void *release_ctx,
+                             const struct onnx_model_records *records);
 
 /* The default domain's opset version (0 when the model imports none; the
  * last given when it imports it twice). */

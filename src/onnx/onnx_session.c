@@ -114,14 +114,16 @@ bool onnx_session_open(struct onnx_session *s, const uint8_t *data, size_t len,
     s->records_dropped = s->opts.no_records;
     struct pass p = {&s->opts, s, NULL, NULL, NULL, false};
     const bool keep = !s->opts.no_records;
-    const bool walked = onnx_walk_nodes(data, len, keep ? keep_tensor : NULL,
-                                        keep && !s->opts.no_node_records ? keep_node : NULL,
-                                        pass_release, &p, err, out_of_memory);
-    if (p.out_of_memory) { /* a record could not be kept: the walk stopped */
+    const struct onnx_model_records records = {
+        keep ? keep_tensor : NULL, keep && !s->opts.no_node_records ? keep_node : NULL, &p};
+    s->has_model =
+        onnx_model_read_walking(data, len, s->opts.model_memory, &s->model, err, out_of_memory,
+                                s->opts.release, s->opts.release_ctx, &records);
+    if (p.out_of_memory) { /* a record could not be kept: the read stopped */
         *out_of_memory = true;
         return onnx__pb_fail(err, 0, "out of memory");
     }
-    return walked;
+    return s->has_model;
 }
 
 /* The records again, from the bytes kept (the walk's order): true at
@@ -173,15 +175,6 @@ bool onnx_session_each(const struct onnx_session *s, onnx_tensor_fn fn, onnx_nod
     struct onnx_error err; /* the open walked these bytes whole: only memory can fail */
     return onnx_walk_nodes(s->data, s->len, pass_tensor, pass_node, pass_release, &p, &err,
                            out_of_memory);
-}
-
-/* ---- the model ---------------------------------------------------------------- */
-
-bool onnx_session_read(struct onnx_session *s, struct onnx_error *err, bool *out_of_memory)
-{
-    s->has_model = onnx_model_read_capped(s->data, s->len, s->opts.model_memory, &s->model, err,
-                                          out_of_memory, s->opts.release, s->opts.release_ctx);
-    return s->has_model;
 }
 
 /* ---- the names each graph declares, the mismatches ----------------------- */

@@ -2,18 +2,20 @@
  *
  * A session is what the commands that render a model (scan, plan, nodes)
  * know of it: the model's bytes (the caller's: a mapping or a buffer the
- * CLI made; the session does no I/O) passed over once by each reader, the
- * walk's records (onnx_wire.h: every declared value and every node, in the
- * walk's order, with their paths), the model (onnx_model.h), the --dim and
- * --shape bindings, and the inference over them (onnx_infer.h: shapes, the
- * order each graph runs in, what a runtime folds), with the names each
- * graph declares and the first place inference contradicts a declaration.
+ * CLI made; the session does no I/O) passed over once, the walk's records
+ * (onnx_wire.h: every declared value and every node, in the walk's order,
+ * with their paths), the model (onnx_model.h), the --dim and --shape
+ * bindings, and the inference over them (onnx_infer.h: shapes, the order
+ * each graph runs in, what a runtime folds), with the names each graph
+ * declares and the first place inference contradicts a declaration.
  * A command asks the session; it never walks or reads the bytes again.
  *
  * The steps, each once, in this order (a command stops after any):
- *   onnx_session_open   the walk: the whole model checked (damage, the
- *                       nesting limit), its records kept;
- *   onnx_session_read   the model reader: graphs, nodes, attributes;
+ *   onnx_session_open   the one pass (onnx_model_read_walking): the whole
+ *                       model checked (damage, the nesting limit, the
+ *                       reader's memory cap), its records kept as the
+ *                       walk gives them, the model read (graphs, nodes,
+ *                       attributes);
  *   onnx_session_infer  the bindings, then shape inference, order, folding.
  * onnx_session_each gives the walk's records again, as the walk gave them.
  *
@@ -36,7 +38,7 @@
 struct onnx_session_options {
     size_t model_memory;   /* the model reader's cap; 0: onnx_model_memory_cap(len) */
     size_t records_memory; /* the walk's records kept; 0: as model_memory */
-    bool no_records;       /* keep none: the walk only checks (each walks again) */
+    bool no_records;       /* keep none (each walks again) */
     bool no_node_records;  /* keep the values' only (each with a node_fn walks again) */
     /* Told that the bytes before upto are not needed until a later pass
      * (onnx_wire.h's onnx_release_fn): a mapping may let their pages go.
@@ -62,7 +64,7 @@ struct onnx_session {
     size_t records_len, records_cap;
     bool records_dropped; /* past records_memory: each walks again */
     bool has_model;
-    struct onnx_model model;     /* after onnx_session_read */
+    struct onnx_model model;     /* after onnx_session_open */
     struct onnx_infer *infer;    /* after onnx_session_infer; NULL before (or without) */
     struct onnx_infer_dim *dims; /* the bindings, copied (the names are the caller's) */
     size_t n_dims;
@@ -76,21 +78,18 @@ struct onnx_session {
     size_t mismatch_mask;
 };
 
-/* Walks the ModelProto in data[0..len) once, keeping its records. False
- * with err filled when the model is damaged or past the reader's limit
- * (err->limit), or out of memory (*out_of_memory, err says so too). The
- * session is to be closed either way; data must outlive it. */
+/* Reads the ModelProto in data[0..len) in one pass: every message
+ * checked, the walk's records kept (as o asks), the model read
+ * (s->model). False with err filled when the model is damaged or past the
+ * reader's limits (err->limit: the nesting limit, the memory cap), or out
+ * of memory (*out_of_memory, err says so too). The session is to be
+ * closed either way; data must outlive it. */
 bool onnx_session_open(struct onnx_session *s, const uint8_t *data, size_t len,
                        const struct onnx_session_options *o, struct onnx_error *err,
                        bool *out_of_memory);
 
-/* Reads the model (s->model), once. False with err filled as
- * onnx_model_read_capped says (damage, err->limit past the memory cap,
- * *out_of_memory). */
-bool onnx_session_read(struct onnx_session *s, struct onnx_error *err, bool *out_of_memory);
-
 /* Binds the symbols and shapes of options (copied: their names must
- * outlive the session) and infers every graph of the model read, once;
+ * outlive the session) and infers every graph of the model, once;
  * then s->infer is the result (its order and folding too). False when
  * memory ran out (no result). */
 bool onnx_session_infer(struct onnx_session *s, const struct onnx_infer_options *options);

@@ -5,36 +5,14 @@
  * dims point into the model. */
 #include "onnx_wire.h"
 #include "onnx_proto.h"
+#include "onnx_wire_int.h"
 #include "pb.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* The path of the value being read: grows as the walk goes down. */
-struct path {
-    char *data;
-    size_t len, cap;
-    bool failed; /* out of memory: the walk stops */
-};
-
-struct walk {
-    const uint8_t *base;
-    onnx_tensor_fn fn;
-    onnx_release_fn release;
-    onnx_node_fn node_fn;
-    void *ctx;
-    struct path path;
-    uint32_t graphs; /* graphs entered so far: the next one's index */
-    uint32_t graph;  /* the index of the graph being walked */
-    uint32_t node;   /* the index of the node being walked, in its graph */
-    struct onnx_error *err;
-    unsigned depth;
-    bool stop;     /* a callback answered ONNX_STEP_STOP or ONNX_STEP_FAIL */
-    bool fn_fails; /* ONNX_STEP_FAIL: the walk fails */
-};
-
 /* A callback's answer: whether the walk goes on. */
-static void answer(struct walk *w, enum onnx_step step)
+static void answer(struct onnx__walk *w, enum onnx_step step)
 {
     if (step == ONNX_STEP_GO)
         return;
@@ -46,9 +24,9 @@ static void answer(struct walk *w, enum onnx_step step)
 
 /* Text from the model in a path: a NUL would end it early, so it is shown
  * as '?'; everything else goes as it is (JSON output escapes it). */
-static void path_put(struct path *b, const char *s, size_t n)
+static void path_put(struct onnx__path *b, const char *s, size_t n)
 {
-    if (b->failed)
+    if (b->failed || b->off)
         return;
     if (b->cap - b->len < n) {
         size_t cap = b->cap ? b->cap : 256;
@@ -71,17 +49,17 @@ static void path_put(struct path *b, const char *s, size_t n)
     b->len += n;
 }
 
-static void path_putc(struct walk *w, char c)
+static void path_putc(struct onnx__walk *w, char c)
 {
     path_put(&w->path, &c, 1);
 }
 
-static void path_puts(struct walk *w, const char *s)
+static void path_puts(struct onnx__walk *w, const char *s)
 {
     path_put(&w->path, s, strlen(s));
 }
 
-static void path_u64(struct walk *w, uint64_t v)
+static void path_u64(struct onnx__walk *w, uint64_t v)
 {
     char digits[20];
     size_t n = 0;
@@ -92,13 +70,13 @@ static void path_u64(struct walk *w, uint64_t v)
     path_put(&w->path, digits + sizeof digits - n, n);
 }
 
-static void path_put_bytes(struct walk *w, const uint8_t *p, size_t n)
+static void path_put_bytes(struct onnx__walk *w, const uint8_t *p, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         path_putc(w, (char)(p[i] ? p[i] : '?'));
 }
 
-static void path_push_index(struct walk *w, const char *name, uint64_t i)
+static void path_push_index(struct onnx__walk *w, const char *name, uint64_t i)
 {
     path_putc(w, '.');
     path_puts(w, name);
@@ -107,7 +85,7 @@ static void path_push_index(struct walk *w, const char *name, uint64_t i)
     path_putc(w, ']');
 }
 
-static bool emit(struct walk *w, struct onnx_tensor *t)
+static bool emit(struct onnx__walk *w, struct onnx_tensor *t)
 {
     if (w->fn == NULL)
         return true;
@@ -125,7 +103,7 @@ static bool emit(struct walk *w, struct onnx_tensor *t)
 
 /* A TensorProto (merged): its type, dims, name, and whether its data is
  * external. */
-static bool read_tensor(struct walk *w, const struct pb_msg *m, struct onnx_tensor *t)
+static bool read_tensor(struct onnx__walk *w, const struct pb_msg *m, struct onnx_tensor *t)
 {
     struct onnx_tensor_msg v;
     if (!onnx__check_tensor(m, &v, w->err))
@@ -148,7 +126,7 @@ static bool read_tensor(struct walk *w, const struct pb_msg *m, struct onnx_tens
 }
 
 /* A SparseTensorProto (merged): the dense dims, the values' type and name. */
-static bool read_sparse(struct walk *w, const struct pb_msg *m, struct onnx_tensor *t)
+static bool read_sparse(struct onnx__walk *w, const struct pb_msg *m, struct onnx_tensor *t)
 {
     struct onnx_sparse_msg v;
     if (!onnx__check_sparse(m, &v, w->err))
@@ -186,7 +164,7 @@ static void type_record(const struct onnx_type_msg *v, struct onnx_tensor *t)
     }
 }
 
-static bool walk_value_info(struct walk *w, const struct pb_msg *m, enum onnx_kind kind)
+static bool walk_value_info(struct onnx__walk *w, const struct pb_msg *m, enum onnx_kind kind)
 {
     struct onnx_tensor t;
     memset(&t, 0, sizeof t);
@@ -205,7 +183,7 @@ static bool walk_value_info(struct walk *w, const struct pb_msg *m, enum onnx_ki
     return emit(w, &t);
 }
 
-static bool walk_graph(struct walk *w, const struct pb_msg *m, bool main);
+static bool walk_graph(struct onnx__walk *w, const struct pb_msg *m, bool main);
 
 /* The Constant value_* attributes that are no TensorProto: a scalar or a
  * list of FLOAT, INT64 or STRING. */
@@ -221,7 +199,8 @@ static const struct {
 
 /* A Constant's value_* attribute as a record: a scalar, or a list of its
  * count. */
-static bool constant_value(struct walk *w, const struct onnx_attr_msg *a, struct onnx_tensor *t)
+static bool constant_value(struct onnx__walk *w, const struct onnx_attr_msg *a,
+                           struct onnx_tensor *t)
 {
     const struct onnx_bytes name = onnx__pb_bytes(w->base, &a->name);
     for (size_t i = 0; i < sizeof constant_values / sizeof *constant_values; i++) {
@@ -244,7 +223,7 @@ static bool constant_value(struct walk *w, const struct onnx_attr_msg *a, struct
 
 /* A Constant's value (its attribute's t) or sparse_value (sparse_tensor)
  * as its record, named by t (the node's output). */
-static bool constant_tensor(struct walk *w, const struct pb_msg *m, unsigned field,
+static bool constant_tensor(struct onnx__walk *w, const struct pb_msg *m, unsigned field,
                             const struct onnx_tensor *t)
 {
     struct onnx_tensor v = *t;
@@ -260,8 +239,9 @@ static bool constant_tensor(struct walk *w, const struct pb_msg *m, unsigned fie
 /* The tensors of an attribute: t and sparse_tensor (a Constant's value and
  * sparse_value records), tensors (checked), as the model reader reads
  * them. */
-static bool attribute_tensors(struct walk *w, const struct pb_msg *m, const struct onnx_attr_msg *a,
-                              bool value, bool sparse, const struct onnx_tensor *t)
+static bool attribute_tensors(struct onnx__walk *w, const struct pb_msg *m,
+                              const struct onnx_attr_msg *a, bool value, bool sparse,
+                              const struct onnx_tensor *t)
 {
     struct onnx_tensor v = *t;
     struct pb_msg sub;
@@ -284,17 +264,28 @@ static bool attribute_tensors(struct walk *w, const struct pb_msg *m, const stru
            (!sparse || !a->has_sparse_tensor || constant_tensor(w, m, ONNXF_ATTR_SPARSE_TENSOR, t));
 }
 
-/* An attribute: for a Constant node, its value; then the graphs in it. */
-static bool walk_attribute(struct walk *w, const struct pb_msg *m, bool constant,
-                           const struct onnx_bytes *output0)
+/* ---- the pieces both drivers call (onnx_wire_int.h) ------------------------ */
+
+void onnx__walk_path_index(struct onnx__walk *w, uint64_t k)
 {
-    struct onnx_attr_msg a;
-    if (!onnx__check_attribute(m, &a, w->err))
-        return false;
-    const size_t mark = w->path.len;
+    path_putc(w, '[');
+    path_u64(w, k);
+    path_putc(w, ']');
+}
+
+void onnx__walk_path_back(struct onnx__walk *w, size_t mark)
+{
+    w->path.len = mark;
+}
+
+bool onnx__walk_attribute(struct onnx__walk *w, const struct pb_msg *m,
+                          const struct onnx_attr_msg *a, bool constant,
+                          const struct onnx_bytes *output0, size_t *mark)
+{
+    *mark = w->path.len;
     path_putc(w, '.');
-    if (a.has_name)
-        path_put_bytes(w, w->base + a.name.start, a.name.end - a.name.start);
+    if (a->has_name)
+        path_put_bytes(w, w->base + a->name.start, a->name.end - a->name.start);
     struct onnx_tensor t;
     memset(&t, 0, sizeof t);
     t.kind = ONNX_CONSTANT;
@@ -302,47 +293,22 @@ static bool walk_attribute(struct walk *w, const struct pb_msg *m, bool constant
         t.name = *output0;
         t.has_name = true;
     }
-    const struct onnx_bytes name = onnx__pb_bytes(w->base, &a.name);
-    constant = constant && a.has_name;
-    if (!attribute_tensors(w, m, &a, constant && onnx_bytes_is(name, "value"),
-                           constant && onnx_bytes_is(name, "sparse_value"), &t) ||
-        (constant && !constant_value(w, &a, &t)))
-        return false;
-    struct pb_msg sub;
-    if (a.has_g && !w->stop &&
-        (!onnx__pb_sub(m, ONNXF_ATTR_G, &sub, w->err) || !walk_graph(w, &sub, false)))
-        return false;
-    struct pb_iter it;
-    struct pb_field f;
-    uint64_t graphs = 0;
-    onnx__pb_iter_begin(&it, m);
-    while (!w->stop && onnx__pb_iter_next(&it, &f, w->err)) {
-        if (f.number != ONNXF_ATTR_GRAPHS)
-            continue;
-        const size_t at = w->path.len;
-        path_putc(w, '[');
-        path_u64(w, graphs++);
-        path_putc(w, ']');
-        if (!onnx__element(m, &f, &sub, w->err) || !walk_graph(w, &sub, false))
-            return false;
-        w->path.len = at;
-    }
-    if (it.failed)
-        return false;
-    w->path.len = mark;
-    return true;
+    const struct onnx_bytes name = onnx__pb_bytes(w->base, &a->name);
+    constant = constant && a->has_name;
+    return attribute_tensors(w, m, a, constant && onnx_bytes_is(name, "value"),
+                             constant && onnx_bytes_is(name, "sparse_value"), &t) &&
+           (!constant || constant_value(w, a, &t)) && !w->path.failed;
 }
 
-static bool walk_node(struct walk *w, const struct pb_msg *m)
+bool onnx__walk_node(struct onnx__walk *w, uint32_t index, const struct onnx_node_msg *v,
+                     size_t *mark, bool *constant)
 {
-    struct onnx_node_msg v;
-    if (!onnx__check_node(m, &v, w->err))
-        return false;
-    const struct onnx_bytes op = onnx__pb_bytes(w->base, &v.op_type);
-    const bool constant =
-        v.has_op_type && onnx__is_constant_op(op, onnx__pb_bytes(w->base, &v.domain));
-    const size_t mark = w->path.len;
-    if (v.has_op_type) {
+    const struct onnx_bytes op = onnx__pb_bytes(w->base, &v->op_type);
+    *constant = v->has_op_type && onnx__is_constant_op(op, onnx__pb_bytes(w->base, &v->domain));
+    *mark = w->path.len;
+    w->node = index;
+    path_push_index(w, "node", index);
+    if (v->has_op_type) {
         path_puts(w, " (");
         path_put_bytes(w, op.p, op.n);
         path_putc(w, ')');
@@ -354,64 +320,48 @@ static bool walk_node(struct walk *w, const struct pb_msg *m)
         answer(w, w->node_fn(w->ctx, w->graph, w->node, w->path.data));
         w->path.len--;
     }
-    const struct onnx_bytes out0 = onnx__pb_bytes(w->base, &v.output0);
-    struct pb_iter it;
-    struct pb_field f;
-    struct pb_msg e;
-    onnx__pb_iter_begin(&it, m);
-    while (!w->stop && onnx__pb_iter_next(&it, &f, w->err))
-        if (f.number == ONNXF_NODE_ATTRIBUTE &&
-            (!onnx__element(m, &f, &e, w->err) ||
-             !walk_attribute(w, &e, constant, v.has_output ? &out0 : NULL)))
-            return false;
-    if (it.failed)
-        return false;
-    w->path.len = mark;
-    return true;
+    return !w->path.failed;
 }
 
+/* The kinds of a graph's fields, in the order of the records: the values'
+ * kinds, then the nodes. */
 static const struct {
     unsigned field;
     const char *name;
-} passes[] = {{ONNXF_GRAPH_INPUT, "input"},
-              {ONNXF_GRAPH_OUTPUT, "output"},
-              {ONNXF_GRAPH_INITIALIZER, "initializer"},
-              {ONNXF_GRAPH_SPARSE_INITIALIZER, "sparse_initializer"},
-              {ONNXF_GRAPH_VALUE_INFO, "value_info"},
-              {ONNXF_GRAPH_NODE, "node"}};
+    enum onnx_kind kind;
+} passes[] = {{ONNXF_GRAPH_INPUT, "input", ONNX_INPUT},
+              {ONNXF_GRAPH_OUTPUT, "output", ONNX_OUTPUT},
+              {ONNXF_GRAPH_INITIALIZER, "initializer", ONNX_INITIALIZER},
+              {ONNXF_GRAPH_SPARSE_INITIALIZER, "sparse_initializer", ONNX_SPARSE_INITIALIZER},
+              {ONNXF_GRAPH_VALUE_INFO, "value_info", ONNX_VALUE_INFO}};
 enum { N_PASSES = sizeof passes / sizeof *passes };
 
-/* One field of a graph: its value's record, or its node's. */
-static bool graph_field(struct walk *w, const struct pb_msg *m, const struct pb_field *f)
+/* One value of a graph (field f, of the kind passes[p]): checked, its
+ * record given. */
+static bool graph_value(struct onnx__walk *w, const struct pb_msg *m, const struct pb_field *f,
+                        size_t p)
 {
     struct pb_msg e;
     if (!onnx__element(m, f, &e, w->err))
         return false;
     struct onnx_tensor t;
     memset(&t, 0, sizeof t);
+    t.kind = passes[p].kind;
     switch (f->number) {
-    case ONNXF_GRAPH_INPUT:
-        return walk_value_info(w, &e, ONNX_INPUT);
-    case ONNXF_GRAPH_OUTPUT:
-        return walk_value_info(w, &e, ONNX_OUTPUT);
-    case ONNXF_GRAPH_VALUE_INFO:
-        return walk_value_info(w, &e, ONNX_VALUE_INFO);
     case ONNXF_GRAPH_INITIALIZER:
-        t.kind = ONNX_INITIALIZER;
         return read_tensor(w, &e, &t) && emit(w, &t);
     case ONNXF_GRAPH_SPARSE_INITIALIZER:
-        t.kind = ONNX_SPARSE_INITIALIZER;
         return read_sparse(w, &e, &t) && emit(w, &t);
     default:
-        return walk_node(w, &e);
+        return walk_value_info(w, &e, t.kind);
     }
 }
 
 /* Where each kind's fields begin and end in m: a pass reads only that
  * span (exporters write each kind together: the initializers' pages are
  * then not read again for the inputs). */
-static bool graph_spans(struct walk *w, const struct pb_msg *m, bool main, size_t from[N_PASSES],
-                        size_t to[N_PASSES])
+static bool graph_spans(struct onnx__walk *w, const struct pb_msg *m, bool main,
+                        size_t from[N_PASSES], size_t to[N_PASSES])
 {
     for (size_t p = 0; p < N_PASSES; p++) {
         from[p] = SIZE_MAX;
@@ -434,21 +384,7 @@ static bool graph_spans(struct walk *w, const struct pb_msg *m, bool main, size_
     return !it.failed;
 }
 
-static bool walk_graph_passes(struct walk *w, const struct pb_msg *m, bool main);
-
-/* A graph, numbered in the order graphs are entered (the main graph 0,
- * then each subgraph as its node is walked: the model reader's order). */
-static bool walk_graph(struct walk *w, const struct pb_msg *m, bool main)
-{
-    const uint32_t outer = w->graph, outer_node = w->node;
-    w->graph = w->graphs++;
-    const bool ok = walk_graph_passes(w, m, main);
-    w->graph = outer;
-    w->node = outer_node;
-    return ok;
-}
-
-static bool walk_graph_passes(struct walk *w, const struct pb_msg *m, bool main)
+bool onnx__walk_values(struct onnx__walk *w, const struct pb_msg *m, bool main)
 {
     /* One pass per kind, for records in that order; a check (no fn) needs
      * one pass for all: fewer pages touched. */
@@ -466,20 +402,20 @@ static bool walk_graph_passes(struct walk *w, const struct pb_msg *m, bool main)
         }
         struct pb_iter it;
         struct pb_field f;
-        uint64_t i = 0;
+        uint64_t counts[N_PASSES] = {0};
         onnx__pb_iter_begin(&it, &span);
         while (!w->stop && onnx__pb_iter_next(&it, &f, w->err)) {
-            /* a check reads every kind in one pass */
             bool ok = true;
-            const bool mine = (w->fn == NULL || f.number == passes[p].field) &&
-                              onnx__graph_field(&f, &ok, w->err);
+            const bool known = onnx__graph_field(&f, &ok, w->err);
             if (!ok)
                 return false;
-            if (mine) {
+            size_t q = known ? p : N_PASSES;
+            while (q < N_PASSES && f.number != passes[q].field)
+                q += w->fn ? N_PASSES : 1; /* a check reads every kind in one pass */
+            if (q < N_PASSES) {
                 const size_t mark = w->path.len;
-                w->node = (uint32_t)i;
-                path_push_index(w, passes[p].name, i++); /* a check: any name will do */
-                if (!graph_field(w, m, &f))
+                path_push_index(w, passes[q].name, counts[q]++);
+                if (!graph_value(w, m, &f, q))
                     return false;
                 w->path.len = mark;
             }
@@ -489,7 +425,125 @@ static bool walk_graph_passes(struct walk *w, const struct pb_msg *m, bool main)
         if (it.failed)
             return false;
     }
+    return !w->path.failed;
+}
+
+void onnx__walk_begin(struct onnx__walk *w, const uint8_t *base, onnx_tensor_fn fn,
+                      onnx_node_fn node_fn, onnx_release_fn release, void *ctx,
+                      struct onnx_error *err)
+{
+    memset(w, 0, sizeof *w);
+    w->base = base;
+    w->fn = fn;
+    w->node_fn = node_fn;
+    w->release = release;
+    w->ctx = ctx;
+    w->err = err;
+    w->path.off = fn == NULL && node_fn == NULL;
+    path_puts(w, "graph");
+}
+
+bool onnx__walk_end(struct onnx__walk *w, bool ok, bool *out_of_memory)
+{
+    *out_of_memory = w->path.failed;
+    free(w->path.data);
+    w->path.data = NULL;
+    if (ok && w->fn_fails) {
+        w->err->callback = true;
+        static const char why[] = "the walk's callback failed";
+        memcpy(w->err->message, why, sizeof why);
+        return false;
+    }
+    return ok && !*out_of_memory;
+}
+
+/* ---- the walk: the pieces, driven by the bytes alone ----------------------- */
+
+/* An attribute: for a Constant node, its value; then the graphs in it. */
+static bool walk_attribute(struct onnx__walk *w, const struct pb_msg *m, bool constant,
+                           const struct onnx_bytes *output0)
+{
+    struct onnx_attr_msg a;
+    size_t mark;
+    if (!onnx__check_attribute(m, &a, w->err) ||
+        !onnx__walk_attribute(w, m, &a, constant, output0, &mark))
+        return false;
+    struct pb_msg sub;
+    if (a.has_g && !w->stop &&
+        (!onnx__pb_sub(m, ONNXF_ATTR_G, &sub, w->err) || !walk_graph(w, &sub, false)))
+        return false;
+    struct pb_iter it;
+    struct pb_field f;
+    uint64_t graphs = 0;
+    onnx__pb_iter_begin(&it, m);
+    while (!w->stop && onnx__pb_iter_next(&it, &f, w->err)) {
+        if (f.number != ONNXF_ATTR_GRAPHS)
+            continue;
+        const size_t at = w->path.len;
+        onnx__walk_path_index(w, graphs++);
+        if (!onnx__element(m, &f, &sub, w->err) || !walk_graph(w, &sub, false))
+            return false;
+        w->path.len = at;
+    }
+    if (it.failed)
+        return false;
+    w->path.len = mark;
     return true;
+}
+
+static bool walk_node(struct onnx__walk *w, const struct pb_msg *m, uint32_t index)
+{
+    struct onnx_node_msg v;
+    size_t mark;
+    bool constant;
+    if (!onnx__check_node(m, &v, w->err) || !onnx__walk_node(w, index, &v, &mark, &constant))
+        return false;
+    const struct onnx_bytes out0 = onnx__pb_bytes(w->base, &v.output0);
+    struct pb_iter it;
+    struct pb_field f;
+    struct pb_msg e;
+    onnx__pb_iter_begin(&it, m);
+    while (!w->stop && onnx__pb_iter_next(&it, &f, w->err))
+        if (f.number == ONNXF_NODE_ATTRIBUTE &&
+            (!onnx__element(m, &f, &e, w->err) ||
+             !walk_attribute(w, &e, constant, v.has_output ? &out0 : NULL)))
+            return false;
+    if (it.failed)
+        return false;
+    w->path.len = mark;
+    return true;
+}
+
+/* A graph's nodes, in order. */
+static bool walk_nodes(struct onnx__walk *w, const struct pb_msg *m, bool main)
+{
+    struct pb_iter it;
+    struct pb_field f;
+    struct pb_msg e;
+    uint32_t i = 0;
+    onnx__pb_iter_begin(&it, m);
+    while (!w->stop && onnx__pb_iter_next(&it, &f, w->err)) {
+        bool ok = true;
+        if (f.number == ONNXF_GRAPH_NODE &&
+            (!onnx__graph_field(&f, &ok, w->err) || !ok || !onnx__element(m, &f, &e, w->err) ||
+             !walk_node(w, &e, i++)))
+            return false;
+        if (w->release && main)
+            w->release(w->ctx, f.end);
+    }
+    return !it.failed;
+}
+
+/* A graph, numbered in the order graphs are entered (the main graph 0,
+ * then each subgraph as its node is walked: the model reader's order). */
+static bool walk_graph(struct onnx__walk *w, const struct pb_msg *m, bool main)
+{
+    const uint32_t outer = w->graph, outer_node = w->node;
+    w->graph = w->graphs++;
+    const bool ok = onnx__walk_values(w, m, main) && (w->stop || walk_nodes(w, m, main));
+    w->graph = outer;
+    w->node = outer_node;
+    return ok;
 }
 
 bool onnx_walk(const uint8_t *data, size_t len, onnx_tensor_fn fn, onnx_release_fn release,
@@ -502,30 +556,14 @@ bool onnx_walk_nodes(const uint8_t *data, size_t len, onnx_tensor_fn fn, onnx_no
                      onnx_release_fn release, void *ctx, struct onnx_error *err,
                      bool *out_of_memory)
 {
-    struct walk w;
-    memset(&w, 0, sizeof w);
-    w.base = data;
-    w.fn = fn;
-    w.node_fn = node_fn;
-    w.release = release;
-    w.ctx = ctx;
-    w.err = err;
-    *out_of_memory = false;
     memset(err, 0, sizeof *err);
+    *out_of_memory = false;
     onnx__pb_count_pass(ONNX_READER_WALK);
     const struct pb_msg root = onnx__pb_root(data, 0, len, 0);
     struct onnx_model_msg model;
     if (!onnx__check_model(&root, &model, err))
         return false;
-    path_puts(&w, "graph");
-    bool ok = walk_graph(&w, &model.graph, true);
-    *out_of_memory = w.path.failed;
-    free(w.path.data);
-    if (ok && w.fn_fails) {
-        err->callback = true;
-        static const char why[] = "the walk's callback failed";
-        memcpy(err->message, why, sizeof why);
-        return false;
-    }
-    return ok && !*out_of_memory;
+    struct onnx__walk w;
+    onnx__walk_begin(&w, data, fn, node_fn, release, ctx, err);
+    return onnx__walk_end(&w, walk_graph(&w, &model.graph, true), out_of_memory);
 }

@@ -14,7 +14,12 @@
  * (a length past the end, a varint over 10 bytes, a wrong wire type for a
  * field ONNX defines) ends the walk with the byte offset, and so does
  * nesting past PB_MAX_DEPTH (err->limit: this reader's limit, protobuf's
- * own, not damage). Nothing outside [data, data + len) is ever read. */
+ * own, not damage). Nothing outside [data, data + len) is ever read.
+ *
+ * The walk's pieces (onnx_wire_int.h) are driven two ways: by the bytes
+ * alone (onnx_walk, onnx_walk_nodes: in constant memory), and by the
+ * model reader as it reads (onnx_model_read_walking: a command's one pass
+ * over a model, which gives these records as it builds the model). */
 #ifndef DMLT_ONNX_WIRE_H
 #define DMLT_ONNX_WIRE_H
 

@@ -11,8 +11,13 @@
  *  - each value's dims, read again by onnx_dims_next, are exactly its rank
  *    (no shape: none), and its path starts with "graph";
  *  - cli_descriptor_from_onnx either fills a descriptor or an error with an id;
- *  - the model reader (onnx_model_read) reads every model the walk accepts,
- *    and both read the same values under protobuf's rules: the walk's
+ *  - the model reader (onnx_model_read) reads every model the walk accepts
+ *    and refuses every model the walk refuses (it checks the values no node
+ *    names as the walk does: a command's one pass is the reader's);
+ *  - the reader's records (onnx_model_read_walking: the walk's pieces
+ *    called as it reads) are the walk's, in the same order: each record's
+ *    kind, graph, path, name, type and rank, and each node's;
+ *  - both read the same values under protobuf's rules: the walk's
  *    records (but the Constants'), graph by graph, are the model's outputs
  *    and the inputs, initializers and value_info a node or an output names,
  *    with the same names, types and dims;
@@ -100,6 +105,41 @@ static enum onnx_step on_value(void *ctx, const struct onnx_tensor *t)
     else
         FUZZ_CHECK(s->d.cfg.t.sizes != NULL && s->d.cfg.t.dtype != NULL);
     return s->values < 100000 ? ONNX_STEP_GO : ONNX_STEP_STOP;
+}
+
+/* The records as a sequence: a hash of each one's fields, in order. */
+struct trace {
+    uint64_t h, n;
+};
+
+static void trace_bytes(struct trace *tr, const void *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        tr->h = (tr->h ^ ((const uint8_t *)p)[i]) * 0x100000001b3u;
+}
+
+static enum onnx_step trace_value(void *ctx, const struct onnx_tensor *t)
+{
+    struct trace *tr = ctx;
+    const int32_t fields[] = {(int32_t)t->kind,  (int32_t)t->value, t->has_elem_type,
+                              t->elem_type,      (int32_t)t->form,  (int32_t)t->rank,
+                              (int32_t)t->graph, t->external,       t->has_name};
+    trace_bytes(tr, fields, sizeof fields);
+    trace_bytes(tr, t->path, strlen(t->path) + 1);
+    if (t->has_name)
+        trace_bytes(tr, t->name.p, t->name.n);
+    tr->n++;
+    return ONNX_STEP_GO;
+}
+
+static enum onnx_step trace_node(void *ctx, uint32_t graph, uint32_t node, const char *path)
+{
+    struct trace *tr = ctx;
+    const uint32_t at[] = {graph, node};
+    trace_bytes(tr, at, sizeof at);
+    trace_bytes(tr, path, strlen(path) + 1);
+    tr->n++;
+    return ONNX_STEP_GO;
 }
 
 static bool same_bytes(struct onnx_bytes a, struct onnx_bytes b)
@@ -261,6 +301,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const bool ok3 = onnx_model_read(copy, size, &m, &e3, &oom3);
     if (ok1 && !oom3)
         FUZZ_CHECK(ok3);
+    if (ok3 && !oom1)
+        FUZZ_CHECK(ok1);
+    struct trace walked = {0xcbf29ce484222325u, 0}, read = walked;
+    struct onnx_model m2;
+    struct onnx_error e4, e5;
+    bool oom4, oom5;
+    const struct onnx_model_records records = {trace_value, trace_node, &read};
+    const bool ok4 =
+        onnx_walk_nodes(copy, size, trace_value, trace_node, NULL, &walked, &e4, &oom4);
+    const bool ok5 = onnx_model_read_walking(copy, size, onnx_model_memory_cap(size), &m2, &e5,
+                                             &oom5, NULL, NULL, &records);
+    if (ok4 && ok5)
+        FUZZ_CHECK(walked.n == read.n && walked.h == read.h);
+    if (ok5)
+        onnx_model_free(&m2);
     if (!ok3)
         FUZZ_CHECK(e3.offset <= size && e3.message[0] != '\0');
     if (ok2 && ok3 && !oom2 && !s->overflow && s->values < MAX_VALUES)
