@@ -1,6 +1,8 @@
 /* platform.c - what differs between POSIX and Windows, in one place (see
  * platform.h). Each function has its two halves side by side. */
-#if !defined(_WIN32)
+#if defined(_WIN32)
+#define _CRT_RAND_S /* rand_s: the system's random numbers (RtlGenRandom) */
+#else
 #define _POSIX_C_SOURCE 200809L /* fileno, isatty, fstat, clock_gettime, mmap, ftello */
 #define _DEFAULT_SOURCE         /* madvise: glibc's posix_madvise ignores DONTNEED */
 #endif
@@ -11,6 +13,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #if defined(_WIN32)
 #define WIN32_LEAN_AND_MEAN
@@ -25,7 +28,6 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 #endif
 
@@ -68,6 +70,28 @@ static HANDLE console_of(FILE *f)
     return h != INVALID_HANDLE_VALUE && GetConsoleMode(h, &mode) ? h : INVALID_HANDLE_VALUE;
 }
 #endif
+
+void cli_plat_random(uint64_t out[2])
+{
+    /* Unforeseeable when the system's source fails: the clock, the
+     * process and where the stack is. */
+    const time_t now = time(NULL);
+    out[0] = (uint64_t)now * 1000000007u ^ (uint64_t)clock();
+    out[1] = (uint64_t)(uintptr_t)&now;
+#if defined(_WIN32)
+    for (unsigned i = 0; i < 4; i++) {
+        unsigned int r;
+        if (rand_s(&r) == 0)
+            out[i / 2] ^= (uint64_t)r << (32 * (i % 2));
+    }
+#else
+    unsigned char bytes[16];
+    if (getentropy(bytes, sizeof bytes) == 0)
+        for (unsigned i = 0; i < 16; i++)
+            out[i / 8] ^= (uint64_t)bytes[i] << (8 * (i % 8));
+    out[1] ^= (uint64_t)getpid() << 40;
+#endif
+}
 
 bool cli_plat_init(int *argc, char ***argv)
 {

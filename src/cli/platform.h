@@ -12,6 +12,7 @@
 #include "outbuf.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Once, first thing in main(): a write to a closed pipe becomes the error
@@ -19,6 +20,10 @@
  * output bytes are the same as on Linux (LF, never CRLF), and argv is replaced by
  * the command line in UTF-8 (Windows). False only when memory runs out. */
 bool cli_plat_init(int *argc, char ***argv);
+
+/* 128 random bits: the system's (getentropy, rand_s), mixed with the clock
+ * and the process where that fails (the names' hash key, main.c). */
+void cli_plat_random(uint64_t out[2]);
 
 /* Whether f is a terminal (a console on Windows). */
 bool cli_plat_isatty(FILE *f);

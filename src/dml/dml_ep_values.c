@@ -9,7 +9,7 @@
 
 static uint64_t hash_of(uint32_t graph, struct onnx_bytes name)
 {
-    return onnx_hash_more(ONNX_HASH_SEED ^ graph, name);
+    return onnx_hash_more(graph, name);
 }
 
 static bool same(const struct ep_value *v, uint32_t graph, struct onnx_bytes name)

@@ -27,23 +27,20 @@ struct onnx_bytes {
 
 /* ---- names: hashed and compared here only -------------------------------- */
 
-/* FNV-1a over b, from h (ONNX_HASH_SEED to begin; a hash to go on with
- * another text: a pair of names hashes as one). */
-#define ONNX_HASH_SEED 14695981039346656037u
-static inline uint64_t onnx_hash_more(uint64_t h, struct onnx_bytes b)
-{
-    for (size_t i = 0; i < b.n; i++)
-        h = (h ^ b.p[i]) * 1099511628211u;
-    return h;
-}
-static inline uint64_t onnx_hash(struct onnx_bytes b)
-{
-    return onnx_hash_more(ONNX_HASH_SEED, b);
-}
+/* A name's hash: SipHash-1-3 (onnx_hash.c) under the process's key, so
+ * that names crafted to collide do not (hash flooding). onnx_hash_more
+ * goes on from a hash h (a pair of names, or a graph's index and a name,
+ * hashes as one). A key set (onnx_hash_set_key) before any table is built
+ * and kept for the process: the CLI sets a random one. No output depends
+ * on it: tables only find names, in orders kept apart. */
+uint64_t onnx_hash(struct onnx_bytes b);
+uint64_t onnx_hash_more(uint64_t h, struct onnx_bytes b);
+void onnx_hash_set_key(uint64_t k0, uint64_t k1);
+/* SipHash-c-d of p[0..n) under the key (k0, k1) (test_onnx_hash checks
+ * SipHash-2-4 against the paper's vectors). */
+uint64_t onnx_siphash(uint64_t k0, uint64_t k1, const uint8_t *p, size_t n, unsigned c, unsigned d);
 /* The first slot of hash h in a table of mask + 1 slots (a power of two),
- * where linear probing starts: the high bits of h times a constant (FNV's
- * low bits vary little between names such as x1, x2, and alone would let
- * names chosen to share them make every probe a walk of the table). */
+ * where linear probing starts: the high bits of h times a constant. */
 static inline size_t onnx_hash_slot(uint64_t h, size_t mask)
 {
     return (size_t)((h * 0x9E3779B97F4A7C15u) >> 32) & mask;

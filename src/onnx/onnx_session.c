@@ -183,7 +183,7 @@ bool onnx_session_each(const struct onnx_session *s, onnx_tensor_fn fn, onnx_nod
 static size_t slot_of(const struct onnx_session_name *set, size_t mask, uint32_t graph,
                       struct onnx_bytes name, bool *found)
 {
-    size_t i = onnx_hash_slot(onnx_hash_more(ONNX_HASH_SEED ^ graph, name), mask);
+    size_t i = onnx_hash_slot(onnx_hash_more(graph, name), mask);
     for (; set[i].name.p; i = (i + 1) & mask)
         if (set[i].graph == graph && onnx_bytes_eq(set[i].name, name)) {
             *found = true;

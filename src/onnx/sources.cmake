@@ -3,6 +3,7 @@
 # CLI header.
 set(DMLT_ONNX_SOURCES
   src/onnx/lifetime.c
+  src/onnx/onnx_hash.c
   src/onnx/onnx_dims.c
   src/onnx/onnx_model.c
   src/onnx/onnx_order.c
