@@ -77,7 +77,7 @@ void cli_plat_random(uint64_t out[2])
      * process and where the stack is. */
     const time_t now = time(NULL);
     out[0] = (uint64_t)now * 1000000007u ^ (uint64_t)clock();
-    out[1] = (uint64_t)(uintptr_t)&now;
+    out[1] = (uint64_t)(uintptr_t)(void *)out; /* the caller's stack: where ASLR put it */
 #if defined(_WIN32)
     for (unsigned i = 0; i < 4; i++) {
         unsigned int r;
