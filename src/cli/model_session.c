@@ -39,6 +39,35 @@ bool cli_model_session_fail(struct cli_error *e, const struct onnx_error *oe, bo
     return false;
 }
 
+/* The first --shape that contradicts what the model declares or what
+ * inference gives of its value (a known rank or dim): shape_conflict. A
+ * value the model cannot have would size everything after it wrongly. */
+static bool shape_conflicts(const struct onnx_session *s, const struct onnx_options *o,
+                            struct cli_error *e)
+{
+    const size_t n = s->infer ? onnx_infer_mismatch_count(s->infer) : 0;
+    for (size_t k = 0; k < n; k++) {
+        const struct onnx_infer_mismatch *m = onnx_infer_mismatch_at(s->infer, k);
+        const struct onnx_shape_binding *b =
+            m->option != ONNX_AGAINST_NONE ? cli_onnx_shape_given(o, m->name.p, m->name.n) : NULL;
+        if (b == NULL)
+            continue;
+        const char *how = m->option == ONNX_AGAINST_INFERRED ? "inferred" : "declared";
+        if (m->dim < 0)
+            cli_fail(e, CLI_E_SHAPE_CONFLICT, "--shape", b->text,
+                     "the value has %lld dims in the model (%s), not %lld", (long long)m->inferred,
+                     how, (long long)m->declared);
+        else
+            cli_fail(e, CLI_E_SHAPE_CONFLICT, "--shape", b->text,
+                     "dim %d is %lld in the model (%s), not %lld", (int)m->dim,
+                     (long long)m->inferred, how, (long long)m->declared);
+        cli_hint(e, "--shape gives a value a shape the model leaves open (a symbol, a dim with "
+                    "neither value nor symbol); leave it out where the model fixes the shape");
+        return false;
+    }
+    return true;
+}
+
 bool cli_model_session_infer(struct onnx_session *s, const struct onnx_options *o,
                              struct cli_error *e)
 {
@@ -65,5 +94,7 @@ bool cli_model_session_infer(struct onnx_session *s, const struct onnx_options *
     free(dims);
     free(shapes);
     free(shape_dims);
-    return ok || cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+    if (!ok)
+        return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+    return shape_conflicts(s, o, e);
 }

@@ -103,13 +103,22 @@ struct onnx_infer_value {
 };
 
 /* A declared fixed dim (or rank, or element type) that the inferred one
- * contradicts. The value's result has that dim unknown. */
+ * contradicts. The value's result has that dim unknown. Or (option) a
+ * --shape that contradicts a known dim or rank of the value, which the
+ * model declares or inference gives: the value takes the --shape, and the
+ * caller is to refuse it (a shape the model cannot have). */
+enum onnx_infer_against {
+    ONNX_AGAINST_NONE,     /* a declaration against the inference */
+    ONNX_AGAINST_DECLARED, /* a --shape against what the model declares */
+    ONNX_AGAINST_INFERRED  /* a --shape against what inference gives */
+};
 struct onnx_infer_mismatch {
     uint32_t graph; /* index in model->graphs */
     struct onnx_bytes name;
     int32_t dim;      /* the dim, -1 the rank, -2 the element type */
-    int64_t declared; /* the declared dim, rank or element type */
-    int64_t inferred;
+    int64_t declared; /* the declared dim, rank or element type (option: the --shape's) */
+    int64_t inferred; /* (option: the model's) */
+    enum onnx_infer_against option;
 };
 
 struct onnx_infer;

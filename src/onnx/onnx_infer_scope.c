@@ -153,8 +153,9 @@ void onnx__from_type(struct onnx_infer *in, struct ival *v, const struct onnx_ty
     v->pub.dims = d;
 }
 
-static void add_mismatch(struct onnx_infer *in, uint32_t graph, struct onnx_bytes name, int32_t dim,
-                         int64_t declared, int64_t inferred)
+static void add_mismatch_of(struct onnx_infer *in, uint32_t graph, struct onnx_bytes name,
+                            int32_t dim, int64_t declared, int64_t inferred,
+                            enum onnx_infer_against option)
 {
     if (in->n_mismatch == in->cap_mismatch) {
         size_t cap = in->cap_mismatch ? in->cap_mismatch * 2 : 16;
@@ -167,7 +168,13 @@ static void add_mismatch(struct onnx_infer *in, uint32_t graph, struct onnx_byte
         in->cap_mismatch = cap;
     }
     in->mismatch[in->n_mismatch++] =
-        (struct onnx_infer_mismatch){graph, name, dim, declared, inferred};
+        (struct onnx_infer_mismatch){graph, name, dim, declared, inferred, option};
+}
+
+static void add_mismatch(struct onnx_infer *in, uint32_t graph, struct onnx_bytes name, int32_t dim,
+                         int64_t declared, int64_t inferred)
+{
+    add_mismatch_of(in, graph, name, dim, declared, inferred, ONNX_AGAINST_NONE);
 }
 
 /* The inferred value v meets its declaration t: declared dims fill in the
@@ -244,12 +251,18 @@ void onnx__apply_shape(struct onnx_infer *in, uint32_t graph, struct onnx_bytes 
     const struct onnx_dx **d = onnx__infer_alloc(in, s->rank * PTR_BYTES + 1);
     if (!d)
         return;
+    /* What the value is known to be, declared or inferred, contradicted:
+     * the caller refuses the --shape. */
+    const enum onnx_infer_against against =
+        v->pub.source == ONNX_INFER_INFERRED ? ONNX_AGAINST_INFERRED : ONNX_AGAINST_DECLARED;
+    if (v->pub.rank >= 0 && v->pub.rank != (int32_t)s->rank)
+        add_mismatch_of(in, graph, name, -1, s->rank, v->pub.rank, against);
     for (uint32_t k = 0; k < s->rank; k++) {
         d[k] = s->dims[k] >= 0 ? onnx_dx_const(in->dx, s->dims[k]) : NULL;
         int64_t iv;
         if (v->pub.rank == (int32_t)s->rank && onnx_dx_is_const(v->pub.dims[k], &iv) &&
-            iv != s->dims[k] && v->pub.source == ONNX_INFER_INFERRED)
-            add_mismatch(in, graph, name, (int32_t)k, s->dims[k], iv);
+            iv != s->dims[k])
+            add_mismatch_of(in, graph, name, (int32_t)k, s->dims[k], iv, against);
     }
     if (v->pub.source == ONNX_INFER_NONE)
         v->pub.source = ONNX_INFER_DECLARED;
