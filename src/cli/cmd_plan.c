@@ -18,8 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define POOL_BLOCK ((size_t)1 << 20)
-
 /* The most plan reads as records (docs/plan.md, "Input"): the bytes of a
  * JSON document read whole (256 MiB), and 2^22 records (4,194,304); both
  * lower under DMLT_TEST_INPUT_CAP_SHIFT. Past either, cli_input_too_large at
@@ -50,15 +48,8 @@ static bool plan_too_large(struct cli_error *e, const char *name, bool bytes,
     return false;
 }
 
-/* Strings and sizes of every record, in blocks that never move. */
-struct pool_block {
-    struct pool_block *next;
-    size_t used, cap;
-    _Alignas(8) char data[];
-};
-
 struct reader {
-    struct pool_block *pool;
+    struct plan_pool pool; /* strings and sizes of every record */
     struct planned *t;
     size_t n, cap;
     uint64_t last_step;
@@ -67,44 +58,12 @@ struct reader {
     struct json_arena arena;
 };
 
-static void *pool_alloc(struct reader *r, size_t n)
-{
-    n = (n + 7u) & ~(size_t)7u;
-    struct pool_block *b = r->pool;
-    if (b == NULL || b->cap - b->used < n) {
-        size_t cap = n > POOL_BLOCK ? n : POOL_BLOCK;
-        b = malloc(sizeof *b + cap);
-        if (b == NULL)
-            return NULL;
-        b->next = r->pool;
-        b->used = 0;
-        b->cap = cap;
-        r->pool = b;
-    }
-    void *p = b->data + b->used;
-    b->used += n;
-    return p;
-}
-
 static void reader_free(struct reader *r)
 {
-    while (r->pool) {
-        struct pool_block *next = r->pool->next;
-        free(r->pool);
-        r->pool = next;
-    }
+    cli_plan_pool_free(&r->pool);
     free(r->t);
     free(r->d);
     cli_json_arena_free(&r->arena);
-}
-
-static const char *pool_str(struct reader *r, const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = pool_alloc(r, n);
-    if (p)
-        memcpy(p, s, n);
-    return p;
 }
 
 /* Puts "line N: " before the message of e. */
@@ -153,7 +112,7 @@ static bool read_str(struct reader *r, const cJSON *v, const char *key, bool nul
     if (!cJSON_IsString(v))
         return key_error(e, CLI_E_BAD_TYPE, key,
                          nullable ? "must be a string or null" : "must be a string");
-    *out = pool_str(r, v->valuestring);
+    *out = cli_plan_pool_str(&r->pool, v->valuestring, strlen(v->valuestring));
     return *out != NULL || cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
 }
 
@@ -181,7 +140,7 @@ static bool read_descriptor(struct reader *r, const cJSON *obj, struct planned *
         !dmlt_u128_fits_u64(rep.total_tensor_size_bytes))
         return key_error(e, CLI_E_TOTAL_SIZE_RANGE, "sizes",
                          "give a tensor whose size in bytes is past 2^64-1");
-    uint32_t *sizes = pool_alloc(r, td.t.rank * sizeof *sizes);
+    uint32_t *sizes = cli_plan_pool_alloc(&r->pool, td.t.rank * sizeof *sizes);
     if (sizes == NULL)
         return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     memcpy(sizes, td.t.sizes, td.t.rank * sizeof *sizes);

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TEXT_EACH  768u /* a tensor's path (384), name (251) and op (111) */
-#define GPATH_EACH 320u /* a subgraph's path, cut to fit */
+#define PATH_MAX_TEXT 384u /* a tensor's path, cut to fit */
+#define GPATH_EACH    320u /* a subgraph's path, cut to fit */
 
 /* What the plan of a model keeps until it is rendered. */
 struct model_plan {
@@ -23,9 +23,8 @@ struct model_plan {
     struct onnx_options o;
     struct descriptor *d;
     struct planned *t;
-    char *text;  /* paths and ops, one block */
-    char *gpath; /* each graph's path, GPATH_EACH apart ("" for the main graph) */
-    uint32_t *sizes;
+    struct plan_pool text;     /* the tensors' paths, names, ops and sizes */
+    char *gpath;               /* each graph's path, GPATH_EACH apart ("" for the main graph) */
     struct plan_group *groups; /* one per graph, in the model's order */
     struct first_unknown first;
     struct dmlt_ep_result ep; /* --device dml: each node's placement (src/dml) */
@@ -39,9 +38,8 @@ static void model_plan_free(struct model_plan *p)
     cli_onnx_options_free(&p->o);
     free(p->d);
     free(p->t);
-    free(p->text);
+    cli_plan_pool_free(&p->text);
     free(p->gpath);
-    free(p->sizes);
     free(p->groups);
 }
 
@@ -187,11 +185,11 @@ static bool fill(struct cli_config *cfg, struct model_plan *p, struct plan_extra
     size_t k = *kept;
     for (size_t i = 0; i < n; i++) {
         const struct onnx_life *l = &lives[i];
-        char *text = p->text + k * TEXT_EACH;
+        char text[PATH_MAX_TEXT];
         struct tensor_desc td;
         memset(&td, 0, sizeof td);
         uint64_t bytes = 0;
-        size_t at = put_path(text, 384, gpath, g, l) + 1;
+        const size_t path_len = put_path(text, sizeof text, gpath, g, l);
         const struct onnx_infer_value *v = value_of(p, gi, l);
         if (v && v->folded && l->kind == ONNX_LIFE_ACTIVATION) {
             x->skipped[PLAN_SKIP_FOLDED]++; /* a weight when the session runs (SPEC section 11) */
@@ -216,25 +214,28 @@ static bool fill(struct cli_config *cfg, struct model_plan *p, struct plan_extra
                                       &p->first, e->message, sizeof e->message);
             unknown_hint(e);
             if (!*text) /* an input: its name */
-                snprintf(text, 256, "%.*s", cli_shown(l->name.n, 250), (const char *)l->name.p);
+                snprintf(text, sizeof text, "%.*s", cli_shown(l->name.n, 250),
+                         (const char *)l->name.p);
             e->key = text; /* the tensor's path names it */
             cli_error_keep(e);
             return false;
         }
         struct planned *t = &p->t[k];
-        t->path = *text ? text : NULL;
+        const struct onnx_bytes op =
+            l->node != ONNX_LIFE_NO_NODE ? g->nodes[l->node].op_type : (struct onnx_bytes){0};
+        uint32_t *sizes = cli_plan_pool_alloc(&p->text, td.t.rank * sizeof *sizes + 1);
+        t->path = path_len ? cli_plan_pool_str(&p->text, text, path_len) : NULL;
         t->graph = gpath;
-        snprintf(text + at, 252, "%.*s", cli_shown(l->name.n, 250), (const char *)l->name.p);
-        t->name = text + at;
-        at += strlen(text + at) + 1;
-        t->op = NULL;
-        if (l->node != ONNX_LIFE_NO_NODE) {
-            const struct onnx_bytes op = g->nodes[l->node].op_type;
-            snprintf(text + at, 111, "%.*s", cli_shown(op.n, 110), (const char *)op.p);
-            t->op = text + at;
-        }
-        memcpy(p->sizes + k * DMLT_MAX_RANK, td.t.sizes, td.t.rank * sizeof td.t.sizes[0]);
-        t->sizes = p->sizes + k * DMLT_MAX_RANK;
+        /* the name and op as long as a message shows them */
+        t->name =
+            cli_plan_pool_str(&p->text, (const char *)l->name.p, (size_t)cli_shown(l->name.n, 250));
+        t->op = op.p ? cli_plan_pool_str(&p->text, (const char *)op.p, (size_t)cli_shown(op.n, 110))
+                     : NULL;
+        if (sizes == NULL || (path_len && t->path == NULL) || t->name == NULL ||
+            (op.p && t->op == NULL))
+            return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
+        memcpy(sizes, td.t.sizes, td.t.rank * sizeof td.t.sizes[0]);
+        t->sizes = sizes;
         t->rank = td.t.rank;
         t->dtype = (int)td.t.dtype;
         t->size_bytes = bytes;
@@ -297,9 +298,7 @@ static bool fill_graphs(struct cli_config *cfg, struct model_plan *p, struct pla
     }
     if (ok) {
         p->t = calloc(total ? total : 1, sizeof *p->t);
-        p->sizes = calloc(total ? total * DMLT_MAX_RANK : 1, sizeof *p->sizes);
-        p->text = malloc(total ? total * TEXT_EACH : 1);
-        ok = p->t && p->sizes && p->text;
+        ok = p->t != NULL;
     }
     if (!ok)
         cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");

@@ -17,6 +17,56 @@
 #define PLAN_LIST_MAX          100u /* a summary list's entries; the rest counted (_more) */
 #define TEXT_LIST_MAX          5u   /* the text totals' */
 
+/* ---- the planned tensors' text ------------------------------------------- */
+
+#define POOL_BLOCK ((size_t)1 << 20)
+
+struct plan_pool_block {
+    struct plan_pool_block *next;
+    size_t used, cap;
+    _Alignas(8) char data[];
+};
+
+void *cli_plan_pool_alloc(struct plan_pool *pool, size_t n)
+{
+    n = (n + 7u) & ~(size_t)7u;
+    struct plan_pool_block *b = pool->head;
+    if (b == NULL || b->cap - b->used < n) {
+        const size_t cap = n > POOL_BLOCK ? n : POOL_BLOCK;
+        b = malloc(sizeof *b + cap);
+        if (b == NULL)
+            return NULL;
+        b->next = pool->head;
+        b->used = 0;
+        b->cap = cap;
+        pool->head = b;
+    }
+    void *p = b->data + b->used;
+    b->used += n;
+    return p;
+}
+
+const char *cli_plan_pool_str(struct plan_pool *pool, const char *s, size_t n)
+{
+    char *p = cli_plan_pool_alloc(pool, n + 1);
+    if (p != NULL) {
+        memcpy(p, s, n);
+        p[n] = '\0';
+    }
+    return p;
+}
+
+void cli_plan_pool_free(struct plan_pool *pool)
+{
+    while (pool->head) {
+        struct plan_pool_block *next = pool->head->next;
+        free(pool->head);
+        pool->head = next;
+    }
+}
+
+/* ---- options ------------------------------------------------------------- */
+
 static bool parse_alignment(const char *text, uint64_t *out, struct cli_error *e)
 {
     if (text == NULL) {

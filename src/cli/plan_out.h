@@ -18,6 +18,19 @@ struct planned {
     uint64_t size_bytes, first, last;
 };
 
+/* The planned tensors' text and sizes, in blocks that never move (a
+ * struct planned points into them), each string its own length: plan's
+ * two readers (cmd_plan.c's JSON Lines, plan_model.c's model) keep them
+ * here. Zeroed to begin; freed whole. */
+struct plan_pool {
+    struct plan_pool_block *head;
+};
+/* n bytes (8-aligned) that live until the pool is freed; NULL out of memory. */
+void *cli_plan_pool_alloc(struct plan_pool *pool, size_t n);
+/* A copy of the first n bytes of s (NUL-terminated); NULL out of memory. */
+const char *cli_plan_pool_str(struct plan_pool *pool, const char *s, size_t n);
+void cli_plan_pool_free(struct plan_pool *pool);
+
 /* One arena: the main graph's, or a subgraph's (SPEC section 11): the
  * tensors t[start, start + n) with its own steps. parent is the group of
  * the graph that holds the node owning it (-1 for the main graph). */
