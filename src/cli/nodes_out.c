@@ -1,5 +1,7 @@
 /* nodes_out.c - `nodes`' records and summary (nodes_out.h). */
 #include "nodes_out.h"
+#include "platform.h"
+#include "results.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +27,9 @@ struct op_counts {
 struct render {
     struct cli_config *cfg;
     const struct dmlt_ep_result *r;
-    struct outbuf *out;
+    struct outbuf *out; /* written out as it grows past BATCH_CHUNK */
+    struct cli_error *e;
+    bool written_badly;     /* a write failed: e says so */
     struct outbuf tmp;      /* a model text, NUL-terminated */
     struct outbuf lines[3]; /* text: failures, CPU fallbacks, unknowns */
     size_t listed[3], total[3];
@@ -363,7 +367,11 @@ static void tally(struct render *rd, const struct dmlt_ep_node *n, const char *p
 static void walk_graph(struct render *rd, uint32_t g, char *path, size_t len)
 {
     const struct onnx_graph *gr = &rd->r->model->graphs[g];
-    for (uint32_t j = 0; j < gr->n_nodes; j++) { /* in the order they run */
+    for (uint32_t j = 0; j < gr->n_nodes && !rd->written_badly; j++) { /* in the order they run */
+        if (rd->out->len >= BATCH_CHUNK && !cli_drain(rd->out, rd->e)) {
+            rd->written_badly = true;
+            return;
+        }
         const uint32_t k = dmlt_ep_run_index(rd->r, g, j);
         const struct dmlt_ep_node *n = dmlt_ep_node_at(rd->r, g, k);
         const struct onnx_node *node = &gr->nodes[k];
@@ -555,7 +563,7 @@ bool cli_nodes_render(struct cli_config *cfg, const struct dmlt_ep_result *r, st
 {
     struct render rd;
     memset(&rd, 0, sizeof rd);
-    rd.cfg = cfg, rd.r = r, rd.out = out;
+    rd.cfg = cfg, rd.r = r, rd.out = out, rd.e = e;
     cli_ob_init(&rd.tmp);
     for (int s = 0; s < 3; s++)
         cli_ob_init(&rd.lines[s]);
@@ -567,7 +575,9 @@ bool cli_nodes_render(struct cli_config *cfg, const struct dmlt_ep_result *r, st
         snprintf(path, PATH_MAX_, "graph");
         if (r->model->n_graphs)
             walk_graph(&rd, 0, path, strlen(path));
-        if (cfg->format == FMT_TEXT)
+        if (rd.written_badly)
+            ok = false;
+        else if (cfg->format == FMT_TEXT)
             put_text(&rd);
         else if (cfg->format != FMT_CSV)
             put_summary_json(&rd);
@@ -579,5 +589,7 @@ bool cli_nodes_render(struct cli_config *cfg, const struct dmlt_ep_result *r, st
     free(rd.cpu_ops.at);
     free(rd.failing_ops.at);
     free(path);
+    if (rd.written_badly)
+        return false; /* e says why */
     return ok || cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
 }
