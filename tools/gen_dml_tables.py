@@ -166,11 +166,12 @@ def render_mapping(maps):
     n = max(len(maps), 1)
     out.append(f"const struct dmlt_dml_mapping dmlt_dml_mapping_table[{n}] = {{")
     for m in maps:
-        source = m["source"] if m["condition"] == "-" else f"{m['source']} ({m['condition']})"
+        condition = "NULL" if m["condition"] == "-" else c_string(m["condition"])
         out.append(f"    {{{c_string(m['onnx_op'])},{c_string(m['dml_operator'])},"
-                   f"{c_string(m['inputs'])},{c_string(m['outputs'])},{c_string(source)}}},")
+                   f"{c_string(m['inputs'])},{c_string(m['outputs'])},{c_string(m['source'])},"
+                   f"{condition}}},")
     if not maps:
-        out.append('    {"", "", "", "", ""},')
+        out.append('    {"", "", "", "", "", NULL},')
     out.append("};")
     out.append(f"const unsigned dmlt_dml_mapping_count = {len(maps)};")
     out.append("/* clang-format on */")

@@ -256,13 +256,13 @@ enum ep_verdict dmlt_ep__kernel_creation(struct ep_state *st, struct dmlt_ep_nod
         return worst;
     }
     char field[64];
-    /* Rows whose source names a condition are alternatives the provider
-     * picks between (MaxPool: MAX_POOLING or MAX_POOLING2): the node fails
-     * only when every alternative does; else which one runs decides. */
+    /* Rows with a condition are alternatives the provider picks between
+     * (MaxPool: MAX_POOLING or MAX_POOLING2): the node fails only when
+     * every alternative does; else which one runs decides. */
     bool alternatives = false;
     unsigned alt_failed = 0;
     for (unsigned k = 0; k < count; k++)
-        alternatives |= count > 1 && strchr(m[k].source, '(') != NULL;
+        alternatives |= count > 1 && m[k].condition != NULL;
     for (unsigned k = 0; k < count; k++) {
         const struct dmlt_dml_operator *op = st->tables->operator_find(m[k].dml_operator);
         if (op == NULL) {
@@ -304,10 +304,11 @@ enum ep_verdict dmlt_ep__kernel_creation(struct ep_state *st, struct dmlt_ep_nod
     else if (alternatives && alt_failed > 0 && worst != EP_FAILS &&
              !dmlt_ep__reason(
                  st, at, DMLT_R_DATA_TYPE,
-                 "the provider picks between %u DirectML operators for %.*s (%s): the "
+                 "the provider picks between %u DirectML operators for %.*s (%s (%s)): the "
                  "tensors break the rules of %u of them, and which one it creates is not "
                  "modelled",
-                 count, EP_NAME(node->op_type), m[0].source, alt_failed))
+                 count, EP_NAME(node->op_type), m[0].source, m[0].condition ? m[0].condition : "-",
+                 alt_failed))
         return worst;
     return worst;
 }

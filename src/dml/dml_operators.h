@@ -66,8 +66,10 @@ struct dmlt_dml_mapping {
     const char *outputs;      /* the same for outputs: "OutputTensor"; a field ending in '*' takes
                                  that input and every later one (an array field: "InputTensors*") */
     const char *source;       /* "DmlOperatorConvolution.cpp:NN", or FILE:CLASS where the line was
-                                 not counted; " (CONDITION)" after it when the provider picks
-                                 between rows (MaxPool: MAX_POOLING or MAX_POOLING2) */
+                                 not counted */
+    const char *condition;    /* when the row applies, where the provider picks between rows
+                                 (MaxPool: MAX_POOLING or MAX_POOLING2): "no Indices output and
+                                 every dilation 1"; NULL where it does not pick */
 };
 
 /* The rows for ONNX operator OP (as dmlt_dml_mapping.onnx_op names it):

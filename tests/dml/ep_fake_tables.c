@@ -28,8 +28,8 @@ static const struct dmlt_dml_operator ops[] = {
     {"ACTIVATION_RELU", 0x6100, relu_rules, 2, "test table"},
 };
 static const struct dmlt_dml_mapping maps[] = {
-    {"MatMul", "GEMM", "ATensor,BTensor", "OutputTensor", "test"},
-    {"Relu", "ACTIVATION_RELU", "InputTensor", "OutputTensor", "test"},
+    {"MatMul", "GEMM", "ATensor,BTensor", "OutputTensor", "test", NULL},
+    {"Relu", "ACTIVATION_RELU", "InputTensor", "OutputTensor", "test", NULL},
 };
 
 static const struct dmlt_dml_operator *find(const char *name)
