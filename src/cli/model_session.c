@@ -71,30 +71,7 @@ static bool shape_conflicts(const struct onnx_session *s, const struct onnx_opti
 bool cli_model_session_infer(struct onnx_session *s, const struct onnx_options *o,
                              struct cli_error *e)
 {
-    size_t n_shape_dims = 0;
-    for (unsigned k = 0; k < o->n_shapes; k++)
-        n_shape_dims += o->shapes[k].rank;
-    struct onnx_infer_dim *dims = calloc(o->n_dims + 1, sizeof *dims);
-    struct onnx_infer_shape *shapes = calloc(o->n_shapes + 1, sizeof *shapes);
-    int64_t *shape_dims = calloc(n_shape_dims + 1, sizeof *shape_dims);
-    bool ok = dims != NULL && shapes != NULL && shape_dims != NULL;
-    for (unsigned k = 0; ok && k < o->n_dims; k++)
-        dims[k] =
-            (struct onnx_infer_dim){o->dims[k].name, o->dims[k].len, (int64_t)o->dims[k].value};
-    size_t at = 0;
-    for (unsigned k = 0; ok && k < o->n_shapes; k++) {
-        const struct onnx_shape_binding *b = &o->shapes[k];
-        for (unsigned i = 0; i < b->rank; i++)
-            shape_dims[at + i] = (int64_t)b->dims[i];
-        shapes[k] = (struct onnx_infer_shape){b->name, b->len, b->rank, shape_dims + at};
-        at += b->rank;
-    }
-    const struct onnx_infer_options opts = {dims, o->n_dims, shapes, o->n_shapes, 0};
-    ok = ok && onnx_session_infer(s, &opts); /* the session keeps a copy */
-    free(dims);
-    free(shapes);
-    free(shape_dims);
-    if (!ok)
+    if (!onnx_session_infer(s, &o->infer)) /* o outlives s */
         return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     return shape_conflicts(s, o, e);
 }

@@ -108,9 +108,39 @@ void cli_onnx_options_free(struct onnx_options *o)
 {
     free(o->dims);
     free(o->shapes);
-    o->dims = NULL;
-    o->shapes = NULL;
-    o->n_dims = o->n_shapes = 0;
+    free(o->infer_dims);
+    free(o->infer_shapes);
+    free(o->infer_shape_dims);
+    memset(o, 0, sizeof *o);
+}
+
+/* o->infer: the bindings read, as the session binds them. */
+static bool infer_view(struct onnx_options *o)
+{
+    size_t n_shape_dims = 0;
+    for (unsigned k = 0; k < o->n_shapes; k++)
+        n_shape_dims += o->shapes[k].rank;
+    struct onnx_infer_dim *dims = o->infer_dims = calloc(o->n_dims + 1, sizeof *dims);
+    struct onnx_infer_shape *shapes = o->infer_shapes = calloc(o->n_shapes + 1, sizeof *shapes);
+    o->infer_shape_dims = calloc(n_shape_dims + 1, sizeof *o->infer_shape_dims);
+    o->infer.dims = dims;
+    o->infer.shapes = shapes;
+    if (dims == NULL || shapes == NULL || o->infer_shape_dims == NULL)
+        return false;
+    for (unsigned k = 0; k < o->n_dims; k++)
+        dims[k] =
+            (struct onnx_infer_dim){o->dims[k].name, o->dims[k].len, (int64_t)o->dims[k].value};
+    size_t at = 0;
+    for (unsigned k = 0; k < o->n_shapes; k++) {
+        const struct onnx_shape_binding *b = &o->shapes[k];
+        for (unsigned i = 0; i < b->rank; i++)
+            o->infer_shape_dims[at + i] = (int64_t)b->dims[i];
+        shapes[k] = (struct onnx_infer_shape){b->name, b->len, b->rank, o->infer_shape_dims + at};
+        at += b->rank;
+    }
+    o->infer.n_dims = o->n_dims;
+    o->infer.n_shapes = o->n_shapes;
+    return true;
 }
 
 bool cli_onnx_options_read(const struct cli_config *cfg, struct onnx_options *o,
@@ -123,6 +153,8 @@ bool cli_onnx_options_read(const struct cli_config *cfg, struct onnx_options *o,
         return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     if (!read_dims(cfg, o, e) || !read_shapes(cfg, o, e))
         return false;
+    if (!infer_view(o))
+        return cli_fail(e, CLI_E_OUT_OF_MEMORY, NULL, NULL, "out of memory");
     if (cfg->t.rank) {
         uint64_t r;
         if (!cli_parse_uint(cfg->t.rank, strlen(cfg->t.rank), 1, DMLT_MAX_RANK, &r, e, "--rank",

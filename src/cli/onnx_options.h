@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "errors.h"
+#include "onnx_infer.h"
 #include "onnx_model.h"
 #include "onnx_wire.h"
 
@@ -44,7 +45,14 @@ struct onnx_options {
     unsigned n_dims;
     struct onnx_shape_binding *shapes;
     unsigned n_shapes;
-    const char *rank; /* the --rank text, or NULL */
+    /* The same bindings as the model session binds them (onnx_infer.h),
+     * made once when read: they (and the names they point into) outlive
+     * the session. */
+    struct onnx_infer_options infer;
+    struct onnx_infer_dim *infer_dims;     /* infer.dims */
+    struct onnx_infer_shape *infer_shapes; /* infer.shapes */
+    int64_t *infer_shape_dims;             /* their dims */
+    const char *rank;                      /* the --rank text, or NULL */
     unsigned rank_value;
     const char *layout; /* the --layout text, or NULL */
 };

@@ -268,40 +268,11 @@ const struct onnx_infer_mismatch *onnx_session_mismatch(const struct onnx_sessio
 
 /* ---- the bindings and the inference ------------------------------------------ */
 
-/* The bindings copied into the session (the inference keeps them). */
-static bool bind(struct onnx_session *s, const struct onnx_infer_options *o)
-{
-    size_t n_shape_dims = 0;
-    for (size_t k = 0; k < o->n_shapes; k++)
-        n_shape_dims += o->shapes[k].rank;
-    s->dims = calloc(o->n_dims + 1, sizeof s->dims[0]);
-    s->shapes = calloc(o->n_shapes + 1, sizeof s->shapes[0]);
-    s->shape_dims = calloc(n_shape_dims + 1, sizeof s->shape_dims[0]);
-    if (s->dims == NULL || s->shapes == NULL || s->shape_dims == NULL)
-        return false;
-    if (o->n_dims)
-        memcpy(s->dims, o->dims, o->n_dims * sizeof s->dims[0]);
-    s->n_dims = o->n_dims;
-    size_t at = 0;
-    for (size_t k = 0; k < o->n_shapes; k++) {
-        s->shapes[k] = o->shapes[k];
-        if (o->shapes[k].rank)
-            memcpy(s->shape_dims + at, o->shapes[k].dims,
-                   o->shapes[k].rank * sizeof s->shape_dims[0]);
-        s->shapes[k].dims = s->shape_dims + at;
-        at += o->shapes[k].rank;
-    }
-    s->n_shapes = o->n_shapes;
-    return true;
-}
-
 bool onnx_session_infer(struct onnx_session *s, const struct onnx_infer_options *options)
 {
-    if (!s->has_model || s->infer != NULL || !bind(s, options) || !index_declared(s))
+    if (!s->has_model || s->infer != NULL || !index_declared(s))
         return false;
-    const struct onnx_infer_options opts = {s->dims, s->n_dims, s->shapes, s->n_shapes,
-                                            options->mem_cap};
-    if (onnx_infer_run(&s->model, &opts, &s->infer) != ONNX_INFER_OK)
+    if (onnx_infer_run(&s->model, options, &s->infer) != ONNX_INFER_OK)
         return false;
     return index_mismatches(s);
 }
@@ -311,9 +282,6 @@ void onnx_session_close(struct onnx_session *s)
     onnx_infer_free(s->infer);
     onnx_model_free(&s->model);
     free(s->records);
-    free(s->dims);
-    free(s->shapes);
-    free(s->shape_dims);
     free(s->declared);
     free(s->mismatched);
     free(s->mismatch_at);

@@ -64,13 +64,8 @@ struct onnx_session {
     size_t records_len, records_cap;
     bool records_dropped; /* past records_memory: each walks again */
     bool has_model;
-    struct onnx_model model;     /* after onnx_session_open */
-    struct onnx_infer *infer;    /* after onnx_session_infer; NULL before (or without) */
-    struct onnx_infer_dim *dims; /* the bindings, copied (the names are the caller's) */
-    size_t n_dims;
-    struct onnx_infer_shape *shapes;
-    size_t n_shapes;
-    int64_t *shape_dims;
+    struct onnx_model model;            /* after onnx_session_open */
+    struct onnx_infer *infer;           /* after onnx_session_infer; NULL before (or without) */
     struct onnx_session_name *declared; /* outputs and value_info of every graph */
     size_t declared_mask;
     struct onnx_session_name *mismatched; /* the values inference contradicts */
@@ -88,8 +83,9 @@ bool onnx_session_open(struct onnx_session *s, const uint8_t *data, size_t len,
                        const struct onnx_session_options *o, struct onnx_error *err,
                        bool *out_of_memory);
 
-/* Binds the symbols and shapes of options (copied: their names must
- * outlive the session) and infers every graph of the model, once;
+/* Binds the symbols and shapes of options (not copied: options, its
+ * arrays and the names they point into outlive the session) and infers
+ * every graph of the model, once;
  * then s->infer is the result (its order and folding too). False when
  * memory ran out (no result). */
 bool onnx_session_infer(struct onnx_session *s, const struct onnx_infer_options *options);
