@@ -358,7 +358,7 @@ static bool read_graph(struct model_reader *mr, const struct pb_msg *m, uint32_t
     struct onnx__walk *w = &mr->walk;
     const uint32_t outer = w->graph, outer_node = w->node;
     w->graph = *index;
-    if (!walked(mr, onnx__walk_values(w, m, false)))
+    if (!walked(mr, onnx__walk_values(w, m, *index == 0)))
         return false;
     struct pb_iter it;
     struct pb_field f;
@@ -620,7 +620,8 @@ bool onnx_model_read_walking(const uint8_t *data, size_t len, size_t max_memory,
     const struct onnx_model_records none = {NULL, NULL, NULL};
     if (records == NULL)
         records = &none;
-    onnx__walk_begin(&mr.walk, data, records->fn, records->node_fn, NULL, records->ctx, err);
+    onnx__walk_begin(&mr.walk, data, records->fn, records->node_fn, release_fn, records->ctx, err);
+    mr.walk.release_ctx = release_ctx; /* the main graph's values let go as they are checked */
     const struct pb_msg root = onnx__pb_root(data, 0, len, 0);
     struct pb_msg graph = root; /* model_fields sets it */
     uint32_t main_graph = 0;

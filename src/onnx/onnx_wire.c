@@ -379,7 +379,7 @@ static bool graph_spans(struct onnx__walk *w, const struct pb_msg *m, bool main,
             to[p] = f.end;
         }
         if (w->release && main)
-            w->release(w->ctx, f.end);
+            w->release(w->release_ctx, f.end);
     }
     return !it.failed;
 }
@@ -420,7 +420,7 @@ bool onnx__walk_values(struct onnx__walk *w, const struct pb_msg *m, bool main)
                 w->path.len = mark;
             }
             if (w->release && main) /* the main graph */
-                w->release(w->ctx, f.end);
+                w->release(w->release_ctx, f.end);
         }
         if (it.failed)
             return false;
@@ -437,6 +437,7 @@ void onnx__walk_begin(struct onnx__walk *w, const uint8_t *base, onnx_tensor_fn 
     w->fn = fn;
     w->node_fn = node_fn;
     w->release = release;
+    w->release_ctx = ctx;
     w->ctx = ctx;
     w->err = err;
     w->path.off = fn == NULL && node_fn == NULL;
@@ -529,7 +530,7 @@ static bool walk_nodes(struct onnx__walk *w, const struct pb_msg *m, bool main)
              !walk_node(w, &e, i++)))
             return false;
         if (w->release && main)
-            w->release(w->ctx, f.end);
+            w->release(w->release_ctx, f.end);
     }
     return !it.failed;
 }

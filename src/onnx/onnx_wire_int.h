@@ -34,9 +34,10 @@ struct onnx__path {
 struct onnx__walk {
     const uint8_t *base;
     onnx_tensor_fn fn; /* may be NULL */
-    onnx_release_fn release;
+    onnx_release_fn release; /* may be NULL */
+    void *release_ctx;
     onnx_node_fn node_fn; /* may be NULL */
-    void *ctx;
+    void *ctx;            /* fn's and node_fn's */
     struct onnx__path path;
     uint32_t graphs; /* graphs entered so far: the next one's index */
     uint32_t graph;  /* the index of the graph being read */
@@ -47,7 +48,8 @@ struct onnx__walk {
 };
 
 /* A walk over base's bytes, its path "graph"; release (may be NULL) told
- * after each field of the main graph. */
+ * after each field of the main graph, with ctx (the reader sets its own
+ * release_ctx after this). */
 void onnx__walk_begin(struct onnx__walk *w, const uint8_t *base, onnx_tensor_fn fn,
                       onnx_node_fn node_fn, onnx_release_fn release, void *ctx,
                       struct onnx_error *err);
