@@ -33,7 +33,7 @@ struct onnx__path {
 
 struct onnx__walk {
     const uint8_t *base;
-    onnx_tensor_fn fn; /* may be NULL */
+    onnx_tensor_fn fn;       /* may be NULL */
     onnx_release_fn release; /* may be NULL */
     void *release_ctx;
     onnx_node_fn node_fn; /* may be NULL */
