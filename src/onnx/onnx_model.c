@@ -32,11 +32,46 @@ struct name_set {
     size_t cap, n;
 };
 
+/* Where each kind of a graph's fields lies (SPAN_*): from the first of
+ * them to the end of the last, so that a pass over one kind reads that
+ * span only (exporters write each kind together: a pass over a graph's
+ * 100,000 value_infos then skips its 100,000 nodes and initializers). */
+enum { SPAN_INPUT, SPAN_VALUE_INFO, SPAN_INITIALIZER, SPAN_SPARSE, SPAN_NODES_OUTPUTS, SPANS };
+
 struct graph_slot {
     struct onnx_graph *g;
     struct pb_msg msg;
     uint32_t parent; /* UINT32_MAX: none */
+    size_t from[SPANS], to[SPANS];
 };
+
+static int span_of(unsigned field)
+{
+    switch (field) {
+    case ONNXF_GRAPH_INPUT:
+        return SPAN_INPUT;
+    case ONNXF_GRAPH_VALUE_INFO:
+        return SPAN_VALUE_INFO;
+    case ONNXF_GRAPH_INITIALIZER:
+        return SPAN_INITIALIZER;
+    case ONNXF_GRAPH_SPARSE_INITIALIZER:
+        return SPAN_SPARSE;
+    case ONNXF_GRAPH_NODE:
+    case ONNXF_GRAPH_OUTPUT:
+        return SPAN_NODES_OUTPUTS;
+    default:
+        return -1;
+    }
+}
+
+/* m restricted to the span of kind k of its graph's slot s. */
+static struct pb_msg span(const struct graph_slot *s, int k)
+{
+    struct pb_msg m = s->msg;
+    m.from = s->from[k] == SIZE_MAX ? m.to : s->from[k]; /* none: empty */
+    m.to = s->from[k] == SIZE_MAX ? m.to : s->to[k];
+    return m;
+}
 
 /* A pointer to a graph, set once the graphs have their final place. */
 struct fixup {
@@ -349,9 +384,14 @@ static bool read_graph(struct model_reader *mr, const struct pb_msg *m, uint32_t
     if (!grow(mr->r.arena, (void **)&mr->graphs, &mr->cap_graphs, mr->n_graphs, sizeof *mr->graphs))
         return onnx__reader_oom(r);
     *index = (uint32_t)mr->n_graphs;
-    mr->graphs[mr->n_graphs].g = g;
-    mr->graphs[mr->n_graphs].msg = *m;
-    mr->graphs[mr->n_graphs++].parent = parent;
+    struct graph_slot *slot = &mr->graphs[mr->n_graphs++];
+    slot->g = g;
+    slot->msg = *m;
+    slot->parent = parent;
+    for (int k = 0; k < SPANS; k++) {
+        slot->from[k] = SIZE_MAX;
+        slot->to[k] = 0;
+    }
     g->index = *index;
     g->owner = owner;
     /* Its values checked (and recorded) first, as the walk enters a graph. */
@@ -371,6 +411,11 @@ static bool read_graph(struct model_reader *mr, const struct pb_msg *m, uint32_t
         if (!ok || (f.number == ONNXF_GRAPH_NODE && !onnx__count_one(r, &nn, f.at, "nodes")) ||
             (f.number == ONNXF_GRAPH_OUTPUT && !onnx__count_one(r, &no, f.at, "outputs")))
             return false;
+        const int k = span_of(f.number);
+        if (k >= 0) { /* (slot: no graph was added since) */
+            slot->from[k] = slot->from[k] == SIZE_MAX ? f.at : slot->from[k];
+            slot->to[k] = f.end;
+        }
         release(mr, *index == 0, f.end);
     }
     if (it.failed)
@@ -382,7 +427,8 @@ static bool read_graph(struct model_reader *mr, const struct pb_msg *m, uint32_t
     g->nodes = nodes;
     g->outputs = outputs;
     uint32_t i = 0, o = 0;
-    onnx__pb_iter_begin(&it, m);
+    const struct pb_msg nodes_outputs = span(slot, SPAN_NODES_OUTPUTS);
+    onnx__pb_iter_begin(&it, &nodes_outputs); /* (slot may move: a subgraph grows the slots) */
     while (onnx__pb_iter_next(&it, &f, r->err)) {
         release(mr, *index == 0, f.at);
         if (f.number == ONNXF_GRAPH_NODE) {
@@ -422,16 +468,18 @@ static bool value_name(struct reader *r, const struct pb_msg *e, unsigned field,
 /* The graph's values of field `field` that a node or an output names:
  * counted into *k when vi and td are NULL, else read into vi[*k..] or
  * td[*k..]. */
-static bool values_of(struct model_reader *mr, const struct pb_msg *m, unsigned field, uint32_t *k,
-                      struct onnx_value_info *vi, struct onnx_tensor_data *td)
+static bool values_of(struct model_reader *mr, const struct graph_slot *s, unsigned field,
+                      uint32_t *k, struct onnx_value_info *vi, struct onnx_tensor_data *td)
 {
-    const bool main = mr->n_graphs && m->start == mr->graphs[0].msg.start;
+    const struct pb_msg *m = &s->msg;
+    const bool main = s == &mr->graphs[0];
     struct reader *r = &mr->r;
     struct pb_iter it;
     struct pb_field f;
     struct pb_msg e;
     struct onnx_bytes name;
-    onnx__pb_iter_begin(&it, m);
+    const struct pb_msg of_field = span(s, span_of(field));
+    onnx__pb_iter_begin(&it, &of_field);
     while (onnx__pb_iter_next(&it, &f, r->err)) {
         release(mr, main, f.at);
         if (f.number != field)
@@ -486,12 +534,11 @@ static bool graph_values(struct model_reader *mr, const struct graph_slot *s)
 {
     struct reader *r = &mr->r;
     struct onnx_graph *g = s->g;
-    const struct pb_msg *m = &s->msg;
     uint32_t n_in = 0, n_vi = 0, n_init = 0;
-    if (!values_of(mr, m, ONNXF_GRAPH_INPUT, &n_in, NULL, NULL) ||
-        !values_of(mr, m, ONNXF_GRAPH_VALUE_INFO, &n_vi, NULL, NULL) ||
-        !values_of(mr, m, ONNXF_GRAPH_INITIALIZER, &n_init, NULL, NULL) ||
-        !values_of(mr, m, ONNXF_GRAPH_SPARSE_INITIALIZER, &n_init, NULL, NULL))
+    if (!values_of(mr, s, ONNXF_GRAPH_INPUT, &n_in, NULL, NULL) ||
+        !values_of(mr, s, ONNXF_GRAPH_VALUE_INFO, &n_vi, NULL, NULL) ||
+        !values_of(mr, s, ONNXF_GRAPH_INITIALIZER, &n_init, NULL, NULL) ||
+        !values_of(mr, s, ONNXF_GRAPH_SPARSE_INITIALIZER, &n_init, NULL, NULL))
         return false;
     struct onnx_value_info *in = onnx__arena_alloc(r->arena, n_in, sizeof *in);
     struct onnx_value_info *vi = onnx__arena_alloc(r->arena, n_vi, sizeof *vi);
@@ -501,10 +548,10 @@ static bool graph_values(struct model_reader *mr, const struct graph_slot *s)
     g->inputs = in;
     g->value_info = vi;
     g->initializers = init;
-    if (!values_of(mr, m, ONNXF_GRAPH_INPUT, &g->n_inputs, in, NULL) ||
-        !values_of(mr, m, ONNXF_GRAPH_VALUE_INFO, &g->n_value_info, vi, NULL) ||
-        !values_of(mr, m, ONNXF_GRAPH_INITIALIZER, &g->n_initializers, NULL, init) ||
-        !values_of(mr, m, ONNXF_GRAPH_SPARSE_INITIALIZER, &g->n_initializers, NULL, init))
+    if (!values_of(mr, s, ONNXF_GRAPH_INPUT, &g->n_inputs, in, NULL) ||
+        !values_of(mr, s, ONNXF_GRAPH_VALUE_INFO, &g->n_value_info, vi, NULL) ||
+        !values_of(mr, s, ONNXF_GRAPH_INITIALIZER, &g->n_initializers, NULL, init) ||
+        !values_of(mr, s, ONNXF_GRAPH_SPARSE_INITIALIZER, &g->n_initializers, NULL, init))
         return false;
     return index_initializers(r, g);
 }
