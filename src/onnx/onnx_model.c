@@ -68,8 +68,12 @@ static int span_of(unsigned field)
 static struct pb_msg span(const struct graph_slot *s, int k)
 {
     struct pb_msg m = s->msg;
-    m.from = s->from[k] == SIZE_MAX ? m.to : s->from[k]; /* none: empty */
-    m.to = s->from[k] == SIZE_MAX ? m.to : s->to[k];
+    if (s->from[k] == SIZE_MAX) { /* none of them: a reading that ends at once */
+        m.to = m.start;
+        return m;
+    }
+    m.from = s->from[k];
+    m.to = s->to[k];
     return m;
 }
 
