@@ -42,7 +42,7 @@ static int report_error(const struct cli_error *e, enum format fmt, FILE *out, F
         return CLI_EXIT_USAGE;
     }
     (void)cli_ob_flush_to(&b, ferr);
-    if (fmt == FMT_JSON || fmt == FMT_JSONL) { /* an object scripts can read */
+    if ((fmt == FMT_JSON || fmt == FMT_JSONL) && !e->stdout_failed) { /* an object scripts read */
         cli_ob_reset(&b);
         cli_render_error_json(&b, e);
         if (write_out(&b, out, ferr) != CLI_EXIT_OK)

@@ -753,11 +753,6 @@ static bool run_map(struct cli_config *cfg, struct outbuf *out, struct cli_error
         ok = map_rows(&d, &rep, limit, cfg->format, out, e);
         break;
     }
-    /* Standard output failed while rows were written out: the error goes to
-     * standard error alone. A JSON error object after the rows could not be
-     * written either, and would only say the write error twice. */
-    if (!ok && e->exit_code == CLI_EXIT_IO)
-        cfg->format = FMT_TEXT;
     return ok;
 }
 

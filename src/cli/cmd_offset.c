@@ -387,11 +387,6 @@ static bool run_locate(struct cli_config *cfg, struct outbuf *out, struct cli_er
              locate_one(&d, k, &lo, i == 0);
     }
     cli_ob_free(&lo.head);
-    /* Standard output failed while coordinates were written out: the error
-     * goes to standard error alone (a JSON error object could not be
-     * written either, and would only say it twice). */
-    if (lo.write_failed)
-        cfg->format = FMT_TEXT;
     if (ok && lo.json)
         ob_puts(out, "]}\n");
     return ok;

@@ -23,6 +23,7 @@ bool cli_fail(struct cli_error *e, enum cli_error_id id, const char *option, con
               const char *fmt, ...)
 {
     e->exit_code = CLI_EXIT_USAGE;
+    e->stdout_failed = false;
     e->id = cli_error_name(id);
     e->option = option;
     e->key = NULL;

@@ -129,6 +129,10 @@ struct cli_error {
      * the input they point into (plan frees its records before the error
      * is reported). */
     char kept_key[64], kept_text[200];
+    /* cli_drain(): standard output failed: the error goes to standard error
+     * alone (a JSON error object could not be written either, and would
+     * only say the write error twice). */
+    bool stdout_failed;
 };
 
 #if defined(__MINGW_PRINTF_FORMAT) /* MinGW's C99 printf (__USE_MINGW_ANSI_STDIO) */

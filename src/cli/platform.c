@@ -503,5 +503,6 @@ bool cli_drain(struct outbuf *out, struct cli_error *e)
     cli_fail(e, CLI_E_IO_ERROR, NULL, NULL, "write error: %s",
              out->failed ? "out of memory" : strerror(err ? err : EIO));
     e->exit_code = closed ? CLI_EXIT_OK : CLI_EXIT_IO; /* a closed pipe is quiet */
+    e->stdout_failed = true;
     return false;
 }

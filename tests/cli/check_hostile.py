@@ -471,6 +471,39 @@ def check_io(binary):
         if err:
             problems.append(f"stderr is not empty: {err[:200]!r}")
         results.append((f"| head -c1: {shlex.join(argv)}", problems))
+    results += check_model_to_full(binary)
+    return results
+
+
+def check_model_to_full(binary):
+    """(name, problems): scan, plan and nodes of a model whose output is
+    written out as it grows (a chain of 2,000 Relu nodes: more than one
+    chunk), into /dev/full, in JSON and text: exit 3 and the write error
+    said once (in JSON the error object could not be written either)."""
+    from protobuf_bytes import msg
+    import tempfile
+    nodes = b"".join(msg(1, msg(1, b"r%d" % (i - 1) if i else b"x") + msg(2, b"r%d" % i) +
+                            msg(4, b"Relu")) for i in range(2000))
+    x = msg(11, msg(1, b"x") + msg(2, msg(1, b"\x08\x01" + msg(2, msg(1, b"\x08\x01") +
+                                                               msg(1, b"\x08\x08")))))
+    y = msg(12, msg(1, b"r1999"))
+    model = b"\x08\x08" + msg(8, b"\x10\x11") + msg(7, nodes + msg(2, b"g") + x + y)
+    results = []
+    with tempfile.NamedTemporaryFile(suffix=".onnx") as f:
+        f.write(model)
+        f.flush()
+        for argv in (["scan", f.name], ["plan", f.name], ["nodes", f.name],
+                     ["nodes", f.name, "--format", "csv"], ["plan", f.name, "--format", "text"]):
+            with open("/dev/full", "wb") as out:
+                code, _, err = run(binary, argv, stdout=out)
+            problems = []
+            if code != 3:
+                problems.append(f"exit status {code}, expected 3")
+            if err.count(b"write error") != 1:
+                problems.append(f"the write error said {err.count(b'write error')} times: "
+                                f"{err[:300]!r}")
+            results.append((f"> /dev/full: {argv[0]} (a 2,000-node model) {shlex.join(argv[2:])}",
+                            problems))
     return results
 
 
